@@ -1,0 +1,47 @@
+/**
+ * One module for the errors that signal misuse of the library (bad options, unknown fixtures,
+ * malformed datasets, a closed engine). A model's SQL failing is never one of these: rungs report
+ * such failures as failing RungResults with details.
+ *
+ * Every error carries a stable string `code` so that callers can branch without parsing messages.
+ */
+
+/** Stable codes for {@link LadderError}. Add new codes here, never inline elsewhere. */
+export type LadderErrorCode =
+  /** An option has the wrong value or kind; the message names the option, expected and received. */
+  | 'invalid_option'
+  /** A fixture name is not in the registry; the message lists the known names. */
+  | 'unknown_fixture'
+  /** A database path does not exist; the engine never creates one. */
+  | 'db_not_found'
+  /** A dataset file or row does not follow the record format; the message names file:line and id. */
+  | 'dataset_invalid'
+  /** A predictions / gold file cannot be read or parsed. */
+  | 'input_invalid'
+  /** The engine was used after `close()`. */
+  | 'engine_closed'
+  /** A child process of the engine failed in a way that is not the statement's fault. */
+  | 'engine_failure';
+
+/**
+ * The library's misuse error. Thrown at once (never returned), with a message that names the
+ * option or `file:line`, what was expected and what was received.
+ *
+ * @example
+ * throw new LadderError('invalid_option', 'timeoutMs must be a positive integer (ms), received -1');
+ */
+export class LadderError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: LadderErrorCode;
+
+  constructor(code: LadderErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LadderError';
+    this.code = code;
+  }
+}
+
+/** True when `value` is a {@link LadderError}, optionally with the given code. */
+export function isLadderError(value: unknown, code?: LadderErrorCode): value is LadderError {
+  return value instanceof LadderError && (code === undefined || value.code === code);
+}
