@@ -1,0 +1,139 @@
+/**
+ * The one message helper of the vitest matchers: every failure message is built here, over the
+ * runner's own `this.utils` (matcherHint, printReceived, printExpected), so that all matchers
+ * print the same shape and follow `.not` the same way.
+ *
+ * A message has four parts, each on its own block:
+ * ```
+ * expect(sql).toBeValidSql(options)          ← the hint (with `.not` when negated)
+ *
+ * Expected: valid sqlite SQL (one query)     ← what the matcher checks, phrased for `.not`
+ * Received: "SELEC name FROM users"
+ *
+ * L1 syntax failed: near "SELEC": syntax error   ← the rung's verdict and reason
+ *   1:1  syntax_error  near "SELEC": syntax error   ← positioned issues and details
+ * ```
+ * Messages are built only when vitest asks for them (the matcher returns `message: () => …`).
+ */
+import type { MatcherState } from 'vitest';
+import type { RungIssue, RungResult } from '../src/rungs/rung-result.js';
+
+/** What a matcher knows when it builds its message. */
+export interface MatcherMessageParts {
+  /** The matcher's name, e.g. `toBeValidSql`. */
+  readonly matcherName: string;
+  /** The label of the received value in the hint, e.g. `sql` or `answer`. */
+  readonly receivedLabel: string;
+  /** The label of the matcher's arguments in the hint, e.g. `options`; empty for none. */
+  readonly expectedLabel: string;
+  /** What the positive matcher checks, e.g. `valid sqlite SQL (one query)`. */
+  readonly expectation: string;
+  /** The received value, printed with `printReceived`. */
+  readonly received: unknown;
+  /** The rung result the verdict came from. */
+  readonly result: RungResult;
+  /** Extra blocks after the verdict (table diffs, catalog summaries); each already formatted. */
+  readonly sections?: readonly string[];
+}
+
+/** Ladder step labels used in verdict lines, keyed by rung id. */
+const RUNG_LABELS: Readonly<Record<string, string>> = {
+  syntax: 'L1 syntax',
+  schema: 'L2 schema',
+  safety: 'L3 safety',
+  execution: 'L4 execution',
+  efficiency: 'L6 efficiency',
+  answer: 'L7 answer grounding',
+};
+
+/**
+ * Builds a matcher's failure message from its state and a rung result. Call it inside the
+ * `message` closure so that nothing is formatted unless the assertion fails.
+ *
+ * @param state - the matcher's `this` (reads `isNot`, `promise` and `utils`).
+ * @param parts - see {@link MatcherMessageParts}.
+ * @returns the message text (with the runner's colours; strip them to compare text).
+ * @example
+ * return { pass, message: () => formatMatcherMessage(this, { matcherName: 'toBeSafeSql', … }) };
+ */
+export function formatMatcherMessage(state: MatcherState, parts: MatcherMessageParts): string {
+  const { isNot, promise, utils } = state;
+  const hint = utils.matcherHint(parts.matcherName, parts.receivedLabel, parts.expectedLabel, {
+    isNot,
+    promise,
+  });
+  const blocks = [
+    hint,
+    `Expected: ${isNot ? 'not ' : ''}${parts.expectation}\nReceived: ${utils.printReceived(parts.received)}`,
+    formatVerdict(parts.result),
+  ];
+  const issues = formatIssues(parts.result.issues);
+  if (issues !== '') blocks.push(issues);
+  for (const section of parts.sections ?? []) {
+    if (section !== '') blocks.push(section);
+  }
+  return blocks.join('\n\n');
+}
+
+/**
+ * The verdict line: `L2 schema failed: 1 unknown identifier` (or `passed`, `skipped`,
+ * `unscored`), ending with the rung's reason.
+ */
+export function formatVerdict(result: RungResult): string {
+  const label = RUNG_LABELS[result.rung] ?? result.rung;
+  const word = result.status === 'pass' ? 'passed' : result.status === 'fail' ? 'failed' : result.status;
+  return `${label} ${word}: ${result.reason}`;
+}
+
+/**
+ * One line per issue: `  line 1, column 8  unknown_column  no such column: nme (did you mean "name"?)`.
+ * Returns an empty string for no issues.
+ */
+export function formatIssues(issues: readonly RungIssue[]): string {
+  if (issues.length === 0) return '';
+  const lines = issues.map((issue) => {
+    const where =
+      issue.line !== undefined && issue.column !== undefined
+        ? `line ${issue.line}, column ${issue.column}  `
+        : issue.line !== undefined
+          ? `line ${issue.line}  `
+          : '';
+    const suggestion = issue.suggestion !== undefined ? ` (did you mean ${JSON.stringify(issue.suggestion)}?)` : '';
+    return `  ${where}${issue.kind}  ${issue.message}${suggestion}`;
+  });
+  return `Issues:\n${lines.join('\n')}`;
+}
+
+/**
+ * Formats rows as an aligned text table, cells printed as SQL-ish literals (`NULL`, `'text'`,
+ * `42`, `42n` for integers beyond 2^53, `x'0a1b'` for blobs).
+ *
+ * @param columns - header names by position (duplicates allowed).
+ * @param rows - rows by position.
+ * @param indent - spaces before each line (default 2).
+ */
+export function formatTable(columns: readonly string[], rows: readonly (readonly unknown[])[], indent = 2): string {
+  const header = columns.map((name) => name);
+  const body = rows.map((row) => row.map((cell) => formatCell(cell)));
+  const widths = header.map((name, index) =>
+    Math.max(name.length, ...body.map((row) => (row[index] ?? '').length)),
+  );
+  const pad = ' '.repeat(indent);
+  const line = (cells: readonly string[]): string =>
+    `${pad}| ${cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join(' | ')} |`;
+  const rule = `${pad}|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
+  return [line(header), rule, ...body.map((row) => line(row))].join('\n');
+}
+
+/**
+ * One cell as a SQL-ish literal: `NULL`, `'it''s'`, `42`, `1.5`, `9007199254740993n`, `x'0a1b'`.
+ * Anything else is JSON.
+ */
+export function formatCell(cell: unknown): string {
+  if (cell === null || cell === undefined) return 'NULL';
+  if (typeof cell === 'string') return `'${cell.replaceAll("'", "''")}'`;
+  if (typeof cell === 'number') return String(cell);
+  if (typeof cell === 'bigint') return `${cell}n`;
+  if (cell instanceof Uint8Array) return `x'${Buffer.from(cell).toString('hex')}'`;
+  return JSON.stringify(cell) ?? String(cell);
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Pack test for the vitest matchers (issue 8), run by CI apart from `npm test`.
+#
+# 1. `npm pack` the project (its `prepare` script builds dist/ with tsc);
+# 2. copy examples/vitest-app into a temporary folder and install the tarball there, as an app
+#    repo would (this compiles better-sqlite3: about 70 s on this machine);
+# 3. check that promptfoo (an optional peer, 1.4 GB) was NOT installed, and that the
+#    `text2sql-ladder/vitest` entry loads nothing from promptfoo;
+# 4. run the app's vitest suite and its eslint (typescript-eslint's no-floating-promises);
+# 5. check that eslint DOES report an un-awaited async matcher (lint-fixtures/floating.test.ts).
+#
+# Usage: scripts/test-pack.sh [--keep]   (--keep leaves the temporary folder for inspection)
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+keep=0
+[[ "${1:-}" == "--keep" ]] && keep=1
+work="$(mktemp -d "${TMPDIR:-/tmp}/text2sql-ladder-pack.XXXXXX")"
+cleanup() { if [[ $keep == 1 ]]; then echo "kept $work"; else rm -rf "$work"; fi; }
+trap cleanup EXIT
+started=$SECONDS
+step() { printf '\n== %s (%ss)\n' "$1" "$((SECONDS - started))"; }
+fail() { echo "test-pack: FAIL: $*" >&2; exit 1; }
+
+step "npm pack"
+cd "$root"
+tarball_name="$(npm pack --pack-destination "$work" --silent | tail -n 1)"
+tarball="$work/$tarball_name"
+[[ -f "$tarball" ]] || fail "npm pack did not write $tarball"
+tar -tzf "$tarball" | grep -qx 'package/dist/matchers/vitest.js' || fail "tarball lacks dist/matchers/vitest.js"
+tar -tzf "$tarball" | grep -qx 'package/dist/matchers/vitest.d.ts' || fail "tarball lacks dist/matchers/vitest.d.ts"
+echo "packed $tarball_name ($(du -h "$tarball" | cut -f1))"
+
+step "copy examples/vitest-app"
+app="$work/app"
+mkdir -p "$app"
+(cd "$root/examples/vitest-app" && tar --exclude=node_modules --exclude='db/*.sqlite' -cf - .) | (cd "$app" && tar -xf -)
+cd "$app"
+npm pkg set "devDependencies.text2sql-ladder=file:$tarball"
+
+step "npm install (compiles better-sqlite3)"
+npm install --no-audit --no-fund --loglevel=error
+
+step "optional peers stay out"
+[[ -d node_modules/text2sql-ladder/dist/matchers ]] || fail "text2sql-ladder was not installed from the tarball"
+[[ ! -e node_modules/promptfoo ]] || fail "promptfoo was installed into the app"
+if npm ls promptfoo --all --parseable 2>/dev/null | grep -q promptfoo; then fail "promptfoo is in the app's tree"; fi
+# promptfoo is not installed, so any import of it from the matchers would fail to load: the
+# aggregator is loaded here directly, and the `./vitest` entry by the vitest run below.
+node --input-type=module -e 'await import("text2sql-ladder/matchers"); console.log("text2sql-ladder/matchers loads without promptfoo")'
+if grep -rlE "(from|import\\() *['\"]promptfoo" node_modules/text2sql-ladder/dist/matchers node_modules/text2sql-ladder/dist/src; then
+  fail "the matchers or the core import promptfoo"
+fi
+echo "promptfoo: not installed, not imported"
+
+step "vitest run"
+npx vitest run
+
+step "eslint"
+npx eslint .
+
+step "eslint catches an un-awaited async matcher"
+set +e
+lint_output="$(npx eslint --no-ignore lint-fixtures/floating.test.ts 2>&1)"
+lint_status=$?
+set -e
+echo "$lint_output"
+[[ $lint_status == 1 ]] || fail "eslint exited $lint_status on lint-fixtures/floating.test.ts; expected 1"
+grep -q '@typescript-eslint/no-floating-promises' <<<"$lint_output" || fail "no-floating-promises did not fire"
+
+step "typecheck"
+npx tsc --noEmit
+
+step "pack test passed in $((SECONDS - started)) s"

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { describeValue } from '../../matchers/arguments.js';
+import { formatCell, formatIssues, formatTable, formatVerdict } from '../../matchers/message.js';
+import { createRungResult } from '../../src/rungs/rung-result.js';
+
+describe('formatCell', () => {
+  it.each([
+    [null, 'NULL'],
+    ['Ada', "'Ada'"],
+    ["it's", "'it''s'"],
+    ['', "''"],
+    [42, '42'],
+    [175.5, '175.5'],
+    [2n ** 53n + 1n, '9007199254740993n'],
+    [new Uint8Array([10, 27]), "x'0a1b'"],
+  ])('prints %o as %s', (cell, text) => {
+    expect(formatCell(cell)).toBe(text);
+  });
+});
+
+describe('formatTable', () => {
+  it('aligns columns and keeps duplicate names', () => {
+    expect(formatTable(['id', 'id', 'name'], [[1, 10, 'Ada'], [200, null, 'Grace']])).toMatchInlineSnapshot(`
+      "  | id  | id   | name    |
+        |-----|------|---------|
+        | 1   | 10   | 'Ada'   |
+        | 200 | NULL | 'Grace' |"
+    `);
+  });
+
+  it('prints only the header for no rows', () => {
+    expect(formatTable(['n'], [], 0)).toBe('| n |\n|---|');
+  });
+});
+
+describe('formatIssues', () => {
+  it('prints position, kind, message and did-you-mean', () => {
+    expect(
+      formatIssues([
+        { kind: 'unknown_column', message: 'no such column: nme', line: 2, column: 8, suggestion: 'name' },
+        { kind: 'write_statement', message: 'DELETE is not a query' },
+      ]),
+    ).toMatchInlineSnapshot(`
+      "Issues:
+        line 2, column 8  unknown_column  no such column: nme (did you mean "name"?)
+        write_statement  DELETE is not a query"
+    `);
+  });
+
+  it('is empty for no issues', () => {
+    expect(formatIssues([])).toBe('');
+  });
+});
+
+describe('formatVerdict', () => {
+  it.each([
+    ['pass', 'L1 syntax passed: one query'],
+    ['fail', 'L1 syntax failed: one query'],
+    ['skipped', 'L1 syntax skipped: one query'],
+    ['unscored', 'L1 syntax unscored: one query'],
+  ] as const)('names the rung and the %s status', (status, text) => {
+    expect(formatVerdict(createRungResult({ rung: 'syntax', status, reason: 'one query', details: null }))).toBe(text);
+  });
+});
+
+describe('describeValue', () => {
+  it.each([
+    [null, 'null'],
+    [undefined, 'undefined'],
+    [42, 'a number (42)'],
+    [true, 'a boolean (true)'],
+    ['SELECT 1', 'a string ("SELECT 1")'],
+    [[1, 2], 'an array (length 2)'],
+    [{ a: 1 }, 'an object'],
+    [5n, 'a bigint (5n)'],
+  ])('describes %o as %s', (value, text) => {
+    expect(describeValue(value)).toBe(text);
+  });
+});
