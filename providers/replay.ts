@@ -1,0 +1,205 @@
+/**
+ * A promptfoo provider that replays recorded predictions instead of calling a model, so that runs
+ * made elsewhere (a notebook, an agent framework, a Spider/BIRD submission) are graded by the
+ * ladder in promptfoo.
+ *
+ * ```yaml
+ * providers:
+ *   - id: file://providers/replay.ts          # or: package:text2sql-ladder:providers.replay is NOT supported
+ *     label: strong                            #     by promptfoo; use file://node_modules/text2sql-ladder/dist/providers/replay.js
+ *     config:
+ *       predictions: providers/recordings/warehouse-strong.jsonl   # relative to the config file's folder
+ *       # format: jsonl (default for .jsonl/.json lines) | lines (one SQL per line, Spider) | bird (JSON object)
+ *       # key: id      (the test var holding the key; default `id` for jsonl, `index` for lines/bird)
+ * ```
+ *
+ * Formats:
+ * - `jsonl`: one `{"id": "...", "output": <string or protocol object>}` per line; blank lines skipped.
+ * - `lines`: one prediction per line, aligned with the gold order (Spider `pred.sql`); the key is
+ *   the 0-based line number. A trailing `\t<db_id>` is removed (Spider's gold format).
+ * - `bird`: BIRD's `predict_dev.json`, `{"0": "SQL\t----- bird -----\tdb_id", …}`; the key is the
+ *   object key.
+ *
+ * A missing prediction is a **failure of that item, not an ERROR row**: the recording is the
+ * model's output, and a model that produced nothing for an item got it wrong (leaderboards count it
+ * as 0); an ERROR row would instead say the evaluation itself broke and would drop the item from
+ * promptfoo's pass/fail counts. The provider returns the text
+ * `[no recorded prediction for item <key> in <file>]` with `metadata.replay.missing = true`; the
+ * ladder and the rung assertions read that flag and fail the item at L1 with this reason, even for
+ * `clarify`/`refuse` items (where text without SQL would otherwise count as declining).
+ *
+ * Misuse (no `predictions` option, a missing file, a malformed line, a duplicate id) throws from the
+ * constructor with the option or `file:line` named, so promptfoo stops before running anything.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LadderError } from '../src/errors.js';
+
+/** Recording formats (see the module doc). */
+export type ReplayFormat = 'jsonl' | 'lines' | 'bird';
+
+const FORMATS: readonly ReplayFormat[] = ['jsonl', 'lines', 'bird'];
+
+/** The provider's `config` block. */
+export interface ReplayConfig {
+  /** Path of the recording, relative to `basePath` (the config file's folder) unless absolute. */
+  readonly predictions: string;
+  /** Default: `lines` for `.sql`/`.txt`, `bird` for `.json`, `jsonl` otherwise. */
+  readonly format?: ReplayFormat;
+  /** The test var holding an item's key. Default: `id` for `jsonl`, `index` for `lines`/`bird`. */
+  readonly key?: string;
+  /** Set by promptfoo: the config file's folder (may be relative to the working directory). */
+  readonly basePath?: string;
+}
+
+/** What `metadata.replay` holds on every response. */
+export interface ReplayMetadata {
+  readonly file: string;
+  readonly key: string;
+  /** True when the recording has no prediction for this key. */
+  readonly missing: boolean;
+}
+
+/** The slice of promptfoo's provider options this provider reads. */
+export interface ReplayProviderOptions {
+  readonly id?: string;
+  readonly label?: string;
+  readonly config?: Partial<ReplayConfig> & Record<string, unknown>;
+}
+
+/** The slice of promptfoo's call context this provider reads. */
+export interface ReplayCallContext {
+  readonly vars?: Record<string, unknown>;
+}
+
+/** A loaded recording: outputs by key. */
+export interface Recording {
+  readonly file: string;
+  readonly format: ReplayFormat;
+  readonly outputs: ReadonlyMap<string, unknown>;
+}
+
+/** The text returned for a missing prediction (also the ladder's L1 reason). */
+export function missingPredictionMessage(key: string, file: string): string {
+  return `no recorded prediction for item ${key} in ${file}`;
+}
+
+/**
+ * Reads a recording file.
+ * @throws LadderError('input_invalid') naming `file:line` for malformed content or duplicate ids;
+ *   LadderError('invalid_option') when the file cannot be read.
+ */
+export function loadRecording(file: string, format: ReplayFormat = defaultFormat(file)): Recording {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new LadderError('invalid_option', `config.predictions: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+  }
+  const outputs = new Map<string, unknown>();
+  if (format === 'lines') {
+    const lines = text.split(/\r?\n/);
+    if (lines[lines.length - 1] === '') lines.pop();
+    lines.forEach((line, index) => outputs.set(String(index), line.replace(/\t[^\t]*$/, '')));
+  } else if (format === 'bird') {
+    const parsed = parseJson(text, `${file}:1`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new LadderError('input_invalid', `${file}:1: a BIRD prediction file must be a JSON object keyed by item index`);
+    }
+    for (const [key, value] of Object.entries(parsed)) {
+      outputs.set(key, typeof value === 'string' ? value.split('\t----- bird -----\t')[0] : value);
+    }
+  } else {
+    text.split(/\r?\n/).forEach((line, index) => {
+      if (line.trim() === '') return;
+      const where = `${file}:${index + 1}`;
+      const record = parseJson(line, where);
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+        throw new LadderError('input_invalid', `${where}: expected an object {"id", "output"}`);
+      }
+      const { id, output } = record as Record<string, unknown>;
+      if (typeof id !== 'string' && typeof id !== 'number') throw new LadderError('input_invalid', `${where}: "id" must be a string or number, received ${JSON.stringify(id)}`);
+      if (!('output' in record)) throw new LadderError('input_invalid', `${where}: item ${id} has no "output"`);
+      if (outputs.has(String(id))) throw new LadderError('input_invalid', `${where}: duplicate id ${JSON.stringify(String(id))}`);
+      outputs.set(String(id), output);
+    });
+  }
+  return { file, format, outputs };
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new LadderError('input_invalid', `${where}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function defaultFormat(file: string): ReplayFormat {
+  const extension = path.extname(file).toLowerCase();
+  if (extension === '.sql' || extension === '.txt') return 'lines';
+  if (extension === '.json') return 'bird';
+  return 'jsonl';
+}
+
+/**
+ * The replay provider. promptfoo requires a default-exported class for `file://` providers.
+ * `id()` is `replay:<file name>` unless an `id` other than the file reference is given.
+ */
+export default class ReplayProvider {
+  /** The loaded recording. */
+  readonly recording: Recording;
+  /** The test var that holds the key. */
+  readonly keyVar: string;
+  /** promptfoo's column label, when set. */
+  readonly label: string | undefined;
+  private readonly providerId: string;
+  /** The recording path as written in the config (for messages). */
+  private readonly displayFile: string;
+
+  constructor(options: ReplayProviderOptions = {}) {
+    const config = options.config ?? {};
+    // Validate arguments.
+    const predictions = config.predictions;
+    if (typeof predictions !== 'string' || predictions.trim() === '') {
+      throw new LadderError('invalid_option', `providers/replay.ts: config.predictions must be the path of a recording file, received ${JSON.stringify(predictions)}`);
+    }
+    if (config.format !== undefined && !FORMATS.includes(config.format)) {
+      throw new LadderError('invalid_option', `providers/replay.ts: config.format must be one of ${FORMATS.join(', ')}, received ${JSON.stringify(config.format)}`);
+    }
+    if (config.key !== undefined && (typeof config.key !== 'string' || config.key === '')) {
+      throw new LadderError('invalid_option', `providers/replay.ts: config.key must be a var name, received ${JSON.stringify(config.key)}`);
+    }
+    // Interpret options.
+    const file = path.resolve(typeof config.basePath === 'string' ? config.basePath : '.', predictions);
+    const format = config.format ?? defaultFormat(file);
+    this.recording = loadRecording(file, format);
+    this.keyVar = config.key ?? (format === 'jsonl' ? 'id' : 'index');
+    this.displayFile = predictions;
+    this.label = options.label;
+    this.providerId = options.id && !options.id.startsWith('file://') ? options.id : `replay:${path.basename(file)}`;
+  }
+
+  /** The provider id promptfoo shows when no label is set. */
+  id(): string {
+    return this.providerId;
+  }
+
+  /** Returns the recorded output for the test's key (see the module doc for a missing one). */
+  async callApi(_prompt: string, context?: ReplayCallContext): Promise<{ output: unknown; metadata: { replay: ReplayMetadata } }> {
+    const raw = context?.vars?.[this.keyVar];
+    const key = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
+    if (key === '') {
+      throw new LadderError('invalid_option', `providers/replay.ts: the test has no var "${this.keyVar}" to look up a prediction (config.key)`);
+    }
+    const found = this.recording.outputs.has(key);
+    const metadata = { replay: { file: this.displayFile, key, missing: !found } };
+    if (!found) return { output: `[${missingPredictionMessage(key, this.displayFile)}]`, metadata };
+    return { output: this.recording.outputs.get(key), metadata };
+  }
+
+  /** For promptfoo's logs. */
+  toString(): string {
+    return `[ReplayProvider ${this.displayFile}]`;
+  }
+}
