@@ -1,0 +1,135 @@
+/**
+ * The ladder summary: per provider, the numbers that do not lie (../shared/DESIGN.md, "Scores that
+ * do not lie"). Computed from one {@link SummaryRecord} per (item, provider); front ends (the
+ * promptfoo afterAll extension, the CLI) build the records from their own results.
+ *
+ * Definitions (n = items of that provider):
+ * - **scored**: items with a verdict (`pass` / `fail` / `error`); **unscored** apart (no gold, or
+ *   no gold runs on every snapshot), never counted as 0.
+ * - **execution success**: among scored `answer` items, the share whose predicted SQL reached L4 and
+ *   ran without error on every snapshot. Failures before L4 and errored rows count as not executed.
+ * - **correctness among executed**: among those executed items, the share that matched (L4 pass).
+ * - **end-to-end correctness**: among scored items (declining items included), the share with
+ *   `end_to_end` = 1; failures, skipped rungs and errored rows count 0.
+ * - **gold errors**: items whose gold SQL failed on a snapshot (the item is then unscored).
+ * - **empty-gold matches**: L4 passes where the gold result was empty (a weak signal, flagged).
+ * - **per rung**: pass / (pass + fail) over the items that reached the rung (skipped and unscored
+ *   left out), with that count.
+ * - **per tag**: end-to-end correctness over the scored items carrying the tag.
+ */
+import type { RungStatus } from '../rungs/rung-result.js';
+
+/** One graded (item, provider) pair. */
+export interface SummaryRecord {
+  /** The provider (column) label. */
+  readonly provider: string;
+  /** Item id (for listings). */
+  readonly id: string;
+  /** Tags as `key:value` or bare words, used for slicing. */
+  readonly tags: readonly string[];
+  readonly expectedBehavior: 'answer' | 'clarify' | 'refuse';
+  /** `error` when the row errored (no grading happened). */
+  readonly verdict: 'pass' | 'fail' | 'unscored' | 'error';
+  /** 1 / 0; absent when unscored or errored (an errored row counts 0 in end-to-end). */
+  readonly endToEnd?: number;
+  /** True when the prediction ran without error on every snapshot (L4 reached). */
+  readonly executed: boolean;
+  /** Status of each ladder rung by its score name (`L1_syntax` …). */
+  readonly rungs: Readonly<Record<string, RungStatus>>;
+  /** The gold SQL failed on a snapshot. */
+  readonly goldError: boolean;
+  /** L4 passed on an empty gold result. */
+  readonly emptyGoldMatch: boolean;
+}
+
+/** A rate with its denominator; `rate` is `undefined` when `n` is 0. */
+export interface Rate {
+  readonly passed: number;
+  readonly n: number;
+  readonly rate: number | undefined;
+}
+
+/** The summary of one provider. */
+export interface ProviderSummary {
+  readonly provider: string;
+  readonly items: number;
+  readonly scored: number;
+  readonly unscored: number;
+  readonly errors: number;
+  readonly executionSuccess: Rate;
+  readonly correctAmongExecuted: Rate;
+  readonly endToEnd: Rate;
+  readonly goldErrors: number;
+  readonly emptyGoldMatches: number;
+  /** Per rung score name, in ladder order. */
+  readonly rungs: ReadonlyArray<{ readonly name: string } & Rate>;
+  /** Per tag, sorted by tag. */
+  readonly tags: ReadonlyArray<{ readonly tag: string } & Rate>;
+}
+
+/** Ladder rung names in display order; others follow alphabetically. */
+const RUNG_ORDER = ['L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L6_efficiency', 'L7_answer'];
+
+/** Builds a {@link Rate}. */
+export function rate(passed: number, n: number): Rate {
+  return { passed, n, rate: n === 0 ? undefined : passed / n };
+}
+
+/**
+ * Summarizes records per provider, in first-seen provider order.
+ * @example
+ * summarizeLadder(records)[0].endToEnd // { passed: 41, n: 64, rate: 0.640625 }
+ */
+export function summarizeLadder(records: readonly SummaryRecord[]): ProviderSummary[] {
+  const byProvider = new Map<string, SummaryRecord[]>();
+  for (const record of records) {
+    const list = byProvider.get(record.provider) ?? [];
+    list.push(record);
+    byProvider.set(record.provider, list);
+  }
+  return [...byProvider].map(([provider, list]) => summarizeProvider(provider, list));
+}
+
+function summarizeProvider(provider: string, list: readonly SummaryRecord[]): ProviderSummary {
+  const scored = list.filter((record) => record.verdict !== 'unscored');
+  const answers = scored.filter((record) => record.expectedBehavior === 'answer');
+  const executed = answers.filter((record) => record.verdict !== 'error' && record.executed);
+  const correct = executed.filter((record) => record.rungs['L4_execution'] === 'pass');
+  const endToEndPassed = scored.filter((record) => record.verdict !== 'error' && record.endToEnd === 1).length;
+
+  const rungNames = new Set<string>();
+  for (const record of list) for (const name of Object.keys(record.rungs)) rungNames.add(name);
+  const rungs = [...rungNames]
+    .sort((a, b) => rankOf(a) - rankOf(b) || a.localeCompare(b))
+    .map((name) => {
+      const reached = list.filter((record) => record.rungs[name] === 'pass' || record.rungs[name] === 'fail');
+      return { name, ...rate(reached.filter((record) => record.rungs[name] === 'pass').length, reached.length) };
+    });
+
+  const tagNames = new Set<string>();
+  for (const record of scored) for (const tag of record.tags) tagNames.add(tag);
+  const tags = [...tagNames].sort().map((tag) => {
+    const withTag = scored.filter((record) => record.tags.includes(tag));
+    return { tag, ...rate(withTag.filter((record) => record.verdict !== 'error' && record.endToEnd === 1).length, withTag.length) };
+  });
+
+  return {
+    provider,
+    items: list.length,
+    scored: scored.length,
+    unscored: list.length - scored.length,
+    errors: list.filter((record) => record.verdict === 'error').length,
+    executionSuccess: rate(executed.length, answers.length),
+    correctAmongExecuted: rate(correct.length, executed.length),
+    endToEnd: rate(endToEndPassed, scored.length),
+    goldErrors: list.filter((record) => record.goldError).length,
+    emptyGoldMatches: list.filter((record) => record.emptyGoldMatch).length,
+    rungs,
+    tags,
+  };
+}
+
+function rankOf(name: string): number {
+  const index = RUNG_ORDER.indexOf(name);
+  return index < 0 ? RUNG_ORDER.length : index;
+}

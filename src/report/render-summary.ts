@@ -1,0 +1,58 @@
+/**
+ * Text rendering of the ladder summary with cli-table3: one table of headline numbers and rung
+ * pass rates with one column per provider, and one table of end-to-end correctness per tag.
+ * No colours, so the text is the same in a terminal, a log file and a test snapshot.
+ */
+import Table from 'cli-table3';
+import type { ProviderSummary, Rate } from './ladder-summary.js';
+
+/** `41/64 (64.1%)`, or `—` when nothing was counted. */
+export function formatRate(value: Rate): string {
+  if (value.rate === undefined) return '—';
+  return `${value.passed}/${value.n} (${(value.rate * 100).toFixed(1)}%)`;
+}
+
+function newTable(head: string[]): Table.Table {
+  return new Table({ head, style: { head: [], border: [], compact: true } });
+}
+
+/**
+ * Renders the summaries as two tables (headline + rungs, then tags), separated by a blank line.
+ * @returns the text, without a trailing newline; `''` when there is no provider.
+ */
+export function renderLadderSummary(summaries: readonly ProviderSummary[]): string {
+  if (summaries.length === 0) return '';
+  const providers = summaries.map((summary) => summary.provider);
+  const main = newTable(['ladder summary', ...providers]);
+  const row = (label: string, cell: (summary: ProviderSummary) => string) => main.push([label, ...summaries.map(cell)]);
+  row('items', (s) => String(s.items));
+  row('scored', (s) => String(s.scored));
+  row('unscored', (s) => String(s.unscored));
+  row('errored rows', (s) => String(s.errors));
+  row('execution success', (s) => formatRate(s.executionSuccess));
+  row('correct among executed', (s) => formatRate(s.correctAmongExecuted));
+  row('end-to-end correct', (s) => formatRate(s.endToEnd));
+  row('gold errors', (s) => String(s.goldErrors));
+  row('empty-gold matches', (s) => String(s.emptyGoldMatches));
+  const rungNames = unique(summaries.flatMap((summary) => summary.rungs.map((rung) => rung.name)));
+  for (const name of rungNames) {
+    row(`${name} pass rate`, (s) => {
+      const found = s.rungs.find((rung) => rung.name === name);
+      return found ? formatRate(found) : '—';
+    });
+  }
+  const tagNames = unique(summaries.flatMap((summary) => summary.tags.map((tag) => tag.tag))).sort();
+  if (tagNames.length === 0) return main.toString();
+  const tags = newTable(['end-to-end by tag', ...providers]);
+  for (const tag of tagNames) {
+    tags.push([tag, ...summaries.map((s) => {
+      const found = s.tags.find((entry) => entry.tag === tag);
+      return found ? formatRate(found) : '—';
+    })]);
+  }
+  return `${main.toString()}\n\n${tags.toString()}`;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

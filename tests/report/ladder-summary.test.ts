@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { summarizeLadder } from '../../src/report/ladder-summary.js';
+import type { SummaryRecord } from '../../src/report/ladder-summary.js';
+import { renderLadderSummary } from '../../src/report/render-summary.js';
+
+const PASS4 = { L1_syntax: 'pass', L2_schema: 'pass', L3_safety: 'pass', L4_execution: 'pass' } as const;
+
+function record(fields: Partial<SummaryRecord> & Pick<SummaryRecord, 'id'>): SummaryRecord {
+  return {
+    provider: 'strong',
+    tags: [],
+    expectedBehavior: 'answer',
+    verdict: 'pass',
+    endToEnd: 1,
+    executed: true,
+    rungs: PASS4,
+    goldError: false,
+    emptyGoldMatch: false,
+    ...fields,
+  };
+}
+
+const records: SummaryRecord[] = [
+  record({ id: 'a1', tags: ['difficulty:easy'] }),
+  record({ id: 'a2', tags: ['difficulty:hard'], verdict: 'fail', endToEnd: 0, rungs: { ...PASS4, L4_execution: 'fail' } }),
+  record({ id: 'a3', tags: ['difficulty:hard'], verdict: 'fail', endToEnd: 0, executed: false, rungs: { L1_syntax: 'fail', L2_schema: 'skipped', L3_safety: 'skipped', L4_execution: 'skipped' } }),
+  record({ id: 'a4', verdict: 'unscored', endToEnd: undefined, rungs: { ...PASS4, L4_execution: 'unscored' }, goldError: true }),
+  record({ id: 'a5', emptyGoldMatch: true }),
+  record({ id: 'c1', expectedBehavior: 'clarify', executed: false, rungs: {} }),
+  record({ id: 'a6', verdict: 'error', endToEnd: undefined, executed: false, rungs: {} }),
+  record({ id: 'a1', provider: 'weak', tags: ['difficulty:easy'], verdict: 'fail', endToEnd: 0, executed: false, rungs: { ...PASS4, L3_safety: 'fail', L4_execution: 'skipped' } }),
+];
+
+describe('summarizeLadder', () => {
+  it('counts errors and failures as 0, leaves unscored items out, keeps rung denominators to items that reached them', () => {
+    const [strong, weak] = summarizeLadder(records);
+    expect(strong).toMatchObject({
+      provider: 'strong',
+      items: 7,
+      scored: 6,
+      unscored: 1,
+      errors: 1,
+      executionSuccess: { passed: 3, n: 5 },
+      correctAmongExecuted: { passed: 2, n: 3 },
+      endToEnd: { passed: 3, n: 6, rate: 0.5 },
+      goldErrors: 1,
+      emptyGoldMatches: 1,
+    });
+    expect(strong?.rungs.map((r) => `${r.name} ${r.passed}/${r.n}`)).toEqual(['L1_syntax 4/5', 'L2_schema 4/4', 'L3_safety 4/4', 'L4_execution 2/3']);
+    expect(strong?.tags.map((t) => `${t.tag} ${t.passed}/${t.n}`)).toEqual(['difficulty:easy 1/1', 'difficulty:hard 0/2']);
+    expect(weak).toMatchObject({ items: 1, executionSuccess: { passed: 0, n: 1 }, correctAmongExecuted: { passed: 0, n: 0, rate: undefined } });
+  });
+});
+
+describe('renderLadderSummary', () => {
+  it('prints one column per provider and a tag table', () => {
+    expect(renderLadderSummary(summarizeLadder(records))).toMatchInlineSnapshot(`
+      "┌────────────────────────┬──────────────┬──────────────┐
+      │ ladder summary         │ strong       │ weak         │
+      ├────────────────────────┼──────────────┼──────────────┤
+      │ items                  │ 7            │ 1            │
+      │ scored                 │ 6            │ 1            │
+      │ unscored               │ 1            │ 0            │
+      │ errored rows           │ 1            │ 0            │
+      │ execution success      │ 3/5 (60.0%)  │ 0/1 (0.0%)   │
+      │ correct among executed │ 2/3 (66.7%)  │ —            │
+      │ end-to-end correct     │ 3/6 (50.0%)  │ 0/1 (0.0%)   │
+      │ gold errors            │ 1            │ 0            │
+      │ empty-gold matches     │ 1            │ 0            │
+      │ L1_syntax pass rate    │ 4/5 (80.0%)  │ 1/1 (100.0%) │
+      │ L2_schema pass rate    │ 4/4 (100.0%) │ 1/1 (100.0%) │
+      │ L3_safety pass rate    │ 4/4 (100.0%) │ 0/1 (0.0%)   │
+      │ L4_execution pass rate │ 2/3 (66.7%)  │ —            │
+      └────────────────────────┴──────────────┴──────────────┘
+
+      ┌───────────────────┬──────────────┬────────────┐
+      │ end-to-end by tag │ strong       │ weak       │
+      ├───────────────────┼──────────────┼────────────┤
+      │ difficulty:easy   │ 1/1 (100.0%) │ 0/1 (0.0%) │
+      │ difficulty:hard   │ 0/2 (0.0%)   │ —          │
+      └───────────────────┴──────────────┴────────────┘"
+    `);
+  });
+
+  it('prints nothing without providers', () => {
+    expect(renderLadderSummary([])).toBe('');
+  });
+});
