@@ -1,0 +1,74 @@
+/**
+ * The query-only gate (../shared/DESIGN.md, Execution): the SQLite engine runs only a single,
+ * read-only, row-returning statement whose top level is SELECT, WITH … SELECT or VALUES.
+ *
+ * Two checks, in this order:
+ * 1. {@link checkQueryText}, on tokens, BEFORE SQLite compiles anything. Compiling is not inert:
+ *    `prepare('PRAGMA query_only=0')` alone switches the guard off, `PRAGMA mmap_size=…` changes
+ *    the connection (measured with better-sqlite3 12, SQLite 3.53.2). So the text must hold
+ *    exactly one statement whose first word is SELECT, WITH or VALUES.
+ * 2. {@link checkPreparedStatement}, after prepare and before the first step: SQLite's own
+ *    verdict (`sqlite3_stmt_readonly`, and whether the statement returns columns) rejects
+ *    `WITH … INSERT/UPDATE/DELETE` and anything else that writes.
+ */
+import type { ExecutionError } from '../engine.js';
+import { splitStatements, tokenizeSqlite } from './sqlite-lexer.js';
+
+/** First words a query may start with (https://sqlite.org/lang_select.html). */
+const QUERY_KEYWORDS: ReadonlySet<string> = new Set(['select', 'with', 'values']);
+
+/**
+ * Checks SQL text before it reaches SQLite.
+ *
+ * @param sql - the statement text; comments, whitespace and one or more trailing `;` are allowed.
+ * @returns `undefined` when the text holds one statement starting with SELECT / WITH / VALUES;
+ *   otherwise an error with code `empty_statement`, `multiple_statements` or `not_a_query`.
+ * @example
+ * checkQueryText('PRAGMA query_only = 0')
+ * // { code: 'not_a_query', message: 'not a query: the statement starts with PRAGMA; only SELECT, WITH … SELECT and VALUES run' }
+ */
+export function checkQueryText(sql: string): ExecutionError | undefined {
+  const statements = splitStatements(tokenizeSqlite(sql));
+  if (statements.length === 0) {
+    return { code: 'empty_statement', message: 'empty statement: the text holds no SQL (only whitespace, comments or semicolons)' };
+  }
+  if (statements.length > 1) {
+    return {
+      code: 'multiple_statements',
+      message: `multiple statements: the text holds ${statements.length} statements; exactly one query runs`,
+    };
+  }
+  const first = statements[0]![0]!;
+  if (first.kind !== 'word' || !QUERY_KEYWORDS.has(first.value.toLowerCase())) {
+    const shown = first.kind === 'word' ? first.value.toUpperCase() : JSON.stringify(first.value);
+    return {
+      code: 'not_a_query',
+      message: `not a query: the statement starts with ${shown}; only SELECT, WITH … SELECT and VALUES run`,
+    };
+  }
+  return undefined;
+}
+
+/** The slice of a prepared better-sqlite3 statement the gate reads. */
+export interface GateStatement {
+  /** `sqlite3_stmt_readonly()`: true when the statement makes no direct change to the database file. */
+  readonly readonly: boolean;
+  /** True when the statement returns data (has result columns). */
+  readonly reader: boolean;
+}
+
+/**
+ * Checks a prepared statement before it steps.
+ *
+ * @param statement - the prepared statement (better-sqlite3 `Statement`).
+ * @returns `undefined` for a read-only, row-returning statement; otherwise `not_a_query`.
+ */
+export function checkPreparedStatement(statement: GateStatement): ExecutionError | undefined {
+  if (!statement.readonly) {
+    return { code: 'not_a_query', message: 'not a query: SQLite reports that the statement writes (e.g. WITH … INSERT/UPDATE/DELETE)' };
+  }
+  if (!statement.reader) {
+    return { code: 'not_a_query', message: 'not a query: the statement returns no rows' };
+  }
+  return undefined;
+}

@@ -1,0 +1,186 @@
+/**
+ * Options of {@link createSqliteEngine} and of each request, validated in better-sqlite3's order:
+ * apply defaults, validate arguments, interpret, validate the interpreted values. Every misuse
+ * throws `LadderError('invalid_option')` naming the option, what was expected and what was
+ * received (../../errors.ts).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { LadderError } from '../../errors.js';
+import type { DoubleQuoteMode, ExecuteRequest } from '../engine.js';
+
+/** Options of `createSqliteEngine`. Every field is optional. */
+export interface SqliteEngineOptions {
+  /** Most child processes alive at once. Integer 1 … 256. Default: `os.availableParallelism()`. */
+  readonly poolSize?: number;
+  /** Default deadline per statement, in milliseconds. Integer 1 … 2 147 483 647. Default: 10 000. */
+  readonly timeoutMs?: number;
+  /** Default row cap: a result with more rows is `result_too_large`. Integer ≥ 1. Default: 100 000. */
+  readonly maxRows?: number;
+  /**
+   * Resident memory cap per child process, in bytes (RSS, as `/proc/<pid>/status` reports it; the
+   * idle child uses about 50 MiB of it). Integer ≥ 64 MiB (67 108 864). Default: 512 MiB (536 870 912).
+   */
+  readonly maxMemoryBytes?: number;
+  /** Default double-quote handling: `legacy` (default) or `strict`. */
+  readonly doubleQuotes?: DoubleQuoteMode;
+}
+
+/** {@link SqliteEngineOptions} with every default applied. */
+export interface ResolvedSqliteEngineOptions {
+  readonly poolSize: number;
+  readonly timeoutMs: number;
+  readonly maxRows: number;
+  readonly maxMemoryBytes: number;
+  readonly doubleQuotes: DoubleQuoteMode;
+}
+
+/** A request after validation: absolute db path and every limit filled in. */
+export interface ResolvedRequest {
+  readonly db: string;
+  readonly sql: string;
+  readonly timeoutMs: number;
+  readonly maxRows: number;
+  readonly doubleQuotes: DoubleQuoteMode;
+}
+
+/** Defaults of {@link SqliteEngineOptions} other than `poolSize`. */
+export const SQLITE_ENGINE_DEFAULTS = {
+  timeoutMs: 10_000,
+  maxRows: 100_000,
+  maxMemoryBytes: 512 * 2 ** 20,
+  doubleQuotes: 'legacy',
+} as const satisfies Omit<ResolvedSqliteEngineOptions, 'poolSize'>;
+
+/** Smallest accepted `maxMemoryBytes`: a Node child with better-sqlite3 needs about 50 MiB idle. */
+export const MIN_MEMORY_BYTES = 64 * 2 ** 20;
+/** Largest accepted `poolSize`. */
+export const MAX_POOL_SIZE = 256;
+/** Largest delay `setTimeout` honours (2^31 − 1 ms). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+const ENGINE_OPTION_NAMES = ['poolSize', 'timeoutMs', 'maxRows', 'maxMemoryBytes', 'doubleQuotes'] as const;
+const REQUEST_FIELD_NAMES = ['db', 'sql', 'timeoutMs', 'maxRows', 'doubleQuotes'] as const;
+
+/** Misspelt or foreign option names with the option meant. */
+const RENAMED: Readonly<Record<string, string>> = {
+  timeout: 'timeoutMs',
+  deadlineMs: 'timeoutMs',
+  pool: 'poolSize',
+  size: 'poolSize',
+  workers: 'poolSize',
+  maxMemory: 'maxMemoryBytes',
+  memoryLimit: 'maxMemoryBytes',
+  rowLimit: 'maxRows',
+  limit: 'maxRows',
+  dqs: 'doubleQuotes',
+  doubleQuote: 'doubleQuotes',
+  readonly: '(nothing: databases are always opened read-only)',
+};
+
+/**
+ * Validates engine options and applies defaults.
+ *
+ * @param options - `undefined` or a plain object with the fields of {@link SqliteEngineOptions}.
+ * @returns every option resolved.
+ * @throws LadderError `invalid_option` for a non-object, an unknown or misspelt name, a wrong kind
+ *   or an out-of-range value; the message names the option, expected and received.
+ */
+export function resolveSqliteEngineOptions(options: unknown): ResolvedSqliteEngineOptions {
+  // Apply defaults.
+  const given = options ?? {};
+  // Validate arguments.
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new LadderError('invalid_option', `createSqliteEngine options must be an object; received ${describe(options)}`);
+  }
+  const record = given as Record<string, unknown>;
+  rejectUnknown(record, ENGINE_OPTION_NAMES, 'createSqliteEngine option');
+  const poolSize = record['poolSize'] ?? os.availableParallelism();
+  // Interpret and validate the interpreted values.
+  return {
+    poolSize: integerIn('poolSize', poolSize, 1, MAX_POOL_SIZE, ''),
+    timeoutMs: integerIn('timeoutMs', record['timeoutMs'] ?? SQLITE_ENGINE_DEFAULTS.timeoutMs, 1, MAX_TIMEOUT_MS, ' (ms)'),
+    maxRows: integerIn('maxRows', record['maxRows'] ?? SQLITE_ENGINE_DEFAULTS.maxRows, 1, Number.MAX_SAFE_INTEGER, ' (rows)'),
+    maxMemoryBytes: integerIn('maxMemoryBytes', record['maxMemoryBytes'] ?? SQLITE_ENGINE_DEFAULTS.maxMemoryBytes, MIN_MEMORY_BYTES, Number.MAX_SAFE_INTEGER, ' (bytes)'),
+    doubleQuotes: doubleQuoteMode('doubleQuotes', record['doubleQuotes'] ?? SQLITE_ENGINE_DEFAULTS.doubleQuotes),
+  };
+}
+
+/**
+ * Validates one {@link ExecuteRequest} and fills it from the engine's options.
+ *
+ * @param request - the request as the caller gave it.
+ * @param defaults - the engine's resolved options.
+ * @returns the request with `db` made absolute (`path.resolve`) and every limit set.
+ * @throws LadderError `invalid_option` naming the field (`request.sql`, `request.timeoutMs`, …).
+ */
+export function resolveRequest(request: unknown, defaults: ResolvedSqliteEngineOptions): ResolvedRequest {
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) {
+    throw new LadderError('invalid_option', `request must be an object { db, sql, timeoutMs?, maxRows?, doubleQuotes? }; received ${describe(request)}`);
+  }
+  const record = request as Partial<Record<keyof ExecuteRequest, unknown>> & Record<string, unknown>;
+  rejectUnknown(record, REQUEST_FIELD_NAMES, 'request field');
+  return {
+    db: databasePath('request.db', record.db),
+    sql: text('request.sql', record.sql),
+    timeoutMs: integerIn('request.timeoutMs', record.timeoutMs ?? defaults.timeoutMs, 1, MAX_TIMEOUT_MS, ' (ms)'),
+    maxRows: integerIn('request.maxRows', record.maxRows ?? defaults.maxRows, 1, Number.MAX_SAFE_INTEGER, ' (rows)'),
+    doubleQuotes: doubleQuoteMode('request.doubleQuotes', record.doubleQuotes ?? defaults.doubleQuotes),
+  };
+}
+
+/**
+ * Validates a database path argument.
+ * @param name - the option name for messages.
+ * @param value - the given value.
+ * @returns the absolute path.
+ * @throws LadderError `invalid_option` unless `value` is a non-empty string without NUL bytes.
+ */
+export function databasePath(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.includes('\0')) {
+    throw new LadderError('invalid_option', `${name} must be a non-empty path to a SQLite file; received ${describe(value)}`);
+  }
+  if (value === ':memory:' || value.startsWith('file:')) {
+    throw new LadderError('invalid_option', `${name} must be a path to a database file (in-memory and URI databases are not supported); received ${describe(value)}`);
+  }
+  return path.resolve(value);
+}
+
+function text(name: string, value: unknown): string {
+  if (typeof value !== 'string') throw new LadderError('invalid_option', `${name} must be a string; received ${describe(value)}`);
+  return value;
+}
+
+function rejectUnknown(record: Record<string, unknown>, known: readonly string[], what: string): void {
+  for (const key of Object.keys(record)) {
+    if (known.includes(key)) continue;
+    const meant = RENAMED[key];
+    throw new LadderError(
+      'invalid_option',
+      `unknown ${what} ${JSON.stringify(key)}${meant ? `; did you mean ${meant}?` : ''} (known: ${known.join(', ')})`,
+    );
+  }
+}
+
+function integerIn(name: string, value: unknown, min: number, max: number, unit: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new LadderError('invalid_option', `${name} must be an integer from ${min} to ${max}${unit}; received ${describe(value)}`);
+  }
+  return value;
+}
+
+function doubleQuoteMode(name: string, value: unknown): DoubleQuoteMode {
+  if (value !== 'legacy' && value !== 'strict') {
+    throw new LadderError('invalid_option', `${name} must be 'legacy' or 'strict'; received ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A short, exact rendering of a received value for messages. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n (bigint)`;
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}

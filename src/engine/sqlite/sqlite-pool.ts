@@ -1,0 +1,344 @@
+/**
+ * A pool of child processes that run SQLite jobs (sqlite-child.ts), one job per child at a time.
+ *
+ * - Children start lazily (one per queued job, up to `size`) and announce `ready`; a job's
+ *   deadline starts when it is handed to a ready child, so start-up time never counts against it.
+ * - Deadline: at `timeoutMs` the parent SIGKILLs the child (a synchronous SQLite step cannot be
+ *   interrupted otherwise; a terminated worker thread ran on for 44 s), returns `timeout` at once
+ *   and starts a replacement.
+ * - Memory cap: while a job runs, a watchdog reads the child's `VmRSS` from `/proc/<pid>/status`
+ *   every {@link WATCHDOG_INTERVAL_MS} ms and SIGKILLs it above `maxMemoryBytes` (`memory_limit`).
+ *   SQLite's `hard_heap_limit` is not enforced in this build, so the OS view is the one that
+ *   counts. The child's V8 heap is also capped (`--max-old-space-size`); a child that dies of a
+ *   JavaScript heap overflow is reported as `memory_limit` too. Without `/proc` (not Linux) only
+ *   the V8 cap applies.
+ * - Idle children are `unref`ed (process and IPC channel), so an engine that is never closed does
+ *   not keep Node alive; on process exit every child still alive is SIGKILLed; a child whose
+ *   parent disappears exits on IPC `disconnect`.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { LadderError } from '../../errors.js';
+import type { ExecutionError, ExecutionOutcome, ExplainOutcome } from '../engine.js';
+import type { CatalogOutcome, ChildMessage, ChildRequest } from './sqlite-protocol.js';
+
+/** How often the memory watchdog samples a busy child's RSS, in milliseconds. */
+export const WATCHDOG_INTERVAL_MS = 20;
+
+/** Start-up failures in a row after which queued jobs are rejected instead of retried. */
+const MAX_START_FAILURES = 3;
+
+/** Any job's outcome. */
+export type PoolOutcome = ExecutionOutcome | ExplainOutcome | CatalogOutcome;
+
+/** Resolved pool settings (validated by sqlite-engine-options.ts). */
+export interface SqlitePoolOptions {
+  /** Most children alive at once (≥ 1). */
+  readonly size: number;
+  /** RSS cap per child, in bytes. */
+  readonly maxMemoryBytes: number;
+}
+
+/** The pool's surface. */
+export interface SqlitePool {
+  /**
+   * Runs one job on a child.
+   * @param request - the job without its id.
+   * @param timeoutMs - deadline in ms, counted from the moment a ready child receives the job.
+   * @returns the child's outcome, or `timeout` / `memory_limit` / `engine_failure` when the child
+   *   was killed or died.
+   * @throws LadderError `engine_closed` after {@link SqlitePool.close} (also for jobs still queued
+   *   or running when it is called); `engine_failure` when children cannot start.
+   */
+  run(request: Omit<ChildRequest, 'id'>, timeoutMs: number): Promise<PoolOutcome>;
+  /** Number of live child processes (starting, idle or busy). */
+  readonly liveChildren: number;
+  /** Process ids of the live children (for tests and diagnostics). */
+  readonly childPids: readonly number[];
+  /** SIGKILLs every child and resolves once all have exited. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface Job {
+  readonly id: number;
+  readonly request: ChildRequest;
+  readonly timeoutMs: number;
+  readonly resolve: (outcome: PoolOutcome) => void;
+  readonly reject: (error: unknown) => void;
+  timer?: NodeJS.Timeout;
+}
+
+interface Slot {
+  readonly child: ChildProcess;
+  ready: boolean;
+  job: Job | undefined;
+  /** Databases this child has open (preferred for later jobs on the same db). */
+  readonly dbs: Set<string>;
+  /** Last bytes of the child's stderr, for failure messages. */
+  stderrTail: string;
+  /** Set when the parent killed the child on purpose. */
+  killedFor: 'timeout' | 'memory' | 'close' | undefined;
+  readonly exited: Promise<void>;
+}
+
+/** Children alive in this process, across pools: killed on process exit. */
+const allChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of allChildren) child.kill('SIGKILL');
+  });
+}
+
+/** The child entry next to this module: `.ts` under a TypeScript runner (vitest), `.js` in dist. */
+function childEntry(): { file: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  const extension = path.extname(here);
+  const file = path.join(path.dirname(here), `sqlite-child${extension}`);
+  if (extension !== '.ts') return { file, execArgv: [] };
+  let loader: string;
+  try {
+    loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  } catch (error) {
+    throw new LadderError('engine_failure', `running the engine from TypeScript sources needs the tsx package to start ${file}`, { cause: error });
+  }
+  return { file, execArgv: ['--import', loader] };
+}
+
+/**
+ * Creates a pool. No child starts until the first job.
+ * @param options - resolved settings.
+ */
+export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
+  installExitHook();
+  const entry = childEntry();
+  const heapMiB = Math.max(16, Math.floor(options.maxMemoryBytes / 2 ** 20));
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+  let closing: Promise<void> | undefined;
+  let startFailures = 0;
+  let watchdog: NodeJS.Timeout | undefined;
+  let procReadable = true;
+
+  function spawn(): void {
+    const child = fork(entry.file, [], {
+      serialization: 'advanced',
+      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMiB}`],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    allChildren.add(child);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const slot: Slot = { child, ready: false, job: undefined, dbs: new Set(), stderrTail: '', killedFor: undefined, exited };
+    slots.push(slot);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      slot.stderrTail = (slot.stderrTail + chunk).slice(-4096);
+    });
+    (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+    child.on('message', (message: ChildMessage) => onMessage(slot, message));
+    child.once('exit', (code, signal) => onExit(slot, code, signal));
+    child.on('error', () => {
+      // 'exit' follows (or the spawn failed and 'exit' reports it); nothing else to do here.
+    });
+    setRef(slot, false);
+  }
+
+  function setRef(slot: Slot, on: boolean): void {
+    const channel = slot.child.channel as { ref?: () => void; unref?: () => void } | null | undefined;
+    if (on) {
+      slot.child.ref();
+      channel?.ref?.();
+    } else {
+      slot.child.unref();
+      channel?.unref?.();
+    }
+  }
+
+  function pump(): void {
+    if (closing) return;
+    for (;;) {
+      const job = queue[0];
+      if (!job) break;
+      const idle = slots.filter((slot) => slot.ready && !slot.job && !slot.killedFor);
+      if (idle.length === 0) break;
+      const slot = idle.find((candidate) => candidate.dbs.has(job.request.db)) ?? idle[0]!;
+      queue.shift();
+      assign(slot, job);
+    }
+    const starting = slots.filter((slot) => !slot.ready).length;
+    let wanted = queue.length - starting;
+    while (wanted > 0 && slots.length < options.size) {
+      spawn();
+      wanted -= 1;
+    }
+  }
+
+  function assign(slot: Slot, job: Job): void {
+    slot.job = job;
+    setRef(slot, true);
+    slot.child.send(job.request);
+    job.timer = setTimeout(() => {
+      const ms = job.timeoutMs;
+      kill(slot, 'timeout', { code: 'timeout', message: `timeout: deadline of ${ms} ms passed; child process killed` });
+    }, job.timeoutMs);
+    startWatchdog();
+  }
+
+  /** Ends the slot's job with `error`, SIGKILLs the child and starts a replacement. */
+  function kill(slot: Slot, reason: 'timeout' | 'memory', error: ExecutionError): void {
+    const job = slot.job;
+    slot.killedFor = reason;
+    slot.job = undefined;
+    removeSlot(slot);
+    slot.child.kill('SIGKILL');
+    if (job) finish(job, { ok: false, error });
+    if (!closing && slots.length < options.size) spawn();
+    pump();
+  }
+
+  function finish(job: Job, outcome: PoolOutcome): void {
+    if (job.timer) clearTimeout(job.timer);
+    job.resolve(outcome);
+  }
+
+  function removeSlot(slot: Slot): void {
+    const index = slots.indexOf(slot);
+    if (index >= 0) slots.splice(index, 1);
+  }
+
+  function onMessage(slot: Slot, message: ChildMessage): void {
+    if (message.type === 'ready') {
+      slot.ready = true;
+      startFailures = 0;
+      pump();
+      return;
+    }
+    const job = slot.job;
+    if (!job || job.id !== message.id) return;
+    slot.job = undefined;
+    slot.dbs.add(job.request.db);
+    setRef(slot, false);
+    finish(job, message.outcome);
+    pump();
+  }
+
+  function onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
+    allChildren.delete(slot.child);
+    removeSlot(slot);
+    if (slot.killedFor) return;
+    const job = slot.job;
+    slot.job = undefined;
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    const tail = slot.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    if (job) {
+      const outOfHeap = /heap out of memory|Reached heap limit/i.test(slot.stderrTail);
+      finish(
+        job,
+        outOfHeap
+          ? { ok: false, error: { code: 'memory_limit', message: `memory limit: the child's JavaScript heap passed ${heapMiB} MiB (maxMemoryBytes); child process died` } }
+          : { ok: false, error: { code: 'engine_failure', message: `engine failure: child process died (${how})${tail ? `: ${tail}` : ''}; replaced` } },
+      );
+    } else if (!slot.ready && !closing) {
+      startFailures += 1;
+      if (startFailures >= MAX_START_FAILURES) {
+        const failure = new LadderError('engine_failure', `engine child ${entry.file} failed to start ${startFailures} times (${how})${tail ? `: ${tail}` : ''}`);
+        for (const queued of queue.splice(0)) queued.reject(failure);
+        return;
+      }
+    }
+    pump();
+  }
+
+  function startWatchdog(): void {
+    if (watchdog || !procReadable) return;
+    watchdog = setInterval(() => {
+      const busy = slots.filter((slot) => slot.job);
+      if (busy.length === 0) {
+        clearInterval(watchdog);
+        watchdog = undefined;
+        return;
+      }
+      for (const slot of busy) {
+        const rss = readRssBytes(slot.child.pid);
+        if (rss === null) {
+          if (slot.child.exitCode === null && slot.child.pid !== undefined && !procAvailable()) procReadable = false;
+          continue;
+        }
+        if (rss > options.maxMemoryBytes) {
+          kill(slot, 'memory', {
+            code: 'memory_limit',
+            message: `memory limit: child RSS ${formatMiB(rss)} passed the cap of ${formatMiB(options.maxMemoryBytes)} (maxMemoryBytes); child process killed`,
+          });
+        }
+      }
+    }, WATCHDOG_INTERVAL_MS);
+    watchdog.unref();
+  }
+
+  return {
+    run(request, timeoutMs) {
+      if (closing) return Promise.reject(new LadderError('engine_closed', 'the engine is closed; create a new one with createSqliteEngine()'));
+      return new Promise<PoolOutcome>((resolve, reject) => {
+        const id = nextId;
+        nextId += 1;
+        queue.push({ id, request: { ...request, id }, timeoutMs, resolve, reject });
+        pump();
+      });
+    },
+    get liveChildren() {
+      return slots.length;
+    },
+    get childPids() {
+      return slots.map((slot) => slot.child.pid).filter((pid): pid is number => pid !== undefined);
+    },
+    close() {
+      if (closing) return closing;
+      const closed = new LadderError('engine_closed', 'the engine was closed before the statement finished');
+      for (const job of queue.splice(0)) job.reject(closed);
+      const ending = slots.splice(0);
+      for (const slot of ending) {
+        slot.killedFor = 'close';
+        if (slot.job) {
+          if (slot.job.timer) clearTimeout(slot.job.timer);
+          slot.job.reject(closed);
+          slot.job = undefined;
+        }
+        slot.child.kill('SIGKILL');
+      }
+      if (watchdog) clearInterval(watchdog);
+      closing = Promise.all(ending.map((slot) => slot.exited)).then(() => undefined);
+      return closing;
+    },
+  };
+}
+
+/**
+ * Reads a process's resident set size from `/proc/<pid>/status` (`VmRSS`, reported in kB).
+ * @param pid - process id.
+ * @returns bytes, or `null` when the file or field cannot be read (process gone, not Linux).
+ */
+export function readRssBytes(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+function procAvailable(): boolean {
+  return readRssBytes(process.pid) !== null;
+}
+
+function formatMiB(bytes: number): string {
+  return `${Math.round(bytes / 2 ** 20)} MiB`;
+}

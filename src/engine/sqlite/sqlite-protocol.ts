@@ -1,0 +1,34 @@
+/**
+ * Messages between the SQLite engine (parent) and its child processes. Sent over Node's IPC
+ * channel with `serialization: 'advanced'` (the V8 serializer), so `bigint` and `Uint8Array`
+ * cells cross the boundary exactly.
+ */
+import type { Catalog, DoubleQuoteMode, ExecutionError, ExecutionOutcome, ExplainOutcome } from '../engine.js';
+
+/** What a child can be asked to do with one statement or database. */
+export type ChildOperation = 'execute' | 'prepare' | 'explain' | 'catalog';
+
+/** Parent → child: one job. Every field is already validated and resolved by the parent. */
+export interface ChildRequest {
+  /** Job id, echoed in the response. */
+  readonly id: number;
+  readonly op: ChildOperation;
+  /** Absolute path of the database file. */
+  readonly db: string;
+  /** The statement text (ignored by `catalog`). */
+  readonly sql: string;
+  /** Row cap for `execute`: more rows than this gives `result_too_large`. */
+  readonly maxRows: number;
+  readonly doubleQuotes: DoubleQuoteMode;
+}
+
+/** The outcome of a `catalog` job. */
+export type CatalogOutcome =
+  | { readonly ok: true; readonly catalog: Catalog }
+  | { readonly ok: false; readonly error: ExecutionError };
+
+/** Child → parent: the answer to one job, or the start-up signal. */
+export type ChildMessage =
+  /** Sent once, when the child has loaded better-sqlite3 and listens for jobs. */
+  | { readonly type: 'ready' }
+  | { readonly type: 'result'; readonly id: number; readonly outcome: ExecutionOutcome | ExplainOutcome | CatalogOutcome };

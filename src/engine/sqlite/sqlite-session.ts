@@ -1,0 +1,233 @@
+/**
+ * What one child process does: keeps read-only connections per database path and answers
+ * {@link ChildRequest}s synchronously with better-sqlite3. It also runs in-process in tests (no
+ * deadline or memory cap there: those belong to the parent, see sqlite-pool.ts).
+ *
+ * Each connection is opened `readonly` with `fileMustExist` (a missing path is `db_not_found`,
+ * never a new file), then `PRAGMA query_only = 1`, unsafe mode off and safe integers on. Every
+ * statement passes the query gate (query-gate.ts) before SQLite compiles it. After each job the
+ * connection is checked (no open transaction, `query_only` still 1); a connection that fails the
+ * check is closed and opened afresh, so no statement can change what the next one runs under.
+ */
+import { statSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import type { Catalog, CatalogTable, Cell, DoubleQuoteMode, ExecutionError, ExecutionOutcome, ExplainOutcome, PlanStep } from '../engine.js';
+import { checkPreparedStatement, checkQueryText } from './query-gate.js';
+import { missingColumnName, rewriteDoubleQuoted } from './double-quote-fallback.js';
+import type { CatalogOutcome, ChildRequest } from './sqlite-protocol.js';
+
+type Connection = Database.Database;
+type Statement = Database.Statement<unknown[], unknown>;
+
+/** A statement that passed prepare and the gate, with the text that compiled. */
+interface PreparedQuery {
+  readonly statement: Statement;
+  readonly executedSql: string;
+  readonly doubleQuoteFallback: boolean;
+}
+
+/** Per-child state: the connection cache. */
+export interface SqliteSession {
+  /** Answers one job; never throws for the statement's own faults. */
+  handle(request: ChildRequest): ExecutionOutcome | ExplainOutcome | CatalogOutcome;
+  /** Closes every cached connection. */
+  close(): void;
+}
+
+/** Most rewrites the legacy double-quote fallback tries for one statement. */
+const MAX_FALLBACK_ROUNDS = 256;
+
+/**
+ * Creates a session with an empty connection cache.
+ *
+ * @returns the session; connections open lazily, one per absolute database path.
+ */
+export function createSqliteSession(): SqliteSession {
+  const connections = new Map<string, Connection>();
+
+  function connect(file: string): Connection | ExecutionError {
+    const cached = connections.get(file);
+    if (cached) return cached;
+    const opened = openReadOnly(file);
+    if (opened instanceof Database) connections.set(file, opened);
+    return opened;
+  }
+
+  function release(file: string, connection: Connection): void {
+    if (connectionIsPristine(connection)) return;
+    connections.delete(file);
+    connection.close();
+  }
+
+  return {
+    handle(request) {
+      const connection = connect(request.db);
+      if (!(connection instanceof Database)) return { ok: false, error: connection };
+      try {
+        switch (request.op) {
+          case 'execute':
+            return runQuery(connection, request.sql, request.doubleQuotes, request.maxRows, true);
+          case 'prepare':
+            return runQuery(connection, request.sql, request.doubleQuotes, 0, false);
+          case 'explain':
+            return explainQuery(connection, request.sql, request.doubleQuotes);
+          case 'catalog':
+            return { ok: true, catalog: readCatalog(connection) };
+        }
+      } finally {
+        release(request.db, connection);
+      }
+    },
+    close() {
+      for (const connection of connections.values()) connection.close();
+      connections.clear();
+    },
+  };
+}
+
+function openReadOnly(file: string): Connection | ExecutionError {
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    return { code: 'db_not_found', message: `database not found: ${file} does not exist (it is never created)` };
+  }
+  if (!isFile) return { code: 'db_not_found', message: `database not found: ${file} is not a file` };
+  try {
+    const connection = new Database(file, { readonly: true, fileMustExist: true });
+    connection.unsafeMode(false);
+    connection.defaultSafeIntegers(true);
+    connection.exec('PRAGMA query_only = 1');
+    return connection;
+  } catch (error) {
+    return { code: 'sqlite_error', message: `cannot open ${file}: ${oneLine(error)}` };
+  }
+}
+
+/** True when no transaction is open and `query_only` is still on. */
+function connectionIsPristine(connection: Connection): boolean {
+  if (!connection.open || connection.inTransaction) return false;
+  const queryOnly = connection.pragma('query_only', { simple: true }) as unknown;
+  return queryOnly === 1 || queryOnly === 1n;
+}
+
+/** Gate, prepare (with the legacy fallback), gate again. */
+function prepareQuery(connection: Connection, sql: string, mode: DoubleQuoteMode): PreparedQuery | ExecutionError {
+  const textError = checkQueryText(sql);
+  if (textError) return textError;
+  let text = sql;
+  let fallback = false;
+  for (let round = 0; ; round += 1) {
+    let statement: Statement;
+    try {
+      statement = connection.prepare(text);
+    } catch (error) {
+      const message = oneLine(error);
+      const name = mode === 'legacy' && round < MAX_FALLBACK_ROUNDS ? missingColumnName(message) : undefined;
+      const rewritten = name === undefined ? undefined : rewriteDoubleQuoted(text, name);
+      if (rewritten === undefined) return { code: 'sqlite_error', message };
+      text = rewritten;
+      fallback = true;
+      continue;
+    }
+    const statementError = checkPreparedStatement(statement);
+    if (statementError) return statementError;
+    return { statement, executedSql: text, doubleQuoteFallback: fallback };
+  }
+}
+
+function runQuery(connection: Connection, sql: string, mode: DoubleQuoteMode, maxRows: number, step: boolean): ExecutionOutcome {
+  const started = performance.now();
+  const prepared = prepareQuery(connection, sql, mode);
+  if (!('statement' in prepared)) return { ok: false, error: prepared };
+  const { statement } = prepared;
+  const columns = statement.columns().map((column) => column.name);
+  const rows: Cell[][] = [];
+  if (step) {
+    statement.raw(true).safeIntegers(true);
+    try {
+      for (const raw of statement.iterate() as IterableIterator<unknown[]>) {
+        if (rows.length === maxRows) {
+          return {
+            ok: false,
+            error: { code: 'result_too_large', message: `result too large: more than ${maxRows} rows (maxRows); stopped reading at row ${maxRows + 1}` },
+          };
+        }
+        rows.push(raw.map(toCell));
+      }
+    } catch (error) {
+      return { ok: false, error: { code: 'sqlite_error', message: oneLine(error) } };
+    }
+  }
+  return {
+    ok: true,
+    result: {
+      columns,
+      rows,
+      doubleQuoteFallback: prepared.doubleQuoteFallback,
+      executedSql: prepared.executedSql,
+      elapsedMs: performance.now() - started,
+    },
+  };
+}
+
+/** Tables and views in creation order (`sqlite_schema` rowid), without SQLite's internal tables. */
+function readCatalog(connection: Connection): Catalog {
+  const objects = connection
+    .prepare("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+    .safeIntegers(false)
+    .all() as { type: 'table' | 'view'; name: string }[];
+  const columnsOf = connection.prepare('SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid').safeIntegers(false);
+  const tables: CatalogTable[] = objects.map((object) => ({
+    name: object.name,
+    kind: object.type,
+    schema: 'main',
+    columns: (columnsOf.all(object.name) as { name: string; type: string; pk: number }[]).map((column) => ({
+      name: column.name,
+      type: column.type,
+      primaryKey: column.pk > 0,
+    })),
+  }));
+  return { tables };
+}
+
+/** Opcodes that open a b-tree for reading; p2 is its root page, p3 the schema number (0 = main). */
+const OPEN_READ_OPCODES: ReadonlySet<string> = new Set(['OpenRead', 'ReopenIdx']);
+
+function explainQuery(connection: Connection, sql: string, mode: DoubleQuoteMode): ExplainOutcome {
+  const prepared = prepareQuery(connection, sql, mode);
+  if (!('statement' in prepared)) return { ok: false, error: prepared };
+  try {
+    const planRows = connection.prepare(`EXPLAIN QUERY PLAN ${prepared.executedSql}`).raw(true).safeIntegers(false).all() as [number, number, number, string][];
+    const plan: PlanStep[] = planRows.map(([id, parent, , detail]) => ({ id, parent, detail }));
+    const program = connection.prepare(`EXPLAIN ${prepared.executedSql}`).raw(true).safeIntegers(false).all() as [number, string, number, number, number][];
+    const owners = new Map<number, string>([[1, 'sqlite_schema']]);
+    const schema = connection.prepare('SELECT tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0').raw(true).safeIntegers(false).all() as [string, number][];
+    for (const [table, rootPage] of schema) owners.set(rootPage, table);
+    const tablesRead = new Set<string>();
+    for (const [, opcode, , rootPage, schemaNumber] of program) {
+      if (!OPEN_READ_OPCODES.has(opcode) || schemaNumber !== 0) continue;
+      const owner = owners.get(rootPage);
+      if (owner !== undefined) tablesRead.add(owner.toLowerCase());
+    }
+    return { ok: true, result: { plan, tablesRead: [...tablesRead].sort(), doubleQuoteFallback: prepared.doubleQuoteFallback } };
+  } catch (error) {
+    return { ok: false, error: { code: 'sqlite_error', message: oneLine(error) } };
+  }
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** better-sqlite3 value (safe integers on) → {@link Cell}. */
+function toCell(value: unknown): Cell {
+  if (typeof value === 'bigint') return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value;
+  if (value instanceof Uint8Array) return new Uint8Array(value);
+  return value as Cell;
+}
+
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
