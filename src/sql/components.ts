@@ -1,0 +1,355 @@
+/**
+ * Clause components of the outermost query, as multisets of canonical item texts.
+ *
+ * Two component sets:
+ * - {@link extractClauseComponents}: the clause F1 of reference 000 §4.2 (select, from, where,
+ *   group_by, having, order_by, limit, set_ops), on normalized trees (see ./normalize.ts), with
+ *   FROM items that carry the join type and condition;
+ * - {@link extractSpiderUnits}: the units Spider's official evaluation script compares
+ *   (taoyds/spider `evaluation.py`: `eval_sel`, `eval_where`, `eval_group`, `eval_having`,
+ *   `eval_order`, `eval_and_or`, `eval_IUEN`, `get_keywords`), with literal values masked as
+ *   Spider does by default (`DISABLE_VALUE`). Our own code, written from the script's rules.
+ */
+import type { Dialect } from './parse.js';
+import {
+  clauseOf,
+  flattenBoolean,
+  fromSources,
+  normalizeTree,
+  parseStatement,
+  tableName,
+  type NormalizationPass,
+} from './normalize.js';
+import { child, children, identifierName, keywordText, listItems, mapTree, renderSql, withFields, type SqlNode } from './sql-tree.js';
+
+/** The clauses scored by component F1 (reference 000 §4.2). */
+export type ClauseName = 'select' | 'from' | 'where' | 'group_by' | 'having' | 'order_by' | 'limit' | 'set_ops';
+
+/** Every clause, in report order. */
+export const CLAUSE_NAMES: readonly ClauseName[] = ['select', 'from', 'where', 'group_by', 'having', 'order_by', 'limit', 'set_ops'];
+
+/** Items of each clause: canonical texts, duplicates kept (multisets). */
+export type ClauseComponents = Readonly<Record<ClauseName, readonly string[]>>;
+
+/** Options of {@link extractClauseComponents}. */
+export interface ClauseComponentOptions {
+  /**
+   * `resolve` (default): select-list aliases and positions in ORDER BY / GROUP BY / HAVING are
+   * replaced by their expressions, so `ORDER BY total` equals `ORDER BY SUM(amount)`.
+   * `seed`: as reference 000's code — aliases are dropped from the select list but references to
+   * them are not resolved (the §4.2 example then scores order_by 0.0).
+   */
+  readonly aliasResolution?: 'resolve' | 'seed';
+}
+
+/** Outcome of parsing + extraction: components, or the reason there are none. */
+export type ComponentsOutcome<T> = { readonly ok: true; readonly components: T } | { readonly ok: false; readonly reason: string };
+
+/** The branches of the outermost query: its first SELECT, the set operations and the trailing clauses. */
+interface QueryShape {
+  /** The first SELECT of a set operation (or the only SELECT). */
+  readonly first: SqlNode;
+  /** `[operator, branch]` for every later branch, left to right (`union all`, `intersect`, …). */
+  readonly setOps: readonly (readonly [string, SqlNode])[];
+  /** ORDER BY / LIMIT of the whole query (on the last branch in SQLite's tree). */
+  readonly orderBy: SqlNode | undefined;
+  readonly limit: SqlNode | undefined;
+}
+
+function shapeOf(tree: SqlNode): QueryShape | undefined {
+  if (tree.type === 'select_stmt') {
+    return { first: tree, setOps: [], orderBy: clauseOf(tree, 'order_by_clause'), limit: clauseOf(tree, 'limit_clause') };
+  }
+  if (tree.type !== 'compound_select_stmt') return undefined;
+  const ops: (readonly [string, SqlNode])[] = [];
+  let node: SqlNode = tree;
+  while (node.type === 'compound_select_stmt') {
+    const right = child(node, 'right');
+    if (right) ops.unshift([keywordText(node['operator']), right]);
+    node = child(node, 'left') ?? { type: 'none' };
+  }
+  if (node.type !== 'select_stmt') return undefined;
+  // sql-parser-cst attaches the compound's ORDER BY / LIMIT to its last branch: lift them.
+  const last = ops[ops.length - 1];
+  let orderBy: SqlNode | undefined;
+  let limit: SqlNode | undefined;
+  if (last && last[1].type === 'select_stmt') {
+    orderBy = clauseOf(last[1], 'order_by_clause');
+    limit = clauseOf(last[1], 'limit_clause');
+    const kept = children(last[1], 'clauses').filter((c) => c.type !== 'order_by_clause' && c.type !== 'limit_clause');
+    ops[ops.length - 1] = [last[0], withFields(last[1], { clauses: kept })];
+  }
+  return { first: node, setOps: ops, orderBy, limit };
+}
+
+/** Parses and normalizes one statement for component extraction. */
+function prepare(sql: string, dialect: Dialect, passes: readonly NormalizationPass[] | undefined): ComponentsOutcome<QueryShape> {
+  const parsed = parseStatement(sql, dialect);
+  if (!parsed.ok) return parsed;
+  const tree = normalizeTree(parsed.tree, dialect, passes ? { passes } : {});
+  const shape = shapeOf(tree);
+  if (!shape) return { ok: false, reason: `not a query: the statement is a ${tree.type}` };
+  return { ok: true, components: shape };
+}
+
+const SEED_PASSES: readonly NormalizationPass[] = ['canonicalTokens', 'tableAliases', 'outputAliases', 'comparisons', 'conjunctions'];
+
+function joinType(operator: unknown): string {
+  const text = keywordText(operator).replace(/\bouter\b/, '').replace(/\s+/g, ' ').trim();
+  if (text === ',' || text === 'cross join') return 'cross';
+  if (text === 'join' || text === 'inner join') return 'inner';
+  return text.replace(/ join$/, '');
+}
+
+function joinItems(expr: SqlNode | undefined): string[] {
+  if (!expr || expr.type !== 'join_expr') return [];
+  const items = [...joinItems(child(expr, 'left'))];
+  const type = joinType(expr['operator']);
+  const spec = child(expr, 'specification');
+  if (spec?.type === 'join_on_specification') {
+    for (const predicate of flattenBoolean(child(spec, 'expr'), 'and')) items.push(`${type} join on ${renderSql(predicate)}`);
+  } else if (spec?.type === 'join_using_specification') {
+    items.push(`${type} join using ${renderSql(child(spec, 'expr') ?? spec)}`);
+  } else {
+    items.push(`${type} join`);
+  }
+  return items;
+}
+
+function sourceText(source: SqlNode): string {
+  const table = tableName(source.type === 'alias' ? child(source, 'expr') : source);
+  if (table !== undefined) return source.type === 'alias' ? renderSql(source) : table;
+  return renderSql(source);
+}
+
+function selectItemTexts(select: SqlNode): string[] {
+  const clause = clauseOf(select, 'select_clause');
+  const items = listItems(child(clause ?? { type: 'none' }, 'columns')).map(renderSql);
+  const modifiers = children(clause, 'modifiers').map((m) => keywordText(m['distinctKw'] ?? m['allKw'] ?? '')).filter((m) => m !== '' && m !== 'all');
+  return [...modifiers, ...items];
+}
+
+function orderItems(orderBy: SqlNode | undefined): string[] {
+  return listItems(child(orderBy ?? { type: 'none' }, 'specifications')).map((spec) => {
+    if (spec.type !== 'sort_specification') return `${renderSql(spec)} asc`;
+    const direction = child(spec, 'direction')?.type === 'sort_direction_desc' ? 'desc' : 'asc';
+    return `${renderSql(child(spec, 'expr') ?? spec)} ${direction}`;
+  });
+}
+
+/**
+ * The clause components of the outermost query (reference 000 §4.2, extended):
+ * - `select`: select expressions (output aliases dropped), plus `distinct` for SELECT DISTINCT;
+ * - `from`: each table (or subquery text; self-joined tables keep canonical aliases `t_1`, `t_2`),
+ *   plus one item per AND-ed join predicate `<type> join on <predicate>` (type `inner`, `left`,
+ *   `right`, `full`, `cross`, `natural …`), `<type> join using (…)`, or `<type> join` without one;
+ * - `where` / `having`: AND-ed predicates; `group_by`: keys; `order_by`: `expr asc|desc`;
+ * - `limit`: `limit N` (with ` offset M`); `set_ops`: `union|union all|intersect|except <branch>`
+ *   for every branch after the first (the first branch is scored clause by clause).
+ *
+ * @returns per-clause item multisets, or `ok: false` with the parse or shape problem.
+ * @example
+ * extractClauseComponents('SELECT a FROM t WHERE x >= 1 AND 2 < y', 'sqlite')
+ * // { ok: true, components: { select: ['a'], from: ['t'], where: ['x >= 1', 'y > 2'], … } }
+ */
+export function extractClauseComponents(
+  sql: string,
+  dialect: Dialect,
+  options: ClauseComponentOptions = {},
+): ComponentsOutcome<ClauseComponents> {
+  const aliasResolution = options.aliasResolution ?? 'resolve';
+  if (aliasResolution !== 'resolve' && aliasResolution !== 'seed') {
+    throw new RangeError(`aliasResolution must be 'resolve' or 'seed'; received ${JSON.stringify(aliasResolution)}`);
+  }
+  const prepared = prepare(sql, dialect, aliasResolution === 'seed' ? SEED_PASSES : undefined);
+  if (!prepared.ok) return prepared;
+  const { first, setOps, orderBy, limit } = prepared.components;
+  const fromExpr = child(clauseOf(first, 'from_clause') ?? { type: 'none' }, 'expr');
+  const limitCount = child(limit ?? { type: 'none' }, 'count');
+  const limitOffset = child(limit ?? { type: 'none' }, 'offset');
+  return {
+    ok: true,
+    components: {
+      select: selectItemTexts(first),
+      from: [...fromSources(fromExpr).map(sourceText), ...joinItems(fromExpr)],
+      where: flattenBoolean(child(clauseOf(first, 'where_clause') ?? { type: 'none' }, 'expr'), 'and').map(renderSql),
+      group_by: listItems(child(clauseOf(first, 'group_by_clause') ?? { type: 'none' }, 'columns')).map(renderSql),
+      having: flattenBoolean(child(clauseOf(first, 'having_clause') ?? { type: 'none' }, 'expr'), 'and').map(renderSql),
+      order_by: orderItems(orderBy),
+      limit: limitCount ? [`limit ${renderSql(limitCount)}${limitOffset ? ` offset ${renderSql(limitOffset)}` : ''}`] : [],
+      set_ops: setOps.map(([operator, branch]) => `${operator} ${renderSql(branch)}`),
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------ Spider units
+
+/** Spider's partial-match components, named as its script prints them. */
+export type SpiderComponentName =
+  | 'select'
+  | 'select_no_agg'
+  | 'where'
+  | 'where_no_op'
+  | 'group_no_having'
+  | 'group'
+  | 'order'
+  | 'and_or'
+  | 'iuen'
+  | 'keywords';
+
+/** Every Spider component, in the order its script prints them. */
+export const SPIDER_COMPONENT_NAMES: readonly SpiderComponentName[] = [
+  'select',
+  'select_no_agg',
+  'where',
+  'where_no_op',
+  'group_no_having',
+  'group',
+  'order',
+  'and_or',
+  'iuen',
+  'keywords',
+];
+
+/** The units of one query that Spider's partial matching reads (values masked as `value`). */
+export interface SpiderUnits {
+  readonly select: readonly string[];
+  readonly selectNoAgg: readonly string[];
+  readonly where: readonly string[];
+  readonly whereNoOp: readonly string[];
+  /** Connectives between top-level WHERE conditions (`and`, `or`), as a set. */
+  readonly andOr: readonly string[];
+  /** Group keys without table qualifier (Spider's `eval_group` strips `table.`). */
+  readonly groupColumns: readonly string[];
+  /** Group keys with qualifier, in order (Spider's `eval_having` compares them as a list). */
+  readonly groupKeys: readonly string[];
+  readonly having: readonly string[];
+  /** `expr asc|desc` in order. */
+  readonly orderBy: readonly string[];
+  readonly hasLimit: boolean;
+  /** Set operations by kind: masked text of their branches (`union all` counts as `union`). */
+  readonly nested: Readonly<Record<'intersect' | 'except' | 'union', string | null>>;
+  readonly keywords: readonly string[];
+}
+
+const AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max']);
+const MASKED_LITERALS = new Set(['number_literal', 'string_literal', 'boolean_literal', 'blob_literal']);
+
+function maskValues(node: SqlNode): SqlNode {
+  return mapTree(node, (n) => (MASKED_LITERALS.has(n.type) ? { type: 'identifier', text: 'value', name: 'value' } : n));
+}
+
+function withoutAggregate(item: SqlNode): string {
+  if (item.type === 'func_call') {
+    const name = identifierName(child(item, 'name'));
+    if (name !== undefined && AGGREGATES.has(name)) {
+      const args = child(child(item, 'args') ?? { type: 'none' }, 'expr');
+      if (args) return renderSql(args);
+    }
+  }
+  return renderSql(item);
+}
+
+/** The column side of a condition (Spider's `val_unit`, `cond_unit[2]`). */
+function conditionColumn(condition: SqlNode): string {
+  let node = condition;
+  if (node.type === 'prefix_op_expr' && keywordText(node['operator']) === 'not') node = child(node, 'expr') ?? node;
+  if (node.type === 'paren_expr') return renderSql(node);
+  const left = child(node, 'left');
+  return renderSql(left ?? node);
+}
+
+/** Top-level conditions and their connectives in a WHERE / HAVING / ON expression. */
+function conditionsOf(expr: SqlNode | undefined): { conditions: SqlNode[]; connectives: string[] } {
+  if (!expr) return { conditions: [], connectives: [] };
+  if (expr.type === 'binary_expr') {
+    const op = keywordText(expr['operator']);
+    if (op === 'and' || op === 'or') {
+      const left = conditionsOf(child(expr, 'left'));
+      const right = conditionsOf(child(expr, 'right'));
+      return { conditions: [...left.conditions, ...right.conditions], connectives: [...left.connectives, op, ...right.connectives] };
+    }
+  }
+  return { conditions: [expr], connectives: [] };
+}
+
+function isNegated(condition: SqlNode): boolean {
+  if (condition.type === 'prefix_op_expr' && keywordText(condition['operator']) === 'not') return true;
+  return /\bnot\b/.test(keywordText(condition['operator'])) || keywordText(condition['notKw']) === 'not';
+}
+
+function conditionOperator(condition: SqlNode): string {
+  const inner = condition.type === 'prefix_op_expr' ? child(condition, 'expr') ?? condition : condition;
+  return keywordText(inner['operator']).replace(/\bnot\b/, '').trim();
+}
+
+/**
+ * The units Spider's evaluation script compares for one query, from our normalized tree:
+ * select items with and without their aggregate, WHERE conditions (top-level AND/OR operands) with
+ * values masked and their column side (`where_no_op`), the connectives, group keys, HAVING
+ * conditions, ORDER BY items with direction, LIMIT presence, INTERSECT/EXCEPT/UNION branches and
+ * the keyword set of `get_keywords` (where, group, having, order, asc/desc, limit, except, union,
+ * intersect, or, not, in, like).
+ *
+ * Differences from the script, stated: columns are compared by their normalized text, not by
+ * schema ids (no foreign-key column merging); a nested query is compared by its masked text, not
+ * by a recursive exact match.
+ */
+export function extractSpiderUnits(sql: string, dialect: Dialect): ComponentsOutcome<SpiderUnits> {
+  const prepared = prepare(sql, dialect, undefined);
+  if (!prepared.ok) return prepared;
+  const { first, setOps, orderBy, limit } = prepared.components;
+  const masked = maskValues(first);
+  const selectNodes = listItems(child(clauseOf(masked, 'select_clause') ?? { type: 'none' }, 'columns'));
+  const where = conditionsOf(child(clauseOf(masked, 'where_clause') ?? { type: 'none' }, 'expr'));
+  const having = conditionsOf(child(clauseOf(masked, 'having_clause') ?? { type: 'none' }, 'expr'));
+  const joinConditions = fromJoinConditions(child(clauseOf(masked, 'from_clause') ?? { type: 'none' }, 'expr'));
+  const groupNodes = listItems(child(clauseOf(masked, 'group_by_clause') ?? { type: 'none' }, 'columns'));
+  const order = orderItems(orderBy ? maskValues(orderBy) : undefined);
+  const nested: Record<'intersect' | 'except' | 'union', string | null> = { intersect: null, except: null, union: null };
+  for (const [operator, branch] of setOps) {
+    const kind = operator.startsWith('union') ? 'union' : operator.startsWith('intersect') ? 'intersect' : 'except';
+    const text = renderSql(maskValues(branch));
+    nested[kind] = nested[kind] === null ? text : `${nested[kind]} ; ${text}`;
+  }
+  const allConditions = [...joinConditions.conditions, ...where.conditions, ...having.conditions];
+  const keywords = new Set<string>();
+  if (where.conditions.length > 0) keywords.add('where');
+  if (groupNodes.length > 0) keywords.add('group');
+  if (having.conditions.length > 0) keywords.add('having');
+  if (order.length > 0) {
+    keywords.add('order');
+    keywords.add(order[0]!.endsWith(' desc') ? 'desc' : 'asc');
+  }
+  if (limit) keywords.add('limit');
+  for (const kind of ['except', 'union', 'intersect'] as const) if (nested[kind] !== null) keywords.add(kind);
+  if ([...joinConditions.connectives, ...where.connectives, ...having.connectives].includes('or')) keywords.add('or');
+  if (allConditions.some(isNegated)) keywords.add('not');
+  if (allConditions.some((c) => conditionOperator(c) === 'in')) keywords.add('in');
+  if (allConditions.some((c) => conditionOperator(c) === 'like')) keywords.add('like');
+  return {
+    ok: true,
+    components: {
+      select: selectNodes.map(renderSql),
+      selectNoAgg: selectNodes.map(withoutAggregate),
+      where: where.conditions.map(renderSql),
+      whereNoOp: where.conditions.map(conditionColumn),
+      andOr: [...new Set(where.connectives)].sort(),
+      groupColumns: groupNodes.map((g) => (g.type === 'member_expr' ? renderSql(child(g, 'property') ?? g) : renderSql(g))),
+      groupKeys: groupNodes.map(renderSql),
+      having: having.conditions.map(renderSql),
+      orderBy: order,
+      hasLimit: limit !== undefined,
+      nested,
+      keywords: [...keywords].sort(),
+    },
+  };
+}
+
+function fromJoinConditions(expr: SqlNode | undefined): { conditions: SqlNode[]; connectives: string[] } {
+  if (!expr || expr.type !== 'join_expr') return { conditions: [], connectives: [] };
+  const left = fromJoinConditions(child(expr, 'left'));
+  const spec = child(expr, 'specification');
+  const own = spec?.type === 'join_on_specification' ? conditionsOf(child(spec, 'expr')) : { conditions: [], connectives: [] };
+  return { conditions: [...left.conditions, ...own.conditions], connectives: [...left.connectives, ...own.connectives] };
+}

@@ -1,0 +1,467 @@
+/**
+ * SQL normalization: an ordered list of passes, each one pure function from a sql-parser-cst tree
+ * to a new tree (the sqlglot optimizer shape: one rule per function, an ordered tuple callers can
+ * replace). Used by exact match, clause components and the AST distance.
+ *
+ * The passes (in {@link NORMALIZATION_PASSES} order):
+ * 1. `canonicalTokens` — keyword case, identifier case and quoting (`"Name"`, `` `Name` ``, `[Name]`
+ *    → `name`), string quoting (`'x'`), `<>` → `!=`, `==` → `=`. In SQLite, a double-quoted token
+ *    in a value position (right operand of a comparison, LIKE, IN list item, BETWEEN bound) is read
+ *    as a string literal, as stock SQLite does when it names no column (SQLite doc "quirks" §8).
+ * 2. `tableAliases` — per SELECT scope: `FROM orders AS o … o.amount` → `FROM orders … orders.amount`;
+ *    a table used twice (self-join) gets canonical aliases `orders_1`, `orders_2` in order of
+ *    appearance; with a single table in scope, qualifiers naming it are dropped (`orders.amount` →
+ *    `amount`). Correlated references keep the outer table's name.
+ * 3. `selectAliases` — per SELECT: `ORDER BY total` / `GROUP BY total` / `HAVING total > 1` where
+ *    `total` is a select-list alias become the aliased expression, and positional `GROUP BY 1` /
+ *    `ORDER BY 1` become the first select expression (not in compound selects, not `*`).
+ * 4. `outputAliases` — drops `AS name` from select-list items (column names are not compared).
+ * 5. `comparisons` — orients `=, !=, <, <=, >, >=`: a literal goes right, otherwise the sides are
+ *    ordered by their text, mirroring the operator (`'2024' <= a` → `a >= '2024'`).
+ * 6. `conjunctions` — sorts the operands of AND chains and of OR chains by their text.
+ */
+import { parseSql, type Dialect } from './parse.js';
+import {
+  child,
+  children,
+  identifierName,
+  isSqlNode,
+  keywordText,
+  listItems,
+  mapChildren,
+  mapTree,
+  renderSql,
+  withFields,
+  type SqlNode,
+} from './sql-tree.js';
+
+/** Names of the normalization passes, in the order they run. */
+export type NormalizationPass =
+  | 'canonicalTokens'
+  | 'tableAliases'
+  | 'selectAliases'
+  | 'outputAliases'
+  | 'comparisons'
+  | 'conjunctions';
+
+/** Every pass, in run order. */
+export const NORMALIZATION_PASSES: readonly NormalizationPass[] = [
+  'canonicalTokens',
+  'tableAliases',
+  'selectAliases',
+  'outputAliases',
+  'comparisons',
+  'conjunctions',
+];
+
+/** Options of {@link normalizeSql} / {@link normalizeTree}. */
+export interface NormalizeOptions {
+  /** Passes to run (run order is always {@link NORMALIZATION_PASSES}). Default: all. */
+  readonly passes?: readonly NormalizationPass[];
+}
+
+/** Result of {@link normalizeSql}. */
+export type NormalizeResult =
+  | { readonly ok: true; readonly tree: SqlNode; readonly text: string }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Parses one SQL statement and normalizes it.
+ *
+ * @param sql - one statement (a trailing semicolon is allowed).
+ * @param dialect - a sql-parser-cst dialect (`snowflake` has no CST and is reported as not normalizable).
+ * @returns the normalized tree and its one-line text, or `ok: false` with a reason
+ *   (`parse error: …`, `not one statement`, …). Never throws for bad SQL.
+ * @example
+ * normalizeSql("SELECT o.region FROM orders AS o WHERE '2024' <= o.created_at GROUP BY 1", 'sqlite').text
+ * // "select region from orders where created_at >= '2024' group by region"
+ */
+export function normalizeSql(sql: string, dialect: Dialect, options: NormalizeOptions = {}): NormalizeResult {
+  const statement = parseStatement(sql, dialect);
+  if (!statement.ok) return statement;
+  const tree = normalizeTree(statement.tree, dialect, options);
+  return { ok: true, tree, text: renderSql(tree) };
+}
+
+/** Parses exactly one statement into a CST node, or says why not. */
+export function parseStatement(
+  sql: string,
+  dialect: Dialect,
+): { readonly ok: true; readonly tree: SqlNode } | { readonly ok: false; readonly reason: string } {
+  const parsed = parseSql(sql, dialect);
+  if (!parsed.ok) return { ok: false, reason: `parse error: ${parsed.error.message}` };
+  if (parsed.kind !== 'cst') return { ok: false, reason: `no concrete syntax tree for dialect ${dialect}` };
+  const statements = parsed.program.statements.filter((s) => s.type !== 'empty');
+  if (statements.length !== 1) return { ok: false, reason: `expected one statement, found ${statements.length}` };
+  return { ok: true, tree: statements[0] as unknown as SqlNode };
+}
+
+/**
+ * Runs the selected passes over a parsed statement (pure: the input tree is not changed).
+ * @param tree - a statement node from {@link parseStatement}.
+ */
+export function normalizeTree(tree: SqlNode, dialect: Dialect, options: NormalizeOptions = {}): SqlNode {
+  const selected = new Set(options.passes ?? NORMALIZATION_PASSES);
+  let out = tree;
+  if (selected.has('canonicalTokens')) out = canonicalTokens(out, dialect);
+  if (selected.has('tableAliases')) out = resolveTableAliases(out);
+  if (selected.has('selectAliases')) out = resolveSelectAliases(out);
+  if (selected.has('outputAliases')) out = dropOutputAliases(out);
+  if (selected.has('comparisons')) out = orientComparisons(out);
+  if (selected.has('conjunctions')) out = sortConjunctions(out);
+  return out;
+}
+
+// ---------------------------------------------------------------- pass 1: canonical tokens
+
+const COMPARISON_OPERATORS = new Set(['=', '==', '!=', '<>', '<', '<=', '>', '>=']);
+const VALUE_OPERATORS = new Set(['=', '==', '!=', '<>', '<', '<=', '>', '>=', 'like', 'not like', 'glob', 'not glob']);
+
+/** Pass 1 (see module doc). */
+export function canonicalTokens(tree: SqlNode, dialect: Dialect): SqlNode {
+  const withStrings = dialect === 'sqlite' ? doubleQuotedValuesAsStrings(tree) : tree;
+  return mapTree(withStrings, (node) => {
+    switch (node.type) {
+      case 'keyword': {
+        const name = String(node['name'] ?? node['text']).toLowerCase();
+        return withFields(node, { text: name, name });
+      }
+      case 'identifier': {
+        const name = String(node['name']).toLowerCase();
+        return withFields(node, { text: name, name });
+      }
+      case 'string_literal': {
+        const value = String(node['value']);
+        return withFields(node, { text: `'${value.replace(/'/g, "''")}'` });
+      }
+      case 'binary_expr': {
+        const operator = node['operator'];
+        if (operator === '<>') return withFields(node, { operator: '!=' });
+        if (operator === '==') return withFields(node, { operator: '=' });
+        return node;
+      }
+      default:
+        return node;
+    }
+  });
+}
+
+function isDoubleQuoted(node: SqlNode | undefined): boolean {
+  return node?.type === 'identifier' && String(node['text']).startsWith('"');
+}
+
+function asStringLiteral(node: SqlNode): SqlNode {
+  const value = String(node['name']);
+  return { type: 'string_literal', text: `'${value.replace(/'/g, "''")}'`, value, ...(node['range'] ? { range: node['range'] } : {}) };
+}
+
+function doubleQuotedValuesAsStrings(tree: SqlNode): SqlNode {
+  return mapTree(tree, (node) => {
+    if (node.type === 'binary_expr') {
+      const op = keywordText(node['operator']);
+      const right = child(node, 'right');
+      if (VALUE_OPERATORS.has(op) && isDoubleQuoted(right) && right) return withFields(node, { right: asStringLiteral(right) });
+      if ((op === 'in' || op === 'not in') && right?.type === 'paren_expr') {
+        const list = child(right, 'expr');
+        if (list?.type === 'list_expr') {
+          const items = children(list, 'items').map((item) => (isDoubleQuoted(item) ? asStringLiteral(item) : item));
+          return withFields(node, { right: withFields(right, { expr: withFields(list, { items }) }) });
+        }
+        if (list && isDoubleQuoted(list)) return withFields(node, { right: withFields(right, { expr: asStringLiteral(list) }) });
+      }
+    }
+    if (node.type === 'between_expr') {
+      const begin = child(node, 'begin');
+      const end = child(node, 'end');
+      return withFields(node, {
+        ...(begin && isDoubleQuoted(begin) ? { begin: asStringLiteral(begin) } : {}),
+        ...(end && isDoubleQuoted(end) ? { end: asStringLiteral(end) } : {}),
+      });
+    }
+    return node;
+  });
+}
+
+// ---------------------------------------------------------------- pass 2: table aliases
+
+interface TableSource {
+  /** Lower-cased table name, or undefined for a subquery / table function. */
+  readonly table: string | undefined;
+  readonly alias: string | undefined;
+}
+
+/** The table sources of a FROM expression, left to right. */
+export function fromSources(expr: SqlNode | undefined): readonly SqlNode[] {
+  if (!expr) return [];
+  if (expr.type === 'join_expr') return [...fromSources(child(expr, 'left')), ...fromSources(child(expr, 'right'))];
+  return [expr];
+}
+
+function describeSource(source: SqlNode): TableSource {
+  if (source.type === 'alias') {
+    const inner = child(source, 'expr');
+    return { table: tableName(inner), alias: identifierName(child(source, 'alias')) };
+  }
+  return { table: tableName(source), alias: undefined };
+}
+
+/** Lower-cased table name of `t` or `schema.t`; undefined for anything else. */
+export function tableName(node: SqlNode | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'identifier') return identifierName(node);
+  if (node.type === 'member_expr') return identifierName(child(node, 'property'));
+  return undefined;
+}
+
+/** The FROM clause of a select_stmt, if any. */
+export function clauseOf(select: SqlNode, type: string): SqlNode | undefined {
+  return children(select, 'clauses').find((c) => c.type === type);
+}
+
+interface AliasScope {
+  /** alias or table name (lower-case) → canonical qualifier. */
+  readonly qualifiers: ReadonlyMap<string, string>;
+  /** The single table of this scope, whose qualifier is dropped. */
+  readonly soleTable: string | undefined;
+}
+
+/** Pass 2 (see module doc). */
+export function resolveTableAliases(tree: SqlNode): SqlNode {
+  return rewriteScopes(tree, { qualifiers: new Map(), soleTable: undefined });
+}
+
+function rewriteScopes(node: SqlNode, scope: AliasScope): SqlNode {
+  if (node.type === 'select_stmt') return rewriteSelect(node, scope);
+  if (node.type === 'member_expr') {
+    const object = child(node, 'object');
+    const qualifier = identifierName(object);
+    const property = child(node, 'property');
+    if (object && qualifier !== undefined && property && scope.qualifiers.has(qualifier)) {
+      const canonical = scope.qualifiers.get(qualifier)!;
+      if (canonical === scope.soleTable) return property;
+      return withFields(node, { object: withFields(object, { text: canonical, name: canonical }) });
+    }
+  }
+  return mapChildren(node, (c) => rewriteScopes(c, scope));
+}
+
+function rewriteSelect(select: SqlNode, outer: AliasScope): SqlNode {
+  const from = clauseOf(select, 'from_clause');
+  const sources = fromSources(child(from ?? { type: 'none' }, 'expr')).map(describeSource);
+  const counts = new Map<string, number>();
+  for (const s of sources) if (s.table !== undefined) counts.set(s.table, (counts.get(s.table) ?? 0) + 1);
+  const qualifiers = new Map(outer.qualifiers);
+  const seen = new Map<string, number>();
+  const renames = new Map<string, string | null>(); // alias → new alias (null: drop the alias)
+  for (const s of sources) {
+    if (s.table === undefined) {
+      if (s.alias !== undefined) qualifiers.set(s.alias, s.alias);
+      continue;
+    }
+    const n = (seen.get(s.table) ?? 0) + 1;
+    seen.set(s.table, n);
+    if ((counts.get(s.table) ?? 0) > 1) {
+      const canonical = `${s.table}_${n}`;
+      if (s.alias !== undefined) {
+        qualifiers.set(s.alias, canonical);
+        renames.set(s.alias, canonical);
+      }
+    } else {
+      qualifiers.set(s.table, s.table);
+      if (s.alias !== undefined) {
+        qualifiers.set(s.alias, s.table);
+        renames.set(s.alias, null);
+      }
+    }
+  }
+  const tables = sources.filter((s) => s.table !== undefined);
+  const soleTable = sources.length === 1 && tables.length === 1 ? tables[0]!.table : undefined;
+  const scope: AliasScope = { qualifiers, soleTable };
+  const clauses = children(select, 'clauses').map((clause) =>
+    clause.type === 'from_clause' ? rewriteFrom(clause, scope, renames) : rewriteScopes(clause, scope),
+  );
+  return withFields(select, { clauses });
+}
+
+function rewriteFrom(from: SqlNode, scope: AliasScope, renames: ReadonlyMap<string, string | null>): SqlNode {
+  const rewriteSource = (node: SqlNode): SqlNode => {
+    if (node.type === 'join_expr') {
+      return mapChildren(node, (c, field) =>
+        field === 'left' || field === 'right' ? rewriteSource(c) : rewriteScopes(c, scope),
+      );
+    }
+    if (node.type === 'alias') {
+      const aliasName = identifierName(child(node, 'alias'));
+      const inner = child(node, 'expr')!;
+      const innerRewritten = rewriteScopes(inner, scope);
+      if (aliasName !== undefined && renames.has(aliasName)) {
+        const renamed = renames.get(aliasName);
+        if (renamed === null || renamed === undefined) return innerRewritten;
+        const aliasNode = child(node, 'alias')!;
+        return withFields(node, { expr: innerRewritten, alias: withFields(aliasNode, { text: renamed, name: renamed }) });
+      }
+      return withFields(node, { expr: innerRewritten });
+    }
+    return rewriteScopes(node, scope);
+  };
+  const expr = child(from, 'expr');
+  return expr ? withFields(from, { expr: rewriteSource(expr) }) : from;
+}
+
+// ---------------------------------------------------------------- pass 3: select aliases
+
+/** Pass 3 (see module doc). */
+export function resolveSelectAliases(tree: SqlNode): SqlNode {
+  const visit = (node: SqlNode, inCompound: boolean): SqlNode => {
+    if (node.type === 'compound_select_stmt') {
+      return mapChildren(node, (c, field) => visit(c, field === 'left' || field === 'right'));
+    }
+    const mapped = mapChildren(node, (c) => visit(c, false));
+    return mapped.type === 'select_stmt' ? resolveAliasesInSelect(mapped, inCompound) : mapped;
+  };
+  return visit(tree, false);
+}
+
+function selectItems(select: SqlNode): readonly SqlNode[] {
+  return listItems(child(clauseOf(select, 'select_clause') ?? { type: 'none' }, 'columns'));
+}
+
+function resolveAliasesInSelect(select: SqlNode, inCompound: boolean): SqlNode {
+  const items = selectItems(select);
+  const aliases = new Map<string, SqlNode>();
+  for (const item of items) {
+    if (item.type !== 'alias') continue;
+    const name = identifierName(child(item, 'alias'));
+    const expr = child(item, 'expr');
+    if (name !== undefined && expr && identifierName(expr) !== name) aliases.set(name, expr);
+  }
+  const unaliased = items.map((item) => (item.type === 'alias' ? child(item, 'expr') ?? item : item));
+  const substitute = (expr: SqlNode): SqlNode => substituteAliases(expr, aliases);
+  const positional = (expr: SqlNode): SqlNode => {
+    if (inCompound || expr.type !== 'number_literal') return expr;
+    const index = Number(expr['value']);
+    const target = Number.isInteger(index) ? unaliased[index - 1] : undefined;
+    if (!target || target.type === 'all_columns' || (target.type === 'member_expr' && child(target, 'property')?.type === 'all_columns')) return expr;
+    return target;
+  };
+  const clauses = children(select, 'clauses').map((clause) => {
+    switch (clause.type) {
+      case 'group_by_clause': {
+        const columns = child(clause, 'columns');
+        if (!columns) return clause;
+        const rewritten = listItems(columns).map((c) => positional(substitute(c)));
+        return withFields(clause, { columns: columns.type === 'list_expr' ? withFields(columns, { items: rewritten }) : rewritten[0]! });
+      }
+      case 'order_by_clause': {
+        const specs = child(clause, 'specifications');
+        if (!specs) return clause;
+        const rewritten = listItems(specs).map((spec) => {
+          if (spec.type === 'sort_specification') {
+            const expr = child(spec, 'expr');
+            return expr ? withFields(spec, { expr: positional(substitute(expr)) }) : spec;
+          }
+          return positional(substitute(spec));
+        });
+        return withFields(clause, { specifications: specs.type === 'list_expr' ? withFields(specs, { items: rewritten }) : rewritten[0]! });
+      }
+      case 'having_clause': {
+        const expr = child(clause, 'expr');
+        return expr ? withFields(clause, { expr: substitute(expr) }) : clause;
+      }
+      default:
+        return clause;
+    }
+  });
+  return withFields(select, { clauses });
+}
+
+function substituteAliases(expr: SqlNode, aliases: ReadonlyMap<string, SqlNode>): SqlNode {
+  if (aliases.size === 0) return expr;
+  if (expr.type === 'identifier') {
+    const name = identifierName(expr);
+    return name !== undefined && aliases.has(name) ? aliases.get(name)! : expr;
+  }
+  if (expr.type === 'select_stmt' || expr.type === 'compound_select_stmt' || expr.type === 'member_expr') return expr;
+  if (expr.type === 'func_call') {
+    // the function name is an identifier too: keep it
+    return mapChildren(expr, (c, field) => (field === 'name' ? c : substituteAliases(c, aliases)));
+  }
+  return mapChildren(expr, (c) => substituteAliases(c, aliases));
+}
+
+// ---------------------------------------------------------------- pass 4: output aliases
+
+/** Pass 4 (see module doc). */
+export function dropOutputAliases(tree: SqlNode): SqlNode {
+  return mapTree(tree, (node) => {
+    if (node.type !== 'select_clause') return node;
+    const columns = child(node, 'columns');
+    if (!columns || columns.type !== 'list_expr') return node;
+    const items = children(columns, 'items').map((item) => (item.type === 'alias' ? child(item, 'expr') ?? item : item));
+    return withFields(node, { columns: withFields(columns, { items }) });
+  });
+}
+
+// ---------------------------------------------------------------- pass 5: comparisons
+
+const MIRROR: Readonly<Record<string, string>> = { '=': '=', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+const LITERAL_TYPES = new Set(['number_literal', 'string_literal', 'boolean_literal', 'null_literal', 'blob_literal', 'parameter']);
+
+function isLiteral(node: SqlNode): boolean {
+  if (LITERAL_TYPES.has(node.type)) return true;
+  if (node.type === 'prefix_op_expr' && node['operator'] === '-') {
+    const inner = child(node, 'expr');
+    return inner !== undefined && inner.type === 'number_literal';
+  }
+  return false;
+}
+
+/** Pass 5 (see module doc). */
+export function orientComparisons(tree: SqlNode): SqlNode {
+  return mapTree(tree, (node) => {
+    if (node.type !== 'binary_expr') return node;
+    const operator = node['operator'];
+    if (typeof operator !== 'string' || !COMPARISON_OPERATORS.has(operator)) return node;
+    const left = child(node, 'left');
+    const right = child(node, 'right');
+    if (!left || !right) return node;
+    const leftLiteral = isLiteral(left);
+    const rightLiteral = isLiteral(right);
+    const swap = leftLiteral !== rightLiteral ? leftLiteral : renderSql(left) > renderSql(right);
+    const mirrored = MIRROR[operator === '<>' ? '!=' : operator === '==' ? '=' : operator];
+    if (!swap || mirrored === undefined) return node;
+    return withFields(node, { operator: mirrored, left: right, right: left });
+  });
+}
+
+// ---------------------------------------------------------------- pass 6: conjunctions
+
+/** Flattens a chain of one boolean operator (`and` / `or`) into its operands. */
+export function flattenBoolean(node: SqlNode | undefined, operator: 'and' | 'or'): readonly SqlNode[] {
+  if (!node) return [];
+  if (node.type === 'binary_expr' && keywordText(node['operator']) === operator) {
+    return [...flattenBoolean(child(node, 'left'), operator), ...flattenBoolean(child(node, 'right'), operator)];
+  }
+  return [node];
+}
+
+/** Pass 6 (see module doc). */
+export function sortConjunctions(tree: SqlNode): SqlNode {
+  return mapTree(tree, (node) => {
+    if (node.type !== 'binary_expr') return node;
+    const operator = keywordText(node['operator']);
+    if (operator !== 'and' && operator !== 'or') return node;
+    const operands = flattenBoolean(node, operator);
+    const sorted = [...operands].sort((a, b) => compareText(renderSql(a), renderSql(b)));
+    return sorted.slice(1).reduce((left, right) => withFields(node, { left, right }), sorted[0]!);
+  });
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** True when `value` is a node of one of the select statement types. */
+export function isQueryNode(value: unknown): value is SqlNode {
+  return isSqlNode(value) && (value.type === 'select_stmt' || value.type === 'compound_select_stmt');
+}
