@@ -1,0 +1,210 @@
+/**
+ * L6 efficiency: is a correct predicted query reasonably cheap compared with the gold?
+ * (reference 000 §5.3 and §7; issue 7). Scored only when L4 matched: a wrong query that returns
+ * nothing fast must not look efficient.
+ *
+ * Verdict, decided once: `pass` when the predicted plan's estimated cost is at most
+ * `budgetFactor` × the gold's and no proxy kind listed in `failOnProxies` grows; else `fail`.
+ * Proxies (full scans, scans where the gold uses an index, temp B-trees, automatic indexes,
+ * correlated subqueries) and both estimates are always reported. BIRD timing (VES / R-VES reward)
+ * is optional and never decides the verdict: wall-clock timings are not reproducible.
+ */
+import { LadderError } from '../errors.js';
+import type { DoubleQuoteMode, Engine, PlanStep } from '../engine/engine.js';
+import { analyzePlan } from '../efficiency/plan-analysis.js';
+import type { PlanAnalysis } from '../efficiency/plan-analysis.js';
+import { PROXY_KINDS, applyBudget, comparePlans } from '../efficiency/compare-plans.js';
+import type { BudgetVerdict, PlanComparison, ProxyKind } from '../efficiency/compare-plans.js';
+import { loadStatistics } from '../efficiency/statistics.js';
+import { collectTableAliases } from '../efficiency/table-aliases.js';
+import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../efficiency/ves.js';
+import type { TimingSource } from '../efficiency/ves.js';
+import { createRungResult, createSkippedResult } from './rung-result.js';
+import type { RungIssue, RungResult, RungStatus } from './rung-result.js';
+
+/** Default allowed predicted/gold estimated-cost ratio. */
+export const DEFAULT_BUDGET_FACTOR = 2;
+
+/** Optional BIRD timing of the pair. */
+export interface EfficiencyTimingOptions {
+  /** Alternating rounds (default 100, BIRD's `iterate_num`). */
+  readonly runs?: number;
+  /** Where timings come from (default: the engine's `elapsedMs`). Tests inject fixed timings. */
+  readonly source?: TimingSource;
+  /** Deadline per timed statement, ms (engine default when absent). */
+  readonly timeoutMs?: number;
+}
+
+/** Options of {@link checkEfficiency}. */
+export interface EfficiencyOptions {
+  /** Allowed ratio predicted cost / gold cost, a finite number ≥ 1 (default {@link DEFAULT_BUDGET_FACTOR}). */
+  readonly budgetFactor?: number;
+  /** Proxy kinds that fail the rung when the predicted plan has more of them than the gold (default none). */
+  readonly failOnProxies?: readonly ProxyKind[];
+  /** BIRD timing; off by default (`false` or absent). `true` = 100 rounds on the engine. */
+  readonly timing?: boolean | EfficiencyTimingOptions;
+  /** Double-quote handling when explaining (engine default when absent). */
+  readonly doubleQuotes?: DoubleQuoteMode;
+}
+
+/** Inputs of {@link checkEfficiency}. */
+export interface EfficiencyInput {
+  readonly predictedSql: string;
+  readonly goldSql: string;
+  /** Path of the snapshot database on which L4 matched (statistics are read from it). */
+  readonly snapshot: string;
+  readonly engine: Engine;
+  /** The L4 verdict; anything but `pass` skips this rung. */
+  readonly execution: { readonly status: RungStatus };
+  readonly options?: EfficiencyOptions;
+}
+
+/** One side of the comparison. */
+export interface PlanSide {
+  readonly plan: readonly PlanStep[];
+  readonly analysis: PlanAnalysis;
+}
+
+/** BIRD timing of the pair, when requested. */
+export type EfficiencyTiming =
+  | { readonly ok: true; readonly runs: number; readonly ratio: number; readonly removedOutliers: number; readonly vesTerm: number; readonly rvesReward: number }
+  | { readonly ok: false; readonly error: string };
+
+/** `details` of an L6 result (scored ones; skipped results carry `null`). */
+export interface EfficiencyDetails {
+  readonly predicted: PlanSide;
+  readonly gold: PlanSide;
+  readonly comparison: PlanComparison;
+  readonly budget: BudgetVerdict & { readonly factor: number; readonly failOnProxies: readonly ProxyKind[] };
+  /** `sqlite_stat1` when the snapshot has statistics, `none` when SQLite's defaults were used. */
+  readonly statistics: 'sqlite_stat1' | 'none';
+  /** `null` unless timing was requested. */
+  readonly timing: EfficiencyTiming | null;
+}
+
+interface ResolvedOptions {
+  readonly budgetFactor: number;
+  readonly failOnProxies: readonly ProxyKind[];
+  readonly timing: { readonly runs: number; readonly source?: TimingSource; readonly timeoutMs?: number } | null;
+}
+
+/**
+ * Runs L6 on one item.
+ *
+ * @returns `skipped` when L4 did not pass; `unscored` when a plan cannot be read; otherwise
+ *   `pass` / `fail` by the budget, with {@link EfficiencyDetails}.
+ * @throws LadderError('invalid_option') for bad options (misuse).
+ * @example
+ * await checkEfficiency({ predictedSql, goldSql, snapshot: '/cache/warehouse.db', engine, execution: l4 })
+ * // { status: 'fail', reason: 'estimated cost 2000 vs gold 14 row visits (×142.86, budget ×2); 1 scan where gold uses an index (orders)', … }
+ */
+export async function checkEfficiency(input: EfficiencyInput): Promise<RungResult<EfficiencyDetails | null>> {
+  const options = resolveOptions(input.options ?? {});
+  if (input.execution.status !== 'pass') {
+    return createSkippedResult('efficiency', `execution did not match (L4 ${input.execution.status}); efficiency is scored only for correct queries`);
+  }
+  const doubleQuotes = input.options?.doubleQuotes;
+  const explain = (sql: string) => input.engine.explain({ db: input.snapshot, sql, ...(doubleQuotes ? { doubleQuotes } : {}) });
+  const [goldPlan, predictedPlan, stats] = await Promise.all([explain(input.goldSql), explain(input.predictedSql), loadStatistics(input.engine, input.snapshot)]);
+  if (!goldPlan.ok) return unscored(`gold plan unavailable: ${goldPlan.error.code}: ${goldPlan.error.message}`);
+  if (!predictedPlan.ok) return unscored(`predicted plan unavailable: ${predictedPlan.error.code}: ${predictedPlan.error.message}`);
+
+  const side = (sql: string, plan: readonly PlanStep[]): PlanSide => ({
+    plan,
+    analysis: analyzePlan(plan, { statistics: stats.statistics, aliases: collectTableAliases(sql) }),
+  });
+  const predicted = side(input.predictedSql, predictedPlan.result.plan);
+  const gold = side(input.goldSql, goldPlan.result.plan);
+  const comparison = comparePlans(predicted.analysis, gold.analysis);
+  const verdict = applyBudget(comparison, options.budgetFactor, options.failOnProxies);
+  const timing = options.timing ? await timePair(input, options.timing) : null;
+  const pass = verdict.withinBudget && verdict.proxyViolations.length === 0;
+  return createRungResult<EfficiencyDetails>({
+    rung: 'efficiency',
+    status: pass ? 'pass' : 'fail',
+    reason: describe(comparison, verdict, options.budgetFactor),
+    issues: proxyIssues(comparison, predicted.analysis),
+    details: {
+      predicted,
+      gold,
+      comparison,
+      budget: { ...verdict, factor: options.budgetFactor, failOnProxies: options.failOnProxies },
+      statistics: stats.available ? 'sqlite_stat1' : 'none',
+      timing,
+    },
+  });
+}
+
+function unscored(reason: string): RungResult<null> {
+  return createRungResult({ rung: 'efficiency', status: 'unscored', reason, details: null, score: 0 });
+}
+
+function resolveOptions(options: EfficiencyOptions): ResolvedOptions {
+  // defaults
+  const budgetFactor = options.budgetFactor ?? DEFAULT_BUDGET_FACTOR;
+  const failOnProxies = options.failOnProxies ?? [];
+  // validate
+  if (typeof budgetFactor !== 'number' || !Number.isFinite(budgetFactor) || budgetFactor < 1) {
+    throw new LadderError('invalid_option', `efficiency budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio), received ${String(budgetFactor)}`);
+  }
+  if (!Array.isArray(failOnProxies) || failOnProxies.some((kind) => !PROXY_KINDS.includes(kind))) {
+    throw new LadderError('invalid_option', `efficiency failOnProxies must list only ${PROXY_KINDS.join(', ')}, received ${JSON.stringify(failOnProxies)}`);
+  }
+  // interpret timing
+  const raw = options.timing ?? false;
+  if (raw === false) return { budgetFactor, failOnProxies, timing: null };
+  const timing = raw === true ? {} : raw;
+  const runs = timing.runs ?? DEFAULT_TIMING_RUNS;
+  if (!Number.isInteger(runs) || runs < 1) throw new LadderError('invalid_option', `efficiency timing.runs must be a positive integer, received ${String(runs)}`);
+  if (timing.source !== undefined && typeof timing.source !== 'function') throw new LadderError('invalid_option', 'efficiency timing.source must be a function (role, run) => Promise<ms>');
+  return {
+    budgetFactor,
+    failOnProxies,
+    timing: { runs, ...(timing.source ? { source: timing.source } : {}), ...(timing.timeoutMs !== undefined ? { timeoutMs: timing.timeoutMs } : {}) },
+  };
+}
+
+async function timePair(input: EfficiencyInput, timing: NonNullable<ResolvedOptions['timing']>): Promise<EfficiencyTiming> {
+  const source = timing.source ?? createEngineTimingSource(input.engine, input.snapshot, { predicted: input.predictedSql, gold: input.goldSql }, timing.timeoutMs);
+  try {
+    const measured = await measureTimeRatio(source, timing.runs);
+    return {
+      ok: true,
+      runs: measured.runs,
+      ratio: measured.ratio,
+      removedOutliers: measured.removed.length,
+      vesTerm: Math.sqrt(measured.ratio) * 100,
+      rvesReward: rvesReward(true, measured.ratio),
+    };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function describe(comparison: PlanComparison, verdict: BudgetVerdict, factor: number): string {
+  const ratio = Number(comparison.costRatio.toFixed(2));
+  const sign = verdict.withinBudget ? '≤' : '>';
+  const parts = [`estimated cost ${comparison.predictedCost} vs gold ${comparison.goldCost} row visits (×${ratio} ${sign} budget ×${factor})`];
+  const scans = comparison.scansWhereGoldUsesIndex;
+  if (scans.length > 0) parts.push(`${scans.length} scan${scans.length === 1 ? '' : 's'} where gold uses an index (${scans.map((scan) => scan.table).join(', ')})`);
+  if (verdict.proxyViolations.length > 0) parts.push(`more ${verdict.proxyViolations.join(', ')} than gold`);
+  return parts.join('; ');
+}
+
+function proxyIssues(comparison: PlanComparison, predicted: PlanAnalysis): RungIssue[] {
+  const issues: RungIssue[] = [];
+  for (const scan of comparison.scansWhereGoldUsesIndex) {
+    issues.push({
+      kind: 'scan_where_gold_uses_index',
+      message: `predicted reads ${scan.table} in full (plan step ${scan.predictedStepId}); gold searches it with ${scan.goldIndex} (${scan.goldConstraint})`,
+    });
+  }
+  const extra = (kind: string, what: string, predictedCount: number, goldCount: number): void => {
+    if (predictedCount > goldCount) issues.push({ kind, message: `${what}: predicted ${predictedCount}, gold ${goldCount}` });
+  };
+  extra('temp_b_tree', `temporary B-trees (${predicted.proxies.tempBTrees.map((t) => t.purpose).join(', ')})`, comparison.predicted.tempBTrees, comparison.gold.tempBTrees);
+  extra('automatic_index', 'automatic indexes', comparison.predicted.automaticIndexes, comparison.gold.automaticIndexes);
+  extra('correlated_subquery', 'correlated subqueries', comparison.predicted.correlatedSubqueries, comparison.gold.correlatedSubqueries);
+  extra('full_scan', 'full scans', comparison.predicted.fullScans, comparison.gold.fullScans);
+  return issues;
+}
