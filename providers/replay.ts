@@ -64,7 +64,8 @@ export interface ReplayMetadata {
 export interface ReplayProviderOptions {
   readonly id?: string;
   readonly label?: string;
-  readonly config?: Partial<ReplayConfig> & Record<string, unknown>;
+  /** Checked at construction; see {@link ReplayConfig}. */
+  readonly config?: Readonly<Record<string, unknown>>;
 }
 
 /** The slice of promptfoo's call context this provider reads. */
@@ -164,17 +165,19 @@ export default class ReplayProvider {
     if (typeof predictions !== 'string' || predictions.trim() === '') {
       throw new LadderError('invalid_option', `providers/replay.ts: config.predictions must be the path of a recording file, received ${JSON.stringify(predictions)}`);
     }
-    if (config.format !== undefined && !FORMATS.includes(config.format)) {
+    const requestedFormat = config.format;
+    if (requestedFormat !== undefined && !FORMATS.includes(requestedFormat as ReplayFormat)) {
       throw new LadderError('invalid_option', `providers/replay.ts: config.format must be one of ${FORMATS.join(', ')}, received ${JSON.stringify(config.format)}`);
     }
-    if (config.key !== undefined && (typeof config.key !== 'string' || config.key === '')) {
+    const keyOption = config.key;
+    if (keyOption !== undefined && (typeof keyOption !== 'string' || keyOption === '')) {
       throw new LadderError('invalid_option', `providers/replay.ts: config.key must be a var name, received ${JSON.stringify(config.key)}`);
     }
     // Interpret options.
     const file = path.resolve(typeof config.basePath === 'string' ? config.basePath : '.', predictions);
-    const format = config.format ?? defaultFormat(file);
+    const format = (requestedFormat as ReplayFormat | undefined) ?? defaultFormat(file);
     this.recording = loadRecording(file, format);
-    this.keyVar = config.key ?? (format === 'jsonl' ? 'id' : 'index');
+    this.keyVar = (keyOption as string | undefined) ?? (format === 'jsonl' ? 'id' : 'index');
     this.displayFile = predictions;
     this.label = options.label;
     this.providerId = options.id && !options.id.startsWith('file://') ? options.id : `replay:${path.basename(file)}`;

@@ -23,7 +23,7 @@
  * The rung functions are injected ({@link LadderRungs}) so that the ladder is testable alone and
  * each front end (promptfoo, vitest, CLI) picks the implementations it ships.
  */
-import type { Catalog, Engine } from '../engine/engine.js';
+import type { Catalog, DoubleQuoteMode, Engine } from '../engine/engine.js';
 import type { Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import type { ProviderAnswer } from '../sql/provider-output.js';
@@ -46,8 +46,9 @@ export interface LadderSnapshot {
  * declare a narrower policy type than `unknown`.
  */
 export interface LadderRungs {
-  syntax(input: { sql: string; dialect: Dialect; engine?: Engine; db?: string }): Promise<RungResult>;
-  schema(input: { sql: string; dialect: Dialect; catalog: Catalog }): RungResult | Promise<RungResult>;
+  syntax(input: { sql: string; dialect: Dialect; engine?: Engine; db?: string; doubleQuotes?: DoubleQuoteMode }): Promise<RungResult>;
+  /** Receives the passed L1 result (its details say whether SQLite's prepare accepted the text). */
+  schema(input: { sql: string; dialect: Dialect; catalog: Catalog; syntax: RungResult; doubleQuotes?: DoubleQuoteMode }): RungResult | Promise<RungResult>;
   safety(input: { sql: string; dialect: Dialect; policy?: any }): RungResult | Promise<RungResult>;
   execution(input: {
     predictedSql: string;
@@ -79,6 +80,8 @@ export interface LadderInput {
    * the item then fails at L1 with this reason, whatever its expected behaviour.
    */
   readonly missingOutput?: string;
+  /** Double-quote handling for L1/L2 (engine default when absent). */
+  readonly doubleQuotes?: DoubleQuoteMode;
   /** Passed to the safety rung as `policy` (LIMIT / allowed tables; off by default). */
   readonly safetyPolicy?: unknown;
   /** Passed to the execution rung as `policy`. */
@@ -137,7 +140,7 @@ export async function runLadder(input: LadderInput, rungs: LadderRungs): Promise
   if (first === undefined) throw new TypeError('snapshots must hold at least one snapshot for an answer item');
 
   for (const gate of GATES) {
-    const result = await runGate(gate, sql, input, rungs, first.path);
+    const result = await runGate(gate, sql, input, rungs, first.path, results[0]);
     results.push(result);
     if (result.status !== 'pass') return finish(input, answer, skipRest(results, rungs, gate));
   }
@@ -172,12 +175,13 @@ export async function runLadder(input: LadderInput, rungs: LadderRungs): Promise
   return finish(input, answer, results);
 }
 
-async function runGate(gate: (typeof GATES)[number], sql: string, input: LadderInput, rungs: LadderRungs, db: string): Promise<RungResult> {
+async function runGate(gate: (typeof GATES)[number], sql: string, input: LadderInput, rungs: LadderRungs, db: string, syntax: RungResult | undefined): Promise<RungResult> {
+  const doubleQuotes = input.doubleQuotes !== undefined ? { doubleQuotes: input.doubleQuotes } : {};
   switch (gate) {
     case 'syntax':
-      return rungs.syntax({ sql, dialect: input.dialect, engine: input.engine, db });
+      return rungs.syntax({ sql, dialect: input.dialect, engine: input.engine, db, ...doubleQuotes });
     case 'schema':
-      return rungs.schema({ sql, dialect: input.dialect, catalog: await input.engine.catalog(db) });
+      return rungs.schema({ sql, dialect: input.dialect, catalog: await input.engine.catalog(db), syntax: syntax!, ...doubleQuotes });
     case 'safety':
       return rungs.safety({ sql, dialect: input.dialect, ...(input.safetyPolicy !== undefined ? { policy: input.safetyPolicy } : {}) });
   }
