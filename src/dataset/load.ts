@@ -1,0 +1,183 @@
+/**
+ * Loads a dataset file (YAML or JSONL) in the record format of reference 000 §12.
+ *
+ * YAML (`.yaml`, `.yml`, and `.json`, which YAML reads too): either a list of items, or a
+ * mapping `{ description?, defaults?, items: [...] }` where `defaults` holds fields shared by
+ * every item (an item's own field wins). JSONL (`.jsonl`, `.ndjson`): one JSON item per line;
+ * blank lines are skipped.
+ *
+ * A malformed item is reported (file, line, id) and skipped; the other items still load. A
+ * repeated id is reported at its second use, and that item is skipped.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Document, Node as YamlNode, YAMLMap } from 'yaml';
+import { LadderError } from '../errors.js';
+import type { DatasetError, DatasetItem, LoadedDataset } from './item.js';
+import { makeError, validateRecord } from './validate.js';
+import type { RecordLocation } from './validate.js';
+
+export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset, SourceLocation, TagValue } from './item.js';
+
+const YAML_EXTENSIONS = ['.yaml', '.yml', '.json'];
+const JSONL_EXTENSIONS = ['.jsonl', '.ndjson'];
+const TOP_KEYS = ['description', 'defaults', 'items'];
+
+/**
+ * Reads and validates a dataset file.
+ *
+ * @param file - path of a `.yaml` / `.yml` / `.json` or `.jsonl` / `.ndjson` file; messages
+ *   name it as given.
+ * @returns the valid items in file order and one error per problem, each message formatted
+ *   `<file>:<line>: item "<id>": <problem>`. An `answer` item with no gold SQL is among the
+ *   items with `scored: false`.
+ * @throws LadderError `dataset_invalid` when the file cannot be read, has an unsupported
+ *   extension, or its top level is neither a list of items nor a mapping with `items`.
+ */
+export async function loadDataset(file: string): Promise<LoadedDataset> {
+  if (typeof file !== 'string' || file === '') {
+    throw new LadderError('dataset_invalid', `dataset file must be a non-empty path, received ${JSON.stringify(file)}`);
+  }
+  const extension = path.extname(file).toLowerCase();
+  if (!YAML_EXTENSIONS.includes(extension) && !JSONL_EXTENSIONS.includes(extension)) {
+    throw new LadderError(
+      'dataset_invalid',
+      `${file}: unsupported dataset extension "${extension}"; expected one of ${[...YAML_EXTENSIONS, ...JSONL_EXTENSIONS].join(', ')}`,
+    );
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new LadderError('dataset_invalid', `${file}: cannot read dataset: ${(error as Error).message}`, { cause: error });
+  }
+  const records = JSONL_EXTENSIONS.includes(extension) ? readJsonl(file, text) : readYaml(file, text);
+  return validateAll(file, records);
+}
+
+/** A raw record with its location, or a problem that prevented reading it. */
+interface RawRecord {
+  readonly value?: unknown;
+  readonly location: RecordLocation;
+  readonly errors: DatasetError[];
+}
+
+function validateAll(file: string, records: { records: RawRecord[]; fileErrors: DatasetError[] }): LoadedDataset {
+  const items: DatasetItem[] = [];
+  const errors: DatasetError[] = [...records.fileErrors];
+  const firstLineById = new Map<string, number>();
+  for (const record of records.records) {
+    if (record.errors.length > 0) {
+      errors.push(...record.errors);
+      continue;
+    }
+    const outcome = validateRecord(record.value, record.location);
+    errors.push(...outcome.errors);
+    if (!outcome.item) continue;
+    const earlier = firstLineById.get(outcome.item.id);
+    if (earlier !== undefined) {
+      errors.push(
+        makeError(file, record.location.fieldLine('id'), outcome.item.id, 'id', `duplicate id "${outcome.item.id}": already used by the item at line ${earlier}; this one is skipped`),
+      );
+      continue;
+    }
+    firstLineById.set(outcome.item.id, record.location.line);
+    items.push(outcome.item);
+  }
+  errors.sort((a, b) => a.line - b.line);
+  return { items, errors };
+}
+
+function readJsonl(file: string, text: string): { records: RawRecord[]; fileErrors: DatasetError[] } {
+  const records: RawRecord[] = [];
+  text.split(/\r?\n/).forEach((lineText, index) => {
+    const line = index + 1;
+    if (lineText.trim() === '') return;
+    const location: RecordLocation = { file, line, fieldLine: () => line };
+    try {
+      records.push({ value: JSON.parse(lineText) as unknown, location, errors: [] });
+    } catch (error) {
+      const id = /"id"\s*:\s*"([^"\\]*)"/.exec(lineText)?.[1];
+      records.push({ location, errors: [makeError(file, line, id, undefined, `invalid JSON: ${(error as Error).message}`)] });
+    }
+  });
+  return { records, fileErrors: [] };
+}
+
+function readYaml(file: string, text: string): { records: RawRecord[]; fileErrors: DatasetError[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
+  const lineOf = (node: YamlNode | null | undefined, fallback: number): number => (node?.range ? lineAt(node.range[0]) : fallback);
+  const parseErrors = doc.errors.map((e) => ({ offset: e.pos[0], message: e.message.split('\n')[0] ?? e.message }));
+
+  const root = doc.contents as YamlNode | null;
+  let itemsNode: YamlNode | null | undefined = root;
+  let defaults: YAMLMap | undefined;
+  const fileErrors: DatasetError[] = [];
+  if (isMap(root)) {
+    for (const pair of root.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '';
+      if (!TOP_KEYS.includes(key)) {
+        fileErrors.push(makeError(file, lineOf(pair.key as YamlNode, 1), undefined, undefined, `unknown top-level key "${key}"; a dataset file holds ${TOP_KEYS.join(', ')} or is a list of items`));
+      }
+    }
+    itemsNode = root.get('items', true) as YamlNode | undefined;
+    const defaultsNode = root.get('defaults', true) as YamlNode | undefined;
+    if (defaultsNode !== undefined && defaultsNode !== null) {
+      if (isMap(defaultsNode)) defaults = defaultsNode;
+      else fileErrors.push(makeError(file, lineOf(defaultsNode, 1), undefined, undefined, 'defaults must be a mapping of fields shared by every item'));
+    }
+  }
+  if (!isSeq(itemsNode)) {
+    if (root === null && parseErrors.length === 0) return { records: [], fileErrors };
+    const first = parseErrors[0];
+    const detail = first ? ` (${first.message} at line ${lineAt(first.offset)})` : '';
+    throw new LadderError('dataset_invalid', `${file}:${lineOf(itemsNode ?? root, 1)}: a dataset file must be a list of items or a mapping with items${detail}`);
+  }
+
+  const defaultValues = defaults ? (defaults.toJS(doc as Document) as Record<string, unknown>) : {};
+  const defaultLine = (field: string): number | undefined => {
+    const pair = defaults?.items.find((p) => isScalar(p.key) && p.key.value === field);
+    return pair ? lineOf(pair.key as YamlNode, 1) : undefined;
+  };
+
+  const used = new Set<number>();
+  const records: RawRecord[] = itemsNode.items.map((node) => {
+    const itemNode = node as YamlNode;
+    const start = itemNode.range?.[0] ?? 0;
+    const end = itemNode.range?.[2] ?? start;
+    const line = lineOf(itemNode, 1);
+    const fieldLine = (field: string): number => {
+      if (isMap(itemNode)) {
+        const pair = itemNode.items.find((p) => isScalar(p.key) && p.key.value === field);
+        if (pair) return lineOf(pair.key as YamlNode, line);
+      }
+      return defaultLine(field) ?? line;
+    };
+    const location: RecordLocation = { file, line, fieldLine };
+    const inside: { offset: number; message: string }[] = [];
+    parseErrors.forEach((e, i) => {
+      if (e.offset >= start && e.offset <= end && !used.has(i)) {
+        used.add(i);
+        inside.push(e);
+      }
+    });
+    if (inside.length > 0) {
+      const id = isMap(itemNode) ? scalarString(itemNode.get('id', true) as YamlNode | undefined) : undefined;
+      return { location, errors: inside.map((e) => makeError(file, lineAt(e.offset), id, undefined, `YAML: ${e.message}`)) };
+    }
+    const own = itemNode.toJS(doc as Document) as unknown;
+    const value = own !== null && typeof own === 'object' && !Array.isArray(own) ? { ...defaultValues, ...(own as Record<string, unknown>) } : own;
+    return { value, location, errors: [] };
+  });
+  parseErrors.forEach((e, i) => {
+    if (!used.has(i)) fileErrors.push(makeError(file, lineAt(e.offset), undefined, undefined, `YAML: ${e.message}`));
+  });
+  return { records, fileErrors };
+}
+
+function scalarString(node: YamlNode | undefined): string | undefined {
+  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}

@@ -1,0 +1,254 @@
+/**
+ * Validation of one dataset record (reference 000 §12) into a {@link DatasetItem}. Reports every
+ * problem of the record at once, each with the line of the offending field.
+ */
+import { distance } from 'fastest-levenshtein';
+import type { DatasetError, DatasetItem, ExpectedBehavior, TagValue } from './item.js';
+
+/** The record's keys, in the order of reference 000 §12. */
+export const RECORD_KEYS = [
+  'id',
+  'question',
+  'db',
+  'snapshots',
+  'role',
+  'as_of_date',
+  'gold_sql',
+  'gold_result_ordered',
+  'gold_tables',
+  'tags',
+  'expected_behavior',
+  'notes',
+] as const;
+
+const BEHAVIORS: readonly ExpectedBehavior[] = ['answer', 'clarify', 'refuse'];
+
+/** Where a record sits in its file. */
+export interface RecordLocation {
+  readonly file: string;
+  /** 1-based line where the record starts. */
+  readonly line: number;
+  /** 1-based line of a field's key; the record line when unknown. */
+  readonly fieldLine: (field: string) => number;
+}
+
+/** The outcome for one record: the item when valid, and its problems. */
+export interface RecordValidation {
+  readonly item?: DatasetItem;
+  readonly errors: DatasetError[];
+}
+
+/**
+ * Validates one raw record.
+ *
+ * Rules: `id`, `question`, `db` non-empty strings; `snapshots` a non-empty list of distinct
+ * names; `role` a name; `as_of_date` a real calendar date `YYYY-MM-DD`; `gold_sql` a non-empty
+ * string or a list of them (normalized to a list; absent or `[]` → none); `gold_result_ordered`
+ * a boolean; `gold_tables` a list of names; `tags` a mapping of name to string, number,
+ * boolean or list of strings; `expected_behavior` one of answer, clarify, refuse (default
+ * answer); `notes` a string. `clarify` / `refuse` items must not carry gold SQL. An `answer`
+ * item without gold is valid but `scored: false`. Unknown keys are errors with a did-you-mean.
+ *
+ * @param raw - the parsed record (any JSON/YAML value).
+ * @param at - its file, line and per-field lines.
+ */
+export function validateRecord(raw: unknown, at: RecordLocation): RecordValidation {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    const received = raw === null ? 'null' : Array.isArray(raw) ? 'a list' : typeof raw;
+    return { errors: [makeError(at.file, at.line, undefined, undefined, `a dataset item must be a mapping of fields, received ${received}`)] };
+  }
+  const record = raw as Record<string, unknown>;
+  const rawId = record['id'];
+  const id = typeof rawId === 'string' && rawId.trim() !== '' ? rawId : undefined;
+  const errors: DatasetError[] = [];
+  const problem = (field: string | undefined, message: string): void => {
+    errors.push(makeError(at.file, field ? at.fieldLine(field) : at.line, id, field, message));
+  };
+
+  for (const key of Object.keys(record)) {
+    if (!(RECORD_KEYS as readonly string[]).includes(key)) {
+      const suggestion = suggest(key, RECORD_KEYS);
+      problem(key, `unknown field "${key}"${suggestion ? `; did you mean "${suggestion}"?` : `; known fields: ${RECORD_KEYS.join(', ')}`}`);
+    }
+  }
+
+  if (id === undefined) problem(rawId === undefined ? undefined : 'id', `id must be a non-empty string, received ${describe(rawId)}`);
+  const question = requireString(record, 'question', problem);
+  const db = requireString(record, 'db', problem);
+
+  const snapshots = optionalNameList(record, 'snapshots', problem, true);
+  const role = optionalName(record, 'role', problem);
+
+  let asOfDate: string | undefined;
+  if (record['as_of_date'] !== undefined) {
+    const value = record['as_of_date'];
+    if (typeof value !== 'string' || !isCalendarDate(value)) {
+      problem('as_of_date', `as_of_date must be a date "YYYY-MM-DD" (quote it in YAML), received ${describe(value)}`);
+    } else {
+      asOfDate = value;
+    }
+  }
+
+  let goldSql: string[] = [];
+  const rawGold = record['gold_sql'];
+  if (typeof rawGold === 'string') {
+    if (rawGold.trim() === '') problem('gold_sql', 'gold_sql must not be an empty string; leave it out for an unscored item');
+    else goldSql = [rawGold];
+  } else if (Array.isArray(rawGold)) {
+    rawGold.forEach((entry, index) => {
+      if (typeof entry !== 'string' || entry.trim() === '') problem('gold_sql', `gold_sql[${index}] must be a non-empty SQL string, received ${describe(entry)}`);
+      else goldSql.push(entry);
+    });
+  } else if (rawGold !== undefined && rawGold !== null) {
+    problem('gold_sql', `gold_sql must be a SQL string or a list of them, received ${describe(rawGold)}`);
+  }
+
+  let ordered: boolean | undefined;
+  if (record['gold_result_ordered'] !== undefined) {
+    const value = record['gold_result_ordered'];
+    if (typeof value !== 'boolean') problem('gold_result_ordered', `gold_result_ordered must be true or false, received ${describe(value)}`);
+    else ordered = value;
+  }
+
+  const goldTables = optionalNameList(record, 'gold_tables', problem, false) ?? [];
+  const tags = readTags(record, problem);
+
+  let behavior: ExpectedBehavior = 'answer';
+  if (record['expected_behavior'] !== undefined) {
+    const value = record['expected_behavior'];
+    if (typeof value !== 'string' || !(BEHAVIORS as readonly string[]).includes(value)) {
+      problem('expected_behavior', `expected_behavior must be one of ${BEHAVIORS.join(', ')}, received ${describe(value)}`);
+    } else {
+      behavior = value as ExpectedBehavior;
+    }
+  }
+  if (behavior !== 'answer' && goldSql.length > 0) {
+    problem('gold_sql', `a ${behavior} item must not have gold_sql: it passes by declining and never executes`);
+  }
+
+  let notes: string | undefined;
+  if (record['notes'] !== undefined) {
+    if (typeof record['notes'] !== 'string') problem('notes', `notes must be a string, received ${describe(record['notes'])}`);
+    else notes = record['notes'];
+  }
+
+  if (errors.length > 0 || id === undefined || question === undefined || db === undefined) {
+    return { errors };
+  }
+  const item: DatasetItem = {
+    id,
+    question,
+    db,
+    ...(snapshots !== undefined ? { snapshots } : {}),
+    ...(role !== undefined ? { role } : {}),
+    ...(asOfDate !== undefined ? { as_of_date: asOfDate } : {}),
+    gold_sql: goldSql,
+    ...(ordered !== undefined ? { gold_result_ordered: ordered } : {}),
+    gold_tables: goldTables,
+    tags,
+    expected_behavior: behavior,
+    ...(notes !== undefined ? { notes } : {}),
+    scored: behavior !== 'answer' || goldSql.length > 0,
+    source: { file: at.file, line: at.line },
+  };
+  return { item, errors };
+}
+
+/** Formats a problem as `<file>:<line>: item "<id>": <message>`. */
+export function makeError(file: string, line: number, id: string | undefined, field: string | undefined, message: string): DatasetError {
+  const text = `${file}:${line}: ${id !== undefined ? `item "${id}"` : 'item (no id)'}: ${message}`;
+  return { file, line, ...(id !== undefined ? { id } : {}), ...(field !== undefined ? { field } : {}), message: text };
+}
+
+type Problem = (field: string | undefined, message: string) => void;
+
+function requireString(record: Record<string, unknown>, field: string, problem: Problem): string | undefined {
+  const value = record[field];
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  problem(value === undefined ? undefined : field, value === undefined ? `missing required field ${field}` : `${field} must be a non-empty string, received ${describe(value)}`);
+  return undefined;
+}
+
+function optionalName(record: Record<string, unknown>, field: string, problem: Problem): string | undefined {
+  const value = record[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  problem(field, `${field} must be a non-empty string, received ${describe(value)}`);
+  return undefined;
+}
+
+function optionalNameList(record: Record<string, unknown>, field: string, problem: Problem, nonEmpty: boolean): string[] | undefined {
+  const value = record[field];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || (nonEmpty && value.length === 0)) {
+    problem(field, `${field} must be a ${nonEmpty ? 'non-empty ' : ''}list of names, received ${describe(value)}`);
+    return undefined;
+  }
+  const names: string[] = [];
+  for (const [index, entry] of value.entries()) {
+    if (typeof entry !== 'string' || entry.trim() === '') {
+      problem(field, `${field}[${index}] must be a non-empty string, received ${describe(entry)}`);
+      return undefined;
+    }
+    if (names.includes(entry)) {
+      problem(field, `${field} lists "${entry}" twice`);
+      return undefined;
+    }
+    names.push(entry);
+  }
+  return names;
+}
+
+function readTags(record: Record<string, unknown>, problem: Problem): Record<string, TagValue> {
+  const value = record['tags'];
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    problem('tags', `tags must be a mapping such as {difficulty: easy, category: join}, received ${describe(value)}`);
+    return {};
+  }
+  const tags: Record<string, TagValue> = {};
+  for (const [key, tag] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof tag === 'string' || typeof tag === 'boolean' || (typeof tag === 'number' && Number.isFinite(tag))) {
+      tags[key] = tag;
+    } else if (Array.isArray(tag) && tag.every((t): t is string => typeof t === 'string')) {
+      tags[key] = [...tag];
+    } else {
+      problem('tags', `tag ${key} must be a string, number, boolean or list of strings, received ${describe(tag)}`);
+    }
+  }
+  return tags;
+}
+
+/** True for a real calendar date written `YYYY-MM-DD`. */
+export function isCalendarDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list ${truncate(JSON.stringify(value))}`;
+  if (typeof value === 'object') return 'a mapping';
+  return `${typeof value} ${truncate(JSON.stringify(value))}`;
+}
+
+function truncate(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function suggest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = distance(key.toLowerCase(), candidate);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
