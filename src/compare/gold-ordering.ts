@@ -1,0 +1,171 @@
+/**
+ * Gold ordering: whether row order matters for a gold query, and which rows are tied.
+ *
+ * - {@link detectOuterOrderBy}: does the gold's OUTERMOST query have ORDER BY? Found with the AST
+ *   layer (`parseSql`, sql-parser-cst). An ORDER BY inside `OVER (…)`, a subquery or a CTE does not
+ *   count. For a compound select (`UNION` / `INTERSECT` / `EXCEPT`) the parser hangs the trailing
+ *   ORDER BY on the right-most member; it applies to the whole compound. When the parser cannot read
+ *   the SQL, a depth-0 token scan (strings, quoted identifiers and comments skipped) decides, and the
+ *   result says so (`source: 'token-scan'`).
+ * - {@link textHasOrderBy}: Spider's rule, `'order by' in g_str.lower()` (exec_eval.py
+ *   `eval_exec_match`).
+ * - {@link GoldOrdering}: what `compareResults` needs: ordered or not, and tie segments.
+ */
+import type { Row } from '../engine/engine.js';
+import { parseSql } from '../sql/parse.js';
+
+/** Rows at result positions `[start, end)` may come in any order; `pool` lists every acceptable row. */
+export interface TieSegment {
+  readonly start: number;
+  readonly end: number;
+  /**
+   * The gold rows acceptable at these positions (visible columns only). Equal in size to the
+   * segment unless a LIMIT / OFFSET cut the tie group: then it holds the whole group.
+   */
+  readonly pool: readonly Row[];
+}
+
+/** How order was decided for a gold. */
+export type OrderSource = 'ast' | 'token-scan' | 'text' | 'policy';
+
+/** Row-order facts about one gold result, passed to `compareResults` in its context. */
+export interface GoldOrdering {
+  /** True when row order matters. */
+  readonly ordered: boolean;
+  /** How `ordered` was decided. */
+  readonly source: OrderSource;
+  /**
+   * Tie groups covering every gold position in order, when known (tie-aware policies only).
+   * Absent with `ordered: true` means strict row-by-row order.
+   */
+  readonly segments?: readonly TieSegment[];
+  /** True when a LIMIT / OFFSET cut a tie group whose rows differ (the gold is nondeterministic). */
+  readonly nondeterministic?: boolean;
+  /** Why tie groups are unknown although order matters (e.g. `DISTINCT with a hidden sort key`). */
+  readonly tiesUnknownReason?: string;
+}
+
+/** Outcome of {@link detectOuterOrderBy}. */
+export interface OuterOrderBy {
+  readonly ordered: boolean;
+  /** `ast` when sql-parser-cst read the statement, `token-scan` otherwise. */
+  readonly source: 'ast' | 'token-scan';
+}
+
+/**
+ * Whether the outermost query of `sql` has ORDER BY.
+ * @param sql - one SQLite statement.
+ * @example detectOuterOrderBy('SELECT a FROM t ORDER BY a')                         // { ordered: true, source: 'ast' }
+ * @example detectOuterOrderBy('SELECT rank() OVER (ORDER BY a) FROM t')             // { ordered: false, source: 'ast' }
+ * @example detectOuterOrderBy('SELECT * FROM (SELECT a FROM t ORDER BY a)')         // { ordered: false, source: 'ast' }
+ */
+export function detectOuterOrderBy(sql: string): OuterOrderBy {
+  const statement = parseSingleStatement(sql);
+  if (statement !== undefined) {
+    const outer = outerSelect(statement);
+    if (outer !== undefined) return { ordered: findClause(outer, 'order_by_clause') !== undefined, source: 'ast' };
+  }
+  return { ordered: tokenScanOrderBy(sql), source: 'token-scan' };
+}
+
+/**
+ * Parses one SQLite statement with the AST layer; `undefined` when it cannot be read or holds more
+ * than one statement (empty statements after a trailing `;` are ignored).
+ */
+export function parseSingleStatement(sql: string): CstNode | undefined {
+  const parsed = parseSql(sql, 'sqlite');
+  if (!parsed.ok || parsed.kind !== 'cst') return undefined;
+  const statements = (parsed.program.statements as unknown as CstNode[]).filter((s) => s.type !== 'empty');
+  return statements.length === 1 ? statements[0] : undefined;
+}
+
+/** Spider's rule: the lower-cased gold text contains `order by` (one space) anywhere. */
+export function textHasOrderBy(sql: string): boolean {
+  return sql.toLowerCase().includes('order by');
+}
+
+/** A loose view of sql-parser-cst nodes (only the fields this layer reads). */
+export interface CstNode {
+  readonly type: string;
+  readonly range?: [number, number];
+  readonly [key: string]: unknown;
+}
+
+/**
+ * The select_stmt whose clauses hold the outermost ORDER BY / LIMIT: the statement itself, or the
+ * right-most member of a compound select.
+ */
+export function outerSelect(node: CstNode): CstNode | undefined {
+  let current: CstNode | undefined = node;
+  while (current !== undefined && current.type === 'compound_select_stmt') current = current['right'] as CstNode | undefined;
+  return current?.type === 'select_stmt' ? current : undefined;
+}
+
+/** The first clause of `type` among a select_stmt's own clauses. */
+export function findClause(select: CstNode, type: string): CstNode | undefined {
+  const clauses = (select['clauses'] as CstNode[] | undefined) ?? [];
+  return clauses.find((clause) => clause.type === type);
+}
+
+/**
+ * Depth-0 scan for `ORDER BY`: skips '…', "…", `…`, […], -- and /* comments, and anything inside
+ * parentheses. Used only when the AST layer cannot read the SQL.
+ */
+export function tokenScanOrderBy(sql: string): boolean {
+  let depth = 0;
+  let previousWord = '';
+  let i = 0;
+  while (i < sql.length) {
+    const ch = sql[i]!;
+    if (ch === "'" || ch === '"' || ch === '`') {
+      const end = closingQuote(sql, i, ch);
+      i = end;
+      previousWord = '';
+      continue;
+    }
+    if (ch === '[') {
+      const end = sql.indexOf(']', i + 1);
+      i = end < 0 ? sql.length : end + 1;
+      previousWord = '';
+      continue;
+    }
+    if (ch === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? sql.length : end + 1;
+      continue;
+    }
+    if (ch === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? sql.length : end + 2;
+      continue;
+    }
+    if (ch === '(') depth += 1;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    const word = /^[A-Za-z_][A-Za-z0-9_$]*/.exec(sql.slice(i, i + 64));
+    if (word) {
+      const lower = word[0].toLowerCase();
+      if (depth === 0 && previousWord === 'order' && lower === 'by') return true;
+      previousWord = depth === 0 ? lower : '';
+      i += word[0].length;
+      continue;
+    }
+    if (!/\s/.test(ch)) previousWord = '';
+    i += 1;
+  }
+  return false;
+}
+
+function closingQuote(sql: string, start: number, quote: string): number {
+  let i = start + 1;
+  while (i < sql.length) {
+    if (sql[i] === quote) {
+      if (sql[i + 1] === quote) {
+        i += 2;
+        continue;
+      }
+      return i + 1;
+    }
+    i += 1;
+  }
+  return sql.length;
+}
