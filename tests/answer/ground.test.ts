@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { groundNumbers } from '../../src/answer/ground.js';
+import type { GroundingInput } from '../../src/answer/ground.js';
+
+const ungrounded = (input: GroundingInput) => groundNumbers(input).ungrounded.map((n) => n.text);
+const matchOf = (input: GroundingInput) => groundNumbers(input).numbers.map((n) => [n.text, n.status, n.match?.kind ?? null]);
+
+describe('reference 000 §9 examples (exact)', () => {
+  it('"EMEA revenue was $4.12M in Q3." with ("EMEA", 4_118_530.0) → []', () => {
+    expect(ungrounded({ answer: 'EMEA revenue was $4.12M in Q3.', rows: [['EMEA', 4_118_530.0]] })).toEqual([]);
+  });
+  it('"EMEA revenue was $5.2M in Q3." with ("EMEA", 4_118_530.0) → [\'$5.2M\']', () => {
+    expect(ungrounded({ answer: 'EMEA revenue was $5.2M in Q3.', rows: [['EMEA', 4_118_530.0]] })).toEqual(['$5.2M']);
+  });
+  it('"EMEA revenue was 4.12 million." with ("EMEA", Decimal("4118530.00")) → [] (DECIMAL as decimal text)', () => {
+    expect(ungrounded({ answer: 'EMEA revenue was 4.12 million.', rows: [['EMEA', '4118530.00']] })).toEqual([]);
+  });
+});
+
+describe('tolerance follows the stated precision (both sides of the boundary)', () => {
+  it.each([
+    // 4.12M: unit 10 000, half-unit 5 000 → [4 115 000, 4 125 000]
+    ['$4.12M', 4_115_000, true],
+    ['$4.12M', 4_114_999, false],
+    ['$4.12M', 4_125_000, true],
+    ['$4.12M', 4_125_001, false],
+    // 4.1M: half-unit 50 000
+    ['$4.1M', 4_118_530, true],
+    ['$4.1M', 4_150_001, false],
+    // 1,200: an integer as written, ± 0.5
+    ['1,200', 1200.5, true],
+    ['1,200', 1187, false],
+    ['1.2k', 1187, true],
+    ['1.2k', 1149, false],
+    ['12k', 12_499, true],
+    ['12k', 12_501, false],
+    ['3.75', 3.754, true],
+    ['3.75', 3.7551, false],
+  ])('%s vs cell %s → grounded %s', (stated, cell, grounded) => {
+    expect(ungrounded({ answer: `The value is ${stated}.`, rows: [[cell]] })).toEqual(grounded ? [] : [stated]);
+  });
+
+  it('relativeTolerance widens the window (reference 000 §9 used rel_tol = 0.01)', () => {
+    expect(ungrounded({ answer: 'We had 1,200 orders.', rows: [[1190]], options: { relativeTolerance: 0.01 } })).toEqual([]); // |1200 − 1190| = 10 ≤ 11.9
+    expect(ungrounded({ answer: 'We had 1,200 orders.', rows: [[1180]], options: { relativeTolerance: 0.01 } })).toEqual(['1,200']); // 20 > 11.8
+  });
+});
+
+describe('signs', () => {
+  it('an unsigned number matches by magnitude; a written minus needs a negative cell', () => {
+    expect(ungrounded({ answer: 'a loss of $4.5M', rows: [[-4_500_000]] })).toEqual([]);
+    expect(ungrounded({ answer: 'a change of -4.5', rows: [[-4.5]] })).toEqual([]);
+    expect(ungrounded({ answer: 'a change of -4.5', rows: [[4.5]] })).toEqual(['-4.5']);
+  });
+});
+
+describe('percentages', () => {
+  it('87.3% matches a fraction cell 0.873 and a percent cell 87.3', () => {
+    expect(matchOf({ answer: '87.3% of orders shipped', rows: [[0.873]] })).toEqual([['87.3%', 'grounded', 'fraction']]);
+    expect(matchOf({ answer: '87.3% of orders shipped', rows: [[87.3]] })).toEqual([['87.3%', 'grounded', 'cell']]);
+    expect(ungrounded({ answer: '87.3% of orders shipped', rows: [[0.8736]] })).toEqual(['87.3%']);
+  });
+  it('percent change between two cells of one column (Q2 → Q3)', () => {
+    const rows = [['Q2', 1_000_000], ['Q3', 1_080_000]];
+    const report = groundNumbers({ answer: 'Revenue rose 8% quarter over quarter.', rows });
+    expect(report.numbers[0]?.match).toEqual({ kind: 'percent-change', a: { row: 1, column: 1, cell: 1_080_000 }, b: { row: 0, column: 1, cell: 1_000_000 }, derived: 8 });
+    expect(ungrounded({ answer: 'Revenue rose 9% quarter over quarter.', rows })).toEqual(['9%']);
+    expect(ungrounded({ answer: 'Revenue changed by -8%.', rows })).toEqual(['-8%']);
+    expect(ungrounded({ answer: 'Revenue fell 7.4%.', rows })).toEqual([]); // 100·(1.00M − 1.08M)/1.08M = −7.41, by magnitude
+  });
+  it('ratio of two cells in one row (share of a total)', () => {
+    expect(matchOf({ answer: 'EMEA was 25% of revenue.', rows: [['EMEA', 250, 1000]] })).toEqual([['25%', 'grounded', 'ratio']]);
+  });
+  it('does not pair cells across both rows and columns, and can be switched off', () => {
+    expect(ungrounded({ answer: 'a 25% share', rows: [[250, 7], [3, 1000]] })).toEqual(['25%']);
+    expect(ungrounded({ answer: 'a 25% share', rows: [[250, 1000]], options: { derivations: false } })).toEqual(['25%']);
+    expect(groundNumbers({ answer: 'a 25% share', rows: [[250, 1000]], options: { maxDerivationCells: 1 } }).derivationsTried).toBe(false);
+  });
+  it('a percentage never matches a non-percent number by scale', () => {
+    expect(ungrounded({ answer: 'we had 87 orders', rows: [[0.87]] })).toEqual(['87']);
+  });
+});
+
+describe('the substring trap', () => {
+  it('50 is not in 1500, in a numeric cell or a text cell', () => {
+    expect(ungrounded({ answer: 'We sold 50 units.', rows: [[1500]] })).toEqual(['50']);
+    expect(ungrounded({ answer: 'We sold 50 units.', rows: [['SKU 1500']] })).toEqual(['50']);
+    expect(ungrounded({ answer: 'Store 150 sold 1,500 units.', rows: [['Store 150', 1500]] })).toEqual([]);
+  });
+});
+
+describe('the year rule', () => {
+  const rows = [['EMEA', 4_118_530]];
+  it('a year from the question is context, not a claim', () => {
+    expect(matchOf({ answer: 'In 2024, EMEA revenue was $4.12M.', rows, question: 'What was EMEA revenue in Q3 2024?' })).toEqual([
+      ['2024', 'context', 'context'],
+      ['$4.12M', 'grounded', 'cell'],
+    ]);
+  });
+  it('without the question (and not in the SQL or rows) the same year is ungrounded', () => {
+    const report = groundNumbers({ answer: 'In 2024, EMEA revenue was $4.12M.', rows });
+    expect(report.ungrounded.map((n) => [n.text, n.yearLike, n.start])).toEqual([['2024', true, 3]]);
+  });
+  it('a year from the SQL is context; a year in a text cell is grounded', () => {
+    expect(matchOf({ answer: 'In 2024 revenue was $4.12M.', rows, sql: "SELECT region, sum(amount) FROM orders WHERE order_date >= '2024-01-01'" })[0]).toEqual(['2024', 'context', 'context']);
+    expect(matchOf({ answer: 'In 2024 revenue was $4.12M.', rows: [['2024-07', 4_118_530]] })[0]).toEqual(['2024', 'grounded', 'text-cell']);
+  });
+  it('a different year than the question is a claim, and ungrounded', () => {
+    expect(ungrounded({ answer: 'In 2023, EMEA revenue was $4.12M.', rows, question: 'What was EMEA revenue in Q3 2024?' })).toEqual(['2023']);
+  });
+  it('the quarter number of the question ("Q3") is context when the answer writes it as a number', () => {
+    expect(matchOf({ answer: 'Quarter 3 revenue was $4.12M.', rows, question: 'EMEA revenue in Q3?' })[0]).toEqual(['3', 'context', 'context']);
+  });
+});
+
+describe('cells', () => {
+  it('reads bigint cells and ignores NULL and blobs', () => {
+    expect(ungrounded({ answer: 'There are 9007199254740993 rows.', rows: [[9007199254740993n, null, new Uint8Array([1])]] })).toEqual([]);
+  });
+  it('decimalText: false leaves decimal text to exact text matching only', () => {
+    expect(ungrounded({ answer: 'Revenue was 4.12 million.', rows: [['4118530.00']], options: { decimalText: false } })).toEqual(['4.12 million']);
+  });
+});
