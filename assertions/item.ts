@@ -34,6 +34,8 @@ export interface AssertionItem {
   /** Empty when the item names no database (allowed for declining items and static rungs). */
   readonly snapshots: readonly LadderSnapshot[];
   readonly role: string | undefined;
+  /** The fixture name, when the item names one (not for `db_path`). */
+  readonly db: string | undefined;
   /** `file:line` of the item in its dataset, when the loader recorded it. */
   readonly source: string | undefined;
 }
@@ -105,7 +107,7 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
   } else if (needsDatabase && expectedBehavior === 'answer') {
     throw bad(context, 'db', 'a fixture name (or db_path a database file) for an answer item', db);
   }
-  return { id, expectedBehavior, golds, snapshots, role, source };
+  return { id, expectedBehavior, golds, snapshots, role, db: dbPath === undefined ? db : undefined, source };
 }
 
 /** The reason to fail the item when the provider had nothing to say (replay without prediction). */

@@ -1,0 +1,42 @@
+/**
+ * `schema` assertion: L2 alone — every table and column the query names exists in the item's
+ * database as its role sees it (role-scoped snapshot). Needs `db` (fixture) or `db_path`.
+ * Options: assertions/config.ts (`dialect`, `doubleQuotes`, item fields).
+ *
+ * ```yaml
+ * assert:
+ *   - type: javascript
+ *     value: file://assertions/schema.ts:schema          # or package:text2sql-ladder:assertions.schema
+ * ```
+ */
+import { checkSchema } from '../src/rungs/schema.js';
+import type { AssertionContext, GradingResult } from './adapter.js';
+import { COMMON_OPTIONS } from './config.js';
+import { firstDatabase, runRungAssertion } from './rung-assertion.js';
+import type { RungAssertionSpec } from './rung-assertion.js';
+
+/** The spec (exported for tests). */
+export const SCHEMA_ASSERTION: RungAssertionSpec = {
+  file: 'assertions/schema.ts:schema',
+  rung: 'schema',
+  options: COMMON_OPTIONS,
+  needsDatabase: true,
+  run: async ({ sql, item, options, engine }) => {
+    const db = firstDatabase(item)!;
+    const catalog = await engine.catalog(db);
+    // SQLite's prepare vouches for texts the AST layer cannot read (see SchemaInput.engineAccepted).
+    const prepared = options.dialect === 'sqlite' ? await engine.prepare({ db, sql }) : undefined;
+    return checkSchema({
+      sql,
+      dialect: options.dialect,
+      catalog,
+      ...(prepared !== undefined ? { engineAccepted: prepared.ok } : {}),
+      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+    });
+  },
+};
+
+/** promptfoo assertion: L2 schema existence on the provider output. */
+export function schema(output: unknown, context: AssertionContext): Promise<GradingResult> {
+  return runRungAssertion(SCHEMA_ASSERTION, output, context);
+}

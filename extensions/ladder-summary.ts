@@ -1,0 +1,13 @@
+/**
+ * promptfoo extension hooks: `afterEach` copies the ladder's per-rung verdicts and details into the
+ * row metadata (the viewer's Metadata tab); `afterAll` prints the ladder summary per provider and
+ * closes the shared engine. Implementation and docs: assertions/summary-hooks.ts.
+ *
+ * ```yaml
+ * extensions:
+ *   - file://extensions/ladder-summary.ts:afterEach
+ *   - file://extensions/ladder-summary.ts:afterAll
+ * ```
+ * Named exports only: promptfoo resolves `file://x.ts:afterAll` through `mod.default || mod`.
+ */
+export { afterAll, afterEach } from '../assertions/summary-hooks.js';
