@@ -6,11 +6,16 @@
  *    language (`sql`, `sqlite`, `postgresql`, …) win over untagged ones; untagged blocks count
  *    only when they start with a SQL keyword. When several qualify, the **last** one is taken
  *    (models that think aloud put the final query last) and `candidates` says how many there were.
+ *    A one-line fence (```sql SELECT 1```) counts the same way when no block fence qualifies.
  * 2. Otherwise, plain text: the SQL starts at the first line whose first word is a statement
- *    keyword (SELECT, WITH, VALUES, INSERT, DROP, PRAGMA, …) and runs through every following
- *    `;`-separated statement that also starts with a statement keyword. It stops at prose: a
- *    segment after `;` that does not start with a keyword, or a blank line followed by a line
- *    that does not start with a SQL word.
+ *    keyword (SELECT, WITH, VALUES, INSERT, DROP, PRAGMA, …), or else right after a colon that is
+ *    followed by SELECT or WITH on the same line (`Query: SELECT …`), and runs through every
+ *    following `;`-separated statement that also starts with a statement keyword. It stops at
+ *    prose: a segment after `;` that does not start with a keyword, a blank line followed by a
+ *    line that does not start with a SQL word, or a line that reads as a sentence (capitalised
+ *    first word that is no SQL word, three or more words, ending in `.`, `!`, `?` or `:`).
+ *    A keyword line that reads like prose (`Select the rows you need.`) counts as SQL only when
+ *    it has SQL punctuation or the next non-blank line starts with a SQL word (`SELECT a` / `FROM t`).
  * 3. Whitespace is trimmed and one trailing `;` removed. Further statements are kept, so that
  *    `SELECT 1; DROP TABLE t` reaches the syntax rung as two statements.
  *
@@ -83,6 +88,7 @@ export function extractSql(output: unknown): SqlExtraction {
   if (fromText !== undefined && fromText !== '') {
     return { found: true, sql: fromText, source: 'text', candidates: 0 };
   }
+  if (fenced.length > 0) return { found: false, reason: 'no SQL found: the last SQL fenced block is empty' };
   return {
     found: false,
     reason: 'no SQL found: no fenced block and no line starts with a SQL statement keyword',
@@ -104,6 +110,17 @@ function findFencedSql(text: string): string[] {
   if (tagged.length === 0 && untagged.length === 0) {
     const open = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n([\s\S]*)$/m.exec(text);
     if (open && SQL_FENCE_TAGS.has((open[2] ?? '').toLowerCase())) tagged.push(open[3] ?? '');
+  }
+  if (tagged.length === 0 && untagged.length === 0) {
+    // One-line fences: ```sql SELECT 1``` (the tag may be missing: ```SELECT 1```).
+    const inline = /(`{3,})([A-Za-z][\w+-]*)?[ \t]+([^\n]*?)[ \t]*\1/g;
+    for (const match of text.matchAll(inline)) {
+      const tag = (match[2] ?? '').toLowerCase();
+      const body = match[3] ?? '';
+      if (SQL_FENCE_TAGS.has(tag)) tagged.push(body);
+      else if (tag === '' && startsWithStatementKeyword(body)) untagged.push(body);
+      else if (STATEMENT_KEYWORDS.has(tag)) untagged.push(`${match[2]} ${body}`);
+    }
   }
   return tagged.length > 0 ? tagged : untagged;
 }
@@ -138,15 +155,41 @@ function findSqlInText(text: string): string | undefined {
   const lines = text.split('\n');
   let offset = 0;
   let start = -1;
-  for (const line of lines) {
-    if (startsWithStatementKeyword(line) && looksLikeSqlLine(line)) {
+  for (const [index, line] of lines.entries()) {
+    if (startsWithStatementKeyword(line) && (looksLikeSqlLine(line) || nextLineContinues(lines, index))) {
       start = offset + (line.length - line.trimStart().length);
       break;
     }
     offset += line.length + 1;
   }
+  if (start < 0) start = afterColon(text);
   if (start < 0) return undefined;
   return tidy(cutAtProse(text.slice(start)));
+}
+
+/** True when the next non-blank line starts with a word that continues a statement (FROM, WHERE, …). */
+function nextLineContinues(lines: readonly string[], index: number): boolean {
+  const next = lines.slice(index + 1).find((line) => line.trim() !== '');
+  if (next === undefined) return false;
+  const word = firstWord(next);
+  return word !== '' && CONTINUATION_KEYWORDS.has(word) && !STATEMENT_KEYWORDS.has(word);
+}
+
+/** Offset of `SELECT`/`WITH` right after a colon on one line (`Query: SELECT a FROM t`), or -1. */
+function afterColon(text: string): number {
+  const colon = /:[ \t]*((?:select|with)\b[^\n]*)/gi;
+  for (const match of text.matchAll(colon)) {
+    const rest = match[1]!;
+    if (looksLikeSqlLine(rest) && /\bfrom\b|[(),*=]|^select\s+\S+\s*;?\s*$/i.test(rest)) return match.index + match[0].length - rest.length;
+  }
+  return -1;
+}
+
+/** A line that reads as a sentence: capitalised non-SQL first word, ≥ 3 words, sentence punctuation at the end. */
+function isProseLine(line: string): boolean {
+  const trimmed = line.trim();
+  if (CONTINUATION_KEYWORDS.has(firstWord(trimmed))) return false;
+  return /^[A-Z][A-Za-z']*:?(?:\s+\S+){2,}$/.test(trimmed) && /[.!?:]$/.test(trimmed);
 }
 
 /**
@@ -197,6 +240,8 @@ function cutAtProse(text: string): string {
       continue;
     }
     if (ch === '\n') {
+      const lineEnd = text.indexOf('\n', i + 1);
+      if (isProseLine(text.slice(i + 1, lineEnd < 0 ? n : lineEnd))) return text.slice(0, i);
       const blank = /^\n[ \t]*\n\s*/.exec(text.slice(i));
       if (blank) {
         const next = text.slice(i + blank[0].length);

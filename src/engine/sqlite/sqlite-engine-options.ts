@@ -88,21 +88,21 @@ const RENAMED: Readonly<Record<string, string>> = {
  */
 export function resolveSqliteEngineOptions(options: unknown): ResolvedSqliteEngineOptions {
   // Apply defaults.
-  const given = options ?? {};
+  const given = options === undefined ? {} : options;
   // Validate arguments.
-  if (typeof given !== 'object' || Array.isArray(given)) {
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw new LadderError('invalid_option', `createSqliteEngine options must be an object; received ${describe(options)}`);
   }
   const record = given as Record<string, unknown>;
   rejectUnknown(record, ENGINE_OPTION_NAMES, 'createSqliteEngine option');
-  const poolSize = record['poolSize'] ?? os.availableParallelism();
+  const poolSize = orDefault(record['poolSize'], os.availableParallelism());
   // Interpret and validate the interpreted values.
   return {
     poolSize: integerIn('poolSize', poolSize, 1, MAX_POOL_SIZE, ''),
-    timeoutMs: integerIn('timeoutMs', record['timeoutMs'] ?? SQLITE_ENGINE_DEFAULTS.timeoutMs, 1, MAX_TIMEOUT_MS, ' (ms)'),
-    maxRows: integerIn('maxRows', record['maxRows'] ?? SQLITE_ENGINE_DEFAULTS.maxRows, 1, Number.MAX_SAFE_INTEGER, ' (rows)'),
-    maxMemoryBytes: integerIn('maxMemoryBytes', record['maxMemoryBytes'] ?? SQLITE_ENGINE_DEFAULTS.maxMemoryBytes, MIN_MEMORY_BYTES, Number.MAX_SAFE_INTEGER, ' (bytes)'),
-    doubleQuotes: doubleQuoteMode('doubleQuotes', record['doubleQuotes'] ?? SQLITE_ENGINE_DEFAULTS.doubleQuotes),
+    timeoutMs: integerIn('timeoutMs', orDefault(record['timeoutMs'], SQLITE_ENGINE_DEFAULTS.timeoutMs), 1, MAX_TIMEOUT_MS, ' (ms)'),
+    maxRows: integerIn('maxRows', orDefault(record['maxRows'], SQLITE_ENGINE_DEFAULTS.maxRows), 1, Number.MAX_SAFE_INTEGER, ' (rows)'),
+    maxMemoryBytes: integerIn('maxMemoryBytes', orDefault(record['maxMemoryBytes'], SQLITE_ENGINE_DEFAULTS.maxMemoryBytes), MIN_MEMORY_BYTES, Number.MAX_SAFE_INTEGER, ' (bytes)'),
+    doubleQuotes: doubleQuoteMode('doubleQuotes', orDefault(record['doubleQuotes'], SQLITE_ENGINE_DEFAULTS.doubleQuotes)),
   };
 }
 
@@ -123,9 +123,9 @@ export function resolveRequest(request: unknown, defaults: ResolvedSqliteEngineO
   return {
     db: databasePath('request.db', record.db),
     sql: text('request.sql', record.sql),
-    timeoutMs: integerIn('request.timeoutMs', record.timeoutMs ?? defaults.timeoutMs, 1, MAX_TIMEOUT_MS, ' (ms)'),
-    maxRows: integerIn('request.maxRows', record.maxRows ?? defaults.maxRows, 1, Number.MAX_SAFE_INTEGER, ' (rows)'),
-    doubleQuotes: doubleQuoteMode('request.doubleQuotes', record.doubleQuotes ?? defaults.doubleQuotes),
+    timeoutMs: integerIn('request.timeoutMs', orDefault(record.timeoutMs, defaults.timeoutMs), 1, MAX_TIMEOUT_MS, ' (ms)'),
+    maxRows: integerIn('request.maxRows', orDefault(record.maxRows, defaults.maxRows), 1, Number.MAX_SAFE_INTEGER, ' (rows)'),
+    doubleQuotes: doubleQuoteMode('request.doubleQuotes', orDefault(record.doubleQuotes, defaults.doubleQuotes)),
   };
 }
 
@@ -174,6 +174,11 @@ function doubleQuoteMode(name: string, value: unknown): DoubleQuoteMode {
     throw new LadderError('invalid_option', `${name} must be 'legacy' or 'strict'; received ${describe(value)}`);
   }
   return value;
+}
+
+/** `value`, or `fallback` when `value` is `undefined` (only `undefined` means "not given"; `null` is a wrong value). */
+function orDefault(value: unknown, fallback: unknown): unknown {
+  return value === undefined ? fallback : value;
 }
 
 /** A short, exact rendering of a received value for messages. */

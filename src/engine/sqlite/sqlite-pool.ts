@@ -147,7 +147,6 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     child.on('error', () => {
       // 'exit' follows (or the spawn failed and 'exit' reports it); nothing else to do here.
     });
-    setRef(slot, false);
   }
 
   function setRef(slot: Slot, on: boolean): void {
@@ -178,11 +177,12 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
       spawn();
       wanted -= 1;
     }
+    // Keep Node alive only while a job runs or waits for a starting child.
+    for (const slot of slots) setRef(slot, slot.job !== undefined || (!slot.ready && queue.length > 0));
   }
 
   function assign(slot: Slot, job: Job): void {
     slot.job = job;
-    setRef(slot, true);
     slot.child.send(job.request);
     job.timer = setTimeout(() => {
       const ms = job.timeoutMs;
@@ -224,7 +224,6 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     if (!job || job.id !== message.id) return;
     slot.job = undefined;
     slot.dbs.add(job.request.db);
-    setRef(slot, false);
     finish(job, message.outcome);
     pump();
   }

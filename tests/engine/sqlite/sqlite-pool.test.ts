@@ -1,0 +1,179 @@
+/**
+ * The child-process pool behind createSqliteEngine: deadline kill and replacement, the RSS
+ * watchdog, concurrency, closing, and not keeping Node alive. Uses test-db.ts's `music.sqlite`.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteEngine } from '../../../src/engine/sqlite/sqlite-engine.js';
+import { readRssBytes } from '../../../src/engine/sqlite/sqlite-pool.js';
+import { buildTestDb, listDir, sha256, type TestDb } from './test-db.js';
+
+/** Counts to 2·10^8 one row at a time: about 45 s of SQLite work on this machine. */
+const FORTY_SECONDS_SQL = 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 200000000) SELECT count(*) FROM c';
+
+let fixture: TestDb;
+let checksum: string;
+
+beforeAll(() => {
+  fixture = buildTestDb();
+  checksum = sha256(fixture.file);
+});
+
+afterAll(() => {
+  expect(sha256(fixture.file)).toBe(checksum);
+  expect(listDir(fixture.dir)).toEqual(['music.sqlite']);
+  fixture.remove();
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return condition();
+}
+
+describe('deadline', () => {
+  it('kills the child of a ~40 s recursive CTE at the deadline, replaces it, and the next statement runs', async () => {
+    const engine = createSqliteEngine({ poolSize: 1, timeoutMs: 500 });
+    try {
+      expect(await engine.execute({ db: fixture.file, sql: 'SELECT 1' })).toMatchObject({ ok: true });
+      const [first] = engine.childPids;
+      const started = Date.now();
+      const outcome = await engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL });
+      const waited = Date.now() - started;
+      expect(outcome).toEqual({ ok: false, error: { code: 'timeout', message: 'timeout: deadline of 500 ms passed; child process killed' } });
+      expect(waited).toBeGreaterThanOrEqual(490);
+      expect(waited).toBeLessThan(500 + 3_000);
+      expect(await waitUntil(() => !isAlive(first!), 3_000)).toBe(true);
+      expect(await engine.execute({ db: fixture.file, sql: 'SELECT count(*) FROM singer' })).toMatchObject({ ok: true, result: { rows: [[3]] } });
+      expect(engine.childPids).toHaveLength(1);
+      expect(engine.childPids[0]).not.toBe(first);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('takes a per-request deadline over the engine default', async () => {
+    const engine = createSqliteEngine({ poolSize: 1 });
+    try {
+      expect(await engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL, timeoutMs: 300 })).toEqual({
+        ok: false,
+        error: { code: 'timeout', message: 'timeout: deadline of 300 ms passed; child process killed' },
+      });
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('memory cap', () => {
+  it('kills a child whose RSS passes maxMemoryBytes (memory_limit) and carries on', async () => {
+    const engine = createSqliteEngine({ poolSize: 1, maxMemoryBytes: 128 * 2 ** 20 });
+    try {
+      // SQLite's hard_heap_limit is not enforced in this build; a 300 MB string is built in full.
+      const outcome = await engine.execute({ db: fixture.file, sql: "SELECT length(printf('%.*c', 300000000, 'x'))" });
+      expect(outcome.ok).toBe(false);
+      const error = outcome.ok ? undefined : outcome.error;
+      expect(error?.code).toBe('memory_limit');
+      expect(error?.message).toMatch(/^memory limit: child RSS \d+ MiB passed the cap of 128 MiB \(maxMemoryBytes\); child process killed$/);
+      expect(await engine.execute({ db: fixture.file, sql: "SELECT length(printf('%.*c', 1000, 'x'))" })).toMatchObject({ ok: true, result: { rows: [[1000]] } });
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('readRssBytes', () => {
+  it('reads this process’s VmRSS and gives null for a missing process', () => {
+    const rss = readRssBytes(process.pid);
+    expect(rss).toBeGreaterThan(10 * 2 ** 20);
+    expect(rss! % 1024).toBe(0);
+    expect(readRssBytes(undefined)).toBeNull();
+    expect(readRssBytes(2 ** 22 + 12345)).toBeNull();
+  });
+});
+
+describe('pool', () => {
+  it('runs concurrent statements on at most poolSize children', async () => {
+    const engine = createSqliteEngine({ poolSize: 2 });
+    try {
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => engine.execute({ db: fixture.file, sql: `SELECT ${i} AS i, count(*) FROM concert` })),
+      );
+      expect(outcomes.map((outcome) => (outcome.ok ? outcome.result.rows : outcome.error))).toEqual(
+        Array.from({ length: 8 }, (_, i) => [[i, 3]]),
+      );
+      expect(engine.childPids).toHaveLength(2);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('close() ends every child, is idempotent, and later calls throw engine_closed', async () => {
+    const engine = createSqliteEngine({ poolSize: 2 });
+    await Promise.all([engine.execute({ db: fixture.file, sql: 'SELECT 1' }), engine.execute({ db: fixture.file, sql: 'SELECT 2' })]);
+    const pids = engine.childPids;
+    expect(pids.length).toBeGreaterThanOrEqual(1);
+    await engine.close();
+    await engine.close();
+    expect(engine.childPids).toEqual([]);
+    expect(pids.map(isAlive)).toEqual(pids.map(() => false));
+    const closed = { code: 'engine_closed', message: 'the engine is closed; create a new one with createSqliteEngine()' };
+    await expect(engine.execute({ db: fixture.file, sql: 'SELECT 1' })).rejects.toMatchObject(closed);
+    await expect(engine.prepare({ db: fixture.file, sql: 'SELECT 1' })).rejects.toMatchObject(closed);
+    await expect(engine.explain({ db: fixture.file, sql: 'SELECT 1' })).rejects.toMatchObject(closed);
+    await expect(engine.catalog(fixture.file)).rejects.toMatchObject(closed);
+  });
+
+  it('close() rejects a statement still running with engine_closed', async () => {
+    const engine = createSqliteEngine({ poolSize: 1 });
+    await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
+    const running = expect(engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL })).rejects.toMatchObject({
+      code: 'engine_closed',
+      message: 'the engine was closed before the statement finished',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await engine.close();
+    await running;
+  });
+
+  it('does not keep Node alive when never closed', () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const script = path.join(fixture.dir, 'unclosed.mts');
+    const engineUrl = pathToFileURL(path.resolve(here, '../../../src/engine/sqlite/sqlite-engine.ts')).href;
+    writeFileSync(
+      script,
+      [
+        `import { createSqliteEngine } from ${JSON.stringify(engineUrl)};`,
+        'const engine = createSqliteEngine({ poolSize: 2 });',
+        `const outcome = await engine.execute({ db: ${JSON.stringify(fixture.file)}, sql: 'SELECT 41 + 1' });`,
+        'console.log(JSON.stringify(outcome.ok && outcome.result.rows));',
+      ].join('\n'),
+    );
+    try {
+      const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+      const started = Date.now();
+      const run = spawnSync(process.execPath, ['--import', tsx, script], { encoding: 'utf8', timeout: 30_000 });
+      expect({ status: run.status, signal: run.signal, stdout: run.stdout.trim() }).toEqual({ status: 0, signal: null, stdout: '[[42]]' });
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      writeFileSync(script, '');
+      spawnSync('rm', ['-f', script]);
+    }
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * A small SQLite database for the engine tests, built in a fresh temporary folder (never in the
+ * repository, never from ../shared). Shape:
+ * - `singer(id INTEGER PRIMARY KEY, name TEXT, country TEXT, big INTEGER, photo BLOB, score REAL)`
+ *   with 3 rows; `big` holds 2^53 + 1, −2^63 and 42;
+ * - `concert(id INTEGER PRIMARY KEY, singer_id INTEGER, year INTEGER)` with index
+ *   `idx_concert_year(year)` and 3 rows;
+ * - view `french_singers` = singers from France.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+/** A built test database and its folder. */
+export interface TestDb {
+  /** Folder that holds only the database (and whatever a test wrongly creates). */
+  readonly dir: string;
+  /** Absolute path of the database file. */
+  readonly file: string;
+  /** Removes the folder. */
+  remove(): void;
+}
+
+/** Builds the test database in a new temporary folder. */
+export function buildTestDb(): TestDb {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ladder-engine-'));
+  const file = path.join(dir, 'music.sqlite');
+  const db = new Database(file);
+  db.exec(`
+    CREATE TABLE singer (id INTEGER PRIMARY KEY, name TEXT, country TEXT, big INTEGER, photo BLOB, score REAL);
+    CREATE TABLE concert (id INTEGER PRIMARY KEY, singer_id INTEGER, year INTEGER);
+    CREATE INDEX idx_concert_year ON concert(year);
+    CREATE VIEW french_singers AS SELECT id, name FROM singer WHERE country = 'France';
+    INSERT INTO singer VALUES (1, 'Edith', 'France', 9007199254740993, x'0102ff', 1.5);
+    INSERT INTO singer VALUES (2, 'O''Brien', 'Ireland', -9223372036854775808, NULL, 175.0);
+    INSERT INTO singer VALUES (3, 'Aznavour', 'France', 42, x'', NULL);
+    INSERT INTO concert VALUES (10, 1, 1999), (11, 1, 2003), (12, 3, 2005);
+  `);
+  db.close();
+  return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** SHA-256 of a file's bytes, hex. */
+export function sha256(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** Sorted names in a folder. */
+export function listDir(dir: string): string[] {
+  return readdirSync(dir).sort();
+}

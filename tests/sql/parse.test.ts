@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, parseSql, positionAt, type ParseResult } from '../../src/sql/parse.js';
+
+/** The parts of a result the tests pin: kind, statement count and first statement type. */
+function summary(result: ParseResult): unknown {
+  if (!result.ok) return { ok: false, error: result.error };
+  if (result.kind === 'cst') return { kind: 'cst', dialect: result.dialect, types: result.program.statements.map((statement) => statement.type) };
+  return { kind: 'node-sql-parser', dialect: result.dialect, types: result.ast.map((node) => (node as { type: string }).type) };
+}
+
+describe('parseSql', () => {
+  it('lists the supported dialects', () => {
+    expect(DIALECTS).toEqual(['sqlite', 'postgres', 'mysql', 'bigquery', 'snowflake']);
+  });
+
+  it.each([
+    ['SELECT a FROM t', 'sqlite', ['select_stmt']],
+    ['SELECT a FROM t; SELECT 2', 'sqlite', ['select_stmt', 'select_stmt']],
+    ['SELECT a FROM t INTERSECT SELECT a FROM u', 'sqlite', ['compound_select_stmt']],
+    ['SELECT a FROM t EXCEPT SELECT a FROM u', 'sqlite', ['compound_select_stmt']],
+    ['SELECT [a b] FROM t', 'sqlite', ['select_stmt']],
+    ['SELECT count(*) FILTER (WHERE x > 1) FROM t', 'sqlite', ['select_stmt']],
+    ['SELECT a IS NOT DISTINCT FROM b FROM t', 'sqlite', ['select_stmt']],
+    ['SELECT ? , :name, $x', 'sqlite', ['select_stmt']],
+    ['', 'sqlite', ['empty']],
+    ['SELECT a::int FROM t', 'postgres', ['select_stmt']],
+    ['SELECT `a` FROM t', 'mysql', ['select_stmt']],
+    ['SELECT a FROM `p.d.t`', 'bigquery', ['select_stmt']],
+  ] as const)('reads %j in %s with sql-parser-cst', (sql, dialect, types) => {
+    expect(summary(parseSql(sql, dialect))).toEqual({ kind: 'cst', dialect, types });
+  });
+
+  it('keeps source ranges on nodes', () => {
+    const result = parseSql('SELECT a FROM t', 'sqlite');
+    expect(result.ok && result.kind === 'cst' && result.program.statements[0]!.range).toEqual([0, 15]);
+  });
+
+  it('reads Snowflake with node-sql-parser', () => {
+    expect(summary(parseSql('SELECT a FROM t QUALIFY x = 1', 'snowflake'))).toEqual({ kind: 'node-sql-parser', dialect: 'snowflake', types: ['select'] });
+  });
+
+  it.each([
+    ['SELECT a FROM\nWHERE', 'sqlite', { message: 'Syntax Error: Unexpected "WHERE"', line: 2, column: 1 }],
+    // SQLite accepts this; the AST layer does not (the engine stays the authority for SQLite).
+    ['SELECT * FROM Match', 'sqlite', { message: 'Syntax Error: Unexpected "Match"', line: 1, column: 15 }],
+  ] as const)('reports %j in %s with a 1-based position', (sql, dialect, error) => {
+    expect(parseSql(sql, dialect)).toEqual({ ok: false, dialect, error });
+  });
+
+  it('reports node-sql-parser failures with a position', () => {
+    const result = parseSql('SELECT FROM', 'snowflake');
+    expect(result.ok).toBe(false);
+    expect(!result.ok && { line: result.error.line, column: result.error.column }).toEqual({ line: 1, column: 12 });
+  });
+
+  it('throws TypeError for an unknown dialect', () => {
+    expect(() => parseSql('SELECT 1', 'oracle' as never)).toThrow(new TypeError('dialect must be one of sqlite, postgres, mysql, bigquery, snowflake; received "oracle"'));
+  });
+});
+
+describe('positionAt', () => {
+  it.each([
+    ['abc', 0, { line: 1, column: 1 }],
+    ['abc', 2, { line: 1, column: 3 }],
+    ['a\nbc\nd', 4, { line: 2, column: 3 }],
+    ['a\nbc\nd', 5, { line: 3, column: 1 }],
+    ['a\n', 2, { line: 2, column: 1 }],
+  ])('%j at %i', (sql, offset, position) => {
+    expect(positionAt(sql, offset)).toEqual(position);
+  });
+});
