@@ -45,7 +45,7 @@
  * row matches a gold row when every mapped cell has the same key; P = matched / predicted rows,
  * R = matched / gold rows, F1 = 2PR / (P + R); both empty → 1.
  */
-import type { Cell } from '../engine/engine.js';
+import type { Cell, Row } from '../engine/engine.js';
 import { cellKey } from './cell-key.js';
 
 /** A result table: rows by position (column names are not compared). */

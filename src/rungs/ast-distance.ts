@@ -1,0 +1,79 @@
+/**
+ * Diagnostic rung `astDistance` (reference 000 §4.3 and §4.4): Zhang–Shasha tree edit distance
+ * between the normalized trees of the predicted and gold queries, similarity
+ * `1 − edits / max(nodes_gold, nodes_pred)`, and token Jaccard over the normalized texts.
+ *
+ * Read with care: structural similarity correlates weakly with correctness. A one-node change
+ * (`>` to `>=`, LEFT to INNER JOIN) can flip the meaning while scoring close to 1, and a rewrite
+ * that keeps the meaning exactly (subquery to CTE) can score low. Never a gate.
+ */
+import type { Dialect } from '../sql/parse.js';
+import { normalizeSql } from '../sql/normalize.js';
+import { toLabelledTree, tokenJaccard, treeEditDistance, treeSize } from '../sql/tree-edit-distance.js';
+import { createRungResult, createSkippedResult, type RungResult } from './rung-result.js';
+
+/** Inputs of {@link scoreAstDistance}. */
+export interface AstDistanceInput {
+  readonly predictedSql: string;
+  readonly goldSqls: readonly string[];
+  readonly dialect: Dialect;
+}
+
+/** Details of an `astDistance` result (for the gold with the highest similarity; first on ties). */
+export interface AstDistanceDetails {
+  readonly goldIndex: number;
+  /** Unit-cost edits (insert, delete, relabel) between the normalized trees. */
+  readonly edits: number;
+  readonly goldNodes: number;
+  readonly predictedNodes: number;
+  /** `1 − edits / max(goldNodes, predictedNodes)`, in [0, 1]. */
+  readonly similarity: number;
+  /** Token Jaccard over the normalized texts, in [0, 1]. */
+  readonly tokenJaccard: number;
+  readonly unreadableGolds: readonly { readonly index: number; readonly reason: string }[];
+}
+
+/**
+ * Structural similarity of the predicted query to its closest gold.
+ *
+ * @returns `astDistance` RungResult: `score` = similarity; `namedScores` `ast_similarity`,
+ *   `token_jaccard`; `status` pass when the trees are identical (0 edits), else fail. `skipped`
+ *   when the predicted SQL or every gold cannot be parsed.
+ * @example
+ * // 'SELECT a FROM t WHERE x > 1' vs 'SELECT a FROM t WHERE x >= 1': 1 relabel of 10 nodes, similarity 0.9
+ */
+export function scoreAstDistance(input: AstDistanceInput): RungResult<AstDistanceDetails | null> {
+  const predicted = normalizeSql(input.predictedSql, input.dialect);
+  if (!predicted.ok) return createSkippedResult('astDistance', `predicted SQL: ${predicted.reason}`) as RungResult<null>;
+  const predictedTree = toLabelledTree(predicted.tree);
+  const predictedNodes = treeSize(predictedTree);
+  const unreadable: { index: number; reason: string }[] = [];
+  let best: AstDistanceDetails | undefined;
+  input.goldSqls.forEach((goldSql, index) => {
+    const gold = normalizeSql(goldSql, input.dialect);
+    if (!gold.ok) {
+      unreadable.push({ index, reason: gold.reason });
+      return;
+    }
+    const goldTree = toLabelledTree(gold.tree);
+    const goldNodes = treeSize(goldTree);
+    const edits = treeEditDistance(goldTree, predictedTree);
+    const similarity = Math.max(0, 1 - edits / Math.max(goldNodes, predictedNodes));
+    if (!best || similarity > best.similarity) {
+      best = { goldIndex: index, edits, goldNodes, predictedNodes, similarity, tokenJaccard: tokenJaccard(gold.text, predicted.text), unreadableGolds: [] };
+    }
+  });
+  if (!best) {
+    const why = unreadable.map((u) => `gold ${u.index}: ${u.reason}`).join('; ') || 'no gold SQL given';
+    return createSkippedResult('astDistance', `no readable gold SQL (${why})`) as RungResult<null>;
+  }
+  const details: AstDistanceDetails = { ...best, unreadableGolds: unreadable };
+  return createRungResult({
+    rung: 'astDistance',
+    status: details.edits === 0 ? 'pass' : 'fail',
+    score: details.similarity,
+    reason: `${details.edits} edit(s) to gold ${details.goldIndex} (${details.goldNodes} vs ${details.predictedNodes} nodes): similarity ${details.similarity.toFixed(3)}, token Jaccard ${details.tokenJaccard.toFixed(3)}`,
+    namedScores: { ast_similarity: details.similarity, token_jaccard: details.tokenJaccard },
+    details,
+  });
+}
