@@ -51,6 +51,10 @@ export interface TableReference extends SourcePosition {
   readonly schema?: string;
   /** The table part as written. */
   readonly name: string;
+  /** Comparison key of the table part under the dialect's case rules (see identifiers.ts). */
+  readonly nameKey: string;
+  /** Comparison key of the schema part, when qualified. */
+  readonly schemaKey?: string;
   /** The alias it is exposed under, when given. */
   readonly alias?: string;
   /** The catalog table it denotes; `undefined` when unknown or when no catalog was given. */
@@ -558,7 +562,7 @@ class Resolver {
         this.ctes.push({ ...this.position(node), name: last.name, scope: scope.id, selfReference });
         if (selfReference && this.dialect === 'sqlite') {
           // Recorded twice on purpose: SQLite reads the CTE, a policy must also see the table name.
-          this.tables.push({ ...this.position(node), written: last.name, name: last.name, ...(aliasNode ? { alias: aliasNode.name } : {}), unknown: false, selfReference: true, scope: scope.id });
+          this.tables.push({ ...this.position(node), written: last.name, name: last.name, nameKey: last.key, ...(aliasNode ? { alias: aliasNode.name } : {}), unknown: false, selfReference: true, scope: scope.id });
         }
         const source: Source = {
           name: aliasNode?.name ?? cte.name,
@@ -578,8 +582,9 @@ class Resolver {
     this.tables.push({
       ...this.position(node),
       written,
-      ...(schemaPart ? { schema: schemaPart.name } : {}),
+      ...(schemaPart ? { schema: schemaPart.name, schemaKey: schemaPart.key } : {}),
       name: last.name,
+      nameKey: last.key,
       ...(aliasNode ? { alias: aliasNode.name } : {}),
       ...(table ? { table } : {}),
       unknown,
@@ -728,7 +733,7 @@ class Resolver {
     const source = this.findSourceInChain(scope, qualifier);
     if (!source) {
       this.columns.push({ ...this.position(node), name: '*', qualifier: written, resolution: { kind: 'unknown_qualifier' }, scope: scope.id });
-      this.addUnresolved(node, 'unknown_qualifier', `${written}.*`, `no such table: ${written}`, this.sourceNames(scope));
+      this.addUnresolved(node, 'unknown_qualifier', `${written}.*`, `no such table: ${written}`, this.sourceNames(scope), written);
       return;
     }
     this.columns.push({ ...this.position(node), name: '*', qualifier: written, resolution: this.resolutionFor(source, '*'), scope: scope.id });
@@ -753,7 +758,7 @@ class Resolver {
       if (!source) {
         record({ kind: 'unknown_qualifier' });
         if (this.catalog) {
-          this.addUnresolved(positionNode, 'unknown_qualifier', `${written}.${identifier.name}`, `no such column: ${written}.${identifier.name} (no table, alias or CTE ${written} in scope)`, this.sourceNames(scope));
+          this.addUnresolved(positionNode, 'unknown_qualifier', `${written}.${identifier.name}`, `no such column: ${written}.${identifier.name} (no table, alias or CTE ${written} in scope)`, this.sourceNames(scope), written);
         }
         return;
       }

@@ -1,0 +1,229 @@
+/**
+ * L1 — syntactic validity (reference 000 §3.1): the text is exactly one statement, it parses in
+ * the target dialect, and it is a query (SELECT, WITH … SELECT, VALUES, or a compound of them).
+ *
+ * Authority per dialect:
+ * - `sqlite` with an engine and a database: SQLite itself (`Engine.prepare`) decides. A statement
+ *   SQLite accepts passes even when the AST layer cannot read it (sql-parser-cst rejects a table
+ *   named `Match`; details say `ast: false`). A `no such table` / `no such column` /
+ *   `ambiguous column name` error means SQLite parsed the statement and failed on names, which is
+ *   L2's business: L1 passes when the AST layer confirms one query (details keep the engine error).
+ * - every other case (`postgres`, `mysql`, `bigquery`, `snowflake`, or `sqlite` without an engine):
+ *   the parser of `src/sql/parse.ts`. Unlike sqlglot, neither parser reads `SELEC x` as an alias.
+ *
+ * Issue kinds: `syntax_error`, `empty_statement`, `multiple_statements`, `not_a_query`,
+ * `unknown_function` (SQLite `no such function`), `sqlite_error` (any other prepare failure, e.g.
+ * `misuse of aggregate`), `engine_failure`. Positions are 1-based; a SQLite error carries the
+ * position of the parser's error when both fail, else of the token SQLite names.
+ */
+import type { Program } from 'sql-parser-cst';
+import type { DoubleQuoteMode, Engine, ExecutionError } from '../engine/engine.js';
+import { LadderError } from '../errors.js';
+import { DIALECTS, parseSql, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
+import { tokenizeSqlite } from '../engine/sqlite/sqlite-lexer.js';
+import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
+
+/** Input of {@link checkSyntax}. */
+export interface SyntaxInput {
+  /** The SQL text (already extracted from model output). */
+  readonly sql: string;
+  readonly dialect: Dialect;
+  /** SQLite only: the engine whose `prepare` is the authority. Requires `db`. */
+  readonly engine?: Engine;
+  /** Database path for `engine.prepare` (the role-scoped snapshot). */
+  readonly db?: string;
+  /** SQLite double-quote mode passed to `prepare` (engine default when absent). */
+  readonly doubleQuotes?: DoubleQuoteMode;
+}
+
+/** Machine-readable details of an L1 result. */
+export interface SyntaxDetails {
+  /** Who decided: SQLite's `prepare`, or the dialect parser. */
+  readonly authority: 'engine' | 'parser';
+  /** True when the AST layer read the text (false e.g. for a table named `Match`). */
+  readonly ast: boolean;
+  /** Non-empty statements the AST layer found (absent when it could not read the text). */
+  readonly statements?: number;
+  /** Top-level node type of the single statement (e.g. `select_stmt`, `pragma_stmt`, `select`). */
+  readonly statementType?: string;
+  /** The parser's error, when it failed. */
+  readonly parseError?: ParseError;
+  /** SQLite's error, when `prepare` failed (also kept when it is a name error left to L2). */
+  readonly engineError?: ExecutionError;
+}
+
+const NAME_ERRORS = ['no such table: ', 'no such column: ', 'ambiguous column name: '];
+const QUERY_TYPES = new Set(['select_stmt', 'compound_select_stmt']);
+
+/**
+ * Runs L1 on one SQL text.
+ *
+ * @returns `pass` when the text is one query in the dialect; `fail` with positioned issues otherwise.
+ * @throws TypeError for a non-string `sql` or an unknown dialect; LadderError `invalid_option`
+ *   when `engine` is given without `db` or for another dialect; LadderError `db_not_found` when
+ *   the engine cannot find `db`.
+ * @example
+ * await checkSyntax({ sql: 'SELEC x', dialect: 'postgres' })
+ * // fail: syntax_error at 1:1 (`Syntax Error: Unexpected "SELEC"`)
+ */
+export async function checkSyntax(input: SyntaxInput): Promise<RungResult<SyntaxDetails>> {
+  // Validate arguments.
+  if (typeof input?.sql !== 'string') throw new TypeError(`sql must be a string; received ${typeof input?.sql}`);
+  if (!DIALECTS.includes(input.dialect)) {
+    throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
+  }
+  if (input.engine !== undefined) {
+    if (input.db === undefined || input.db === '') throw new LadderError('invalid_option', 'db is required with engine (the database path prepare runs against)');
+    if (input.engine.dialect !== input.dialect) {
+      throw new LadderError('invalid_option', `engine runs ${input.engine.dialect}; it cannot decide L1 for dialect ${input.dialect}`);
+    }
+  }
+
+  const parsed = parseSql(input.sql, input.dialect);
+  const fromParser = parserVerdict(input.sql, parsed);
+  if (input.engine === undefined) return fromParser;
+  return engineVerdict(input, parsed, fromParser);
+}
+
+/** The parser-based verdict (also the AST facts the engine verdict reuses). */
+function parserVerdict(sql: string, parsed: ParseResult): RungResult<SyntaxDetails> {
+  if (!parsed.ok) {
+    const error = parsed.error;
+    const issue: RungIssue = {
+      kind: 'syntax_error',
+      message: error.message,
+      ...(error.line !== undefined ? { line: error.line, column: error.column ?? 1 } : {}),
+    };
+    return fail(`syntax error: ${error.message}`, [issue], { authority: 'parser', ast: false, parseError: error });
+  }
+  const statements = topStatements(parsed);
+  const base = { authority: 'parser' as const, ast: true, statements: statements.length };
+  if (statements.length === 0) {
+    return fail('empty statement: the text holds no SQL', [{ kind: 'empty_statement', message: 'the text holds no SQL statement', line: 1, column: 1 }], base);
+  }
+  if (statements.length > 1) {
+    const second = statements[1]!;
+    return fail(
+      `multiple statements: found ${statements.length}; exactly one query is allowed`,
+      [{ kind: 'multiple_statements', message: `statement 2 of ${statements.length} starts here; exactly one query is allowed`, ...at(sql, second.start) }],
+      { ...base, statementType: statements[0]!.type },
+    );
+  }
+  const only = statements[0]!;
+  if (!only.query) {
+    return fail(
+      `not a query: the statement is ${only.type}`,
+      [{ kind: 'not_a_query', message: `${only.type} is not a query (only SELECT, WITH … SELECT and VALUES)`, ...at(sql, only.start) }],
+      { ...base, statementType: only.type },
+    );
+  }
+  return createRungResult({ rung: 'syntax', status: 'pass', reason: 'one query; parses in the dialect', details: { ...base, statementType: only.type } });
+}
+
+async function engineVerdict(input: SyntaxInput, parsed: ParseResult, fromParser: RungResult<SyntaxDetails>): Promise<RungResult<SyntaxDetails>> {
+  const outcome = await input.engine!.prepare({
+    db: input.db!,
+    sql: input.sql,
+    ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}),
+  });
+  const ast = parsed.ok;
+  const facts: SyntaxDetails = {
+    authority: 'engine',
+    ast,
+    ...(fromParser.details.statements !== undefined ? { statements: fromParser.details.statements } : {}),
+    ...(fromParser.details.statementType ? { statementType: fromParser.details.statementType } : {}),
+    ...(fromParser.details.parseError ? { parseError: fromParser.details.parseError } : {}),
+  };
+  if (outcome.ok) {
+    const reason = ast ? 'one query; SQLite prepares it' : 'one query; SQLite prepares it (not analysed by the AST layer: it could not read the text)';
+    return createRungResult({ rung: 'syntax', status: 'pass', reason, details: facts });
+  }
+  const error = outcome.error;
+  const details: SyntaxDetails = { ...facts, engineError: error };
+  switch (error.code) {
+    case 'db_not_found':
+      throw new LadderError('db_not_found', error.message);
+    case 'empty_statement':
+    case 'multiple_statements':
+    case 'not_a_query': {
+      // The engine's text gate; positions come from the parser's issue when it saw the same thing.
+      const parserIssue = fromParser.issues.find((issue) => issue.kind === error.code);
+      const position = parserIssue?.line !== undefined ? { line: parserIssue.line, column: parserIssue.column ?? 1 } : { line: 1, column: 1 };
+      return fail(error.message, [{ kind: error.code, message: error.message, ...position }], details);
+    }
+    case 'sqlite_error': {
+      if (NAME_ERRORS.some((prefix) => error.message.startsWith(prefix)) && fromParser.status === 'pass') {
+        return createRungResult({
+          rung: 'syntax',
+          status: 'pass',
+          reason: `one query; SQLite parses it and fails on a name (${error.message}), which L2 reports`,
+          details,
+        });
+      }
+      const kind = error.message.startsWith('no such function: ') ? 'unknown_function' : isSyntaxMessage(error.message) ? 'syntax_error' : 'sqlite_error';
+      return fail(`SQLite: ${error.message}`, [{ kind, message: error.message, ...sqlitePosition(input.sql, error.message, parsed) }], details);
+    }
+    default:
+      return fail(`engine: ${error.message}`, [{ kind: 'engine_failure', message: error.message, line: 1, column: 1 }], details);
+  }
+}
+
+interface TopStatement {
+  readonly type: string;
+  readonly start: number;
+  readonly query: boolean;
+}
+
+function topStatements(parsed: Exclude<ParseResult, { ok: false }>): TopStatement[] {
+  if (parsed.kind === 'cst') {
+    return (parsed.program as Program).statements
+      .filter((statement) => statement.type !== 'empty')
+      .map((statement) => ({
+        type: statement.type,
+        start: statement.range?.[0] ?? 0,
+        query: isCstQuery(statement as unknown as { type: string; expr?: unknown }),
+      }));
+  }
+  // node-sql-parser (Snowflake): one AST object per statement, no offsets.
+  return parsed.ast.map((statement) => {
+    const type = String((statement as { type?: unknown }).type ?? 'unknown');
+    return { type, start: 0, query: type === 'select' };
+  });
+}
+
+function isCstQuery(node: { type: string; expr?: unknown }): boolean {
+  if (QUERY_TYPES.has(node.type)) return true;
+  if (node.type === 'paren_expr' && typeof node.expr === 'object' && node.expr !== null) {
+    return isCstQuery(node.expr as { type: string; expr?: unknown });
+  }
+  return false;
+}
+
+function isSyntaxMessage(message: string): boolean {
+  return message.includes('syntax error') || message.startsWith('incomplete input') || message.startsWith('unrecognized token');
+}
+
+/**
+ * Where a SQLite error points: the parser's error position when the parser failed too; the first
+ * token SQLite names (`near "X"`, `no such function: X`) otherwise; the end of the text for
+ * `incomplete input`; else the statement start.
+ */
+function sqlitePosition(sql: string, message: string, parsed: ParseResult): { line: number; column: number } {
+  if (!parsed.ok && parsed.error.line !== undefined) return { line: parsed.error.line, column: parsed.error.column ?? 1 };
+  if (message.startsWith('incomplete input')) return positionAt(sql, sql.trimEnd().length);
+  const named = /^near "(.*)": /.exec(message)?.[1] ?? /^no such function: (.+)$/.exec(message)?.[1];
+  if (named !== undefined) {
+    const token = tokenizeSqlite(sql).find((candidate) => sql.slice(candidate.start, candidate.end).toLowerCase() === named.toLowerCase());
+    if (token) return positionAt(sql, token.start);
+  }
+  const first = tokenizeSqlite(sql)[0];
+  return positionAt(sql, first?.start ?? 0);
+}
+
+function at(sql: string, offset: number): { line: number; column: number } {
+  return positionAt(sql, offset);
+}
+
+function fail(reason: string, issues: RungIssue[], details: SyntaxDetails): RungResult<SyntaxDetails> {
+  return createRungResult({ rung: 'syntax', status: 'fail', reason, issues, details });
+}

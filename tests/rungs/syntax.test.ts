@@ -1,0 +1,86 @@
+/** L1 on the static test database (static-test-db.ts), with SQLite's prepare as the authority. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
+import { isLadderError } from '../../src/errors.js';
+import { checkSyntax } from '../../src/rungs/syntax.js';
+import type { Dialect } from '../../src/sql/parse.js';
+import { buildStaticTestDb, type StaticTestDb } from './static-test-db.js';
+
+let fixture: StaticTestDb;
+let engine: SqliteEngine;
+
+beforeAll(() => {
+  fixture = buildStaticTestDb();
+  engine = createSqliteEngine({ poolSize: 1 });
+});
+
+afterAll(async () => {
+  await engine.close();
+  fixture.remove();
+});
+
+function summary(result: Awaited<ReturnType<typeof checkSyntax>>): string[] {
+  return [result.status, ...result.issues.map((issue) => `${issue.kind}@${issue.line}:${issue.column}`)];
+}
+
+describe('checkSyntax: argument validation', () => {
+  it('rejects a non-string sql, an unknown dialect, engine without db, a foreign engine dialect', async () => {
+    await expect(checkSyntax({ sql: 1 as never, dialect: 'sqlite' })).rejects.toThrow('sql must be a string; received number');
+    await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'tsql' as never })).rejects.toThrow(TypeError);
+    await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'sqlite', engine })).rejects.toSatisfy((error) => isLadderError(error, 'invalid_option'));
+    await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'postgres', engine, db: fixture.file })).rejects.toSatisfy((error) => isLadderError(error, 'invalid_option'));
+  });
+
+  it('a missing database is misuse, not a failing result', async () => {
+    await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'sqlite', engine, db: '/nonexistent/x.sqlite' })).rejects.toSatisfy((error) => isLadderError(error, 'db_not_found'));
+  });
+});
+
+describe('checkSyntax: sqlite with the engine as authority', () => {
+  it.each<[string, string, string[]]>([
+    ['a query', 'SELECT name FROM customers', ['pass']],
+    ['a compound query', 'SELECT amount FROM orders EXCEPT SELECT amount FROM salaries', ['pass']],
+    ['VALUES', 'VALUES (1, 2)', ['pass']],
+    ['legacy double-quoted string', 'SELECT name FROM customers WHERE segment = "retail"', ['pass']],
+    ['SELEC x is not a query (the engine gate reads its first word)', 'SELEC x', ['fail', 'not_a_query@1:1']],
+    ['syntax error on line 2', 'SELECT name\nFROM customers WHERE', ['fail', 'syntax_error@2:21']],
+    ['two statements', 'SELECT 1; SELECT 2', ['fail', 'multiple_statements@1:11']],
+    ['a write', 'DELETE FROM orders', ['fail', 'not_a_query@1:1']],
+    ['a pragma', 'PRAGMA query_only = 0', ['fail', 'not_a_query@1:1']],
+    ['only a comment', '-- nothing', ['fail', 'empty_statement@1:1']],
+    ['unknown function', 'SELECT no_such_fn(1) FROM orders', ['fail', 'unknown_function@1:8']],
+    ['misuse of aggregate', 'SELECT name FROM customers WHERE count(*) > 1', ['fail', 'sqlite_error@1:1']],
+    ['unknown table is L2, not L1', 'SELECT * FROM ordrs', ['pass']],
+    ['unknown column is L2, not L1', 'SELECT amont FROM orders', ['pass']],
+    ['a table named Match: the AST layer fails, SQLite accepts', 'SELECT winner FROM Match', ['pass']],
+  ])('%s', async (_name, sql, expected) => {
+    expect(summary(await checkSyntax({ sql, dialect: 'sqlite', engine, db: fixture.file }))).toEqual(expected);
+  });
+
+  it('keeps the facts: authority, AST availability, the engine error left to L2', async () => {
+    const match = await checkSyntax({ sql: 'SELECT winner FROM Match', dialect: 'sqlite', engine, db: fixture.file });
+    expect([match.details.authority, match.details.ast]).toEqual(['engine', false]);
+    const unknown = await checkSyntax({ sql: 'SELECT * FROM ordrs', dialect: 'sqlite', engine, db: fixture.file });
+    expect(unknown.details.engineError).toEqual({ code: 'sqlite_error', message: 'no such table: ordrs' });
+  });
+});
+
+describe('checkSyntax: parser-based dialects', () => {
+  it.each<[string, Dialect, string, string[]]>([
+    ['sqlite without engine', 'sqlite', 'SELECT 1', ['pass']],
+    ['sqlite without engine, SELEC', 'sqlite', 'SELEC x', ['fail', 'syntax_error@1:1']],
+    ['postgres query', 'postgres', 'SELECT count(*) FILTER (WHERE a > 1) FROM t', ['pass']],
+    ['postgres SELEC', 'postgres', 'SELEC x', ['fail', 'syntax_error@1:1']],
+    ['postgres not a query', 'postgres', 'SET ROLE admin', ['fail', 'not_a_query@1:1']],
+    ['postgres two statements', 'postgres', 'SELECT 1;\nDROP TABLE t', ['fail', 'multiple_statements@2:1']],
+    ['mysql backticks', 'mysql', 'SELECT `a` FROM `t` LIMIT 5, 10', ['pass']],
+    ['mysql error position', 'mysql', 'SELECT a FROM t WHERE', ['fail', 'syntax_error@1:22']],
+    ['bigquery query', 'bigquery', 'SELECT a FROM `proj.ds.t` QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1', ['pass']],
+    ['bigquery not a query', 'bigquery', 'DELETE FROM t WHERE true', ['fail', 'not_a_query@1:1']],
+    ['snowflake query', 'snowflake', 'SELECT a FROM db.sch.t LIMIT 10', ['pass']],
+    ['snowflake SELEC', 'snowflake', 'SELEC x', ['fail', 'syntax_error@1:7']],
+    ['snowflake two statements', 'snowflake', 'SELECT 1; SELECT 2', ['fail', 'multiple_statements@1:1']],
+  ])('%s', async (_name, dialect, sql, expected) => {
+    expect(summary(await checkSyntax({ sql, dialect }))).toEqual(expected);
+  });
+});
