@@ -110,9 +110,11 @@ const LEAF_TYPES = new Set([
  * renderSql(parse('SELECT  x,y FROM t')) // 'select x, y from t' after normalization lower-cased it
  */
 export function renderSql(node: SqlNode): string {
-  const spaced = mapTree(node, (n) =>
-    LEAF_TYPES.has(n.type) ? withFields(n, { leading: [SPACE], trailing: [SPACE] }) : n,
-  );
+  const spaced = mapTree(node, (n) => {
+    if (LEAF_TYPES.has(n.type)) return withFields(n, { leading: [SPACE], trailing: [SPACE] });
+    const operator = n['operator'];
+    return typeof operator === 'string' ? withFields(n, { operator: ` ${operator} ` }) : n;
+  });
   return show(spaced as unknown as Node)
     .replace(/\s+/g, ' ')
     .replace(/ ?, ?/g, ', ')

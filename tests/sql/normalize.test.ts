@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeSql, type NormalizationPass } from '../../src/sql/normalize.js';
+
+function text(sql: string, passes?: readonly NormalizationPass[]): string {
+  const result = normalizeSql(sql, 'sqlite', passes ? { passes } : {});
+  if (!result.ok) throw new Error(result.reason);
+  return result.text;
+}
+
+describe('normalizeSql', () => {
+  it('reproduces reference 000 §4.1: the two spellings normalize to one text', () => {
+    const a = "select region, sum(amount) as total from orders where created_at >= '2024-01-01' group by region";
+    const b = "SELECT o.region, SUM(o.amount) total FROM orders AS o WHERE '2024-01-01' <= o.created_at GROUP BY 1";
+    expect(text(a)).toBe("select region, sum (amount) from orders where created_at >= '2024-01-01' group by region");
+    expect(text(b)).toBe(text(a));
+  });
+
+  it.each([
+    ['keyword case and whitespace', 'SELECT  a\n FROM   t', 'select a from t'],
+    ['identifier quoting', 'SELECT "A", `b`, [C] FROM "T"', 'select a, b, c from t'],
+    ['string quoting (sqlite double-quoted value)', 'SELECT a FROM t WHERE name = "APG"', "select a from t where name = 'APG'"],
+    ['<> becomes !=', 'SELECT a FROM t WHERE a <> 1', 'select a from t where a != 1'],
+    ['literal on the left is mirrored', 'SELECT a FROM t WHERE 3 < a', 'select a from t where a > 3'],
+    ['two columns ordered by text', 'SELECT a FROM t WHERE z >= b', 'select a from t where b <= z'],
+    ['positional ORDER BY', 'SELECT a, b FROM t ORDER BY 2 DESC', 'select a, b from t order by b desc'],
+    ['alias in ORDER BY', 'SELECT count(*) AS n FROM t ORDER BY n', 'select count (*) from t order by count (*)'],
+    ['alias in HAVING', 'SELECT a, count(*) AS n FROM t GROUP BY a HAVING n > 1', 'select a, count (*) from t group by a having count (*) > 1'],
+    ['AND operands sorted', 'SELECT a FROM t WHERE c = 1 AND b = 2', 'select a from t where b = 2 and c = 1'],
+    ['single-table qualifier dropped', 'SELECT t.a FROM t WHERE t.b = 1', 'select a from t where b = 1'],
+    ['alias replaced by table name with joins', 'SELECT x.a FROM t AS x JOIN u AS y ON x.id = y.tid', 'select t.a from t join u on t.id = u.tid'],
+    ['self-join gets canonical aliases', 'SELECT p.a FROM t AS p JOIN t AS q ON p.id = q.pid', 'select t_1.a from t as t_1 join t as t_2 on t_1.id = t_2.pid'],
+  ])('%s', (_name, input, expected) => {
+    expect(text(input)).toBe(expected);
+  });
+
+  it('keeps correlated references qualified with the outer table', () => {
+    expect(text('SELECT a.x FROM t AS a WHERE EXISTS (SELECT 1 FROM u AS b WHERE b.y = a.x)')).toBe(
+      'select x from t where exists (select 1 from u where t.x = y)',
+    );
+  });
+
+  it('does not resolve ORDER BY positions inside a compound select', () => {
+    expect(text('SELECT a FROM t UNION SELECT b FROM u ORDER BY 1')).toBe('select a from t union select b from u order by 1');
+  });
+
+  it('runs only the selected passes', () => {
+    expect(text('SELECT sum(x) AS total FROM t ORDER BY total', ['canonicalTokens'])).toBe('select sum (x) as total from t order by total');
+  });
+
+  it('reports a parse error as ok: false with the reason, never throws', () => {
+    const result = normalizeSql('SELEC a FROM t', 'sqlite');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(/^parse error: /);
+    const two = normalizeSql('SELECT 1; SELECT 2', 'sqlite');
+    expect(two).toEqual({ ok: false, reason: 'expected one statement, found 2' });
+  });
+
+  it('does not change the input tree (pure passes)', () => {
+    const first = normalizeSql('SELECT T.a FROM t AS T WHERE 1 < T.b', 'sqlite');
+    const second = normalizeSql('SELECT T.a FROM t AS T WHERE 1 < T.b', 'sqlite');
+    expect(first.ok && second.ok && first.text === second.text).toBe(true);
+  });
+});
