@@ -15,19 +15,11 @@
  *   the row metadata (Metadata tab).
  */
 import type { LadderResult } from '../src/rungs/ladder.js';
+import type { ExecutionFacts } from '../src/rungs/ladder-rungs.js';
 import type { RungStatus } from '../src/rungs/rung-result.js';
 import { oneLine, rungMetadata, scoreNameOf } from './adapter.js';
 import type { GradingResult, RungMetadata } from './adapter.js';
 
-/** Facts about L4 the summary needs, read from the execution rung's details by the caller. */
-export interface ExecutionFacts {
-  /** The prediction ran without error on every snapshot. */
-  readonly executed: boolean;
-  /** A gold query failed on a snapshot. */
-  readonly goldError: boolean;
-  /** L4 matched on an empty gold result. */
-  readonly emptyGoldMatch: boolean;
-}
 
 /** What `metadata.text2sqlLadder` holds for the ladder assertion. */
 export interface LadderMetadata extends ExecutionFacts {

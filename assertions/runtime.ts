@@ -8,6 +8,7 @@
  * `beforeExit` hook does the same when no extension is configured. The engine also `unref`s idle
  * children, so an unclosed engine never keeps promptfoo from exiting.
  */
+import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import type { Engine, ExecuteRequest } from '../src/engine/engine.js';
 import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import type { SqliteEngineOptions } from '../src/engine/sqlite/sqlite-engine-options.js';
@@ -17,7 +18,7 @@ import type { ResolvedFixture } from '../src/fixtures/registry.js';
 interface RuntimeState {
   engine: Engine | undefined;
   fixtures: Map<string, Promise<ResolvedFixture>>;
-  goldCache: Map<string, unknown>;
+  goldCache: GoldResultCache;
   exitHook: boolean;
 }
 
@@ -27,7 +28,7 @@ function state(): RuntimeState {
   const holder = globalThis as unknown as Record<symbol, RuntimeState | undefined>;
   let current = holder[STATE_KEY];
   if (current === undefined) {
-    current = { engine: undefined, fixtures: new Map(), goldCache: new Map(), exitHook: false };
+    current = { engine: undefined, fixtures: new Map(), goldCache: new GoldResultCache(), exitHook: false };
     holder[STATE_KEY] = current;
   }
   return current;
@@ -60,7 +61,7 @@ export async function closeSharedEngine(): Promise<void> {
 }
 
 /** The gold-result cache shared by every execution assertion in the process. */
-export function sharedGoldCache(): Map<string, unknown> {
+export function sharedGoldCache(): GoldResultCache {
   return state().goldCache;
 }
 

@@ -9,7 +9,7 @@
  * | L3   | `safety`    | L2 passed                                   | yes  |
  * | L4   | `execution` | L3 passed; `unscored` when the item has no gold | no |
  * | L6   | `efficiency`| L4 passed and an efficiency rung is given   | no   |
- * | L7   | `answer`    | L4 ran and the output has a prose answer and an answer rung is given | no |
+ * | L7   | `answer`    | L3 passed, the output has a prose answer and an answer rung is given (else not listed) | no |
  *
  * A rung after a failed gate is `skipped` (never passed, never failed). `end_to_end` is 1 only when
  * L1–L4 all pass; 0 when any of them fails or was skipped; absent (unscored) when L4 is unscored.
@@ -49,7 +49,8 @@ export interface LadderRungs {
   syntax(input: { sql: string; dialect: Dialect; engine?: Engine; db?: string; doubleQuotes?: DoubleQuoteMode }): Promise<RungResult>;
   /** Receives the passed L1 result (its details say whether SQLite's prepare accepted the text). */
   schema(input: { sql: string; dialect: Dialect; catalog: Catalog; syntax: RungResult; doubleQuotes?: DoubleQuoteMode }): RungResult | Promise<RungResult>;
-  safety(input: { sql: string; dialect: Dialect; policy?: any }): RungResult | Promise<RungResult>;
+  /** Receives the passed L1 result too. */
+  safety(input: { sql: string; dialect: Dialect; syntax: RungResult; policy?: any }): RungResult | Promise<RungResult>;
   execution(input: {
     predictedSql: string;
     golds: readonly string[];
@@ -61,7 +62,7 @@ export interface LadderRungs {
   /** L6, run after a passed L4 when present. Receives the L4 result. */
   efficiency?(input: { sql: string; golds: readonly string[]; snapshots: readonly LadderSnapshot[]; engine: Engine; execution: RungResult; options?: any }): Promise<RungResult>;
   /** L7, run when the output has a prose answer and L4 ran. Receives the L4 result. */
-  answer?(input: { answer: string; sql: string; execution: RungResult; options?: any }): RungResult | Promise<RungResult>;
+  answer?(input: { answer: string; sql: string; question?: string; snapshots: readonly LadderSnapshot[]; engine: Engine; execution: RungResult; options?: any }): RungResult | Promise<RungResult>;
 }
 
 /** Everything one ladder run reads. */
@@ -90,6 +91,8 @@ export interface LadderInput {
   readonly executionCache?: unknown;
   /** Passed to the efficiency rung as `options`. */
   readonly efficiencyOptions?: unknown;
+  /** The question (context for L7: its numbers are not claims). */
+  readonly question?: string;
   /** Passed to the answer rung as `options`. */
   readonly answerOptions?: unknown;
 }
@@ -132,7 +135,7 @@ export async function runLadder(input: LadderInput, rungs: LadderRungs): Promise
   if (answer.kind !== 'sql') {
     const reason = answer.kind === 'missing' ? answer.message : `expected an answer, but the provider declined (${answer.action})${answer.message ? `: ${answer.message}` : ''}`;
     results.push(createRungResult({ rung: 'syntax', status: 'fail', reason, details: { answer: answer.kind === 'missing' ? 'missing' : answer.action } }));
-    return finish(input, answer, skipRest(results, rungs, 'syntax'));
+    return finish(input, answer, skipRest(results, rungs, 'syntax', false));
   }
 
   const sql = answer.sql;
@@ -142,7 +145,7 @@ export async function runLadder(input: LadderInput, rungs: LadderRungs): Promise
   for (const gate of GATES) {
     const result = await runGate(gate, sql, input, rungs, first.path, results[0]);
     results.push(result);
-    if (result.status !== 'pass') return finish(input, answer, skipRest(results, rungs, gate));
+    if (result.status !== 'pass') return finish(input, answer, skipRest(results, rungs, gate, answer.answer !== undefined));
   }
 
   const execution =
@@ -165,11 +168,17 @@ export async function runLadder(input: LadderInput, rungs: LadderRungs): Promise
         : createSkippedResult('efficiency', `${LADDER_SCORE_NAMES.execution} ${execution.status}`),
     );
   }
-  if (rungs.answer) {
+  if (rungs.answer && answer.answer !== undefined) {
     results.push(
-      answer.answer === undefined
-        ? createSkippedResult('answer', 'the output has no prose answer')
-        : await rungs.answer({ answer: answer.answer, sql, execution, options: input.answerOptions }),
+      await rungs.answer({
+        answer: answer.answer,
+        sql,
+        ...(input.question !== undefined ? { question: input.question } : {}),
+        snapshots: input.snapshots,
+        engine: input.engine,
+        execution,
+        options: input.answerOptions,
+      }),
     );
   }
   return finish(input, answer, results);
@@ -183,19 +192,22 @@ async function runGate(gate: (typeof GATES)[number], sql: string, input: LadderI
     case 'schema':
       return rungs.schema({ sql, dialect: input.dialect, catalog: await input.engine.catalog(db), syntax: syntax!, ...doubleQuotes });
     case 'safety':
-      return rungs.safety({ sql, dialect: input.dialect, ...(input.safetyPolicy !== undefined ? { policy: input.safetyPolicy } : {}) });
+      return rungs.safety({ sql, dialect: input.dialect, syntax: syntax!, ...(input.safetyPolicy !== undefined ? { policy: input.safetyPolicy } : {}) });
   }
 }
 
-/** The ladder rungs in order, given which optional rungs are present. */
-export function ladderRungIds(rungs: Pick<LadderRungs, 'efficiency' | 'answer'>): RungId[] {
-  return ['syntax', 'schema', 'safety', 'execution', ...(rungs.efficiency ? (['efficiency'] as const) : []), ...(rungs.answer ? (['answer'] as const) : [])];
+/**
+ * The ladder rungs in order: L1–L4, then L6 when an efficiency rung is given, then L7 when an
+ * answer rung is given and the output has a prose answer (otherwise L7 is not listed at all).
+ */
+export function ladderRungIds(rungs: Pick<LadderRungs, 'efficiency' | 'answer'>, hasProse: boolean): RungId[] {
+  return ['syntax', 'schema', 'safety', 'execution', ...(rungs.efficiency ? (['efficiency'] as const) : []), ...(rungs.answer && hasProse ? (['answer'] as const) : [])];
 }
 
-function skipRest(results: RungResult[], rungs: LadderRungs, failed: RungId): RungResult[] {
+function skipRest(results: RungResult[], rungs: LadderRungs, failed: RungId, hasProse: boolean): RungResult[] {
   const failedName = scoreName(failed);
   const failedStatus = results[results.length - 1]?.status ?? 'fail';
-  for (const rung of ladderRungIds(rungs).slice(results.length)) {
+  for (const rung of ladderRungIds(rungs, hasProse).slice(results.length)) {
     results.push(createSkippedResult(rung, `${failedName} ${failedStatus}`));
   }
   return results;

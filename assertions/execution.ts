@@ -1,0 +1,54 @@
+/**
+ * `execution` assertion: L4 (+ L5) alone — the prediction must return a gold's result on every
+ * snapshot of the item, under the comparison policy (`config.policy`: a preset — `default`,
+ * `spider`, `bird` — or options, src/compare/policy.ts). An item without gold is unscored (passes
+ * with no named score); a gold that fails on a snapshot is reported (`gold_error`), never blamed on
+ * the prediction. Needs `db` (fixture) or `db_path`, and `gold_sql`.
+ *
+ * ```yaml
+ * assert:
+ *   - type: javascript
+ *     value: file://assertions/execution.ts:execution    # or package:text2sql-ladder:assertions.execution
+ *     config: { policy: spider }
+ * ```
+ *
+ * `metadata.text2sqlLadder.details` also carries `executed`, `goldError` and `emptyGoldMatch` for
+ * the ladder summary.
+ */
+import { checkExecution } from '../src/rungs/execution.js';
+import { executionFacts } from '../src/rungs/ladder-rungs.js';
+import { createRungResult } from '../src/rungs/rung-result.js';
+import type { AssertionContext, GradingResult } from './adapter.js';
+import { COMMON_OPTIONS } from './config.js';
+import { runRungAssertion } from './rung-assertion.js';
+import type { RungAssertionSpec } from './rung-assertion.js';
+import { sharedGoldCache } from './runtime.js';
+
+/** The spec (exported for tests). */
+export const EXECUTION_ASSERTION: RungAssertionSpec = {
+  file: 'assertions/execution.ts:execution',
+  rung: 'execution',
+  options: [...COMMON_OPTIONS, 'policy', 'gold_result_ordered'],
+  needsDatabase: true,
+  run: async ({ sql, item, options, engine, context }) => {
+    if (item.golds.length === 0) {
+      return createRungResult({ rung: 'execution', status: 'unscored', reason: 'no gold SQL: the item is unscored', details: { executed: false, goldError: false, emptyGoldMatch: false } });
+    }
+    const ordered = context.config?.['gold_result_ordered'] ?? context.vars?.['gold_result_ordered'];
+    const result = await checkExecution({
+      predictedSql: sql,
+      golds: item.golds,
+      snapshots: item.snapshots,
+      engine,
+      policy: options.policy,
+      cache: sharedGoldCache(),
+      ...(typeof ordered === 'boolean' ? { goldOrdered: ordered } : {}),
+    });
+    return { ...result, details: { ...result.details, ...executionFacts(result) } };
+  },
+};
+
+/** promptfoo assertion: L4 execution match on the provider output. */
+export function execution(output: unknown, context: AssertionContext): Promise<GradingResult> {
+  return runRungAssertion(EXECUTION_ASSERTION, output, context);
+}

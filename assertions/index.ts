@@ -1,0 +1,23 @@
+/**
+ * Every promptfoo assertion of the package, for `package:` references:
+ *
+ * ```yaml
+ * assert:
+ *   - type: javascript
+ *     value: package:text2sql-ladder:assertions.ladder
+ * ```
+ *
+ * promptfoo resolves `package:<name>:<path>` by importing the package's `<name>` entry and following
+ * the dotted path, so this module re-exports each assertion under `assertions.*`. The same
+ * functions load from the sources with `file://assertions/<file>.ts:<name>`.
+ */
+import { ladder } from './ladder.js';
+import { syntax } from './syntax.js';
+import { schema } from './schema.js';
+import { safety } from './safety.js';
+import { execution } from './execution.js';
+
+/** The assertion functions by name (`package:text2sql-ladder:assertions.<name>`). */
+export const assertions = { ladder, syntax, schema, safety, execution } as const;
+
+export { ladder, syntax, schema, safety, execution };

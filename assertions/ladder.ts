@@ -1,0 +1,80 @@
+/**
+ * `ladder` assertion: L1 syntax (SQLite's prepare is the authority) → L2 schema existence → L3
+ * read-only single-query gate → L4 execution across the item's snapshots and golds under the
+ * configured policy; then, when enabled, L6 efficiency (after a passed L4) and L7 answer grounding
+ * (when the output has a prose answer). Gates short-circuit: later rungs are skipped — left out of
+ * their named scores and named in the reason — and `end_to_end` is 0. `clarify` / `refuse` items pass
+ * when the provider declines and never run anything. Rules: src/rungs/ladder.ts; result shape:
+ * assertions/ladder-result.ts; options: assertions/config.ts.
+ *
+ * ```yaml
+ * assert:
+ *   - type: javascript
+ *     value: file://assertions/ladder.ts:ladder          # or package:text2sql-ladder:assertions.ladder
+ *     config:
+ *       policy: default            # or spider / bird / { preset: default, floatTolerance: {...} }
+ *       timeoutMs: 5000
+ *       safety: { maxLimit: 1000, allowedTables: role }   # off by default
+ *       efficiency: true                                   # L6, off by default
+ * ```
+ */
+import { runLadder } from '../src/rungs/ladder.js';
+import { createLadderRungs, executionFacts } from '../src/rungs/ladder-rungs.js';
+import { guardAssertion } from './adapter.js';
+import type { AssertionContext, GradingResult } from './adapter.js';
+import { COMMON_OPTIONS, readAssertionOptions } from './config.js';
+import { missingOutputOf, readItem } from './item.js';
+import { toLadderGradingResult } from './ladder-result.js';
+import { getSharedEngine, sharedGoldCache, withRequestDefaults } from './runtime.js';
+import { safetyPolicyFor } from './safety.js';
+
+/** This assertion's file, named in misuse errors. */
+export const LADDER_FILE = 'assertions/ladder.ts:ladder';
+
+/** The options the ladder accepts (assertions/config.ts). */
+export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'efficiency', 'answer', 'gold_result_ordered'] as const;
+
+/** promptfoo assertion: the whole ladder on the provider output. */
+export function ladder(output: unknown, context: AssertionContext): Promise<GradingResult> {
+  return guardAssertion(LADDER_FILE, async () => {
+    const ctx = context ?? {};
+    const options = readAssertionOptions(ctx.config, LADDER_OPTIONS);
+    const item = await readItem(ctx, true);
+    const missing = missingOutputOf(ctx);
+    const safety = item.expectedBehavior === 'answer' ? await safetyPolicyFor(options, item) : undefined;
+    const ordered = ctx.config?.['gold_result_ordered'] ?? ctx.vars?.['gold_result_ordered'];
+    const question = ctx.vars?.['question'];
+    const engine = withRequestDefaults(getSharedEngine(), {
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+    });
+    const result = await runLadder(
+      {
+        output,
+        expectedBehavior: item.expectedBehavior,
+        golds: item.golds,
+        snapshots: item.snapshots,
+        dialect: options.dialect,
+        engine,
+        comparisonPolicy: options.policy,
+        executionCache: sharedGoldCache(),
+        ...(missing !== undefined ? { missingOutput: missing } : {}),
+        ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+        ...(safety !== undefined ? { safetyPolicy: safety } : {}),
+        ...(options.efficiency !== undefined ? { efficiencyOptions: options.efficiency } : {}),
+        ...(options.answer !== undefined ? { answerOptions: options.answer } : {}),
+        ...(typeof question === 'string' ? { question } : {}),
+      },
+      createLadderRungs({
+        efficiency: options.efficiency !== undefined,
+        answer: options.answer !== undefined,
+        ...(typeof ordered === 'boolean' ? { goldOrdered: ordered } : {}),
+      }),
+    );
+    return toLadderGradingResult(result, {
+      id: item.id,
+      snapshots: item.snapshots.map((snapshot) => snapshot.name),
+      facts: executionFacts(result.rungs.find((rung) => rung.rung === 'execution')),
+    });
+  });
+}

@@ -1,0 +1,110 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AssertionContext } from '../../assertions/adapter.js';
+import { ladder } from '../../assertions/ladder.js';
+import { closeSharedEngine } from '../../assertions/runtime.js';
+
+afterAll(() => closeSharedEngine());
+
+const GOLD = "SELECT COUNT(*) AS product_count FROM products";
+
+function context(vars: Record<string, unknown> = {}, config?: Record<string, unknown>, replayMissing = false): AssertionContext {
+  return {
+    vars: { id: 'wh-t1', question: 'How many products are in the catalogue?', db: 'warehouse', expected_behavior: 'answer', gold_sql: [GOLD], ...vars },
+    test: { metadata: { id: 'wh-t1', source: 'datasets/test.yaml:7' } },
+    ...(config ? { config } : {}),
+    providerResponse: { metadata: replayMissing ? { replay: { missing: true, key: 'wh-t1', file: 'run.jsonl' } } : {} },
+  };
+}
+
+describe('ladder assertion', () => {
+  it('a correct answer passes every rung: named scores per rung + end_to_end, one component per rung', async () => {
+    const result = await ladder('```sql\nSELECT COUNT(*) FROM products\n```', context());
+    expect(result.pass).toBe(true);
+    expect(result.score).toBe(1);
+    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 1, end_to_end: 1 });
+    expect(result.reason).toMatchInlineSnapshot(`"L4_execution pass: matches on 3 snapshots"`);
+    expect(result.componentResults?.map((component) => [component.pass, component.assertion])).toEqual([
+      [true, { type: 'javascript', value: 'text2sql-ladder ladder rung L1_syntax' }],
+      [true, { type: 'javascript', value: 'text2sql-ladder ladder rung L2_schema' }],
+      [true, { type: 'javascript', value: 'text2sql-ladder ladder rung L3_safety' }],
+      [true, { type: 'javascript', value: 'text2sql-ladder ladder rung L4_execution' }],
+    ]);
+    expect(result.metadata?.['text2sqlLadder']).toMatchObject({
+      kind: 'ladder',
+      id: 'wh-t1',
+      verdict: 'pass',
+      endToEnd: 1,
+      output: 'sql',
+      snapshots: ['base', 'later', 'edge'],
+      executed: true,
+      goldError: false,
+      emptyGoldMatch: false,
+      statuses: { L1_syntax: 'pass', L2_schema: 'pass', L3_safety: 'pass', L4_execution: 'pass' },
+    });
+  });
+
+  it('a failed gate leaves later rungs out of namedScores and names them skipped', async () => {
+    const result = await ladder('SELECT COUNT(*) FROM product', context());
+    expect([result.pass, result.score]).toEqual([false, 0]);
+    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 0, end_to_end: 0 });
+    expect(result.reason).toMatchInlineSnapshot(`"L2_schema fail: no such table: product; did you mean products? at 1:22; skipped: L3_safety, L4_execution"`);
+    expect(result.componentResults).toHaveLength(2);
+    expect(result.metadata?.['graderOutputs']).toEqual({
+      L1_syntax: expect.stringMatching(/^pass: /),
+      L2_schema: expect.stringMatching(/^fail: /),
+      L3_safety: 'skipped: L2_schema fail',
+      L4_execution: 'skipped: L2_schema fail',
+      end_to_end: '0',
+    });
+  });
+
+  it('a wrong result fails L4 with the snapshot and the row difference in one line', async () => {
+    const result = await ladder("SELECT COUNT(*) FROM products WHERE category = 'Accessories'", context());
+    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 0, end_to_end: 0 });
+    expect(result.reason).toMatchInlineSnapshot(`"L4_execution fail: snapshot base: 1 missing row, 1 extra row"`);
+  });
+
+  it('a write statement fails L3 and never executes', async () => {
+    const result = await ladder('DELETE FROM products', context());
+    expect(result.pass).toBe(false);
+    expect(Object.keys(result.namedScores ?? {})).not.toContain('L4_execution');
+  });
+
+  it('a clarify item passes on a decline with only end_to_end, and fails on SQL', async () => {
+    const clarify = { expected_behavior: 'clarify', gold_sql: [] };
+    const declined = await ladder({ action: 'clarify', message: 'Which period?' }, context(clarify));
+    expect([declined.pass, declined.namedScores, declined.reason]).toEqual([true, { end_to_end: 1 }, 'clarify item: asked for clarification: Which period?']);
+    const answered = await ladder('SELECT COUNT(*) FROM orders', context(clarify));
+    expect([answered.pass, answered.namedScores]).toEqual([false, { end_to_end: 0 }]);
+  });
+
+  it('an answer item without gold is unscored: passes, no L4 or end_to_end score', async () => {
+    const result = await ladder('SELECT COUNT(*) FROM products', context({ gold_sql: [] }));
+    expect([result.pass, result.score, result.namedScores, result.reason]).toEqual([
+      true,
+      0,
+      { L1_syntax: 1, L2_schema: 1, L3_safety: 1 },
+      'L4_execution unscored: no gold SQL: the item is unscored',
+    ]);
+  });
+
+  it('a missing replay prediction is a failure at L1, not an error', async () => {
+    const result = await ladder('[no recorded prediction for item wh-t1 in run.jsonl]', context({}, undefined, true));
+    expect([result.pass, result.reason]).toEqual([false, 'L1_syntax fail: no recorded prediction for item wh-t1 in run.jsonl; skipped: L2_schema, L3_safety, L4_execution']);
+  });
+
+  it('nonsense output objects are failures, not errors', async () => {
+    const result = await ladder({ unexpected: [1, 2] }, context());
+    expect(result.pass).toBe(false);
+    expect(result.reason).toMatch(/^L1_syntax fail: /);
+  });
+
+  it.each([
+    [{ policy: 'spyder' }, {}, /^config\.policy: .*spyder.* \(in assertions\/ladder\.ts:ladder\)$/],
+    [{ efficiency: 'yes' }, {}, 'config.efficiency must be an object, received "yes" (in assertions/ladder.ts:ladder)'],
+    [{ safety: { allowedTables: 'role' } }, {}, 'config.safety.allowedTables: "role" needs an item with a fixture (db) and a role; item wh-t1 has no role (in assertions/ladder.ts:ladder)'],
+    [undefined, { snapshots: ['base', 'nightly'] }, 'datasets/test.yaml:7: snapshots must be names of snapshots of fixture warehouse (base, later, edge), received ["nightly"] (in assertions/ladder.ts:ladder)'],
+  ] as const)('misuse: config %j vars %j → error', async (config, vars, message) => {
+    await expect(ladder('SELECT 1', context(vars, config))).rejects.toThrow(message);
+  });
+});
