@@ -267,7 +267,8 @@ function diff(
   const project = (row: Row): Cell[] => map.map((p) => (p >= 0 ? row[p]! : MISSING_CELL));
   const projected = predRows.map(project);
   const goldKey = (row: Row): string => row.slice(0, map.length).map(cellKey).join('\u0001');
-  const predKey = (row: readonly Cell[]): string => row.map(cellKey).join('\u0001');
+  const predKey = (row: readonly Cell[]): string =>
+    row.map((cell) => ((cell as unknown) === MISSING_CELL ? '\u0000missing' : cellKey(cell))).join('\u0001');
   const byKey = new Map<string, number[]>();
   goldRows.forEach((row, i) => {
     const key = goldKey(row);

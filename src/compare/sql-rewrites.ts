@@ -1,0 +1,83 @@
+/**
+ * The Spider test-suite's SQL text rewrites, reproduced quirk for quirk (they change verdicts, so
+ * they are part of the {@link SqlRewrites} policy). Applied in the official order:
+ * 1. prediction only: `" value "` → `" 1 "` (evaluation.py `evaluate`: `p_str.replace(" value ", " 1 ")`);
+ * 2. both: `> =`, `< =`, `! =` joined (exec_eval.py `postprocess`);
+ * 3. both, unless `--keep_distinct`: every `DISTINCT` token removed as text, the whitespace around
+ *    it kept (parse.py `remove_distinct`, which re-joins sqlparse's tokens of the FIRST statement
+ *    only, so text after the first top-level `;` is dropped too);
+ * 4. both, at execution: `YEAR(CURDATE())` → the year (exec_eval.py `replace_cur_year`, 2020).
+ */
+import type { SqlRewrites } from './policy.js';
+
+/** Which query a rewrite is applied to. */
+export type SqlRole = 'gold' | 'predicted';
+
+/**
+ * Applies the policy's rewrites to one query.
+ * @param sql - the query text.
+ * @param role - `predicted` also gets the `" value "` placeholder rewrite.
+ * @param rewrites - the policy's rewrites; all off leaves `sql` unchanged.
+ * @example applySqlRewrites('SELECT COUNT(DISTINCT a) FROM t WHERE b > = 2', 'gold', PRESETS.spider.rewrites)
+ * // 'SELECT COUNT( a) FROM t WHERE b >= 2'
+ */
+export function applySqlRewrites(sql: string, role: SqlRole, rewrites: SqlRewrites): string {
+  let out = sql;
+  if (role === 'predicted' && rewrites.valuePlaceholder) out = out.replaceAll(' value ', ' 1 ');
+  if (rewrites.joinSpacedOperators) out = out.replaceAll('> =', '>=').replaceAll('< =', '<=').replaceAll('! =', '!=');
+  if (rewrites.removeDistinct) out = removeDistinctTokens(out);
+  if (rewrites.currentYear !== null) out = replaceCurrentYear(out, rewrites.currentYear);
+  return out;
+}
+
+/** `YEAR ( CURDATE ( ) )` in any case and spacing, plus the whitespace after it, → `year`. */
+export function replaceCurrentYear(sql: string, year: number): string {
+  return sql.replace(/YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*/gi, String(year));
+}
+
+/**
+ * Removes every word token `distinct` (any case) outside string literals, quoted identifiers and
+ * comments, keeping everything else byte for byte; keeps only the first statement (up to and
+ * including the first top-level `;`), as `sqlparse.parse(s)[0]` does.
+ * @example removeDistinctTokens('SELECT COUNT(DISTINCT x) FROM t') // 'SELECT COUNT( x) FROM t'
+ */
+export function removeDistinctTokens(sql: string): string {
+  let out = '';
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const ch = sql[i]!;
+    let end = i + 1;
+    if (ch === "'" || ch === '"' || ch === '`') end = closing(sql, i, ch);
+    else if (ch === '[') end = Math.max(i + 1, sql.indexOf(']', i + 1) + 1 || n);
+    else if (ch === '-' && sql[i + 1] === '-') end = sql.indexOf('\n', i) < 0 ? n : sql.indexOf('\n', i);
+    else if (ch === '/' && sql[i + 1] === '*') end = sql.indexOf('*/', i + 2) < 0 ? n : sql.indexOf('*/', i + 2) + 2;
+    else if (/[\p{L}\p{N}_]/u.test(ch)) {
+      while (end < n && /[\p{L}\p{N}_$#]/u.test(sql[end]!)) end += 1;
+      const word = sql.slice(i, end);
+      if (word.toLowerCase() !== 'distinct') out += word;
+      i = end;
+      continue;
+    } else if (ch === ';') {
+      return out + ';';
+    }
+    out += sql.slice(i, end);
+    i = end;
+  }
+  return out;
+}
+
+function closing(sql: string, start: number, quote: string): number {
+  let i = start + 1;
+  while (i < sql.length) {
+    if (sql[i] === quote) {
+      if (sql[i + 1] === quote) {
+        i += 2;
+        continue;
+      }
+      return i + 1;
+    }
+    i += 1;
+  }
+  return sql.length;
+}

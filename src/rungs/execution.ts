@@ -1,0 +1,237 @@
+/**
+ * L4 execution accuracy (+ L5 multi-snapshot): does the predicted query return the gold result on
+ * every snapshot, for at least one gold?
+ *
+ * Rules (issue 3):
+ * - An item passes when ONE gold matches on EVERY snapshot; the details name that gold, the
+ *   per-snapshot verdicts, and for a failure the first failing snapshot.
+ * - A gold that errors or times out on a snapshot is left out and reported (`goldErrors`); when no
+ *   gold runs on every snapshot the item is `unscored` with the `gold_error` flag — never a
+ *   prediction failure.
+ * - A prediction that fails to run on a snapshot fails there (`prediction_error`).
+ * - A comparison whose column-map search ran out of budget, with no other gold matching, leaves the
+ *   item `unscored` with the `undecided` flag.
+ * - Gold results are cached per (snapshot checksum, gold SQL as run) in a {@link GoldResultCache}.
+ * - The policy's SQL rewrites (Spider quirks) are applied before anything runs; the verdicts use
+ *   the rewritten gold for ordering.
+ */
+import type { Engine, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import { compareResults, type Verdict } from '../compare/compare-results.js';
+import type { GoldOrdering } from '../compare/gold-ordering.js';
+import { GoldResultCache } from '../compare/gold-result-cache.js';
+import { resolvePolicy, type ComparisonPolicy, type PresetName } from '../compare/policy.js';
+import type { Snapshot } from '../compare/snapshot.js';
+import { applySqlRewrites } from '../compare/sql-rewrites.js';
+import { resolveGoldOrdering } from '../compare/tie-groups.js';
+import { createRungResult, type RungResult } from './rung-result.js';
+
+/** Flags the execution rung adds to the verdict flags. */
+export type ExecutionFlag = 'gold_error' | 'prediction_error' | 'undecided';
+
+/** The outcome on one snapshot for the reported gold. */
+export interface SnapshotVerdict {
+  readonly snapshot: string;
+  /** Present when both queries ran. */
+  readonly verdict?: Verdict;
+  /** Present when the prediction failed on this snapshot. */
+  readonly predictedError?: ExecutionError;
+}
+
+/** A gold that could not run on a snapshot (left out of the decision). */
+export interface GoldError {
+  readonly goldIndex: number;
+  readonly snapshot: string;
+  readonly error: ExecutionError;
+}
+
+/** Machine-readable details of the execution rung. */
+export interface ExecutionDetails {
+  readonly policy: ComparisonPolicy;
+  /** The gold that matched; for a failure, the runnable gold that matched on most snapshots; `null` when none ran. */
+  readonly goldIndex: number | null;
+  /** Per-snapshot verdicts of `goldIndex`, in snapshot order. */
+  readonly snapshots: readonly SnapshotVerdict[];
+  /** The first snapshot where `goldIndex` did not match; `null` on a pass or when unscored. */
+  readonly firstFailingSnapshot: string | null;
+  readonly goldErrors: readonly GoldError[];
+  /** Union of the reported verdicts' flags and the rung's own flags. */
+  readonly flags: readonly string[];
+  /** The SQL that ran after the policy's rewrites. */
+  readonly executedSql: { readonly predicted: string; readonly golds: readonly string[] };
+}
+
+/** Inputs of {@link checkExecution}. */
+export interface ExecutionInput {
+  /** The predicted SQL (already extracted from model output). */
+  readonly predictedSql: string;
+  /** One or more gold SQL statements; any one may match. */
+  readonly golds: readonly string[];
+  /** One or more snapshots; the gold must match on every one. */
+  readonly snapshots: readonly Snapshot[];
+  readonly engine: Engine;
+  /** Policy or preset name (default: the `default` preset). */
+  readonly policy?: ComparisonPolicy | PresetName;
+  /** Shared gold-result cache (one per run is typical). */
+  readonly cache?: GoldResultCache;
+  /** Deadline per statement in ms (engine default when absent). */
+  readonly timeoutMs?: number;
+  /** Dataset override (`gold_result_ordered`): forces row order on or off, without tie groups when on. */
+  readonly goldOrdered?: boolean;
+}
+
+/**
+ * Runs the prediction and the golds on every snapshot and decides L4.
+ *
+ * @returns `pass` / `fail`, or `unscored` with flag `gold_error` (no gold runs everywhere) or
+ *   `undecided` (column-map budget). Reasons look like `snapshot edge: 2 missing rows, 1 extra row`.
+ * @throws TypeError when `golds` or `snapshots` is empty or holds non-strings / bad snapshots;
+ *   LadderError `invalid_option` for a bad policy.
+ */
+export async function checkExecution(input: ExecutionInput): Promise<RungResult<ExecutionDetails>> {
+  // Defaults and validation.
+  const policy = typeof input.policy === 'object' && input.policy !== null ? input.policy : resolvePolicy(input.policy);
+  validateInput(input);
+  const cache = input.cache ?? new GoldResultCache();
+  const predicted = applySqlRewrites(input.predictedSql, 'predicted', policy.rewrites);
+  const golds = input.golds.map((gold) => applySqlRewrites(gold, 'gold', policy.rewrites));
+  const run = (db: string, sql: string): Promise<ExecutionOutcome> =>
+    input.engine.execute({ db, sql, ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }) });
+
+  // Execute: golds (cached) and the prediction on every snapshot, concurrently.
+  const goldRuns = golds.map((sql) => input.snapshots.map((snapshot) => cache.getOrRun(snapshot, sql, () => run(snapshot.path, sql))));
+  const [goldOutcomes, predOutcomes] = await Promise.all([
+    Promise.all(goldRuns.map((runs) => Promise.all(runs.map((entry) => entry.outcome)))),
+    Promise.all(input.snapshots.map((snapshot) => run(snapshot.path, predicted))),
+  ]);
+
+  const goldErrors: GoldError[] = [];
+  goldOutcomes.forEach((outcomes, goldIndex) =>
+    outcomes.forEach((outcome, s) => {
+      if (!outcome.ok) goldErrors.push({ goldIndex, snapshot: input.snapshots[s]!.name, error: outcome.error });
+    }),
+  );
+  const runnable = goldOutcomes.flatMap((outcomes, g) => (outcomes.every((o) => o.ok) ? [g] : []));
+  const executedSql = { predicted, golds };
+  if (runnable.length === 0) {
+    const first = goldErrors[0]!;
+    return createRungResult({
+      rung: 'execution',
+      status: 'unscored',
+      score: 0,
+      reason: `gold_error: no gold runs on every snapshot (gold ${first.goldIndex} on ${first.snapshot}: ${first.error.message})`,
+      details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors, flags: ['gold_error'], executedSql },
+    });
+  }
+
+  // Compare each runnable gold on every snapshot.
+  interface GoldAssessment {
+    readonly goldIndex: number;
+    readonly snapshots: SnapshotVerdict[];
+    readonly matched: number;
+    readonly outcome: true | false | 'undecided';
+  }
+  const assessments: GoldAssessment[] = [];
+  for (const g of runnable) {
+    const snapshots: SnapshotVerdict[] = [];
+    for (let s = 0; s < input.snapshots.length; s += 1) {
+      const snapshot = input.snapshots[s]!;
+      const predOutcome = predOutcomes[s]!;
+      if (!predOutcome.ok) {
+        snapshots.push({ snapshot: snapshot.name, predictedError: predOutcome.error });
+        continue;
+      }
+      const goldResult = (goldOutcomes[g]![s] as { ok: true; result: QueryResult }).result;
+      const ordering = await orderingFor(goldRuns[g]![s]!.orderings, input, policy, snapshot, goldResult);
+      snapshots.push({ snapshot: snapshot.name, verdict: compareResults(goldResult, predOutcome.result, policy, { ordering }) });
+    }
+    const matched = snapshots.filter((v) => v.verdict?.match === true).length;
+    const anyFalse = snapshots.some((v) => v.predictedError !== undefined || v.verdict?.match === false);
+    const outcome = matched === snapshots.length ? true : anyFalse ? false : 'undecided';
+    assessments.push({ goldIndex: g, snapshots, matched, outcome });
+    if (outcome === true) break;
+  }
+
+  const passing = assessments.find((a) => a.outcome === true);
+  const undecided = passing === undefined ? assessments.find((a) => a.outcome === 'undecided') : undefined;
+  const chosen = passing ?? undecided ?? [...assessments].sort((a, b) => b.matched - a.matched || a.goldIndex - b.goldIndex)[0]!;
+  const flags = new Set<string>();
+  for (const v of chosen.snapshots) for (const flag of v.verdict?.flags ?? []) flags.add(flag);
+  if (goldErrors.length > 0) flags.add('gold_error');
+  if (chosen.snapshots.some((v) => v.predictedError !== undefined)) flags.add('prediction_error');
+  const failing = chosen.snapshots.find((v) => v.verdict?.match !== true);
+  const goldNote = input.golds.length > 1 ? ` gold ${chosen.goldIndex}` : '';
+  const snapshotsNote = input.snapshots.length > 1 ? ` on ${input.snapshots.length} snapshots` : '';
+
+  let status: 'pass' | 'fail' | 'unscored';
+  let reason: string;
+  if (passing !== undefined) {
+    status = 'pass';
+    const first = chosen.snapshots[0]!.verdict!;
+    reason = `matches${goldNote}${snapshotsNote}${first.flags.includes('empty_gold') ? ' (both results empty)' : ''}`;
+  } else if (undecided !== undefined) {
+    status = 'unscored';
+    flags.add('undecided');
+    reason = `undecided on snapshot ${failing!.snapshot}: ${failing!.verdict!.reason}`;
+  } else {
+    status = 'fail';
+    reason = failing!.predictedError !== undefined
+      ? `snapshot ${failing!.snapshot}: prediction failed (${failing!.predictedError.code}): ${failing!.predictedError.message}`
+      : `snapshot ${failing!.snapshot}:${goldNote ? `${goldNote}:` : ''} ${failing!.verdict!.reason}`;
+  }
+  return createRungResult({
+    rung: 'execution',
+    status,
+    reason,
+    details: {
+      policy,
+      goldIndex: chosen.goldIndex,
+      snapshots: chosen.snapshots,
+      firstFailingSnapshot: status === 'fail' ? failing!.snapshot : null,
+      goldErrors,
+      flags: [...flags],
+      executedSql,
+    },
+  });
+}
+
+function orderingFor(
+  cache: Map<string, Promise<GoldOrdering>>,
+  input: ExecutionInput,
+  policy: ComparisonPolicy,
+  snapshot: Snapshot,
+  goldResult: QueryResult,
+): Promise<GoldOrdering> {
+  if (input.goldOrdered !== undefined) return Promise.resolve({ ordered: input.goldOrdered, source: 'policy' });
+  const key = `${policy.rowOrder}|${policy.tieAware}`;
+  let found = cache.get(key);
+  if (found === undefined) {
+    found = resolveGoldOrdering({
+      engine: input.engine,
+      db: snapshot.path,
+      goldSql: goldResult.executedSql,
+      goldResult,
+      policy,
+      ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+    });
+    cache.set(key, found);
+  }
+  return found;
+}
+
+function validateInput(input: ExecutionInput): void {
+  if (typeof input.predictedSql !== 'string') throw new TypeError(`predictedSql must be a string; received ${typeof input.predictedSql}`);
+  if (!Array.isArray(input.golds) || input.golds.length === 0 || input.golds.some((g) => typeof g !== 'string')) {
+    throw new TypeError('golds must be a non-empty array of SQL strings');
+  }
+  if (!Array.isArray(input.snapshots) || input.snapshots.length === 0) {
+    throw new TypeError('snapshots must be a non-empty array of { name, path, checksum? }');
+  }
+  for (const snapshot of input.snapshots) {
+    if (typeof snapshot !== 'object' || snapshot === null || typeof snapshot.name !== 'string' || typeof snapshot.path !== 'string') {
+      throw new TypeError('each snapshot must be { name: string, path: string, checksum?: string }');
+    }
+  }
+  if (input.engine === null || typeof input.engine !== 'object' || typeof input.engine.execute !== 'function') {
+    throw new TypeError('engine must implement Engine (see createSqliteEngine)');
+  }
+}
