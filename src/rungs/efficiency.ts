@@ -208,3 +208,69 @@ function proxyIssues(comparison: PlanComparison, predicted: PlanAnalysis): RungI
   extra('full_scan', 'full scans', comparison.predicted.fullScans, comparison.gold.fullScans);
   return issues;
 }
+
+/** The ladder's call shape (src/rungs/ladder.ts `LadderRungs.efficiency`). */
+export interface EfficiencyLadderInput {
+  /** The predicted SQL. */
+  readonly sql: string;
+  readonly golds: readonly string[];
+  /** The item's snapshots; the first one is analyzed (L4 matched on every one). */
+  readonly snapshots: readonly { readonly name: string; readonly path: string }[];
+  readonly engine: Engine;
+  /** The L4 result; its details name the gold that matched and the SQL as run after rewrites. */
+  readonly execution: RungResult;
+  /** {@link EfficiencyOptions}, unvalidated (e.g. from a promptfoo config). */
+  readonly options?: unknown;
+}
+
+/**
+ * L6 as the ladder calls it: compares the predicted query with the gold L4 matched
+ * (`execution.details.goldIndex`, as run after the policy's rewrites) on the first snapshot.
+ * @throws LadderError('invalid_option') for bad options.
+ */
+export function runEfficiencyRung(input: EfficiencyLadderInput): Promise<RungResult<EfficiencyDetails | null>> {
+  const options = readEfficiencyOptions(input.options);
+  const details = (input.execution.details ?? {}) as { goldIndex?: unknown; executedSql?: { predicted?: unknown; golds?: unknown } };
+  const goldIndex = typeof details.goldIndex === 'number' ? details.goldIndex : 0;
+  const executedGolds = Array.isArray(details.executedSql?.golds) ? (details.executedSql.golds as unknown[]) : [];
+  const ranGold = executedGolds[goldIndex];
+  const goldSql = typeof ranGold === 'string' ? ranGold : input.golds[goldIndex];
+  const ranPredicted = details.executedSql?.predicted;
+  const predictedSql = typeof ranPredicted === 'string' ? ranPredicted : input.sql;
+  const snapshot = input.snapshots[0];
+  if (goldSql === undefined || snapshot === undefined) {
+    return Promise.resolve(createSkippedResult('efficiency', goldSql === undefined ? 'no gold SQL to compare with' : 'no snapshot to analyze'));
+  }
+  return checkEfficiency({ predictedSql, goldSql, snapshot: snapshot.path, engine: input.engine, execution: input.execution, options });
+}
+
+const OPTION_NAMES = ['budgetFactor', 'failOnProxies', 'timing', 'doubleQuotes'] as const;
+
+/**
+ * Reads {@link EfficiencyOptions} from an unchecked value (a promptfoo config block). `undefined`
+ * and `true` mean defaults.
+ * @throws LadderError('invalid_option') naming the option, the expected and the received value.
+ */
+export function readEfficiencyOptions(value: unknown): EfficiencyOptions {
+  if (value === undefined || value === null || value === true) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new LadderError('invalid_option', `efficiency options must be an object, received ${JSON.stringify(value)}`);
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!(OPTION_NAMES as readonly string[]).includes(key)) throw new LadderError('invalid_option', `efficiency option ${key} is unknown; known options: ${OPTION_NAMES.join(', ')}`);
+  }
+  const { budgetFactor, failOnProxies, timing, doubleQuotes } = record;
+  if (doubleQuotes !== undefined && doubleQuotes !== 'legacy' && doubleQuotes !== 'strict') {
+    throw new LadderError('invalid_option', `efficiency doubleQuotes must be "legacy" or "strict", received ${JSON.stringify(doubleQuotes)}`);
+  }
+  if (timing !== undefined && typeof timing !== 'boolean' && (timing === null || typeof timing !== 'object' || Array.isArray(timing))) {
+    throw new LadderError('invalid_option', `efficiency timing must be true, false or { runs, timeoutMs }, received ${JSON.stringify(timing)}`);
+  }
+  const options: EfficiencyOptions = {
+    ...(budgetFactor !== undefined ? { budgetFactor: budgetFactor as number } : {}),
+    ...(failOnProxies !== undefined ? { failOnProxies: failOnProxies as ProxyKind[] } : {}),
+    ...(timing !== undefined ? { timing: timing as boolean | EfficiencyTimingOptions } : {}),
+    ...(doubleQuotes !== undefined ? { doubleQuotes: doubleQuotes as DoubleQuoteMode } : {}),
+  };
+  resolveOptions(options); // validates the values
+  return options;
+}
