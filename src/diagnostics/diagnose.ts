@@ -139,7 +139,7 @@ export async function runDiagnostics(input: DiagnoseInput): Promise<DiagnosticsR
   row['schema_miss_generation'] = sd ? sd.misses.some((m) => m.source === 'generation') : null;
 
   const result = useEngine
-    ? await resultSimilarityWithEngine(input)
+    ? await resultSimilarityWithEngine({ ...input, engine: input.engine!, db: input.db! })
     : createSkippedResult('resultSimilarity', 'no engine and database given');
   results.push(result);
   row['result_skipped'] = result.status === 'skipped';
@@ -149,10 +149,14 @@ export async function runDiagnostics(input: DiagnoseInput): Promise<DiagnosticsR
   return { row, results };
 }
 
-/** Executes every gold and the prediction; keeps the gold with the best score (QAS, else TS). */
-async function resultSimilarityWithEngine(input: DiagnoseInput): Promise<RungResult> {
-  const engine = input.engine!;
-  const db = input.db!;
+/**
+ * Result similarity with execution: runs the prediction and every gold on `db`, scores each gold
+ * with ../rungs/result-similarity.ts (row order as returned when the gold has an outermost ORDER BY,
+ * else sorted) and keeps the gold with the best score (QAS, else TS).
+ * @returns the `resultSimilarity` RungResult, or `skipped` when no gold executes.
+ */
+export async function resultSimilarityWithEngine(input: DiagnoseInput & { readonly engine: Engine; readonly db: string }): Promise<RungResult> {
+  const { engine, db } = input;
   const predicted = await engine.execute({ db, sql: input.predictedSql });
   let best: RungResult | undefined;
   const failures: string[] = [];

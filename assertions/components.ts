@@ -1,0 +1,38 @@
+/**
+ * `components` assertion (diagnostic, never gates): clause F1 of the predicted query against the
+ * item's gold SQL (reference 000 §4.2) plus Spider's partial-match components
+ * (src/rungs/components.ts). Named scores `components` (mean clause F1), `components_<clause>`,
+ * `spider_<component>`.
+ *
+ * Options: `aliasResolution` (`resolve` default | `seed`), `threshold` (pass when score ≥ it;
+ * default: always pass), `dialect` and the item fields of assertions/config.ts.
+ *
+ * ```yaml
+ * assert:
+ *   - type: javascript
+ *     value: file://assertions/components.ts:components
+ * ```
+ */
+import { scoreComponents } from '../src/rungs/components.js';
+import type { AssertionContext, GradingResult } from './adapter.js';
+import { runDiagnosticAssertion } from './diagnostic-assertion.js';
+import type { DiagnosticAssertionSpec } from './diagnostic-assertion.js';
+import { readEnum } from './options.js';
+
+/** The spec (exported for tests). */
+export const COMPONENTS_ASSERTION: DiagnosticAssertionSpec = {
+  file: 'assertions/components.ts:components',
+  rung: 'components',
+  options: ['aliasResolution'],
+  needsDatabase: false,
+  validate: (config) => void readEnum(config, 'aliasResolution', ['resolve', 'seed'] as const),
+  run: async ({ sql, golds, options, config }) => {
+    const aliasResolution = readEnum(config, 'aliasResolution', ['resolve', 'seed'] as const);
+    return scoreComponents({ predictedSql: sql, goldSqls: golds, dialect: options.dialect, ...(aliasResolution ? { aliasResolution } : {}) });
+  },
+};
+
+/** promptfoo assertion: clause component F1 (diagnostic). */
+export function components(output: unknown, context: AssertionContext): Promise<GradingResult> {
+  return runDiagnosticAssertion(COMPONENTS_ASSERTION, output, context);
+}
