@@ -51,13 +51,32 @@ export function getSharedEngine(options?: SqliteEngineOptions): Engine {
   return current.engine;
 }
 
-/** Closes the shared engine (if any); the next {@link getSharedEngine} starts a new one. */
+/** Longest wait for the engine's children to exit in {@link closeSharedEngine}, in milliseconds. */
+export const CLOSE_TIMEOUT_MS = 5_000;
+
+/**
+ * Closes the shared engine (if any); the next {@link getSharedEngine} starts a new one.
+ *
+ * The engine `unref`s idle children, so nothing would keep Node's event loop alive while `close()`
+ * waits for them to exit: inside promptfoo's afterAll that drained the loop and Node exited with
+ * code 13 (unsettled top-level await) before promptfoo wrote its results. A ref'd timer keeps the
+ * loop alive for the wait, capped at {@link CLOSE_TIMEOUT_MS}.
+ */
 export async function closeSharedEngine(): Promise<void> {
   const current = state();
   const engine = current.engine;
   current.engine = undefined;
   current.exitHook = false;
-  await engine?.close();
+  if (engine === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([engine.close(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The gold-result cache shared by every execution assertion in the process. */

@@ -1,0 +1,14 @@
+# Sourced by scripts/eval.sh and scripts/view.sh: run promptfoo offline, with its data in the project.
+# Facts behind each line: ../shared/notes/promptfoo-0.121.md §0.
+export PROMPTFOO_CONFIG_DIR="${PROMPTFOO_CONFIG_DIR:-$PWD/.promptfoo}"  # DB, logs, user id (default ~/.promptfoo)
+export PROMPTFOO_DISABLE_TELEMETRY=1
+export PROMPTFOO_DISABLE_UPDATE=1
+export PROMPTFOO_DISABLE_SHARING=1
+export PROMPTFOO_DISABLE_RUNTIME_WARNINGS=1        # the "Node.js 20 support ended" notice
+export PROMPTFOO_PASS_RATE_THRESHOLD=0             # a completed run exits 0 even when tests fail
+export NODE_NO_WARNINGS=1                          # undici's ExperimentalWarning
+# Even with telemetry off promptfoo POSTs one "telemetry disabled" event; a dead loopback proxy
+# stops it (and any other outbound HTTP). Loopback stays direct for the viewer.
+export HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 http_proxy=http://127.0.0.1:9
+export NO_PROXY=localhost,127.0.0.1 no_proxy=localhost,127.0.0.1
+PROMPTFOO_BIN="$PWD/node_modules/.bin/promptfoo"
