@@ -16,8 +16,24 @@ import { syntax } from './syntax.js';
 import { schema } from './schema.js';
 import { safety } from './safety.js';
 import { execution } from './execution.js';
+import { components } from './components.js';
+import { exactMatch } from './exact-match.js';
+import { astDistance } from './ast-distance.js';
+import { schemaLinking } from './schema-linking.js';
+import { resultSimilarity } from './result-similarity.js';
 
 /** The assertion functions by name (`package:text2sql-ladder:assertions.<name>`). */
-export const assertions = { ladder, syntax, schema, safety, execution } as const;
+export const assertions = {
+  ladder,
+  syntax,
+  schema,
+  safety,
+  execution,
+  components,
+  exactMatch,
+  astDistance,
+  schemaLinking,
+  resultSimilarity,
+} as const;
 
-export { ladder, syntax, schema, safety, execution };
+export { ladder, syntax, schema, safety, execution, components, exactMatch, astDistance, schemaLinking, resultSimilarity };
