@@ -1,6 +1,215 @@
-import type { Command } from 'commander';
+/**
+ * `text2sql-ladder check`: the static rungs (L1 syntax, L2 schema, L3 safety) on SQL or model
+ * output read from stdin — a pre-execution guardrail for scripts and CI.
+ *
+ *   echo "SELECT amont FROM orders" | text2sql-ladder check --db shop.sqlite
+ *   text2sql-ladder check --db warehouse --role analyst --max-limit 1000 --json < output.txt
+ *
+ * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`, required with `--role`),
+ * or, for a dialect other than SQLite, a DDL file (`.sql`) that gives the catalog. L2 is skipped
+ * when L1 fails (as in the ladder); L3 always runs, since a text that is not one query can still
+ * be unsafe. Exit status: 0 when every rung passes, 1 when one fails (or the input holds no SQL),
+ * 2 on bad usage (unknown flag, bad value, missing database, unknown fixture or role).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Catalog } from '../engine/engine.js';
+import { createSqliteEngine, type SqliteEngine } from '../engine/sqlite/sqlite-engine.js';
+import { LadderError } from '../errors.js';
+import { resolveFixture } from '../fixtures/registry.js';
+import { checkSafety } from '../rungs/safety.js';
+import { checkSchema } from '../rungs/schema.js';
+import { checkSyntax } from '../rungs/syntax.js';
+import { createSkippedResult, type RungResult } from '../rungs/rung-result.js';
+import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
+import { DIALECTS, type Dialect } from '../sql/parse.js';
+import { parseProviderOutput } from '../sql/provider-output.js';
 
-/** Registers `text2sql-ladder check` (issue 5). Placeholder until the static rungs land. */
+/** Parsed flags of the `check` command. */
+export interface CheckCommandOptions {
+  /** Database file, fixture name, or (non-SQLite dialects) DDL file. */
+  readonly db: string;
+  /** Default `sqlite`. */
+  readonly dialect: Dialect;
+  /** Role whose scoped snapshot to check against (`--db` must then be a fixture name). */
+  readonly role?: string;
+  /** Allowed-tables policy (comma-separated on the command line). */
+  readonly allowedTables?: readonly string[];
+  /** LIMIT policy: largest allowed integer literal (rows). */
+  readonly maxLimit?: number;
+  /** Print one JSON object instead of text. */
+  readonly json: boolean;
+}
+
+/** Where the command reads and writes (injectable for tests). */
+export interface CheckCommandIo {
+  readonly stdin: () => Promise<string>;
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+}
+
+/** The JSON printed with `--json`. */
+export interface CheckReport {
+  /** True when every rung passed (skipped rungs do not count against it). */
+  readonly pass: boolean;
+  /** The SQL checked, or `null` when the input held none. */
+  readonly sql: string | null;
+  /** Why there is no SQL (the model declined or wrote prose). */
+  readonly declined?: string;
+  /** The database file the checks ran against. */
+  readonly db?: string;
+  readonly rungs: readonly RungResult[];
+}
+
+/** Registers `text2sql-ladder check` on the program. */
 export function registerCheckCommand(program: Command): void {
-  program.command('check').description('Static L1-L3 checks of SQL read from stdin (not built yet)');
+  program
+    .command('check')
+    .description('Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin')
+    .requiredOption('--db <path>', 'SQLite database file, fixture name (with --role), or DDL .sql file for other dialects')
+    .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')}`, parseDialect, 'sqlite' as Dialect)
+    .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
+    .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
+    .option('--max-limit <n>', 'LIMIT policy: the outermost query needs LIMIT n with 1 <= n <= this', parsePositiveInteger)
+    .option('--json', 'print one JSON object (pass, sql, rungs) instead of text', false)
+    .exitOverride((error) => {
+      // Bad usage is exit status 2 (commander's default is 1); help and version stay 0.
+      process.exit(error.exitCode === 0 ? 0 : 2);
+    })
+    .action(async (options: CheckCommandOptions) => {
+      process.exitCode = await runCheckCommand(options, {
+        stdin: readStdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
+    });
+}
+
+/**
+ * Runs the checks. Resolves to the exit status: 0 all pass, 1 a failure or no SQL, 2 misuse.
+ */
+export async function runCheckCommand(options: CheckCommandOptions, io: CheckCommandIo): Promise<number> {
+  let engine: SqliteEngine | undefined;
+  try {
+    // Validate the interpreted options.
+    if (!DIALECTS.includes(options.dialect)) throw new LadderError('invalid_option', `--dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(options.dialect)}`);
+    const policy = {
+      ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
+      ...(options.allowedTables !== undefined ? { allowedTables: options.allowedTables } : {}),
+    };
+
+    const target = await resolveTarget(options);
+    const input = await io.stdin();
+    const answer = parseProviderOutput(input);
+    if (answer.kind === 'declined') {
+      const report: CheckReport = { pass: false, sql: null, declined: answer.message === '' ? `no SQL (${answer.action})` : answer.message, ...(target.db ? { db: target.db } : {}), rungs: [] };
+      io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `no SQL to check (${answer.action}): ${oneLine(answer.message) || 'empty input'}\n`);
+      return 1;
+    }
+    const sql = answer.sql;
+
+    let catalog: Catalog;
+    let syntax: RungResult;
+    if (target.kind === 'sqlite') {
+      engine = createSqliteEngine({ poolSize: 1 });
+      catalog = await loadCatalog(engine, target.db);
+      syntax = await checkSyntax({ sql, dialect: 'sqlite', engine, db: target.db });
+    } else {
+      catalog = target.catalog;
+      syntax = await checkSyntax({ sql, dialect: options.dialect });
+    }
+    const syntaxDetails = syntax.details as { authority?: string; engineError?: unknown };
+    const engineAccepted = syntax.status === 'pass' && syntaxDetails.authority === 'engine' && syntaxDetails.engineError === undefined;
+    const schema = syntax.status === 'pass'
+      ? checkSchema({ sql, dialect: options.dialect, catalog, engineAccepted })
+      : createSkippedResult('schema', 'L1 syntax failed');
+    const safety = checkSafety({ sql, dialect: options.dialect, policy, engineAccepted });
+
+    const rungs = [syntax, schema, safety];
+    const pass = rungs.every((rung) => rung.status !== 'fail');
+    const report: CheckReport = { pass, sql, ...(target.db ? { db: target.db } : {}), rungs };
+    io.stdout.write(options.json ? `${JSON.stringify(report, jsonReplacer)}\n` : formatReport(report));
+    return pass ? 0 : 1;
+  } catch (error) {
+    if (error instanceof LadderError || error instanceof TypeError) {
+      io.stderr.write(`error: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await engine?.close();
+  }
+}
+
+type Target = { kind: 'sqlite'; db: string } | { kind: 'ddl'; db: string; catalog: Catalog };
+
+/** Interprets `--db` (+ `--role`, `--dialect`). */
+async function resolveTarget(options: CheckCommandOptions): Promise<Target> {
+  const isFile = existsSync(options.db) && statSync(options.db).isFile();
+  if (options.dialect !== 'sqlite') {
+    if (options.role !== undefined) throw new LadderError('invalid_option', `--role needs a SQLite fixture; dialect ${options.dialect} takes a DDL file in --db`);
+    if (!isFile) throw new LadderError('db_not_found', `--db: DDL file ${options.db} does not exist`);
+    return { kind: 'ddl', db: options.db, catalog: catalogFromDdl(await readFile(options.db, 'utf8'), options.dialect) };
+  }
+  if (options.role !== undefined) {
+    if (isFile) throw new LadderError('invalid_option', `--role needs --db to name a fixture (e.g. warehouse), not a database file: ${options.db}`);
+    const fixture = await resolveFixture(options.db, { role: options.role });
+    const first = fixture.snapshots[0];
+    if (!first) throw new LadderError('unknown_fixture', `fixture ${options.db} has no snapshots`);
+    return { kind: 'sqlite', db: first.path };
+  }
+  if (isFile) return { kind: 'sqlite', db: options.db };
+  if (existsSync(options.db)) throw new LadderError('db_not_found', `--db: ${options.db} is not a file`);
+  if (/[/\\]|\.(sqlite3?|db)$/i.test(options.db)) throw new LadderError('db_not_found', `--db: database ${options.db} does not exist (it is never created)`);
+  const fixture = await resolveFixture(options.db);
+  const first = fixture.snapshots[0];
+  if (!first) throw new LadderError('unknown_fixture', `fixture ${options.db} has no snapshots`);
+  return { kind: 'sqlite', db: first.path };
+}
+
+/** Text output: one line per rung, then its issues indented with `line:column kind message`. */
+export function formatReport(report: CheckReport): string {
+  const names: Record<string, string> = { syntax: 'L1 syntax', schema: 'L2 schema', safety: 'L3 safety' };
+  let text = '';
+  for (const rung of report.rungs) {
+    text += `${(names[rung.rung] ?? rung.rung).padEnd(10)} ${rung.status.padEnd(7)} ${rung.reason}\n`;
+    for (const issue of rung.issues) {
+      const where = issue.line !== undefined ? `${issue.line}:${issue.column ?? 1}` : '-';
+      text += `  ${where.padEnd(7)} ${issue.kind.padEnd(20)} ${issue.message}\n`;
+    }
+  }
+  text += report.pass ? 'all static checks passed\n' : 'static checks failed\n';
+  return text;
+}
+
+function jsonReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseDialect(value: string): Dialect {
+  if (!(DIALECTS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${DIALECTS.join(', ')}`);
+  return value as Dialect;
+}
+
+function parseList(value: string): string[] {
+  const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if (items.length === 0) throw new InvalidArgumentError('expected a comma-separated list of table names');
+  return items;
+}
+
+function parsePositiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected an integer >= 1');
+  return parsed;
 }

@@ -1,0 +1,116 @@
+/** `text2sql-ladder check` on the static test database (tests/rungs/static-test-db.ts). */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCheckCommand, type CheckCommandOptions, type CheckReport } from '../../src/cli/check.js';
+import { buildStaticTestDb, type StaticTestDb } from '../rungs/static-test-db.js';
+
+let fixture: StaticTestDb;
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+beforeAll(() => {
+  fixture = buildStaticTestDb();
+});
+
+afterAll(() => {
+  fixture.remove();
+});
+
+async function run(stdin: string, options: Partial<CheckCommandOptions> = {}): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCheckCommand(
+    { db: fixture.file, dialect: 'sqlite', json: false, ...options },
+    { stdin: async () => stdin, stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (err += text) } },
+  );
+  return { code, out, err };
+}
+
+describe('runCheckCommand', () => {
+  it('all pass: exit 0 and one line per rung', async () => {
+    const { code, out } = await run('SELECT name FROM customers');
+    expect(code).toBe(0);
+    expect(out.split('\n').map((line) => line.split(/\s+/).slice(0, 3).join(' '))).toEqual([
+      'L1 syntax pass',
+      'L2 schema pass',
+      'L3 safety pass',
+      'all static checks',
+      '',
+    ]);
+  });
+
+  it('an unknown column: exit 1 with its position and did-you-mean', async () => {
+    const { code, out } = await run('```sql\nSELECT amont FROM orders\n```');
+    expect(code).toBe(1);
+    expect(out).toContain('L2 schema  fail    no such column: amont; did you mean amount? at 1:8\n');
+    expect(out).toContain('  1:8     unknown_column       no such column: amont; did you mean amount?\n');
+  });
+
+  it('a chained write: L1 fails, L2 is skipped, L3 names both violations', async () => {
+    const { code, out } = await run('SELECT 1; DROP TABLE orders', { json: true });
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as CheckReport;
+    expect(report.rungs.map((rung) => rung.status)).toEqual(['fail', 'skipped', 'fail']);
+    expect(report.rungs[2]!.issues.map((issue) => `${issue.kind}@${issue.line}:${issue.column}`)).toEqual(['multiple_statements@1:11', 'ddl_statement@1:11']);
+  });
+
+  it.each<[string, string, Partial<CheckCommandOptions>, number, string[]]>([
+    ['LIMIT policy met', 'SELECT * FROM orders LIMIT 10', { maxLimit: 100 }, 0, []],
+    ['LIMIT policy broken', 'SELECT * FROM orders LIMIT 1000', { maxLimit: 100 }, 1, ['limit_out_of_range@1:28']],
+    ['allowed tables met', 'SELECT * FROM orders', { allowedTables: ['orders'] }, 0, []],
+    ['allowed tables broken in a subquery', 'SELECT * FROM orders WHERE amount > (SELECT max(amount) FROM salaries)', { allowedTables: ['orders'] }, 1, ['table_not_allowed@1:62']],
+  ])('policies: %s', async (_name, sql, options, code, issues) => {
+    const result = await run(sql, { ...options, json: true });
+    expect(result.code).toBe(code);
+    const report = JSON.parse(result.out) as CheckReport;
+    expect(report.rungs[2]!.issues.map((issue) => `${issue.kind}@${issue.line}:${issue.column}`)).toEqual(issues);
+  });
+
+  it('model output without SQL: exit 1, nothing checked', async () => {
+    const { code, out } = await run('{"action": "refuse", "message": "I cannot delete data."}', { json: true });
+    expect(code).toBe(1);
+    expect(JSON.parse(out)).toEqual({ pass: false, sql: null, declined: 'I cannot delete data.', db: fixture.file, rungs: [] });
+  });
+
+  it('a table SQLite accepts but the AST layer cannot read passes every rung', async () => {
+    const { code } = await run('SELECT winner FROM Match');
+    expect(code).toBe(0);
+  });
+
+  it('a non-SQLite dialect reads its catalog from a DDL file', async () => {
+    const ddl = path.join(path.dirname(fixture.file), 'schema.sql');
+    writeFileSync(ddl, 'CREATE TABLE orders (order_id int, amount numeric);');
+    expect((await run('SELECT amount FROM orders', { dialect: 'postgres', db: ddl })).code).toBe(0);
+    expect((await run('SELECT amont FROM orders', { dialect: 'postgres', db: ddl })).code).toBe(1);
+  });
+
+  it.each<[string, Partial<CheckCommandOptions>, string]>([
+    ['a missing database file', { db: '/nonexistent/shop.sqlite' }, 'error: --db: database /nonexistent/shop.sqlite does not exist (it is never created)\n'],
+    ['--role with a database file', { role: 'analyst' }, `error: --role needs --db to name a fixture (e.g. warehouse), not a database file: ${'FILE'}\n`],
+  ])('bad usage is exit 2: %s', async (_name, options, message) => {
+    const { code, err } = await run('SELECT 1', options);
+    expect(code).toBe(2);
+    expect(err).toBe(message.replace('FILE', fixture.file));
+  });
+});
+
+describe('the check command through the binary', () => {
+  const cli = (args: string[], input: string) =>
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bin/text2sql-ladder.ts'), 'check', ...args], { input, encoding: 'utf8', cwd: ROOT });
+
+  it('reads stdin and exits 0 / 1', () => {
+    expect(cli(['--db', fixture.file], 'SELECT name FROM customers').status).toBe(0);
+    expect(cli(['--db', fixture.file], 'PRAGMA query_only = 0').status).toBe(1);
+  });
+
+  it.each<[string, string[]]>([
+    ['missing --db', []],
+    ['unknown flag', ['--db', 'x.sqlite', '--frobnicate']],
+    ['bad --max-limit', ['--db', 'x.sqlite', '--max-limit', '1e9']],
+    ['bad --dialect', ['--db', 'x.sqlite', '--dialect', 'tsql']],
+  ])('bad usage exits 2: %s', (_name, args) => {
+    const result = cli(args, 'SELECT 1');
+    expect([result.status, result.stderr.startsWith('error:')]).toEqual([2, true]);
+  });
+});
