@@ -32,8 +32,21 @@ export interface MatcherMessageParts {
   readonly received: unknown;
   /** The rung result the verdict came from. */
   readonly result: RungResult;
+  /** The text issue positions point into (SQL or prose); adds a caret line under each issue. */
+  readonly source?: string;
   /** Extra blocks after the verdict (table diffs, catalog summaries); each already formatted. */
   readonly sections?: readonly string[];
+}
+
+/**
+ * What a matcher returns to vitest (structurally vitest's `SyncExpectationResult`, which vitest
+ * does not export): the verdict, and the message shown when the assertion fails.
+ */
+export interface MatcherOutcome {
+  /** True when the positive assertion holds; vitest inverts it under `.not`. */
+  readonly pass: boolean;
+  /** Builds the failure message; called only when the assertion fails. */
+  readonly message: () => string;
 }
 
 /** Ladder step labels used in verdict lines, keyed by rung id. */
@@ -45,6 +58,22 @@ const RUNG_LABELS: Readonly<Record<string, string>> = {
   efficiency: 'L6 efficiency',
   answer: 'L7 answer grounding',
 };
+
+/**
+ * Turns a rung result into vitest's matcher result, deciding the verdict once:
+ * - `pass` / `fail` map to `pass: true` / `pass: false`, and vitest applies `.not`;
+ * - `skipped` / `unscored` mean the rung did not decide (e.g. no gold runs, a dialect the rung
+ *   cannot analyse): neither the assertion nor its negation holds, so the result fails both ways
+ *   (`pass` equals `isNot`) and the message says why.
+ *
+ * @param state - the matcher's `this`.
+ * @param parts - the message parts; the message is built only when vitest reads it.
+ */
+export function toMatcherResult(state: MatcherState, parts: MatcherMessageParts): MatcherOutcome {
+  const status = parts.result.status;
+  const pass = status === 'pass' ? true : status === 'fail' ? false : state.isNot;
+  return { pass, message: () => formatMatcherMessage(state, parts) };
+}
 
 /**
  * Builds a matcher's failure message from its state and a rung result. Call it inside the
@@ -67,7 +96,10 @@ export function formatMatcherMessage(state: MatcherState, parts: MatcherMessageP
     `Expected: ${isNot ? 'not ' : ''}${parts.expectation}\nReceived: ${utils.printReceived(parts.received)}`,
     formatVerdict(parts.result),
   ];
-  const issues = formatIssues(parts.result.issues);
+  if (parts.result.status === 'skipped' || parts.result.status === 'unscored') {
+    blocks.push(`The rung did not decide (${parts.result.status}), so neither ${parts.matcherName} nor its negation holds.`);
+  }
+  const issues = formatIssues(parts.result.issues, parts.source);
   if (issues !== '') blocks.push(issues);
   for (const section of parts.sections ?? []) {
     if (section !== '') blocks.push(section);
@@ -86,11 +118,16 @@ export function formatVerdict(result: RungResult): string {
 }
 
 /**
- * One line per issue: `  line 1, column 8  unknown_column  no such column: nme (did you mean "name"?)`.
- * Returns an empty string for no issues.
+ * One line per issue: `  line 1, column 8  unknown_column  no such column: nme (did you mean "name"?)`,
+ * followed, when `source` is given and the issue has a position, by the source line and a caret
+ * under the column. Returns an empty string for no issues.
+ *
+ * @param issues - the rung's issues.
+ * @param source - the text the 1-based positions point into (optional).
  */
-export function formatIssues(issues: readonly RungIssue[]): string {
+export function formatIssues(issues: readonly RungIssue[], source?: string): string {
   if (issues.length === 0) return '';
+  const sourceLines = source?.split(/\r?\n/);
   const lines = issues.map((issue) => {
     const where =
       issue.line !== undefined && issue.column !== undefined
@@ -99,7 +136,10 @@ export function formatIssues(issues: readonly RungIssue[]): string {
           ? `line ${issue.line}  `
           : '';
     const suggestion = issue.suggestion !== undefined ? ` (did you mean ${JSON.stringify(issue.suggestion)}?)` : '';
-    return `  ${where}${issue.kind}  ${issue.message}${suggestion}`;
+    const head = `  ${where}${issue.kind}  ${issue.message}${suggestion}`;
+    const text = issue.line !== undefined ? sourceLines?.[issue.line - 1] : undefined;
+    if (text === undefined || issue.column === undefined) return head;
+    return `${head}\n    ${text}\n    ${' '.repeat(Math.max(0, issue.column - 1))}^`;
   });
   return `Issues:\n${lines.join('\n')}`;
 }

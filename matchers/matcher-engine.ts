@@ -1,0 +1,40 @@
+/**
+ * The one SQLite engine the vitest matchers share in a process (a test file's worker, under
+ * vitest's default isolation). It is created on first use — tests that only use the static
+ * matchers never start a child process — and closed by the `afterAll` hook that
+ * `text2sql-ladder/vitest` registers. An engine left open does not keep Node alive either (the
+ * pool holds its children only while jobs wait), so vitest exits cleanly even when the hook did
+ * not run (e.g. `isolate: false`, where a later file re-creates the engine after the first close).
+ */
+import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
+import type { SqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
+
+/**
+ * Options of the shared engine: two children (a gold and a prediction run side by side), the
+ * engine's defaults for everything else (10 000 ms deadline, 100 000 rows, 512 MiB per child,
+ * `legacy` double quotes).
+ */
+export const MATCHER_ENGINE_OPTIONS = Object.freeze({ poolSize: 2 });
+
+let shared: SqliteEngine | undefined;
+
+/** The process's matcher engine, created on first call with {@link MATCHER_ENGINE_OPTIONS}. */
+export function getMatcherEngine(): SqliteEngine {
+  shared ??= createSqliteEngine(MATCHER_ENGINE_OPTIONS);
+  return shared;
+}
+
+/** True when the matcher engine exists (created and not yet closed). */
+export function hasMatcherEngine(): boolean {
+  return shared !== undefined;
+}
+
+/**
+ * Closes the matcher engine and ends its children; the next matcher call creates a new one.
+ * Idempotent; resolves when the children are gone.
+ */
+export async function closeMatcherEngine(): Promise<void> {
+  const engine = shared;
+  shared = undefined;
+  await engine?.close();
+}

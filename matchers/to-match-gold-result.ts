@@ -1,0 +1,309 @@
+/**
+ * `toMatchGoldResult(goldOrGolds, { db | snapshots, policy?, timeoutMs? })` — L4 execution
+ * accuracy (+ L5 snapshots): the received SQL returns the gold's result on every snapshot, for at
+ * least one gold, under an explicit comparison policy. Calls the L4 rung (`checkExecution`,
+ * src/rungs/execution.ts) on the matchers' shared engine, as the promptfoo `execution` assertion
+ * does.
+ */
+import { basename, extname } from 'node:path';
+import type { MatcherState } from 'vitest';
+import type { Verdict } from '../src/compare/compare-results.js';
+import { PRESETS, resolvePolicy } from '../src/compare/policy.js';
+import type { ComparisonPolicy, PolicyInput, PresetName } from '../src/compare/policy.js';
+import type { Snapshot } from '../src/compare/snapshot.js';
+import type { Engine } from '../src/engine/engine.js';
+import { checkExecution } from '../src/rungs/execution.js';
+import type { ExecutionDetails, SnapshotVerdict } from '../src/rungs/execution.js';
+import type { RungResult } from '../src/rungs/rung-result.js';
+import { argumentTypeError, isPlainObject, rejectUnknownOptions } from './arguments.js';
+import { getMatcherEngine } from './matcher-engine.js';
+import { formatCell, formatTable, toMatcherResult } from './message.js';
+import type { MatcherOutcome } from './message.js';
+
+/** Options shared by both ways of naming the databases. */
+interface GoldResultCommonOptions {
+  /**
+   * The comparison policy: a preset name (`default`, `spider`, `bird`), a partial policy on top of
+   * a preset (`{ preset: 'spider', keepDistinct: true }`, `{ floatTolerance: { kind: 'absolute',
+   * value: 0.01 } }`) or a resolved policy. Default: the `default` preset (rows as a multiset,
+   * order from the gold's outermost ORDER BY with ties, column order ignored through one column
+   * map, floats within relative 1e-6).
+   */
+  readonly policy?: PresetName | PolicyInput | ComparisonPolicy;
+  /** Deadline per statement in milliseconds. Default: the engine's 10 000. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Options of {@link toMatchGoldResult}: exactly one of `db` (one database file) or `snapshots`
+ * (several database states; the gold must match on every one).
+ */
+export type GoldResultOptions = GoldResultCommonOptions &
+  (
+    | {
+        /** Path of the SQLite database both queries run on (opened read-only). */
+        readonly db: string;
+        readonly snapshots?: never;
+      }
+    | {
+        readonly db?: never;
+        /** Database paths, or `{ name, path, checksum? }` snapshots; the name labels messages. */
+        readonly snapshots: readonly (string | Snapshot)[];
+      }
+  );
+
+const NAME = 'toMatchGoldResult';
+const OPTION_NAMES = ['db', 'snapshots', 'policy', 'timeoutMs'] as const;
+
+/**
+ * Asserts that the received SQL returns the same result as the gold SQL (or one of several golds)
+ * on every snapshot. Asynchronous: `await` it (typescript-eslint's `no-floating-promises` catches
+ * a missing `await`).
+ *
+ * An item whose golds cannot run everywhere (`gold_error`) or whose comparison could not be decided
+ * (`undecided`) fails both the assertion and its negation, with the reason.
+ *
+ * @param received - the predicted SQL.
+ * @param goldOrGolds - one gold SQL, or several (any one may match).
+ * @param options - {@link GoldResultOptions}.
+ * @returns vitest's matcher result; the failure message gives L4's reason and a table diff: the
+ *   failing snapshot, the column map, missing and extra rows, the first differing cell, the policy
+ *   and the verdict's flags.
+ * @throws TypeError naming the argument for a non-string `received`, an empty or non-string gold,
+ *   options without exactly one of `db` / `snapshots`, or a bad snapshot; LadderError
+ *   `invalid_option` for an unknown option or a bad policy.
+ * @example
+ * await expect('SELECT name FROM customers ORDER BY name').toMatchGoldResult('SELECT name FROM customers', { db: 'db/shop.sqlite' });
+ * await expect(sql).toMatchGoldResult([goldA, goldB], { snapshots: ['db/base.sqlite', 'db/edge.sqlite'], policy: 'spider' });
+ */
+export async function toMatchGoldResult(
+  this: MatcherState,
+  received: unknown,
+  goldOrGolds: string | readonly string[],
+  options: GoldResultOptions,
+): Promise<MatcherOutcome> {
+  // Validate arguments.
+  if (typeof received !== 'string') throw argumentTypeError(toMatchGoldResult, NAME, 'received', 'a SQL string', received);
+  const golds = readGolds(goldOrGolds);
+  if (!isPlainObject(options)) {
+    throw argumentTypeError(toMatchGoldResult, NAME, 'options', 'an options object { db | snapshots, policy?, timeoutMs? }', options);
+  }
+  const given: Record<string, unknown> = options;
+  rejectUnknownOptions(toMatchGoldResult, NAME, 'options', given, OPTION_NAMES);
+  const snapshots = readSnapshots(given['db'], given['snapshots']);
+  const timeoutMs = given['timeoutMs'];
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+    throw argumentTypeError(toMatchGoldResult, NAME, 'options.timeoutMs', 'a positive integer (ms)', timeoutMs);
+  }
+  // Interpret: resolve the policy (LadderError naming the option when it is bad).
+  const policy = resolvePolicy(given['policy'] as PresetName | PolicyInput | ComparisonPolicy | undefined);
+
+  const engine = getMatcherEngine();
+  const result = await checkExecution({
+    predictedSql: received,
+    golds,
+    snapshots,
+    engine,
+    policy,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
+
+  // The message shows column names, which verdicts keep as positions: read them (prepare, no
+  // rows) only when the message will be shown.
+  const shown = result.status === 'pass' ? this.isNot : result.status === 'fail' ? !this.isNot : true;
+  const names = shown ? await columnNames(engine, result, snapshots) : undefined;
+  return toMatcherResult(this, {
+    matcherName: NAME,
+    receivedLabel: 'sql',
+    expectedLabel: 'gold',
+    expectation: `the result of ${golds.length === 1 ? 'the gold SQL' : `one of ${golds.length} gold queries`} on ${
+      snapshots.length === 1 ? `snapshot ${snapshots[0]!.name}` : `every snapshot (${snapshots.map((s) => s.name).join(', ')})`
+    }`,
+    received,
+    result,
+    sections: formatExecution(result, golds, snapshots.length, names),
+  });
+}
+
+function readGolds(value: unknown): string[] {
+  const expected = 'a gold SQL string or a non-empty array of them';
+  if (typeof value === 'string') {
+    if (value.trim() === '') throw argumentTypeError(toMatchGoldResult, NAME, 'goldOrGolds', expected, value);
+    return [value];
+  }
+  if (!Array.isArray(value) || value.length === 0) throw argumentTypeError(toMatchGoldResult, NAME, 'goldOrGolds', expected, value);
+  value.forEach((gold: unknown, index) => {
+    if (typeof gold !== 'string' || gold.trim() === '') {
+      throw argumentTypeError(toMatchGoldResult, NAME, `goldOrGolds[${index}]`, 'a non-empty SQL string', gold);
+    }
+  });
+  return [...(value as string[])];
+}
+
+function readSnapshots(db: unknown, list: unknown): Snapshot[] {
+  if (db !== undefined && list !== undefined) {
+    throw argumentTypeError(toMatchGoldResult, NAME, 'options', 'given exactly one of db and snapshots', { db, snapshots: list });
+  }
+  if (db !== undefined) {
+    if (typeof db !== 'string' || db === '') throw argumentTypeError(toMatchGoldResult, NAME, 'options.db', 'a database path (string)', db);
+    return [{ name: snapshotName(db), path: db }];
+  }
+  if (list === undefined) {
+    throw argumentTypeError(toMatchGoldResult, NAME, 'options', 'given one of db (a path) or snapshots (paths)', undefined);
+  }
+  if (!Array.isArray(list) || list.length === 0) {
+    throw argumentTypeError(toMatchGoldResult, NAME, 'options.snapshots', 'a non-empty array of paths or { name, path } snapshots', list);
+  }
+  const snapshots = list.map((entry: unknown, index): Snapshot => {
+    if (typeof entry === 'string' && entry !== '') return { name: snapshotName(entry), path: entry };
+    if (isPlainObject(entry) && typeof entry['name'] === 'string' && typeof entry['path'] === 'string' && entry['path'] !== '') {
+      const checksum = entry['checksum'];
+      if (checksum !== undefined && typeof checksum !== 'string') {
+        throw argumentTypeError(toMatchGoldResult, NAME, `options.snapshots[${index}].checksum`, 'a string', checksum);
+      }
+      return { name: entry['name'], path: entry['path'], ...(checksum === undefined ? {} : { checksum }) };
+    }
+    throw argumentTypeError(toMatchGoldResult, NAME, `options.snapshots[${index}]`, 'a path or a { name, path, checksum? } snapshot', entry);
+  });
+  // Names label messages: when two files share a name, label them by path.
+  const names = snapshots.map((s) => s.name);
+  return snapshots.map((s) => (names.indexOf(s.name) === names.lastIndexOf(s.name) ? s : { ...s, name: s.path }));
+}
+
+/** `db/shop.sqlite` → `shop`. */
+function snapshotName(path: string): string {
+  const file = basename(path);
+  const extension = extname(file);
+  return extension === '' ? file : file.slice(0, -extension.length);
+}
+
+/** Column names of the gold and the prediction, read with `prepare` on the snapshot the message shows. */
+interface ColumnNames {
+  readonly gold: readonly string[];
+  readonly predicted: readonly string[];
+}
+
+async function columnNames(engine: Engine, result: RungResult<ExecutionDetails>, snapshots: readonly Snapshot[]): Promise<ColumnNames | undefined> {
+  const details = result.details;
+  const shownVerdict = shownSnapshot(details);
+  if (details.goldIndex === null || shownVerdict?.verdict === undefined) return undefined;
+  const snapshot = snapshots.find((s) => s.name === shownVerdict.snapshot);
+  const goldSql = details.executedSql.golds[details.goldIndex];
+  if (snapshot === undefined || goldSql === undefined) return undefined;
+  const [gold, predicted] = await Promise.all([
+    engine.prepare({ db: snapshot.path, sql: goldSql }),
+    engine.prepare({ db: snapshot.path, sql: details.executedSql.predicted }),
+  ]);
+  if (!gold.ok || !predicted.ok) return undefined;
+  return { gold: gold.result.columns, predicted: predicted.result.columns };
+}
+
+/** The snapshot a message explains: the first failing one, else the first. */
+function shownSnapshot(details: ExecutionDetails): SnapshotVerdict | undefined {
+  return details.snapshots.find((s) => s.snapshot === details.firstFailingSnapshot) ?? details.snapshots[0];
+}
+
+function formatExecution(
+  result: RungResult<ExecutionDetails>,
+  golds: readonly string[],
+  snapshotCount: number,
+  names: ColumnNames | undefined,
+): string[] {
+  const details = result.details;
+  const sections: string[] = [];
+  // Which gold, and the per-snapshot outcomes.
+  const goldLines = golds.map((gold, index) => {
+    const marker = golds.length > 1 && index === details.goldIndex ? ' (reported)' : '';
+    return `${golds.length > 1 ? `  gold ${index}${marker}: ` : '  '}${oneLine(gold)}`;
+  });
+  sections.push(`Gold${golds.length > 1 ? 's' : ''}:\n${goldLines.join('\n')}`);
+  if (snapshotCount > 1 && details.snapshots.length > 0) {
+    const lines = details.snapshots.map((s) => `  ${s.snapshot}: ${snapshotOutcome(s)}${s.snapshot === details.firstFailingSnapshot ? '  ← first failing' : ''}`);
+    sections.push(`Snapshots${details.goldIndex !== null && golds.length > 1 ? ` (gold ${details.goldIndex})` : ''}:\n${lines.join('\n')}`);
+  }
+  for (const goldError of details.goldErrors) {
+    sections.push(`Gold ${goldError.goldIndex} failed on ${goldError.snapshot} (${goldError.error.code}): ${goldError.error.message}`);
+  }
+  const shown = shownSnapshot(details);
+  if (shown?.verdict !== undefined) sections.push(formatVerdictDiff(shown.snapshot, shown.verdict, names));
+  else if (shown?.predictedError !== undefined) {
+    sections.push(`Prediction failed on ${shown.snapshot} (${shown.predictedError.code}): ${shown.predictedError.message}`);
+  }
+  sections.push(`Policy: ${describePolicy(details.policy)}`);
+  if (details.flags.length > 0) sections.push(`Flags: ${details.flags.join(', ')}`);
+  return sections;
+}
+
+function snapshotOutcome(s: SnapshotVerdict): string {
+  if (s.predictedError !== undefined) return `prediction failed (${s.predictedError.code}): ${s.predictedError.message}`;
+  if (s.verdict === undefined) return 'not compared';
+  return s.verdict.match === true ? 'matches' : s.verdict.reason;
+}
+
+/** The table diff of one verdict: column map, missing rows, extra rows, first differing cell. */
+function formatVerdictDiff(snapshot: string, verdict: Verdict, names: ColumnNames | undefined): string {
+  const goldName = (index: number): string => names?.gold[index] ?? `#${index + 1}`;
+  const predName = (index: number): string => names?.predicted[index] ?? `#${index + 1}`;
+  const lines = [`Snapshot ${snapshot}: ${verdict.match === true ? 'matches' : verdict.reason}`];
+  if (verdict.columnMap !== null) {
+    const pairs = verdict.columnMap.map((p, g) => `${goldName(g)} → ${predName(p)}`);
+    lines.push(`Column map (gold → prediction): ${pairs.join(', ')}`);
+  } else {
+    lines.push('Column map (gold → prediction): none makes the results equal');
+  }
+  const goldColumns = names?.gold ?? columnsFor(verdict.missingRows.rows);
+  const predColumns = names?.predicted ?? columnsFor(verdict.extraRows.rows);
+  if (verdict.missingRows.count > 0) {
+    lines.push(`Missing rows (in the gold result, not in the prediction): ${sampleCount(verdict.missingRows)}`);
+    lines.push(formatTable(goldColumns, verdict.missingRows.rows));
+  }
+  if (verdict.extraRows.count > 0) {
+    lines.push(`Extra rows (in the prediction, not in the gold result): ${sampleCount(verdict.extraRows)}`);
+    lines.push(formatTable(predColumns, verdict.extraRows.rows));
+  }
+  const first = verdict.firstDifference;
+  if (first !== null) {
+    const predicted =
+      first.predictedColumn < 0 || first.predicted === undefined
+        ? 'has no such column'
+        : `column ${predName(first.predictedColumn)} = ${formatCell(first.predicted)}`;
+    lines.push(
+      `First differing cell: gold row ${first.goldRow + 1}, column ${goldName(first.goldColumn)} = ${formatCell(first.gold)}; prediction row ${first.predictedRow + 1}, ${predicted}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function columnsFor(rows: readonly (readonly unknown[])[]): string[] {
+  const width = rows[0]?.length ?? 0;
+  return Array.from({ length: width }, (_, index) => `#${index + 1}`);
+}
+
+function sampleCount(sample: { readonly count: number; readonly rows: readonly unknown[] }): string {
+  return sample.rows.length < sample.count ? `${sample.count} (first ${sample.rows.length} shown)` : String(sample.count);
+}
+
+/** One line of policy: `default — rows as a multiset, order from the gold's outer ORDER BY (ties free), …`. */
+function describePolicy(policy: ComparisonPolicy): string {
+  const order =
+    policy.rowOrder === 'ignore'
+      ? 'row order ignored'
+      : `order from ${policy.rowOrder === 'gold-order-by' ? "the gold's outer ORDER BY" : '"order by" anywhere in the gold text'}${policy.tieAware ? ' (ties in any order)' : ''}`;
+  const tolerance = policy.floatTolerance.value === 0 ? 'floats exact' : `floats within ${policy.floatTolerance.kind} ${policy.floatTolerance.value}`;
+  const parts = [
+    `rows as a ${policy.duplicates}`,
+    order,
+    policy.columnOrder === 'ignore' ? 'column order ignored (one column map)' : 'column order significant',
+    policy.matchColumnNames ? 'column names must match' : 'column names ignored',
+    ...(policy.allowExtraColumns ? ['extra columns allowed'] : []),
+    tolerance,
+    ...(policy.coerceNumericStrings ? ["numeric text equals numbers"] : []),
+  ];
+  const overridden = PRESETS[policy.preset] === policy ? '' : ' with overrides';
+  return `${policy.preset} preset${overridden} — ${parts.join(', ')}`;
+}
+
+/** Collapses whitespace so that a multi-line gold prints on one line. */
+function oneLine(sql: string): string {
+  return sql.replace(/\s+/g, ' ').trim();
+}
