@@ -1,0 +1,192 @@
+/**
+ * `answerGrounding` assertion: L7 alone. When the provider returns JSON `{ "sql", "answer" }`, runs
+ * the predicted SQL on the item's first snapshot and checks every number of the prose answer
+ * against the rows (src/answer/ground.ts): within the stated precision, percentages as fractions or
+ * simple derivations, numbers of the question (`vars.question`) or the SQL as context. No prose
+ * answer → skipped (passes, no named score). Named score: `L7_answer`.
+ *
+ * Optional LLM faithfulness judge (`judge`), off by default. It is called only with a configured
+ * provider — `judge.provider`, else the grading provider of the test (`options.provider`, e.g. in
+ * `defaultTest`) — never promptfoo's built-in default. Its verdict adds the named score `L7_judge`,
+ * an unfaithful verdict fails the assertion, and its reasons, prompt and reply go to
+ * `metadata.text2sqlLadder.details.judge`. Without a provider the judge is reported as not run.
+ *
+ * Options (besides assertions/config.ts's common ones):
+ * | option | type | default | meaning |
+ * |---|---|---|---|
+ * | `relativeTolerance` | number in [0, 1) | 0 | extra slack, fraction of the cell |
+ * | `derivations` | boolean | true | ratio / percent change of two cells for percentages |
+ * | `maxDerivationCells` | integer ≥ 0 | 64 | skip derivations above this many numeric cells |
+ * | `decimalText` | boolean | true | read `'4118530.00'` text cells as numbers |
+ * | `judge` | `true` or `{ provider?, maxRows? }` | off | the LLM judge (provider id string or `{ id, config }`) |
+ *
+ * ```yaml
+ * defaultTest:
+ *   options: { provider: openai:gpt-4.1-mini }   # the grading provider, used only when judge is on
+ * assert:
+ *   - type: javascript
+ *     value: file://assertions/answer-grounding.ts:answerGrounding
+ *     config: { judge: true }
+ * ```
+ */
+import { LadderError, isLadderError } from '../src/errors.js';
+import type { Row } from '../src/engine/engine.js';
+import { DEFAULT_JUDGE_MAX_ROWS, runFaithfulnessJudge } from '../src/judge/faithfulness.js';
+import type { FaithfulnessJudgement, JudgeProvider } from '../src/judge/faithfulness.js';
+import { checkAnswerGrounding, readGroundingOptions } from '../src/rungs/answer.js';
+import type { AnswerGroundingDetails } from '../src/rungs/answer.js';
+import { createRungResult, createSkippedResult } from '../src/rungs/rung-result.js';
+import type { RungResult } from '../src/rungs/rung-result.js';
+import type { GroundingOptions } from '../src/answer/ground.js';
+import { parseProviderOutput } from '../src/sql/provider-output.js';
+import type { AssertionContext, GradingResult } from './adapter.js';
+import { COMMON_OPTIONS } from './config.js';
+import { describeValue } from './options.js';
+import { firstDatabase, runRungAssertion } from './rung-assertion.js';
+import type { RungAssertionSpec } from './rung-assertion.js';
+
+const GROUNDING_OPTIONS = ['relativeTolerance', 'derivations', 'maxDerivationCells', 'decimalText'] as const;
+const FILE = 'assertions/answer-grounding.ts:answerGrounding';
+
+/** The judge's configuration as read from `config.judge`. */
+export interface JudgeConfig {
+  /** Provider id, `{ id, config }`, or an ApiProvider instance; absent → the test's grading provider. */
+  readonly provider?: unknown;
+  /** Result rows shown to the judge (default 20). */
+  readonly maxRows: number;
+}
+
+/** What the judge contributes to `details.judge`. */
+export type JudgeDetails =
+  | { readonly ran: false; readonly reason: string }
+  | ({ readonly ran: true } & Omit<FaithfulnessJudgement, 'tokenUsage'>);
+
+/**
+ * Reads this assertion's own options.
+ * @returns the grounding options and the judge config (`null` = judge off).
+ * @throws LadderError('invalid_option') naming `config.<option>`.
+ */
+export function readAnswerGroundingConfig(config: Readonly<Record<string, unknown>> | undefined): { grounding: GroundingOptions; judge: JudgeConfig | null } {
+  const own: Record<string, unknown> = {};
+  for (const key of GROUNDING_OPTIONS) if (config?.[key] !== undefined) own[key] = config[key];
+  let grounding: GroundingOptions;
+  try {
+    grounding = readGroundingOptions(own);
+  } catch (error) {
+    if (isLadderError(error)) throw new LadderError(error.code, `config: ${error.message}`, { cause: error });
+    throw error;
+  }
+  const raw = config?.['judge'];
+  if (raw === undefined || raw === null || raw === false) return { grounding, judge: null };
+  if (raw === true) return { grounding, judge: { maxRows: DEFAULT_JUDGE_MAX_ROWS } };
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new LadderError('invalid_option', `config.judge must be true, false or { provider, maxRows }, received ${describeValue(raw)}`);
+  const judge = raw as Record<string, unknown>;
+  for (const key of Object.keys(judge)) {
+    if (key !== 'provider' && key !== 'maxRows') throw new LadderError('invalid_option', `config.judge.${key} is not an option; known options: provider, maxRows`);
+  }
+  const maxRows = judge['maxRows'] ?? DEFAULT_JUDGE_MAX_ROWS;
+  if (typeof maxRows !== 'number' || !Number.isInteger(maxRows) || maxRows < 1) throw new LadderError('invalid_option', `config.judge.maxRows must be a positive integer, received ${describeValue(maxRows)}`);
+  return { grounding, judge: { maxRows, ...(judge['provider'] !== undefined ? { provider: judge['provider'] } : {}) } };
+}
+
+function isJudgeProvider(value: unknown): value is JudgeProvider {
+  return value !== null && typeof value === 'object' && typeof (value as JudgeProvider).callApi === 'function' && typeof (value as JudgeProvider).id === 'function';
+}
+
+const loadedProviders = new Map<string, Promise<JudgeProvider>>();
+
+/**
+ * Resolves the judge's provider: an ApiProvider instance as is; an id or `{ id, config }` through
+ * promptfoo's `loadApiProvider` (imported only then). `undefined` when nothing is configured.
+ */
+export async function resolveJudgeProvider(configured: unknown, context: AssertionContext): Promise<JudgeProvider | undefined> {
+  const testOptions = (context.test as { options?: { provider?: unknown } } | undefined)?.options;
+  const spec = configured ?? testOptions?.provider;
+  if (spec === undefined || spec === null || spec === '') return undefined;
+  if (isJudgeProvider(spec)) return spec;
+  let id: string;
+  let providerConfig: unknown;
+  if (typeof spec === 'string') id = spec;
+  else if (typeof spec === 'object' && typeof (spec as { id?: unknown }).id === 'string') {
+    id = (spec as { id: string }).id;
+    providerConfig = (spec as { config?: unknown }).config;
+  } else {
+    throw new LadderError('invalid_option', `config.judge.provider (or the test's options.provider) must be a provider id or { id, config }, received ${describeValue(spec)}`);
+  }
+  const key = JSON.stringify([id, providerConfig ?? null]);
+  let pending = loadedProviders.get(key);
+  if (pending === undefined) {
+    pending = import('promptfoo').then(async (promptfoo) => {
+      const load = (promptfoo as unknown as { loadApiProvider: (id: string, context?: { options?: { config?: unknown } }) => Promise<JudgeProvider> }).loadApiProvider;
+      return load(id, providerConfig !== undefined ? { options: { config: providerConfig } } : {});
+    });
+    loadedProviders.set(key, pending);
+    pending.catch(() => loadedProviders.delete(key));
+  }
+  return pending;
+}
+
+/**
+ * Merges a judge verdict into the L7 result: an unfaithful verdict fails it; `L7_judge` carries the
+ * judge's score; an unreadable reply leaves the verdict alone and says so.
+ */
+export function withJudgement(result: RungResult<AnswerGroundingDetails | null>, judge: JudgeDetails): RungResult {
+  const details = { ...(result.details ?? {}), judge };
+  if (!judge.ran) return { ...result, reason: `${result.reason}; judge not run: ${judge.reason}`, details };
+  const verdict = judge.verdict;
+  if (!verdict.ok) return { ...result, reason: `${result.reason}; judge (${judge.provider}) unreadable: ${verdict.error}`, details };
+  const judgeText = `judge (${judge.provider}): ${verdict.faithful ? 'faithful' : 'unfaithful'}${verdict.reasons.length > 0 ? `: ${verdict.reasons.join('; ')}` : ''}`;
+  const fails = result.status === 'fail' || (result.status === 'pass' && !verdict.faithful);
+  return createRungResult({
+    rung: 'answer',
+    status: result.status === 'pass' || result.status === 'fail' ? (fails ? 'fail' : 'pass') : result.status,
+    reason: `${result.reason}; ${judgeText}`,
+    issues: [...result.issues, ...(verdict.faithful ? [] : [{ kind: 'unfaithful_answer', message: judgeText }])],
+    namedScores: { ...result.namedScores, L7_judge: verdict.score },
+    details,
+  });
+}
+
+/** The spec, for one provider output (the prose answer is read from it). */
+function specFor(prose: string | undefined): RungAssertionSpec {
+  return {
+    file: FILE,
+    rung: 'answer',
+    options: [...COMMON_OPTIONS, ...GROUNDING_OPTIONS, 'judge'],
+    needsDatabase: true,
+    run: async ({ sql, item, engine, context }) => {
+      const { grounding, judge } = readAnswerGroundingConfig(context.config);
+      if (prose === undefined || prose.trim() === '') return createSkippedResult('answer', 'the output has no prose answer');
+      const db = firstDatabase(item);
+      if (db === undefined) return createSkippedResult('answer', 'no snapshot to read rows from');
+      const outcome = await engine.execute({ db, sql });
+      if (!outcome.ok) return createSkippedResult('answer', `the prediction returned no rows to ground the answer in (${outcome.error.code}: ${outcome.error.message})`);
+      const question = typeof context.vars?.['question'] === 'string' ? context.vars['question'] : undefined;
+      const rows: readonly Row[] = outcome.result.rows;
+      const result = checkAnswerGrounding({ answer: prose, rows, columns: outcome.result.columns, sql, options: grounding, ...(question !== undefined ? { question } : {}) });
+      if (judge === null) return result;
+      const provider = await resolveJudgeProvider(judge.provider, context);
+      if (provider === undefined) return withJudgement(result, { ran: false, reason: 'no grading provider configured (config.judge.provider or the test options.provider)' });
+      const judgement = await runFaithfulnessJudge(
+        provider,
+        {
+          answer: prose,
+          rows,
+          columns: outcome.result.columns,
+          sql,
+          ...(question !== undefined ? { question } : {}),
+          ungroundedNumbers: (result.details?.numbers ?? []).filter((n) => n.status === 'ungrounded').map((n) => n.text),
+        },
+        judge.maxRows,
+      );
+      const { tokenUsage: _tokenUsage, ...kept } = judgement;
+      return withJudgement(result, { ran: true, ...kept });
+    },
+  };
+}
+
+/** promptfoo assertion: L7 answer grounding (plus the optional judge) on the provider output. */
+export function answerGrounding(output: unknown, context: AssertionContext): Promise<GradingResult> {
+  const parsed = parseProviderOutput(output);
+  return runRungAssertion(specFor(parsed.kind === 'sql' ? parsed.answer : undefined), output, context);
+}
