@@ -60,7 +60,7 @@ export function planTieQuery(goldSql: string, visibleColumns: readonly string[])
   const selectClause = firstSelect === undefined ? undefined : findClause(firstSelect, 'select_clause');
   if (selectClause === undefined) return { kind: 'unknown', reason: 'no select list' };
   const items = (((selectClause['columns'] as CstNode | undefined)?.['items'] as CstNode[] | undefined) ?? []);
-  const distinct = ((selectClause['modifiers'] as CstNode[] | undefined) ?? []).some((m) => /distinct/i.test(String(m['name'] ?? m['text'] ?? '')));
+  const distinct = ((selectClause['modifiers'] as CstNode[] | undefined) ?? []).some((m) => m.type === 'select_distinct');
   const text = (node: CstNode): string => (node.range ? goldSql.slice(node.range[0], node.range[1]) : '');
   const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
 

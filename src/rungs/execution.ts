@@ -19,7 +19,7 @@ import type { Engine, ExecutionError, ExecutionOutcome, QueryResult } from '../e
 import { compareResults, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
-import { resolvePolicy, type ComparisonPolicy, type PresetName } from '../compare/policy.js';
+import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
 import type { Snapshot } from '../compare/snapshot.js';
 import { applySqlRewrites } from '../compare/sql-rewrites.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
@@ -69,8 +69,8 @@ export interface ExecutionInput {
   /** One or more snapshots; the gold must match on every one. */
   readonly snapshots: readonly Snapshot[];
   readonly engine: Engine;
-  /** Policy or preset name (default: the `default` preset). */
-  readonly policy?: ComparisonPolicy | PresetName;
+  /** Policy, preset name or options for `resolvePolicy` (default: the `default` preset). */
+  readonly policy?: ComparisonPolicy | PresetName | PolicyInput;
   /** Shared gold-result cache (one per run is typical). */
   readonly cache?: GoldResultCache;
   /** Deadline per statement in ms (engine default when absent). */
@@ -89,7 +89,7 @@ export interface ExecutionInput {
  */
 export async function checkExecution(input: ExecutionInput): Promise<RungResult<ExecutionDetails>> {
   // Defaults and validation.
-  const policy = typeof input.policy === 'object' && input.policy !== null ? input.policy : resolvePolicy(input.policy);
+  const policy = isResolved(input.policy) ? input.policy : resolvePolicy(input.policy);
   validateInput(input);
   const cache = input.cache ?? new GoldResultCache();
   const predicted = applySqlRewrites(input.predictedSql, 'predicted', policy.rewrites);
@@ -216,6 +216,11 @@ function orderingFor(
     cache.set(key, found);
   }
   return found;
+}
+
+/** A policy object that has every field (as `resolvePolicy` returns) is used as it is. */
+function isResolved(policy: ExecutionInput['policy']): policy is ComparisonPolicy {
+  return typeof policy === 'object' && policy !== null && Object.isFrozen(policy) && 'rewrites' in policy && 'floatTolerance' in policy;
 }
 
 function validateInput(input: ExecutionInput): void {

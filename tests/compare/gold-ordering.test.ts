@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { detectOuterOrderBy, textHasOrderBy, tokenScanOrderBy } from '../../src/compare/gold-ordering.js';
+
+describe('detectOuterOrderBy', () => {
+  it.each([
+    ['SELECT a FROM t ORDER BY a', true, 'ast'],
+    ['SELECT a FROM t ORDER BY a;', true, 'ast'],
+    ['SELECT a FROM (SELECT a FROM t ORDER BY a)', false, 'ast'],
+    ['SELECT a FROM t WHERE b IN (SELECT b FROM u ORDER BY b LIMIT 1)', false, 'ast'],
+    ['SELECT rank() OVER (ORDER BY a) FROM t', false, 'ast'],
+    ['WITH w AS (SELECT a FROM t ORDER BY a) SELECT a FROM w', false, 'ast'],
+    ['SELECT a FROM t UNION SELECT a FROM u ORDER BY 1', true, 'ast'],
+    // sql-parser-cst rejects a table named Match, which SQLite accepts: the token scan decides.
+    ['SELECT a FROM Match ORDER BY a', true, 'token-scan'],
+    ['SELECT a FROM Match WHERE b IN (SELECT b FROM u ORDER BY b)', false, 'token-scan'],
+  ] as const)('%s', (sql, ordered, source) => {
+    expect(detectOuterOrderBy(sql)).toEqual({ ordered, source });
+  });
+});
+
+describe('tokenScanOrderBy', () => {
+  it.each([
+    ["SELECT 'order by' FROM t", false],
+    ['SELECT a FROM t -- order by a', false],
+    ['SELECT "order" FROM t order   by 1', true],
+    ['SELECT a FROM t /* order by */', false],
+  ] as const)('%s', (sql, expected) => {
+    expect(tokenScanOrderBy(sql)).toBe(expected);
+  });
+});
+
+describe('textHasOrderBy (Spider rule)', () => {
+  it.each([
+    ['SELECT a FROM (SELECT a FROM t ORDER BY a)', true],
+    ['SELECT a FROM t ORDER  BY a', false],
+    ["SELECT 'order by' FROM t", true],
+  ] as const)('%s', (sql, expected) => {
+    expect(textHasOrderBy(sql)).toBe(expected);
+  });
+});

@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkExecution } from '../../src/rungs/execution.js';
+import { GoldResultCache } from '../../src/compare/gold-result-cache.js';
+import type { Snapshot } from '../../src/compare/snapshot.js';
+import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { makeDb, tempDir } from '../compare/helpers.js';
+
+let engine: Engine;
+let base: Snapshot;
+let edge: Snapshot;
+let broken: Snapshot;
+
+beforeAll(() => {
+  const dir = tempDir('ladder-exec-');
+  const schema = 'CREATE TABLE orders (id INTEGER, status TEXT, amount REAL);';
+  base = { name: 'base', path: makeDb(path.join(dir, 'base.sqlite'), `${schema} INSERT INTO orders VALUES (1,'paid',10.5),(2,'paid',20),(3,'paid',5);`) };
+  edge = { name: 'edge', path: makeDb(path.join(dir, 'edge.sqlite'), `${schema} INSERT INTO orders VALUES (1,'paid',10.5),(2,'refunded',20),(3,'paid',5),(4,'paid',7);`) };
+  // Same schema but the table has another name: a gold that names `orders` cannot run here.
+  broken = { name: 'broken', path: makeDb(path.join(dir, 'broken.sqlite'), 'CREATE TABLE other (id INTEGER);') };
+  engine = createSqliteEngine({ poolSize: 2 });
+});
+afterAll(async () => {
+  await engine.close();
+});
+
+describe('checkExecution — argument validation', () => {
+  it.each([
+    ['empty golds', { golds: [] }, 'golds must be a non-empty array of SQL strings'],
+    ['non-string gold', { golds: [1] }, 'golds must be a non-empty array of SQL strings'],
+    ['no snapshots', { snapshots: [] }, 'snapshots must be a non-empty array of { name, path, checksum? }'],
+  ])('%s', async (_name, override, message) => {
+    await expect(checkExecution({ predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: [base], engine, ...(override as object) })).rejects.toThrow(
+      new TypeError(message),
+    );
+  });
+});
+
+describe('checkExecution — several snapshots', () => {
+  it('lucky data: passes on base, fails on edge; the first failing snapshot is named', async () => {
+    const result = await checkExecution({
+      predictedSql: 'SELECT id FROM orders',
+      golds: ["SELECT id FROM orders WHERE status = 'paid'"],
+      snapshots: [base, edge],
+      engine,
+    });
+    expect([result.status, result.reason, result.details.firstFailingSnapshot]).toEqual(['fail', 'snapshot edge: prediction has 4 rows, gold has 3; 1 extra row', 'edge']);
+    expect(result.details.snapshots.map((s) => s.verdict?.match)).toEqual([true, false]);
+    expect(result.details.snapshots[1]!.verdict!.extraRows.rows).toEqual([[2]]);
+  });
+
+  it('passes when the gold matches on every snapshot', async () => {
+    const result = await checkExecution({
+      predictedSql: "SELECT amount, id FROM orders WHERE status <> 'refunded'",
+      golds: ["SELECT id, amount FROM orders WHERE status = 'paid'"],
+      snapshots: [base, edge],
+      engine,
+    });
+    expect([result.status, result.score, result.reason, result.details.goldIndex]).toEqual(['pass', 1, 'matches on 2 snapshots', 0]);
+    expect(result.details.flags).toEqual(['columns_reordered']);
+  });
+});
+
+describe('checkExecution — several golds', () => {
+  it('passes when one gold matches everywhere and reports which', async () => {
+    const result = await checkExecution({
+      predictedSql: 'SELECT count(*) FROM orders',
+      golds: ["SELECT count(*) FROM orders WHERE status = 'paid'", 'SELECT count(id) FROM orders'],
+      snapshots: [base, edge],
+      engine,
+    });
+    expect([result.status, result.reason, result.details.goldIndex]).toEqual(['pass', 'matches gold 1 on 2 snapshots', 1]);
+  });
+
+  it('a gold that errors on a snapshot is left out and reported', async () => {
+    const result = await checkExecution({
+      predictedSql: 'SELECT 1',
+      golds: ['SELECT count(*) FROM orders', 'SELECT 1'],
+      snapshots: [base, broken],
+      engine,
+    });
+    expect([result.status, result.details.goldIndex, result.details.flags]).toEqual(['pass', 1, ['gold_error']]);
+    expect(result.details.goldErrors).toEqual([{ goldIndex: 0, snapshot: 'broken', error: { code: 'sqlite_error', message: 'no such table: orders' } }]);
+  });
+
+  it('no gold runs everywhere: unscored gold_error, never a prediction failure', async () => {
+    const result = await checkExecution({ predictedSql: 'SELECT 1', golds: ['SELECT id FROM orders'], snapshots: [base, broken], engine });
+    expect([result.status, result.reason, result.details.flags]).toEqual([
+      'unscored',
+      'gold_error: no gold runs on every snapshot (gold 0 on broken: no such table: orders)',
+      ['gold_error'],
+    ]);
+  });
+});
+
+describe('checkExecution — prediction errors, policies, cache', () => {
+  it('a prediction that fails to run fails the item with the engine message', async () => {
+    const result = await checkExecution({ predictedSql: 'SELECT nosuch FROM orders', golds: ['SELECT id FROM orders'], snapshots: [base], engine });
+    expect([result.status, result.reason, result.details.flags]).toEqual([
+      'fail',
+      'snapshot base: prediction failed (sqlite_error): no such column: nosuch',
+      ['prediction_error'],
+    ]);
+  });
+
+  it('spider preset removes DISTINCT from both queries; keepDistinct keeps it', async () => {
+    const input = { predictedSql: 'SELECT DISTINCT status FROM orders', golds: ['SELECT status FROM orders'], snapshots: [edge], engine };
+    expect((await checkExecution({ ...input, policy: 'spider' })).status).toBe('pass');
+    expect((await checkExecution({ ...input, policy: { preset: 'spider', keepDistinct: true } })).status).toBe('fail');
+    expect((await checkExecution({ ...input, policy: 'default' })).status).toBe('fail');
+  });
+
+  it('gold results are cached per (snapshot, gold SQL)', async () => {
+    const cache = new GoldResultCache();
+    const input = { predictedSql: 'SELECT id FROM orders', golds: ['SELECT id FROM orders'], snapshots: [base, edge], engine, cache };
+    await checkExecution(input);
+    await checkExecution(input);
+    expect([cache.misses, cache.hits, cache.size]).toEqual([2, 2, 2]);
+  });
+
+  it('empty vs empty passes with the empty_gold flag', async () => {
+    const result = await checkExecution({
+      predictedSql: "SELECT id FROM orders WHERE status = 'lost'",
+      golds: ['SELECT id FROM orders WHERE amount < 0'],
+      snapshots: [base],
+      engine,
+    });
+    expect([result.status, result.reason, result.details.flags]).toEqual(['pass', 'matches (both results empty)', ['empty_gold']]);
+  });
+});
