@@ -9,7 +9,7 @@
  * | expected behaviour | `expected_behavior`   | `answer`                                  |
  * | gold SQL           | `gold_sql`            | none (the item is unscored)               |
  * | fixture            | `db`                  | — (`db_path` instead for a plain database) |
- * | database file      | `db_path`             | — (relative to the working directory)    |
+ * | database file(s)   | `db_path`             | — (a path or a list, one snapshot each; relative to the working directory) |
  * | snapshots          | `snapshots`           | every snapshot of the fixture             |
  * | role               | `role`                | none (full databases)                     |
  * | item id            | `id`                  | the test description                      |
@@ -87,15 +87,15 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
   const golds = stringList(context, 'gold_sql') ?? [];
   const role = optionalString(context, 'role');
   const db = optionalString(context, 'db');
-  const dbPath = optionalString(context, 'db_path');
+  const dbPaths = stringList(context, 'db_path');
   const wanted = stringList(context, 'snapshots');
   const rawId = context.vars?.['id'] ?? context.test?.metadata?.['id'] ?? context.test?.description;
   const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : '(no id)';
   const source = itemSource(context);
 
   let snapshots: LadderSnapshot[] = [];
-  if (dbPath !== undefined) {
-    snapshots = [{ name: path.basename(dbPath).replace(/\.(sqlite3?|db)$/i, ''), path: path.resolve(dbPath) }];
+  if (dbPaths !== undefined) {
+    snapshots = dbPaths.map((file) => ({ name: path.basename(file).replace(/\.(sqlite3?|db)$/i, ''), path: path.resolve(file) }));
   } else if (db !== undefined) {
     const fixture = await resolveFixtureOnce(db, role);
     snapshots = fixture.snapshots.map((snapshot) => ({ name: snapshot.name, path: snapshot.path, ...(snapshot.checksum ? { checksum: snapshot.checksum } : {}) }));
@@ -107,7 +107,7 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
   } else if (needsDatabase && expectedBehavior === 'answer') {
     throw bad(context, 'db', 'a fixture name (or db_path a database file) for an answer item', db);
   }
-  return { id, expectedBehavior, golds, snapshots, role, db: dbPath === undefined ? db : undefined, source };
+  return { id, expectedBehavior, golds, snapshots, role, db: dbPaths === undefined ? db : undefined, source };
 }
 
 /** The reason to fail the item when the provider had nothing to say (replay without prediction). */

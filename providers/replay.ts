@@ -31,7 +31,7 @@
  * Misuse (no `predictions` option, a missing file, a malformed line, a duplicate id) throws from the
  * constructor with the option or `file:line` named, so promptfoo stops before running anything.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LadderError } from '../src/errors.js';
 
@@ -42,7 +42,10 @@ const FORMATS: readonly ReplayFormat[] = ['jsonl', 'lines', 'bird'];
 
 /** The provider's `config` block. */
 export interface ReplayConfig {
-  /** Path of the recording, relative to `basePath` (the config file's folder) unless absolute. */
+  /**
+   * Path of the recording, relative to `basePath` (the config file's folder) unless absolute; when
+   * no such file exists there, relative to the working directory.
+   */
   readonly predictions: string;
   /** Default: `lines` for `.sql`/`.txt`, `bird` for `.json`, `jsonl` otherwise. */
   readonly format?: ReplayFormat;
@@ -173,8 +176,10 @@ export default class ReplayProvider {
     if (keyOption !== undefined && (typeof keyOption !== 'string' || keyOption === '')) {
       throw new LadderError('invalid_option', `providers/replay.ts: config.key must be a var name, received ${JSON.stringify(config.key)}`);
     }
-    // Interpret options.
-    const file = path.resolve(typeof config.basePath === 'string' ? config.basePath : '.', predictions);
+    // Interpret options: relative to the config folder; when no such file exists there, relative to
+    // the working directory (paths handed in through environment variables).
+    const fromConfig = path.resolve(typeof config.basePath === 'string' ? config.basePath : '.', predictions);
+    const file = !existsSync(fromConfig) && existsSync(path.resolve(predictions)) ? path.resolve(predictions) : fromConfig;
     const format = (requestedFormat as ReplayFormat | undefined) ?? defaultFormat(file);
     this.recording = loadRecording(file, format);
     this.keyVar = (keyOption as string | undefined) ?? (format === 'jsonl' ? 'id' : 'index');
