@@ -1,0 +1,147 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createProgram } from '../../src/cli/program.js';
+import { runSpiderCommand, type SpiderCommandOptions } from '../../src/cli/spider.js';
+import { makeDb, tempDir } from '../compare/helpers.js';
+
+let dir: string;
+let dbDir: string;
+
+/** Captures what the command writes. */
+function capture(): { io: { stdout: { write(t: string): boolean }; stderr: { write(t: string): boolean } }; out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    io: { stdout: { write: (t: string) => ((out += t), true) }, stderr: { write: (t: string) => ((err += t), true) } },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+beforeAll(() => {
+  dir = tempDir('ladder-spider-cli-');
+  dbDir = path.join(dir, 'database');
+  mkdirSync(path.join(dbDir, 'shop'), { recursive: true });
+  const schema = 'CREATE TABLE items (id INTEGER, name TEXT, price REAL, kind TEXT);';
+  makeDb(path.join(dbDir, 'shop', 'shop.sqlite'), `${schema} INSERT INTO items VALUES (1,'pen',1.5,'office'),(2,'ink',3,'office'),(3,'cup',3,'kitchen');`);
+  // A second snapshot: a prediction that only works on lucky data fails here.
+  makeDb(path.join(dbDir, 'shop', 'shop_edge.sqlite'), `${schema} INSERT INTO items VALUES (1,'pen',1.5,'office'),(2,'ink',3,'office'),(3,'cup',3,'kitchen'),(4,'mug',2,'garden');`);
+  mkdirSync(path.join(dbDir, 'empty'));
+  writeFileSync(
+    path.join(dir, 'gold.sql'),
+    [
+      'SELECT count(*) FROM items\tshop',
+      "SELECT name FROM items WHERE kind = 'office' OR kind = 'kitchen'\tshop",
+      'SELECT DISTINCT kind FROM items ORDER BY kind\tshop',
+      'SELECT name FROM items ORDER BY price DESC LIMIT 1\tshop',
+      'SELECT 1\tnowhere',
+      'SELECT count(*) FROM items\tshop',
+      'SELECT id FROM items\tshop',
+    ].join('\n') + '\n',
+  );
+  writeFileSync(
+    path.join(dir, 'pred.sql'),
+    [
+      'SELECT COUNT(id) FROM items;',
+      'SELECT name FROM items',
+      'SELECT kind FROM items GROUP BY kind ORDER BY kind',
+      'SELECT name FROM items ORDER BY price DESC, name LIMIT 1',
+      'SELECT 1',
+      '',
+    ].join('\n') + '\n',
+  );
+});
+
+const options = (overrides: Partial<SpiderCommandOptions> = {}): SpiderCommandOptions => ({
+  gold: path.join(dir, 'gold.sql'),
+  pred: path.join(dir, 'pred.sql'),
+  db: dbDir,
+  preset: 'default',
+  keepDistinct: false,
+  ...overrides,
+});
+
+describe('text2sql-ladder spider', () => {
+  it('scores every item, writes JSONL, and reports bad input per item', async () => {
+    const out = path.join(dir, 'default.jsonl');
+    const { io, out: stdout, err } = capture();
+    expect(await runSpiderCommand(options({ out }), io)).toBe(0);
+    const items = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(items).toEqual([
+      { i: 0, db_id: 'shop', hardness: 'easy', exec: 1, error: null, flags: [], goldIndex: 0 },
+      { i: 1, db_id: 'shop', hardness: 'medium', exec: 0, error: 'snapshot shop_edge: prediction has 4 rows, gold has 3; 1 extra row', flags: [], goldIndex: 0 },
+      { i: 2, db_id: 'shop', hardness: 'easy', exec: 1, error: null, flags: ['ordered'], goldIndex: 0 },
+      { i: 3, db_id: 'shop', hardness: 'medium', exec: 1, error: null, flags: ['ordered', 'nondeterministic_gold'], goldIndex: 0 },
+      { i: 4, db_id: 'nowhere', hardness: null, exec: null, error: `unknown db_id "nowhere": no folder ${path.join(dbDir, 'nowhere')}`, flags: ['gold_error', 'unknown_db'], goldIndex: null },
+      { i: 5, db_id: 'shop', hardness: 'easy', exec: 0, error: 'no SQL', flags: ['prediction_error', 'no_sql'], goldIndex: null },
+      { i: 6, db_id: 'shop', hardness: 'easy', exec: 0, error: 'no prediction line', flags: ['prediction_error', 'no_sql'], goldIndex: null },
+    ]);
+    expect(stdout()).toBe(
+      [
+        'preset: default',
+        '                     easy                 medium               hard                 extra                all',
+        'count                4                    2                    0                    0                    7',
+        '=====================   EXECUTION ACCURACY     =====================',
+        'execution            0.500                0.500                0.000                0.000                0.500',
+        '',
+        'scored 6 of 7 | correct 3 | executed 4 | prediction errors 2 | gold errors 1 | empty-gold matches 0 | undecided 0 | hardness unknown 1 (counted in all only)',
+        '',
+      ].join('\n'),
+    );
+    expect(err()).toBe(
+      [
+        'warning: prediction file has 6 lines, gold has 7 items: items 6…6 have no prediction and score 0',
+        `item 4 (nowhere): unknown db_id "nowhere": no folder ${path.join(dbDir, 'nowhere')}`,
+        'item 5 (shop): no SQL',
+        'item 6 (shop): no prediction line',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--preset spider: DISTINCT removed from the gold, and no tie groups (items 2 and 3 fail)', async () => {
+    const out = path.join(dir, 'spider.jsonl');
+    const { io } = capture();
+    await runSpiderCommand(options({ out, preset: 'spider' }), io);
+    const items = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { exec: number | null });
+    expect(items.map((item) => item.exec)).toEqual([1, 0, 0, 0, null, 0, 0]);
+  });
+
+  it('an unreadable gold file is misuse: exit code 2 and a message', async () => {
+    const { io, err } = capture();
+    expect(await runSpiderCommand(options({ gold: path.join(dir, 'missing.sql') }), io)).toBe(2);
+    expect(err()).toMatch(/^error: cannot read gold file .*missing\.sql: ENOENT/);
+  });
+
+  it('--tables marks db_ids outside tables.json as unknown', async () => {
+    writeFileSync(path.join(dir, 'tables.json'), JSON.stringify([{ db_id: 'other' }]));
+    const out = path.join(dir, 'tables.jsonl');
+    await runSpiderCommand(options({ out, tables: path.join(dir, 'tables.json') }), capture().io);
+    const first = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]!) as { exec: null; error: string };
+    expect([first.exec, first.error]).toEqual([null, 'unknown db_id "shop": not in tables.json']);
+  });
+
+  it('parses its flags through the program (createProgram)', async () => {
+    const out = path.join(dir, 'program.jsonl');
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const writeErr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await createProgram().parseAsync(['node', 'text2sql-ladder', 'spider', '--gold', options().gold, '--pred', options().pred, '--db', dbDir, '--preset', 'spider', '--keep-distinct', '--timeout-ms', '5000', '--out', out]);
+      expect(String(write.mock.calls[0]?.[0])).toMatch(/^preset: spider \(keep distinct\)\n/);
+    } finally {
+      write.mockRestore();
+      writeErr.mockRestore();
+    }
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(7);
+  });
+
+  it('rejects a bad --preset with commander’s error', async () => {
+    const program = createProgram();
+    const spider = program.commands.find((command) => command.name() === 'spider')!;
+    spider.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+    await expect(program.parseAsync(['node', 'x', 'spider', '--gold', 'g', '--pred', 'p', '--db', 'd', '--preset', 'bogus'])).rejects.toThrow(
+      "option '--preset <name>' argument 'bogus' is invalid. expected one of default, spider, bird",
+    );
+  });
+});
