@@ -7,7 +7,7 @@
  * ```
  * expect(sql).toBeValidSql(options)          ← the hint (with `.not` when negated)
  *
- * Expected: valid sqlite SQL (one query)     ← what the matcher checks, phrased for `.not`
+ * Expected sql to be valid sqlite SQL (exactly one query)   ← what it checks, phrased for `.not`
  * Received: "SELEC name FROM users"
  *
  * L1 syntax failed: near "SELEC": syntax error   ← the rung's verdict and reason
@@ -26,7 +26,10 @@ export interface MatcherMessageParts {
   readonly receivedLabel: string;
   /** The label of the matcher's arguments in the hint, e.g. `options`; empty for none. */
   readonly expectedLabel: string;
-  /** What the positive matcher checks, e.g. `valid sqlite SQL (one query)`. */
+  /**
+   * What the positive matcher checks, as a verb phrase after "to", e.g. `be valid sqlite SQL
+   * (exactly one query)`; the message prints `Expected sql to …` or `Expected sql not to …`.
+   */
   readonly expectation: string;
   /** The received value, printed with `printReceived`. */
   readonly received: unknown;
@@ -93,7 +96,7 @@ export function formatMatcherMessage(state: MatcherState, parts: MatcherMessageP
   });
   const blocks = [
     hint,
-    `Expected: ${isNot ? 'not ' : ''}${parts.expectation}\nReceived: ${utils.printReceived(parts.received)}`,
+    `Expected ${parts.receivedLabel} ${isNot ? 'not to' : 'to'} ${parts.expectation}\nReceived: ${utils.printReceived(parts.received)}`,
     formatVerdict(parts.result),
   ];
   if (parts.result.status === 'skipped' || parts.result.status === 'unscored') {
@@ -135,7 +138,8 @@ export function formatIssues(issues: readonly RungIssue[], source?: string): str
         : issue.line !== undefined
           ? `line ${issue.line}  `
           : '';
-    const suggestion = issue.suggestion !== undefined ? ` (did you mean ${JSON.stringify(issue.suggestion)}?)` : '';
+    const suggestion =
+      issue.suggestion !== undefined && !/did you mean/i.test(issue.message) ? ` (did you mean ${JSON.stringify(issue.suggestion)}?)` : '';
     const head = `  ${where}${issue.kind}  ${issue.message}${suggestion}`;
     const text = issue.line !== undefined ? sourceLines?.[issue.line - 1] : undefined;
     if (text === undefined || issue.column === undefined) return head;

@@ -50,8 +50,8 @@ export function toBeSafeSql(this: MatcherState, received: unknown, policy?: Safe
   return toMatcherResult(this, {
     matcherName: NAME,
     receivedLabel: 'sql',
-    expectedLabel: 'policy',
-    expectation: `safe ${dialect} SQL: one read-only query${describePolicy(result.details.policy)}`,
+    expectedLabel: policy === undefined ? '' : 'policy',
+    expectation: `be safe ${dialect} SQL (one read-only query${describePolicy(result.details.policy)})`,
     received,
     result,
     source: received,
@@ -62,5 +62,5 @@ function describePolicy(policy: ResolvedSafetyPolicy): string {
   const parts: string[] = [];
   if (policy.maxLimit !== undefined) parts.push(`LIMIT 1…${policy.maxLimit}`);
   if (policy.allowedTables !== undefined) parts.push(`tables ${policy.allowedTables.join(', ')} only`);
-  return parts.length === 0 ? '' : ` with ${parts.join(' and ')}`;
+  return parts.length === 0 ? '' : `; ${parts.join('; ')}`;
 }

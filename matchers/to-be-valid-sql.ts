@@ -58,7 +58,7 @@ export async function toBeValidSql(this: MatcherState, received: unknown, option
     matcherName: NAME,
     receivedLabel: 'sql',
     expectedLabel: 'options',
-    expectation: `valid ${dialect} SQL: exactly one query${db === undefined ? '' : `, prepared by SQLite on ${db}`}`,
+    expectation: `be valid ${dialect} SQL (exactly one query${db === undefined ? '' : `, prepared by SQLite on ${db}`})`,
     received,
     result,
     source: received,

@@ -6,11 +6,13 @@
  * answer assertion does.
  */
 import type { MatcherState } from 'vitest';
-import type { GroundingOptions } from '../src/answer/ground.js';
+import type { GroundedNumber, GroundingMatch, GroundingOptions } from '../src/answer/ground.js';
+import type { AnswerGroundingDetails } from '../src/rungs/answer.js';
+import { positionAt } from '../src/sql/parse.js';
 import type { Cell, Row } from '../src/engine/engine.js';
 import { checkAnswerGrounding } from '../src/rungs/answer.js';
 import { argumentTypeError, isPlainObject, readOptionalString, readOptionsObject, rejectUnknownOptions } from './arguments.js';
-import { formatTable, toMatcherResult } from './message.js';
+import { formatCell, formatTable, toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
 
 /**
@@ -82,11 +84,11 @@ export function toHaveGroundedNumbers(
     matcherName: NAME,
     receivedLabel: 'answer',
     expectedLabel: 'rows',
-    expectation: `every number grounded in the ${table.rows.length}-row result${question !== undefined || sql !== undefined ? ' (or in the question or SQL)' : ''}`,
+    expectation: `have every number grounded in the ${table.rows.length}-row result${question !== undefined || sql !== undefined ? ' (or in the question or SQL)' : ''}`,
     received,
     result,
     source: received,
-    sections: [formatRows(table.columns, table.rows)],
+    sections: [formatNumbers(received, result.details, table.columns), formatRows(table.columns, table.rows)],
   });
 }
 
@@ -123,4 +125,34 @@ function formatRows(columns: readonly string[] | undefined, rows: readonly Row[]
   const header = columns ?? Array.from({ length: width }, (_, index) => `#${index + 1}`);
   const more = rows.length > MAX_PRINTED_ROWS ? `\n  … +${rows.length - MAX_PRINTED_ROWS} more rows` : '';
   return `Rows (${rows.length}):\n${formatTable(header, rows.slice(0, MAX_PRINTED_ROWS))}${more}`;
+}
+
+/** One line per number of the answer: where it is and what grounded it. Empty when none. */
+function formatNumbers(answer: string, details: AnswerGroundingDetails | null, columns: readonly string[] | undefined): string {
+  if (details === null || details.numbers.length === 0) return '';
+  const lines = details.numbers.map((number: GroundedNumber) => {
+    const { line, column } = positionAt(answer, number.start);
+    return `  ${number.text} (${line}:${column})  ${describeMatch(number, columns)}`;
+  });
+  return `Numbers:\n${lines.join('\n')}`;
+}
+
+function describeMatch(number: GroundedNumber, columns: readonly string[] | undefined): string {
+  const match: GroundingMatch | null = number.match;
+  if (match === null) return 'ungrounded';
+  const cell = (ref: { readonly row: number; readonly column: number }, value: number | string): string =>
+    `row ${ref.row + 1}, ${columns?.[ref.column] ?? `#${ref.column + 1}`} = ${formatCell(value)}`;
+  switch (match.kind) {
+    case 'context':
+      return `context: in the ${match.from === 'question' ? 'question' : 'SQL'}`;
+    case 'cell':
+      return `grounded: ${cell(match, match.cell)}`;
+    case 'fraction':
+      return `grounded: fraction ${cell(match, match.cell)}`;
+    case 'text-cell':
+      return `grounded: text ${cell(match, match.text)}`;
+    case 'ratio':
+    case 'percent-change':
+      return `grounded: ${match.kind} of ${cell(match.a, match.a.cell)} and ${cell(match.b, match.b.cell)} (${formatCell(match.derived)})`;
+  }
 }

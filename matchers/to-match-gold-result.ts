@@ -116,7 +116,7 @@ export async function toMatchGoldResult(
     matcherName: NAME,
     receivedLabel: 'sql',
     expectedLabel: 'gold',
-    expectation: `the result of ${golds.length === 1 ? 'the gold SQL' : `one of ${golds.length} gold queries`} on ${
+    expectation: `return the result of ${golds.length === 1 ? 'the gold SQL' : `one of ${golds.length} gold queries`} on ${
       snapshots.length === 1 ? `snapshot ${snapshots[0]!.name}` : `every snapshot (${snapshots.map((s) => s.name).join(', ')})`
     }`,
     received,

@@ -85,7 +85,7 @@ export async function toReferenceExistingSchema(
     matcherName: NAME,
     receivedLabel: 'sql',
     expectedLabel: 'catalogOrDb',
-    expectation: `only tables and columns that exist in ${source.description} (${dialect} name rules)`,
+    expectation: `name only tables and columns that exist in ${source.description} (${dialect} name rules)`,
     received,
     result,
     source: received,

@@ -67,7 +67,7 @@ describe('toBeValidSql: failing', () => {
     expect(message).toMatchInlineSnapshot(`
       "expect(sql).toBeValidSql(options)
 
-      Expected: valid postgres SQL: exactly one query
+      Expected sql to be valid postgres SQL (exactly one query)
       Received: "SELEC name
       FROM customers"
 
@@ -85,7 +85,7 @@ describe('toBeValidSql: failing', () => {
     expect(message).toMatchInlineSnapshot(`
       "expect(sql).toBeValidSql(options)
 
-      Expected: valid sqlite SQL: exactly one query
+      Expected sql to be valid sqlite SQL (exactly one query)
       Received: "SELECT 1; DELETE FROM orders"
 
       L1 syntax failed: multiple statements: found 2; exactly one query is allowed
@@ -102,7 +102,7 @@ describe('toBeValidSql: failing', () => {
     expect(redactPath(message, shopDb, 'shop.sqlite')).toMatchInlineSnapshot(`
       "expect(sql).toBeValidSql(options)
 
-      Expected: valid sqlite SQL: exactly one query, prepared by SQLite on <shop.sqlite>
+      Expected sql to be valid sqlite SQL (exactly one query, prepared by SQLite on <shop.sqlite>)
       Received: "DELETE FROM orders"
 
       L1 syntax failed: not a query: the statement starts with DELETE; only SELECT, WITH … SELECT and VALUES run
@@ -125,7 +125,7 @@ describe('toBeValidSql: negated', () => {
     expect(redactPath(message, shopDb, 'shop.sqlite')).toMatchInlineSnapshot(`
       "expect(sql).not.toBeValidSql(options)
 
-      Expected: not valid sqlite SQL: exactly one query, prepared by SQLite on <shop.sqlite>
+      Expected sql not to be valid sqlite SQL (exactly one query, prepared by SQLite on <shop.sqlite>)
       Received: "SELECT name FROM customers"
 
       L1 syntax passed: one query; SQLite prepares it"
