@@ -31,6 +31,7 @@
 import type { Catalog } from '../engine/engine.js';
 import type { Dialect } from '../sql/parse.js';
 import { collectReferences } from '../sql/references.js';
+import { parseSqlCached } from '../sql/normalize.js';
 import { createRungResult, createSkippedResult, type RungResult } from './rung-result.js';
 
 /** Schema elements of one query: lower-cased table names and `table.column` names. */
@@ -50,7 +51,9 @@ export function schemaElementsOf(
   dialect: Dialect,
   catalog?: Catalog,
 ): { readonly ok: true; readonly elements: SchemaElements } | { readonly ok: false; readonly reason: string } {
-  const refs = collectReferences({ sql, dialect, ...(catalog ? { catalog } : {}) });
+  const parsed = parseSqlCached(sql, dialect);
+  const program = parsed.ok && parsed.kind === 'cst' ? parsed.program : undefined;
+  const refs = collectReferences({ sql, dialect, ...(catalog ? { catalog } : {}), ...(program ? { program } : {}) });
   if (!refs.ok) return { ok: false, reason: `${refs.code}: ${refs.reason}` };
   const tables = new Set<string>();
   const bySourceName = new Map<string, string>();

@@ -20,7 +20,7 @@
  *    ordered by their text, mirroring the operator (`'2024' <= a` → `a >= '2024'`).
  * 6. `conjunctions` — sorts the operands of AND chains and of OR chains by their text.
  */
-import { parseSql, type Dialect } from './parse.js';
+import { parseSql, type Dialect, type ParseResult } from './parse.js';
 import {
   child,
   children,
@@ -83,12 +83,33 @@ export function normalizeSql(sql: string, dialect: Dialect, options: NormalizeOp
   return { ok: true, tree, text: renderSql(tree) };
 }
 
+const PARSE_CACHE_SIZE = 512;
+const parseCache = new Map<string, ParseResult>();
+
+/**
+ * {@link parseSql} with a small LRU cache (512 texts): diagnostics read the same gold and predicted
+ * SQL several times, and parsing dominates their cost. Trees are never mutated, so sharing is safe.
+ */
+export function parseSqlCached(sql: string, dialect: Dialect): ParseResult {
+  const key = `${dialect}\u0000${sql}`;
+  const hit = parseCache.get(key);
+  if (hit) {
+    parseCache.delete(key);
+    parseCache.set(key, hit);
+    return hit;
+  }
+  const parsed = parseSql(sql, dialect);
+  parseCache.set(key, parsed);
+  if (parseCache.size > PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value!);
+  return parsed;
+}
+
 /** Parses exactly one statement into a CST node, or says why not. */
 export function parseStatement(
   sql: string,
   dialect: Dialect,
 ): { readonly ok: true; readonly tree: SqlNode } | { readonly ok: false; readonly reason: string } {
-  const parsed = parseSql(sql, dialect);
+  const parsed = parseSqlCached(sql, dialect);
   if (!parsed.ok) return { ok: false, reason: `parse error: ${parsed.error.message}` };
   if (parsed.kind !== 'cst') return { ok: false, reason: `no concrete syntax tree for dialect ${dialect}` };
   const statements = parsed.program.statements.filter((s) => s.type !== 'empty');
@@ -102,6 +123,23 @@ export function parseStatement(
  */
 export function normalizeTree(tree: SqlNode, dialect: Dialect, options: NormalizeOptions = {}): SqlNode {
   const selected = new Set(options.passes ?? NORMALIZATION_PASSES);
+  const key = `${dialect}:${NORMALIZATION_PASSES.filter((p) => selected.has(p)).join(',')}`;
+  let cached = normalizedCache.get(tree);
+  const hit = cached?.get(key);
+  if (hit) return hit;
+  const out = runPasses(tree, dialect, selected);
+  if (!cached) {
+    cached = new Map();
+    normalizedCache.set(tree, cached);
+  }
+  cached.set(key, out);
+  return out;
+}
+
+/** Normalized trees per parsed tree and pass selection (trees are immutable, so reuse is safe). */
+const normalizedCache = new WeakMap<SqlNode, Map<string, SqlNode>>();
+
+function runPasses(tree: SqlNode, dialect: Dialect, selected: ReadonlySet<NormalizationPass>): SqlNode {
   let out = tree;
   if (selected.has('canonicalTokens')) out = canonicalTokens(out, dialect);
   if (selected.has('tableAliases')) out = resolveTableAliases(out);
