@@ -50,7 +50,8 @@ export function parseProviderOutput(output: unknown): ProviderAnswer {
     const fromObject = readProtocolObject(object as Record<string, unknown>);
     if (fromObject) return fromObject;
   }
-  const text = typeof output === 'string' ? output : JSON.stringify(output ?? '');
+  // null / undefined is an empty output (JSON.stringify('') would make the message '""').
+  const text = typeof output === 'string' ? output : output === null || output === undefined ? '' : JSON.stringify(output);
   const extraction = extractSql(text);
   if (extraction.found) return { kind: 'sql', sql: extraction.sql, source: extraction.source };
   return { kind: 'declined', action: 'none', message: text.trim() };
