@@ -14,7 +14,7 @@
  * | `SEARCH t USING INTEGER PRIMARY KEY` | outer × (r + log2 N) | r = 1 for `rowid=?`, else N / 4^bounds |
  * | `SEARCH t USING [COVERING] INDEX i (k equalities, b bounds)` | outer × (r·(2 if not covering) + log2 N) | r = max(1, a_k / 4^b), a_k from stat1 (a_0 = N) |
  * | `SEARCH t USING AUTOMATIC … INDEX` | N·log2 N once (build) + outer × (r + log2 N) | r = max(1, 10 / 4^b) |
- * | `SCAN name` of a `MATERIALIZE`/`CO-ROUTINE` block | outer × R | R = that block's rows |
+ * | `SCAN name` of a `MATERIALIZE`/`CO-ROUTINE` block | outer × R | R = that block's rows (N = R for searches on it) |
  * | `USE TEMP B-TREE FOR …` | outer·log2(outer) (a sort of the rows so far) | — |
  * | `CORRELATED … SUBQUERY` | outer × (its block's cost) | — |
  * | `SCALAR/LIST SUBQUERY`, `MATERIALIZE`, `CO-ROUTINE` | its block's cost, once | — |
@@ -151,15 +151,11 @@ export function analyzePlan(plan: readonly PlanStep[], context: PlanContext): Pl
       steps.push({ stepId: id, detail, loops: outer, rowsPerLoop: 1, cost: 0 });
       return { cost: 0, rows: 1 };
     }
+    // A name MATERIALIZE / CO-ROUTINE produced is not a base table: its rows are that block's.
     const fromBlock = materialized.get(step.name.toLowerCase());
-    if (fromBlock !== undefined || step.access === 'subquery-scan') {
-      const rows = fromBlock ?? 1;
-      const cost = outer * rows;
-      steps.push({ stepId: id, detail, loops: outer, rowsPerLoop: rows, cost });
-      return { cost, rows };
-    }
-    const table = tableOf(step.name);
-    const n = rowsOf(table);
+    const isSubquery = fromBlock !== undefined || step.access === 'subquery-scan';
+    const table = isSubquery ? step.name.toLowerCase() : tableOf(step.name);
+    const n = isSubquery ? (fromBlock ?? 1) : rowsOf(table);
     const seek = Math.log2(Math.max(n, 2));
     const bounds = 4 ** (step.constraint?.rangeBounds ?? 0);
     const equalities = step.constraint?.equalities ?? 0;
@@ -170,23 +166,27 @@ export function analyzePlan(plan: readonly PlanStep[], context: PlanContext): Pl
       case 'table-scan':
       case 'covering-index-scan':
       case 'index-scan':
-        fullScans.push({ stepId: id, name: step.name, table, access: step.access, index: step.index });
+        if (!isSubquery) fullScans.push({ stepId: id, name: step.name, table, access: step.access, index: step.index });
         rows = n;
         perLoop = step.tableLookups ? 2 * n : n;
         break;
       case 'rowid-search':
-        searches.push({ stepId: id, name: step.name, table, access: step.access, index: null, constraint: step.constraint?.text ?? '' });
+        if (!isSubquery) searches.push({ stepId: id, name: step.name, table, access: step.access, index: null, constraint: step.constraint?.text ?? '' });
         rows = equalities > 0 ? 1 : Math.max(1, n / bounds);
         perLoop = rows + seek;
         break;
       case 'index-search': {
-        searches.push({ stepId: id, name: step.name, table, access: step.access, index: step.index, constraint: step.constraint?.text ?? '' });
+        if (!isSubquery) searches.push({ stepId: id, name: step.name, table, access: step.access, index: step.index, constraint: step.constraint?.text ?? '' });
         const stats = step.index === null ? undefined : context.statistics.indexes.get(step.index.toLowerCase());
         const base = equalities === 0 ? (stats?.rows ?? n) : (stats?.rowsPerKey[equalities - 1] ?? DEFAULT_ROWS_PER_EQUALITY);
         rows = Math.max(1, base / bounds);
         perLoop = (step.tableLookups ? 2 * rows : rows) + seek;
         break;
       }
+      case 'subquery-scan':
+        rows = n;
+        perLoop = n;
+        break;
       case 'automatic-index-search':
         automaticIndexes.push({ stepId: id, table, constraint: step.constraint?.text ?? '' });
         once = n * seek;

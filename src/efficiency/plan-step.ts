@@ -99,7 +99,7 @@ export interface BlockStep {
 export type PlanStepKind = LoopStep | TempBTreeStep | SubqueryStep | MaterializeStep | BloomFilterStep | CompoundStep | BlockStep;
 
 const LOOP = /^(SCAN|SEARCH) (?:TABLE )?(\(subquery-\d+\)|\S+)(?: AS (\S+))?(.*)$/;
-const CONSTRAINT = /\((.*)\)\s*$/;
+const CONSTRAINT = /\((.*)\)/; // first '(' to last ')': `(ANY(a) AND b=?)`, `(order_id=?) LEFT-JOIN`
 
 /**
  * Classifies one `EXPLAIN QUERY PLAN` detail text.
@@ -147,6 +147,7 @@ function classifyLoop(verb: 'SCAN' | 'SEARCH', name: string, rest: string): Loop
   else if (verb === 'SEARCH') access = 'index-search';
   else if (/USING COVERING INDEX/.test(using)) access = 'covering-index-scan';
   else if (/USING INDEX/.test(using)) access = 'index-scan';
+  else if (name.startsWith('(subquery-')) access = 'subquery-scan';
   else access = 'table-scan';
   const index = access === 'automatic-index-search' ? null : named;
   const tableLookups = (access === 'index-scan' || access === 'index-search') && named !== null && !/USING COVERING INDEX/.test(using);

@@ -104,3 +104,14 @@ export async function loadStatistics(engine: Engine, db: string): Promise<{ stat
   }
   return { statistics: parseStat1(rows), available: true };
 }
+
+/**
+ * The `CREATE VIEW` texts of a database (`sqlite_master`, read with a plain SELECT). The query plan
+ * sees through views and prints the aliases written inside them (`SCAN o` for `FROM orders o` in a
+ * view), so resolving plan names needs these too. Empty when they cannot be read.
+ */
+export async function loadViewDefinitions(engine: Engine, db: string): Promise<string[]> {
+  const outcome = await engine.execute({ db, sql: "SELECT sql FROM sqlite_master WHERE type = 'view' AND sql IS NOT NULL ORDER BY name" });
+  if (!outcome.ok) return [];
+  return outcome.result.rows.map((row) => row[0]).filter((sql): sql is string => typeof sql === 'string');
+}

@@ -104,3 +104,21 @@ function identifierName(node: unknown): string | undefined {
   const record = node as Node;
   return record.type === 'identifier' && typeof record['name'] === 'string' ? record['name'] : undefined;
 }
+
+/**
+ * Merges alias maps: the statement's own aliases win; aliases from the others (e.g. the view
+ * definitions the plan sees through, whose aliases the plan prints) fill the gaps. An alias two
+ * others bind to different tables is listed in `ambiguous` (the first binding is kept).
+ */
+export function mergeTableAliases(primary: TableAliases, others: readonly TableAliases[]): TableAliases {
+  const byName = new Map(primary.byName);
+  const ambiguous = new Set(primary.ambiguous);
+  for (const other of others) {
+    for (const [alias, table] of other.byName) {
+      const known = byName.get(alias);
+      if (known === undefined) byName.set(alias, table);
+      else if (known !== table && !primary.byName.has(alias)) ambiguous.add(alias);
+    }
+  }
+  return { byName, ambiguous: [...ambiguous].sort(), parsed: primary.parsed };
+}

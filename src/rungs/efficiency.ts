@@ -15,8 +15,8 @@ import { analyzePlan } from '../efficiency/plan-analysis.js';
 import type { PlanAnalysis } from '../efficiency/plan-analysis.js';
 import { PROXY_KINDS, applyBudget, comparePlans } from '../efficiency/compare-plans.js';
 import type { BudgetVerdict, PlanComparison, ProxyKind } from '../efficiency/compare-plans.js';
-import { loadStatistics } from '../efficiency/statistics.js';
-import { collectTableAliases } from '../efficiency/table-aliases.js';
+import { loadStatistics, loadViewDefinitions } from '../efficiency/statistics.js';
+import { collectTableAliases, mergeTableAliases } from '../efficiency/table-aliases.js';
 import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../efficiency/ves.js';
 import type { TimingSource } from '../efficiency/ves.js';
 import { createRungResult, createSkippedResult } from './rung-result.js';
@@ -105,13 +105,19 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
   }
   const doubleQuotes = input.options?.doubleQuotes;
   const explain = (sql: string) => input.engine.explain({ db: input.snapshot, sql, ...(doubleQuotes ? { doubleQuotes } : {}) });
-  const [goldPlan, predictedPlan, stats] = await Promise.all([explain(input.goldSql), explain(input.predictedSql), loadStatistics(input.engine, input.snapshot)]);
+  const [goldPlan, predictedPlan, stats, views] = await Promise.all([
+    explain(input.goldSql),
+    explain(input.predictedSql),
+    loadStatistics(input.engine, input.snapshot),
+    loadViewDefinitions(input.engine, input.snapshot),
+  ]);
   if (!goldPlan.ok) return unscored(`gold plan unavailable: ${goldPlan.error.code}: ${goldPlan.error.message}`);
   if (!predictedPlan.ok) return unscored(`predicted plan unavailable: ${predictedPlan.error.code}: ${predictedPlan.error.message}`);
 
+  const viewAliases = views.map((view) => collectTableAliases(view));
   const side = (sql: string, plan: readonly PlanStep[]): PlanSide => ({
     plan,
-    analysis: analyzePlan(plan, { statistics: stats.statistics, aliases: collectTableAliases(sql) }),
+    analysis: analyzePlan(plan, { statistics: stats.statistics, aliases: mergeTableAliases(collectTableAliases(sql), viewAliases) }),
   });
   const predicted = side(input.predictedSql, predictedPlan.result.plan);
   const gold = side(input.goldSql, goldPlan.result.plan);

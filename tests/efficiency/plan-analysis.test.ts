@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzePlan, sortCost } from '../../src/efficiency/plan-analysis.js';
 import { DEFAULT_TABLE_ROWS, parseStat1 } from '../../src/efficiency/statistics.js';
-import { collectTableAliases } from '../../src/efficiency/table-aliases.js';
+import { collectTableAliases, mergeTableAliases } from '../../src/efficiency/table-aliases.js';
 import type { PlanStep } from '../../src/engine/engine.js';
 
 // Statistics as ANALYZE wrote them for a 2000-row orders table and 50 customers (SQLite 3.53).
@@ -108,6 +108,27 @@ describe('analyzePlan: cost estimate (row visits)', () => {
     expect(result.proxies.automaticIndexes).toEqual([{ stepId: 5, table: 'orders', constraint: 'amount=?' }]);
   });
 
+  it('searches a materialized block through an automatic index by the block rows, not as a base table', () => {
+    const result = analyze(
+      'SELECT * FROM customers c LEFT JOIN (SELECT customer_id, sum(amount) s FROM orders GROUP BY customer_id) rf ON rf.customer_id = c.id',
+      plan(
+        [2, 0, 'MATERIALIZE rf'],
+        [9, 2, 'SCAN orders USING INDEX idx_orders_cust_date'],
+        [40, 0, 'SCAN c'],
+        [45, 0, 'BLOOM FILTER ON rf (customer_id=?)'],
+        [50, 0, 'SEARCH rf USING AUTOMATIC COVERING INDEX (customer_id=?) LEFT-JOIN'],
+      ),
+    );
+    // MATERIALIZE: 2 × 2000 (index scan with table lookups), 2000 rows; SCAN c: 50;
+    // automatic index on rf (N = 2000): build 2000·log2 2000 once + 50 × (10 + log2 2000)
+    expect(result.cost.total).toBe(Math.round(4000 + 50 + 2000 * LOG2_2000 + 50 * (10 + LOG2_2000)));
+    expect(result.proxies.automaticIndexes).toEqual([{ stepId: 50, table: 'rf', constraint: 'customer_id=?' }]);
+    expect(result.proxies.searches).toEqual([]);
+    expect(result.proxies.fullScans.map((scan) => scan.table)).toEqual(['orders', 'customers']);
+    expect(result.proxies.bloomFilters).toBe(1);
+    expect(result.cost.defaultedTables).toEqual([]);
+  });
+
   it("assumes SQLite's default row count for a table without statistics and says so", () => {
     const result = analyze('SELECT * FROM events', plan([2, 0, 'SCAN events']));
     expect(result.cost.total).toBe(DEFAULT_TABLE_ROWS);
@@ -128,6 +149,18 @@ describe('parseStat1', () => {
   });
   it('stops at the first non-integer token (unordered, sz=)', () => {
     expect(parseStat1([{ tbl: 'T', idx: 'I', stat: '100 10 unordered sz=12' }]).indexes.get('i')).toEqual({ table: 't', rows: 100, rowsPerKey: [10] });
+  });
+});
+
+describe('mergeTableAliases', () => {
+  it("keeps the statement's aliases and fills gaps from view definitions", () => {
+    const merged = mergeTableAliases(collectTableAliases('SELECT * FROM v AS o'), [
+      collectTableAliases('CREATE VIEW v AS SELECT * FROM orders o JOIN customers c ON c.id = o.customer_id'),
+      collectTableAliases('CREATE VIEW w AS SELECT * FROM products c'),
+    ]);
+    expect(merged.byName.get('o')).toBe('v');
+    expect(merged.byName.get('c')).toBe('customers');
+    expect(merged.ambiguous).toEqual(['c']);
   });
 });
 

@@ -18,7 +18,11 @@ describe('classifyPlanDetail', () => {
     ['SEARCH c USING INTEGER PRIMARY KEY (rowid=?)', { kind: 'loop', access: 'rowid-search', name: 'c', index: null, constraint: { equalities: 1, rangeBounds: 0, text: 'rowid=?' }, tableLookups: false }],
     ['SEARCH t USING AUTOMATIC COVERING INDEX (x=?)', { kind: 'loop', access: 'automatic-index-search', name: 't', index: null, constraint: { equalities: 1, rangeBounds: 0, text: 'x=?' }, tableLookups: false }],
     ['SEARCH t USING AUTOMATIC PARTIAL COVERING INDEX (x=?)', { kind: 'loop', access: 'automatic-index-search', name: 't', index: null, constraint: { equalities: 1, rangeBounds: 0, text: 'x=?' }, tableLookups: false }],
-    ['SCAN (subquery-1)', { kind: 'loop', access: 'table-scan', name: '(subquery-1)', index: null, constraint: null, tableLookups: false }],
+    ['SCAN (subquery-1)', { kind: 'loop', access: 'subquery-scan', name: '(subquery-1)', index: null, constraint: null, tableLookups: false }],
+    [
+      'SEARCH rf USING AUTOMATIC COVERING INDEX (order_id=?) LEFT-JOIN',
+      { kind: 'loop', access: 'automatic-index-search', name: 'rf', index: null, constraint: { equalities: 1, rangeBounds: 0, text: 'order_id=?' }, tableLookups: false },
+    ],
     ['SCAN CONSTANT ROW', { kind: 'loop', access: 'constant-row', name: '', index: null, constraint: null, tableLookups: false }],
     ['SCAN TABLE orders AS o', { kind: 'loop', access: 'table-scan', name: 'o', index: null, constraint: null, tableLookups: false }],
   ])('%s', (detail, expected) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswerGrounding } from '../../src/rungs/answer.js';
+import { checkAnswerGrounding, runAnswerRung } from '../../src/rungs/answer.js';
+import type { Engine, ExecuteRequest } from '../../src/engine/engine.js';
 import { isLadderError } from '../../src/errors.js';
 
 describe('checkAnswerGrounding: options', () => {
@@ -58,5 +59,36 @@ describe('checkAnswerGrounding', () => {
 
   it('passes an answer with no numbers and says so', () => {
     expect(checkAnswerGrounding({ answer: 'EMEA led all regions.', rows: [['EMEA', 1]] })).toMatchObject({ status: 'pass', reason: 'no numbers in the answer to ground' });
+  });
+});
+
+describe('runAnswerRung (the ladder call)', () => {
+  const rows = [['EMEA', 4_118_530]];
+  it('grounds against given rows and validates options', async () => {
+    const result = await runAnswerRung({ answer: 'EMEA revenue was $4.12M.', sql: 'SELECT region, revenue FROM r', rows, options: { relativeTolerance: 0 } });
+    expect(result.status).toBe('pass');
+    await expect(runAnswerRung({ answer: 'x', sql: 'SELECT 1', rows, options: { tolerance: 1 } })).rejects.toThrow(
+      'answer option tolerance is unknown; known options: relativeTolerance, derivations, maxDerivationCells, decimalText',
+    );
+  });
+  it('fetches the rows through the engine on the first snapshot', async () => {
+    const requests: ExecuteRequest[] = [];
+    const engine = {
+      execute: async (request: ExecuteRequest) => {
+        requests.push(request);
+        return { ok: true as const, result: { columns: ['region', 'revenue'], rows, doubleQuoteFallback: false, executedSql: request.sql, elapsedMs: 1 } };
+      },
+    } as unknown as Engine;
+    const result = await runAnswerRung({ answer: 'EMEA revenue was $5.2M.', sql: 'SELECT region, revenue FROM r', engine, snapshots: [{ name: 'base', path: '/db/base.sqlite' }, { name: 'later', path: '/db/later.sqlite' }] });
+    expect(requests).toEqual([{ db: '/db/base.sqlite', sql: 'SELECT region, revenue FROM r' }]);
+    expect(result.reason).toBe('1 of 1 numbers ungrounded: $5.2M (1:18)');
+    expect(result.details?.columns).toEqual(['region', 'revenue']);
+  });
+  it('is skipped when no rows can be had', async () => {
+    expect((await runAnswerRung({ answer: 'It was 5.', sql: 'SELECT 5' })).reason).toBe('no rows to ground the answer in (no engine or snapshot given)');
+    const failing = { execute: async () => ({ ok: false as const, error: { code: 'sqlite_error' as const, message: 'no such table: r' } }) } as unknown as Engine;
+    expect((await runAnswerRung({ answer: 'It was 5.', sql: 'SELECT * FROM r', engine: failing, snapshots: [{ name: 'base', path: '/db/base.sqlite' }] })).reason).toBe(
+      'the predicted SQL did not run on base: sqlite_error: no such table: r',
+    );
   });
 });

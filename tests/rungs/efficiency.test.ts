@@ -126,6 +126,21 @@ describe('acceptance: warehouse, one question, a scanning and an indexed correct
   });
 });
 
+describe('plans through views', () => {
+  it('resolves the aliases written inside a view definition (no table falls back to default statistics)', async () => {
+    const sql = "SELECT round(sum(net_revenue), 2) FROM v_order_revenue WHERE order_date >= '2025-03-01' AND order_date < '2025-04-01'";
+    const result = await checkEfficiency({ predictedSql: sql, goldSql: sql, snapshot: db, engine, execution: PASSED });
+    const analysis = result.details!.predicted.analysis;
+    expect(analysis.cost.defaultedTables).toEqual([]);
+    expect(analysis.proxies.searches.map((search) => [search.name, search.table, search.access])).toEqual([
+      ['o', 'orders', 'rowid-search'],
+      ['c', 'customers', 'rowid-search'],
+    ]);
+    expect(analysis.proxies.automaticIndexes.map((index) => [index.table, index.constraint])).toEqual([['rf', 'order_id=?']]);
+    expect(result.status).toBe('pass');
+  });
+});
+
 describe('runEfficiencyRung (the ladder call)', () => {
   it('uses the gold L4 matched and the first snapshot', async () => {
     const l4 = await checkExecution({ predictedSql: SCANNING, golds: ['SELECT 1', INDEXED], snapshots, engine });
