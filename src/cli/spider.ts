@@ -29,6 +29,7 @@ export interface SpiderCommandOptions {
   readonly timeoutMs?: number;
   readonly out?: string;
   readonly concurrency?: number;
+  readonly diagnostics?: boolean;
 }
 
 /** Registers `text2sql-ladder spider` on the program. */
@@ -45,6 +46,7 @@ export function registerSpiderCommand(program: Command): void {
     .option('--timeout-ms <n>', 'deadline per statement in milliseconds (default 10000)', parsePositiveInteger('--timeout-ms'))
     .option('--out <file>', 'write one JSON line per item: {"i","db_id","exec","error","flags","goldIndex","hardness"}')
     .option('--concurrency <n>', 'items evaluated at once (default 8)', parsePositiveInteger('--concurrency'))
+    .option('--diagnostics', 'add per-item diagnostics (component F1, exact match, AST distance, schema linking, result similarity) to the JSONL and their averages to the summary', false)
     .action(async (options: SpiderCommandOptions) => {
       const code = await runSpiderCommand(options, { stdout: process.stdout, stderr: process.stderr });
       process.exitCode = code;
@@ -84,6 +86,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       ...(knownDbIds === undefined ? {} : { knownDbIds }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.diagnostics ? { diagnostics: true } : {}),
       onItem: (_verdict, done) => bar?.update(done),
     });
     bar?.stop();
@@ -123,7 +126,16 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
   text += '\n';
   text += `scored ${all.scored} of ${all.count} | correct ${all.correct} | executed ${summary.executed} | prediction errors ${summary.predictionErrors} | gold errors ${summary.goldErrors} | empty-gold matches ${summary.emptyGoldMatches} | undecided ${summary.undecided}`;
   if (summary.unknownHardness > 0) text += ` | hardness unknown ${summary.unknownHardness} (counted in all only)`;
-  return `${text}\n`;
+  text += '\n';
+  if (summary.diagnostics !== undefined) {
+    const { macro, micro, counts, items } = summary.diagnostics;
+    text += `\ndiagnostics over ${items} items (macro mean [items with a value]; micro F1 for clause components)\n`;
+    for (const key of Object.keys(macro).sort()) {
+      if (key.endsWith('_skipped')) continue;
+      text += `${key.padEnd(40)} ${macro[key]!.toFixed(3)} [${counts[key]}]${micro[key] === undefined ? '' : `  micro ${micro[key]!.toFixed(3)}`}\n`;
+    }
+  }
+  return text;
 }
 
 async function readTables(file: string): Promise<Set<string>> {

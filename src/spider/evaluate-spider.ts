@@ -19,6 +19,7 @@ import { isLadderError } from '../errors.js';
 import { listSnapshots } from './list-snapshots.js';
 import { spiderHardness, HARDNESS_LEVELS, type Hardness } from './hardness.js';
 import type { SpiderGoldItem, SpiderPrediction } from './read-spider-files.js';
+import { diagnoseItem, summarizeDiagnostics, type DiagnosticsRow, type DiagnosticsSummary } from '../diagnostics/diagnose.js';
 
 /** One item's outcome, as written to the JSONL output. */
 export interface SpiderItemVerdict {
@@ -33,6 +34,8 @@ export interface SpiderItemVerdict {
   readonly goldIndex: number | null;
   /** Official Spider hardness of the gold; `null` when the official reader cannot read it. */
   readonly hardness: Hardness | null;
+  /** With `diagnostics: true`: the diagnostics row (see diagnostics/diagnose.ts); `null` when they could not run. */
+  readonly diagnostics?: DiagnosticsRow | null;
 }
 
 /** Counts and accuracy of one hardness level (or `all`). */
@@ -58,6 +61,8 @@ export interface SpiderSummary {
   readonly undecided: number;
   /** Items whose gold the official reader cannot read (counted in `all` only). */
   readonly unknownHardness: number;
+  /** With `diagnostics: true`: averages of the items' diagnostics rows. */
+  readonly diagnostics?: DiagnosticsSummary;
 }
 
 /** Inputs of {@link evaluateSpider}. */
@@ -72,6 +77,8 @@ export interface EvaluateSpiderInput {
   readonly timeoutMs?: number;
   /** Items evaluated at once (default 8). */
   readonly concurrency?: number;
+  /** Also compute per-item diagnostics (issue 6) on the first snapshot (default false). */
+  readonly diagnostics?: boolean;
   /** Called after each item. */
   readonly onItem?: (verdict: SpiderItemVerdict, done: number, total: number) => void;
 }
@@ -133,7 +140,12 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
   };
   const concurrency = Math.max(1, input.concurrency ?? 8);
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
-  return { items, summary: summarize(items), warnings, results };
+  const summary = summarize(items);
+  if (input.diagnostics) {
+    const rows = items.flatMap((item) => (item.diagnostics ? [item.diagnostics] : []));
+    return { items, summary: { ...summary, diagnostics: summarizeDiagnostics(rows) }, warnings, results };
+  }
+  return { items, summary, warnings, results };
 }
 
 async function evaluateItem(
@@ -170,7 +182,15 @@ async function evaluateItem(
   const allFlags = [...flags, ...result.details.flags];
   const exec = result.status === 'pass' ? 1 : result.status === 'fail' ? 0 : null;
   const error = result.status === 'pass' ? null : result.reason;
-  return { verdict: { ...base, exec, error, flags: allFlags, goldIndex: result.details.goldIndex }, result };
+  const verdict: SpiderItemVerdict = { ...base, exec, error, flags: allFlags, goldIndex: result.details.goldIndex };
+  if (!input.diagnostics) return { verdict, result };
+  let diagnostics: DiagnosticsRow | null = null;
+  try {
+    diagnostics = await diagnoseItem({ predictedSql: prediction.sql, goldSqls: [gold.sql], dialect: 'sqlite', engine: input.engine, db: snapshots[0]!.path });
+  } catch (error_) {
+    if (!isLadderError(error_)) throw error_;
+  }
+  return { verdict: { ...verdict, diagnostics }, result };
 }
 
 /** Aggregates item verdicts into the per-level table and the counts. */

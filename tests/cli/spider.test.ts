@@ -145,3 +145,18 @@ describe('text2sql-ladder spider', () => {
     );
   });
 });
+
+describe('text2sql-ladder spider --diagnostics', () => {
+  it('adds a diagnostics row per scored item and averages in the summary', async () => {
+    const out = path.join(dir, 'diagnostics.jsonl');
+    const { io, out: stdout } = capture();
+    await runSpiderCommand(options({ out, diagnostics: true }), io);
+    const items = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { diagnostics?: Record<string, unknown> | null });
+    expect(items.map((item) => item.diagnostics === undefined ? 'none' : item.diagnostics === null ? 'null' : typeof item.diagnostics.exact_match_raw)).toEqual([
+      'number', 'number', 'number', 'number', 'none', 'none', 'none',
+    ]);
+    expect(items[0]!.diagnostics!['exact_match_raw']).toBe(0);
+    expect(stdout()).toMatch(/\ndiagnostics over 4 items \(macro mean \[items with a value\]; micro F1 for clause components\)\n/);
+    expect(stdout()).toMatch(/\nexact_match_raw +0\.000 \[4\]\n/);
+  });
+});
