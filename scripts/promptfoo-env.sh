@@ -8,7 +8,10 @@ export PROMPTFOO_DISABLE_RUNTIME_WARNINGS=1        # the "Node.js 20 support end
 export PROMPTFOO_PASS_RATE_THRESHOLD=0             # a completed run exits 0 even when tests fail
 export NODE_NO_WARNINGS=1                          # undici's ExperimentalWarning
 # Even with telemetry off promptfoo POSTs one "telemetry disabled" event; a dead loopback proxy
-# stops it (and any other outbound HTTP). Loopback stays direct for the viewer.
-export HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 http_proxy=http://127.0.0.1:9
-export NO_PROXY=localhost,127.0.0.1 no_proxy=localhost,127.0.0.1
+# stops it (and any other outbound HTTP). Loopback stays direct (the viewer, a local Ollama).
+# LADDER_ONLINE=1 leaves the proxy settings alone, for hosted providers (OpenAI, Anthropic, ...).
+if [ "${LADDER_ONLINE:-0}" != 1 ]; then
+  export HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 http_proxy=http://127.0.0.1:9
+  export NO_PROXY=localhost,127.0.0.1 no_proxy=localhost,127.0.0.1
+fi
 PROMPTFOO_BIN="$PWD/node_modules/.bin/promptfoo"
