@@ -9,6 +9,7 @@
  *   suffix (`3rd`, `12kg` are not read).
  * - Dates, times, ranges and fractions written with `-`, `/` or `:` between digits
  *   (`2024-09-30`, `10:30`, `1/2`, `10-20`) are not read as numbers.
+ * - Numbered-list markers (`1.` or `2)` opening a line) are not read as numbers.
  * - Single-letter suffixes must touch the number (`12k`, `$4.12M`); scale words may follow a space
  *   (`4.12 million`). `m`/`M` is read as million, as in finance prose.
  * - The stated precision is the place value of the last digit written, scale included: `4.12M`
@@ -82,6 +83,7 @@ const NUMBER = new RegExp(
 export function extractNumbers(text: string): NumberMention[] {
   const mentions: NumberMention[] = [];
   for (const match of text.matchAll(NUMBER)) {
+    if (isListMarker(text, match.index, match[0])) continue;
     const groups = match.groups ?? {};
     const digits = groups['digits']!;
     const [whole, fraction = ''] = digits.replace(/,/g, '').split('.');
@@ -113,6 +115,13 @@ export function extractNumbers(text: string): NumberMention[] {
     });
   }
   return mentions;
+}
+
+/** `1.` / `2)` opening a line (a numbered list), not a claim. */
+function isListMarker(text: string, start: number, token: string): boolean {
+  if (!/^\d+$/.test(token)) return false;
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  return /^[ \t]*$/.test(text.slice(lineStart, start)) && /^[.)][ \t]/.test(text.slice(start + token.length, start + token.length + 2));
 }
 
 const LOOSE = /(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(mm|bn|[kmbt]|thousand|million|billion|trillion)(?![a-z]))?/giu;

@@ -43,6 +43,10 @@ describe('extractNumbers: what is not a standalone number', () => {
   ])('%s', (text, expected) => {
     expect(brief(text)).toEqual(expected);
   });
+  it('skips numbered-list markers but not numbers after them', () => {
+    expect(brief('Top customers:\n1. Litware Inc: $214,134\n 2) Coho Winery: 3 orders')).toEqual([['$214,134', 214134, 0.5], ['3', 3, 0.5]]);
+    expect(brief('We had 1. Then 2.')).toEqual([['1', 1, 0.5], ['2', 2, 0.5]]);
+  });
   it('ends a number at sentence punctuation', () => {
     expect(brief('Total: 1,200. Next: 7, then 8')).toEqual([['1,200', 1200, 0.5], ['7', 7, 0.5], ['8', 8, 0.5]]);
   });
