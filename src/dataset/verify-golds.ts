@@ -11,7 +11,6 @@
  * order is not.
  */
 import Database from 'better-sqlite3';
-import { LadderError } from '../errors.js';
 import { resolveFixture } from '../fixtures/registry.js';
 import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
 import type { DatasetItem } from './item.js';
@@ -133,9 +132,4 @@ export async function verifyDatasetGolds(
     checks.push({ id: item.id, snapshots: snapshotChecks, problems });
   }
   return checks;
-}
-
-/** Throws when `value` is not a list of items; a guard for JavaScript callers. */
-export function assertItems(value: unknown): asserts value is DatasetItem[] {
-  if (!Array.isArray(value)) throw new LadderError('invalid_option', `items must be an array of dataset items, received ${typeof value}`);
 }
