@@ -1,8 +1,13 @@
 /**
- * A pool of child processes that run SQLite jobs (sqlite-child.ts), one job per child at a time.
+ * A pool of child processes that run SQLite jobs (sqlite-child.ts). A child runs one job at a
+ * time; up to {@link PIPELINE_DEPTH} jobs are sent to it ahead, so it never idles waiting for
+ * the parent between jobs.
  *
- * - Children start lazily (one per queued job, up to `size`) and announce `ready`; a job's
- *   deadline starts when it is handed to a ready child, so start-up time never counts against it.
+ * - Children start lazily (one per queued job, up to `size`) and announce `ready`. A job's
+ *   deadline starts when its child starts it (on send when the child is idle, else when the
+ *   previous job's result arrives), so start-up time and waiting never count against it.
+ * - When a child is killed or dies, only the job it was running fails; the jobs sent ahead to it
+ *   go back to the front of the queue.
  * - Deadline: at `timeoutMs` the parent SIGKILLs the child (a synchronous SQLite step cannot be
  *   interrupted otherwise; a terminated worker thread ran on for 44 s), returns `timeout` at once
  *   and starts a replacement.
@@ -28,6 +33,9 @@ import type { CatalogOutcome, ChildMessage, ChildRequest } from './sqlite-protoc
 /** How often the memory watchdog samples a busy child's RSS, in milliseconds. */
 export const WATCHDOG_INTERVAL_MS = 20;
 
+/** Jobs in flight per child: the running one plus those sent ahead. */
+export const PIPELINE_DEPTH = 2;
+
 /** Start-up failures in a row after which queued jobs are rejected instead of retried. */
 const MAX_START_FAILURES = 3;
 
@@ -47,7 +55,7 @@ export interface SqlitePool {
   /**
    * Runs one job on a child.
    * @param request - the job without its id.
-   * @param timeoutMs - deadline in ms, counted from the moment a ready child receives the job.
+   * @param timeoutMs - deadline in ms, counted from the moment the child starts the job.
    * @returns the child's outcome, or `timeout` / `memory_limit` / `engine_failure` when the child
    *   was killed or died.
    * @throws LadderError `engine_closed` after {@link SqlitePool.close} (also for jobs still queued
@@ -74,7 +82,8 @@ interface Job {
 interface Slot {
   readonly child: ChildProcess;
   ready: boolean;
-  job: Job | undefined;
+  /** Jobs sent to the child, in order; the first one is running. */
+  readonly jobs: Job[];
   /** Databases this child has open (preferred for later jobs on the same db). */
   readonly dbs: Set<string>;
   /** Last bytes of the child's stderr, for failure messages. */
@@ -135,7 +144,7 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     });
     allChildren.add(child);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const slot: Slot = { child, ready: false, job: undefined, dbs: new Set(), stderrTail: '', killedFor: undefined, exited };
+    const slot: Slot = { child, ready: false, jobs: [], dbs: new Set(), stderrTail: '', killedFor: undefined, exited };
     slots.push(slot);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
@@ -165,9 +174,12 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     for (;;) {
       const job = queue[0];
       if (!job) break;
-      const idle = slots.filter((slot) => slot.ready && !slot.job && !slot.killedFor);
-      if (idle.length === 0) break;
-      const slot = idle.find((candidate) => candidate.dbs.has(job.request.db)) ?? idle[0]!;
+      const open = slots.filter((slot) => slot.ready && !slot.killedFor && slot.jobs.length < PIPELINE_DEPTH);
+      if (open.length === 0) break;
+      // Least loaded first; among those, a child that already has the database open.
+      const least = Math.min(...open.map((slot) => slot.jobs.length));
+      const candidates = open.filter((slot) => slot.jobs.length === least);
+      const slot = candidates.find((candidate) => candidate.dbs.has(job.request.db)) ?? candidates[0]!;
       queue.shift();
       assign(slot, job);
     }
@@ -178,27 +190,30 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
       wanted -= 1;
     }
     // Keep Node alive only while a job runs or waits for a starting child.
-    for (const slot of slots) setRef(slot, slot.job !== undefined || (!slot.ready && queue.length > 0));
+    for (const slot of slots) setRef(slot, slot.jobs.length > 0 || (!slot.ready && queue.length > 0));
   }
 
   function assign(slot: Slot, job: Job): void {
-    slot.job = job;
+    slot.jobs.push(job);
     slot.child.send(job.request);
-    job.timer = setTimeout(() => {
-      const ms = job.timeoutMs;
-      kill(slot, 'timeout', { code: 'timeout', message: `timeout: deadline of ${ms} ms passed; child process killed` });
-    }, job.timeoutMs);
+    if (slot.jobs.length === 1) startDeadline(slot, job);
     startWatchdog();
   }
 
-  /** Ends the slot's job with `error`, SIGKILLs the child and starts a replacement. */
+  function startDeadline(slot: Slot, job: Job): void {
+    job.timer = setTimeout(() => {
+      kill(slot, 'timeout', { code: 'timeout', message: `timeout: deadline of ${job.timeoutMs} ms passed; child process killed` });
+    }, job.timeoutMs);
+  }
+
+  /** Ends the running job with `error`, requeues the rest, SIGKILLs the child, starts a replacement. */
   function kill(slot: Slot, reason: 'timeout' | 'memory', error: ExecutionError): void {
-    const job = slot.job;
     slot.killedFor = reason;
-    slot.job = undefined;
+    const [running, ...ahead] = slot.jobs.splice(0);
     removeSlot(slot);
     slot.child.kill('SIGKILL');
-    if (job) finish(job, { ok: false, error });
+    queue.unshift(...ahead);
+    if (running) finish(running, { ok: false, error });
     if (!closing && slots.length < options.size) spawn();
     pump();
   }
@@ -220,10 +235,12 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
       pump();
       return;
     }
-    const job = slot.job;
+    const job = slot.jobs[0];
     if (!job || job.id !== message.id) return;
-    slot.job = undefined;
+    slot.jobs.shift();
     slot.dbs.add(job.request.db);
+    const next = slot.jobs[0];
+    if (next) startDeadline(slot, next);
     finish(job, message.outcome);
     pump();
   }
@@ -232,8 +249,8 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     allChildren.delete(slot.child);
     removeSlot(slot);
     if (slot.killedFor) return;
-    const job = slot.job;
-    slot.job = undefined;
+    const [job, ...ahead] = slot.jobs.splice(0);
+    queue.unshift(...ahead);
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     const tail = slot.stderrTail.trim().split('\n').slice(-3).join(' | ');
     if (job) {
@@ -258,7 +275,7 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
   function startWatchdog(): void {
     if (watchdog || !procReadable) return;
     watchdog = setInterval(() => {
-      const busy = slots.filter((slot) => slot.job);
+      const busy = slots.filter((slot) => slot.jobs.length > 0);
       if (busy.length === 0) {
         clearInterval(watchdog);
         watchdog = undefined;
@@ -304,11 +321,12 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
       const ending = slots.splice(0);
       for (const slot of ending) {
         slot.killedFor = 'close';
-        if (slot.job) {
-          if (slot.job.timer) clearTimeout(slot.job.timer);
-          slot.job.reject(closed);
-          slot.job = undefined;
+        for (const job of slot.jobs.splice(0)) {
+          if (job.timer) clearTimeout(job.timer);
+          job.reject(closed);
         }
+        // Keep Node alive until the exit is seen, or `await close()` would never settle.
+        setRef(slot, true);
         slot.child.kill('SIGKILL');
       }
       if (watchdog) clearInterval(watchdog);

@@ -105,11 +105,18 @@ function openReadOnly(file: string): Connection | ExecutionError {
   }
 }
 
+/** A prepared `SELECT query_only FROM pragma_query_only` per connection (compiled once). */
+const queryOnlyChecks = new WeakMap<Connection, Statement>();
+
 /** True when no transaction is open and `query_only` is still on. */
 function connectionIsPristine(connection: Connection): boolean {
   if (!connection.open || connection.inTransaction) return false;
-  const queryOnly = connection.pragma('query_only', { simple: true }) as unknown;
-  return queryOnly === 1 || queryOnly === 1n;
+  let check = queryOnlyChecks.get(connection);
+  if (!check) {
+    check = connection.prepare('SELECT query_only FROM pragma_query_only').pluck().safeIntegers(false);
+    queryOnlyChecks.set(connection, check);
+  }
+  return check.get() === 1;
 }
 
 /** Gate, prepare (with the legacy fallback), gate again. */

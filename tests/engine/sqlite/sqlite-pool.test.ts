@@ -81,6 +81,41 @@ describe('deadline', () => {
   });
 });
 
+describe('jobs sent ahead', () => {
+  it('start their deadline only when the child starts them', async () => {
+    const engine = createSqliteEngine({ poolSize: 1 });
+    try {
+      const slow = engine.execute({ db: fixture.file, sql: 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 4000000) SELECT count(*) FROM c', timeoutMs: 120_000 });
+      const quick = engine.execute({ db: fixture.file, sql: 'SELECT 2', timeoutMs: 500 });
+      const started = Date.now();
+      expect(await slow).toMatchObject({ ok: true, result: { rows: [[4_000_000]] } });
+      expect(Date.now() - started).toBeGreaterThan(500);
+      expect(await quick).toMatchObject({ ok: true, result: { rows: [[2]] } });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('go back to the queue when their child is killed, and then run', async () => {
+    const engine = createSqliteEngine({ poolSize: 1, timeoutMs: 400 });
+    try {
+      await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
+      const outcomes = await Promise.all([
+        engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL }),
+        engine.execute({ db: fixture.file, sql: 'SELECT 3' }),
+        engine.execute({ db: fixture.file, sql: 'SELECT 4' }),
+      ]);
+      expect(outcomes).toMatchObject([
+        { ok: false, error: { code: 'timeout' } },
+        { ok: true, result: { rows: [[3]] } },
+        { ok: true, result: { rows: [[4]] } },
+      ]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('memory cap', () => {
   it('kills a child whose RSS passes maxMemoryBytes (memory_limit) and carries on', async () => {
     const engine = createSqliteEngine({ poolSize: 1, maxMemoryBytes: 128 * 2 ** 20 });
