@@ -222,7 +222,8 @@ function formatExecution(
     sections.push(`Snapshots${details.goldIndex !== null && golds.length > 1 ? ` (gold ${details.goldIndex})` : ''}:\n${lines.join('\n')}`);
   }
   for (const goldError of details.goldErrors) {
-    sections.push(`Gold ${goldError.goldIndex} failed on ${goldError.snapshot} (${goldError.error.code}): ${goldError.error.message}`);
+    const which = golds.length === 1 ? 'The gold' : `Gold ${goldError.goldIndex}`;
+    sections.push(`${which} failed on ${goldError.snapshot} (${goldError.error.code}): ${goldError.error.message}`);
   }
   const shown = shownSnapshot(details);
   if (shown?.verdict !== undefined) sections.push(formatVerdictDiff(shown.snapshot, shown.verdict, names));
@@ -289,7 +290,8 @@ function describePolicy(policy: ComparisonPolicy): string {
     policy.rowOrder === 'ignore'
       ? 'row order ignored'
       : `order from ${policy.rowOrder === 'gold-order-by' ? "the gold's outer ORDER BY" : '"order by" anywhere in the gold text'}${policy.tieAware ? ' (ties in any order)' : ''}`;
-  const tolerance = policy.floatTolerance.value === 0 ? 'floats exact' : `floats within ${policy.floatTolerance.kind} ${policy.floatTolerance.value}`;
+  const { kind, value } = policy.floatTolerance;
+  const tolerance = value === 0 ? 'floats exact' : `floats within ${kind} ${value < 0.001 ? value.toExponential() : String(value)}`;
   const parts = [
     `rows as a ${policy.duplicates}`,
     order,

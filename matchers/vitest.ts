@@ -32,10 +32,10 @@ export type { CatalogSource, Dialect, ExistingSchemaOptions, GoldResultOptions, 
 
 /**
  * The text2sql-ladder matchers as vitest sees them. Each runs one rung of the ladder (the same
- * function the promptfoo assertions call) and works with `.not`.
- * @typeParam R - vitest's assertion return type.
+ * function the promptfoo assertions call) and works with `.not`. The asynchronous ones return a
+ * promise that must be awaited; the synchronous ones throw on failure.
  */
-export interface TextToSqlMatchers<R = unknown> {
+export interface TextToSqlMatchers {
   /**
    * L1 syntax: the SQL is exactly one query that parses in `dialect` (with `db`, SQLite prepares
    * it against that database and decides). **Async: await it.**
@@ -43,7 +43,7 @@ export interface TextToSqlMatchers<R = unknown> {
    * await expect('SELECT name FROM customers').toBeValidSql({ dialect: 'sqlite' });
    * await expect('SELEC name FROM customers').not.toBeValidSql({ dialect: 'postgres' });
    */
-  toBeValidSql(options: ValidSqlOptions): Promise<R>;
+  toBeValidSql(options: ValidSqlOptions): Promise<void>;
   /**
    * L2 schema: every table and column the SQL names exists in the catalog (a SQLite file path,
    * `{ ddl }`, `{ table: columns }` or a Catalog), scope by scope; failures name each unknown
@@ -52,7 +52,7 @@ export interface TextToSqlMatchers<R = unknown> {
    * await expect('SELECT name FROM customers').toReferenceExistingSchema('db/shop.sqlite');
    * await expect('SELECT nme FROM customers').not.toReferenceExistingSchema({ customers: ['id', 'name'] });
    */
-  toReferenceExistingSchema(catalogOrDb: CatalogSource, options?: ExistingSchemaOptions): Promise<R>;
+  toReferenceExistingSchema(catalogOrDb: CatalogSource, options?: ExistingSchemaOptions): Promise<void>;
   /**
    * L3 safety, fail closed: one read-only query, no writes, DDL, PRAGMA, ATTACH or side-effect
    * functions anywhere; optional LIMIT and allowed-tables guardrails. Synchronous.
@@ -60,7 +60,7 @@ export interface TextToSqlMatchers<R = unknown> {
    * expect('SELECT name FROM customers LIMIT 10').toBeSafeSql({ maxLimit: 100, allowedTables: ['customers'] });
    * expect('SELECT 1; DROP TABLE orders').not.toBeSafeSql();
    */
-  toBeSafeSql(policy?: SafeSqlPolicy): R;
+  toBeSafeSql(policy?: SafeSqlPolicy): void;
   /**
    * L4 execution accuracy: the SQL returns the gold's result (one of several golds) on every
    * snapshot, under a comparison policy; failures show a table diff. **Async: await it.**
@@ -68,7 +68,7 @@ export interface TextToSqlMatchers<R = unknown> {
    * await expect(sql).toMatchGoldResult('SELECT city, SUM(total) FROM orders JOIN customers ON … GROUP BY city', { db: 'db/shop.sqlite' });
    * await expect(sql).toMatchGoldResult([goldA, goldB], { snapshots: ['db/base.sqlite', 'db/edge.sqlite'], policy: 'spider' });
    */
-  toMatchGoldResult(goldOrGolds: string | readonly string[], options: GoldResultOptions): Promise<R>;
+  toMatchGoldResult(goldOrGolds: string | readonly string[], options: GoldResultOptions): Promise<void>;
   /**
    * L7 answer grounding: every number in the prose answer comes from the rows (or the question or
    * SQL), within the precision the prose states. Synchronous.
@@ -76,12 +76,12 @@ export interface TextToSqlMatchers<R = unknown> {
    * expect('EMEA revenue was $4.12M in Q3.').toHaveGroundedNumbers([['EMEA', 4118530]], { question: 'EMEA revenue in Q3?' });
    * expect('EMEA revenue was $5.2M.').not.toHaveGroundedNumbers([['EMEA', 4118530]]);
    */
-  toHaveGroundedNumbers(rows: GroundingRows, options?: GroundedNumbersOptions): R;
+  toHaveGroundedNumbers(rows: GroundingRows, options?: GroundedNumbersOptions): void;
 }
 
 declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type -- vitest's own declaration
-  interface Matchers<T = any> extends TextToSqlMatchers<T> {}
+  interface Matchers<T = any> extends TextToSqlMatchers {}
 }
 
 expect.extend({ toBeValidSql, toReferenceExistingSchema, toBeSafeSql, toMatchGoldResult, toHaveGroundedNumbers });
