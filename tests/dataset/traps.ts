@@ -183,5 +183,10 @@ export const TRAPS: Readonly<Record<string, Trap>> = {
     sql: "SELECT SUM(o.order_total) - (SELECT SUM(r.amount) FROM refunds r JOIN orders o2 ON o2.order_id = r.order_id WHERE o2.order_date BETWEEN '2025-01-01' AND '2025-06-30') FROM orders o WHERE o.order_date BETWEEN '2025-01-01' AND '2025-06-30'",
     differsOn: ['base', 'later', 'edge'],
   },
+  'wh-070': {
+    mistake: 'average over orders instead of over customers',
+    sql: "WITH p AS (SELECT customer_id, SUM(net_revenue) AS net FROM v_order_revenue WHERE order_date BETWEEN '2024-01-01' AND '2024-12-31' GROUP BY customer_id) SELECT c.customer_id, c.name FROM p JOIN customers c ON c.customer_id = p.customer_id WHERE p.net > (SELECT AVG(net_revenue) FROM v_order_revenue WHERE order_date BETWEEN '2024-01-01' AND '2024-12-31')",
+    differsOn: ['base', 'later', 'edge'],
+  },
   'wh-054': { mistake: '= NULL is never true', sql: 'SELECT COUNT(*) FROM users WHERE phone = NULL', differsOn: ['base', 'later', 'edge'] },
 };

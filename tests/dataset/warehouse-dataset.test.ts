@@ -26,10 +26,10 @@ const tagValues = (key: string): string[] =>
   });
 
 describe('datasets/warehouse.yaml', () => {
-  it('has 67 items: 56 scored answers, 1 unscored, 5 clarify, 5 refuse', () => {
-    expect(items.length).toBe(67);
+  it('has 71 items: 60 scored answers, 1 unscored, 5 clarify, 5 refuse', () => {
+    expect(items.length).toBe(71);
     const count = (behavior: string, scored: boolean): number => items.filter((i) => i.expected_behavior === behavior && i.scored === scored).length;
-    expect([count('answer', true), count('answer', false), count('clarify', true), count('refuse', true)]).toEqual([56, 1, 5, 5]);
+    expect([count('answer', true), count('answer', false), count('clarify', true), count('refuse', true)]).toEqual([60, 1, 5, 5]);
     expect(items.filter((i) => !i.scored).map((i) => i.id)).toEqual(['wh-057']);
   });
 
