@@ -99,6 +99,13 @@ function openReadOnly(file: string): Connection | ExecutionError {
     connection.unsafeMode(false);
     connection.defaultSafeIntegers(true);
     connection.exec('PRAGMA query_only = 1');
+    try {
+      // Reads page 1: a file that is not a database fails here, not on every later statement.
+      connection.prepare('SELECT count(*) FROM sqlite_schema').pluck().get();
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
     return connection;
   } catch (error) {
     return { code: 'sqlite_error', message: `cannot open ${file}: ${oneLine(error)}` };
@@ -111,12 +118,16 @@ const queryOnlyChecks = new WeakMap<Connection, Statement>();
 /** True when no transaction is open and `query_only` is still on. */
 function connectionIsPristine(connection: Connection): boolean {
   if (!connection.open || connection.inTransaction) return false;
-  let check = queryOnlyChecks.get(connection);
-  if (!check) {
-    check = connection.prepare('SELECT query_only FROM pragma_query_only').pluck().safeIntegers(false);
-    queryOnlyChecks.set(connection, check);
+  try {
+    let check = queryOnlyChecks.get(connection);
+    if (!check) {
+      check = connection.prepare('SELECT query_only FROM pragma_query_only').pluck().safeIntegers(false);
+      queryOnlyChecks.set(connection, check);
+    }
+    return check.get() === 1;
+  } catch {
+    return false;
   }
-  return check.get() === 1;
 }
 
 /** Gate, prepare (with the legacy fallback), gate again. */
@@ -158,7 +169,7 @@ function runQuery(connection: Connection, sql: string, mode: DoubleQuoteMode, ma
         if (rows.length === maxRows) {
           return {
             ok: false,
-            error: { code: 'result_too_large', message: `result too large: more than ${maxRows} rows (maxRows); stopped reading at row ${maxRows + 1}` },
+            error: { code: 'result_too_large', message: `result too large: more than ${maxRows} ${maxRows === 1 ? 'row' : 'rows'} (maxRows); stopped reading at row ${maxRows + 1}` },
           };
         }
         rows.push(raw.map(toCell));

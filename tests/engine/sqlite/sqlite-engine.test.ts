@@ -124,6 +124,10 @@ describe('execute', () => {
     });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(await engine.execute({ db: fixture.file, sql: 'SELECT id FROM singer', maxRows: 3 })).toMatchObject({ ok: true, result: { rows: [[1], [2], [3]] } });
+    expect(await engine.execute({ db: fixture.file, sql: 'SELECT id FROM singer', maxRows: 1 })).toEqual({
+      ok: false,
+      error: { code: 'result_too_large', message: 'result too large: more than 1 row (maxRows); stopped reading at row 2' },
+    });
   });
 });
 

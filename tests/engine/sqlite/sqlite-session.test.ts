@@ -1,0 +1,77 @@
+/**
+ * The per-child session, run in-process (no deadline or memory cap here: those are the pool's).
+ * Uses test-db.ts's `music.sqlite`.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteSession, type SqliteSession } from '../../../src/engine/sqlite/sqlite-session.js';
+import type { ChildRequest } from '../../../src/engine/sqlite/sqlite-protocol.js';
+import { buildTestDb, listDir, sha256, type TestDb } from './test-db.js';
+
+let fixture: TestDb;
+let session: SqliteSession;
+let checksum: string;
+
+function request(op: ChildRequest['op'], sql: string, extra: Partial<ChildRequest> = {}): ChildRequest {
+  return { id: 1, op, db: fixture.file, sql, maxRows: 100, doubleQuotes: 'legacy', ...extra };
+}
+
+beforeAll(() => {
+  fixture = buildTestDb();
+  checksum = sha256(fixture.file);
+  session = createSqliteSession();
+});
+
+afterAll(() => {
+  session.close();
+  expect(sha256(fixture.file)).toBe(checksum);
+  expect(listDir(fixture.dir)).toEqual(['music.sqlite']);
+  fixture.remove();
+});
+
+describe('createSqliteSession', () => {
+  it('executes a query with bigint and blob cells', () => {
+    expect(session.handle(request('execute', 'SELECT big, photo FROM singer WHERE id = 1'))).toMatchObject({
+      ok: true,
+      result: { columns: ['big', 'photo'], rows: [[9007199254740993n, new Uint8Array([1, 2, 255])]], doubleQuoteFallback: false },
+    });
+  });
+
+  it('refuses a pragma before compiling it, so query_only stays on', () => {
+    expect(session.handle(request('prepare', 'PRAGMA query_only = 0'))).toMatchObject({ ok: false, error: { code: 'not_a_query' } });
+    expect(session.handle(request('execute', 'SELECT query_only FROM pragma_query_only'))).toMatchObject({ ok: true, result: { rows: [[1]] } });
+  });
+
+  it('rewrites double-quoted literals round after round in legacy mode', () => {
+    expect(session.handle(request('execute', 'SELECT "a", "b", "c"'))).toMatchObject({
+      ok: true,
+      result: { rows: [['a', 'b', 'c']], doubleQuoteFallback: true, executedSql: "SELECT 'a', 'b', 'c'" },
+    });
+  });
+
+  it('keeps SQLite’s message when the missing column is not double-quoted', () => {
+    expect(session.handle(request('execute', 'SELECT s."nope" FROM singer s'))).toEqual({ ok: false, error: { code: 'sqlite_error', message: 'no such column: s.nope' } });
+  });
+
+  it('answers catalog and missing databases', () => {
+    const missing = path.join(fixture.dir, 'missing.sqlite');
+    expect(session.handle(request('catalog', '', { db: missing }))).toEqual({
+      ok: false,
+      error: { code: 'db_not_found', message: `database not found: ${missing} does not exist (it is never created)` },
+    });
+    const catalog = session.handle(request('catalog', ''));
+    expect(catalog.ok && 'catalog' in catalog && catalog.catalog.tables.map((table) => `${table.kind}:${table.name}`)).toEqual([
+      'table:singer',
+      'table:concert',
+      'view:french_singers',
+    ]);
+  });
+
+  it('reports a file that is not a database as sqlite_error', () => {
+    const notADatabase = path.resolve('package.json');
+    expect(session.handle(request('execute', 'SELECT 1', { db: notADatabase }))).toEqual({
+      ok: false,
+      error: { code: 'sqlite_error', message: `cannot open ${notADatabase}: file is not a database` },
+    });
+  });
+});
