@@ -17,12 +17,16 @@
  *   `schema_miss_generation` (booleans: a gold table was lost there);
  * - `result_table_similarity`, `result_row_precision`, `result_row_recall`, `result_row_f1`,
  *   `query_affinity` (need `engine` and `db`);
+ * With `engine` and `db`, the database's catalog qualifies bare columns before comparing
+ * (NormalizeOptions.columnsByTable), so `name` and `singer.name` agree in a join.
+ *
  * - `<family>_skipped` (boolean) for components, exact_match, ast, schema, result: true when that
  *   diagnostic could not run; {@link runDiagnostics} returns the RungResults with the reasons.
  */
 import type { Engine, QueryResult } from '../engine/engine.js';
 import type { Dialect } from '../sql/parse.js';
 import { CLAUSE_NAMES, SPIDER_COMPONENT_NAMES, extractClauseComponents } from '../sql/components.js';
+import { columnsByTableOf } from '../sql/normalize.js';
 import { scoreComponents, type ComponentsDetails } from '../rungs/components.js';
 import { scoreExactMatch } from '../rungs/exact-match.js';
 import { scoreAstDistance, type AstDistanceDetails } from '../rungs/ast-distance.js';
@@ -70,8 +74,12 @@ export async function runDiagnostics(input: DiagnoseInput): Promise<DiagnosticsR
   const { predictedSql, goldSqls, dialect } = input;
   const row: DiagnosticsRow = {};
   const results: RungResult[] = [];
+  const useEngine = input.engine !== undefined && input.db !== undefined;
+  const catalog = useEngine ? await input.engine!.catalog(input.db!) : undefined;
+  const columnsByTable = catalog ? columnsByTableOf(catalog) : undefined;
+  const withColumns = columnsByTable ? { columnsByTable } : {};
 
-  const components = scoreComponents({ predictedSql, goldSqls, dialect });
+  const components = scoreComponents({ predictedSql, goldSqls, dialect, ...withColumns });
   results.push(components);
   row['components_skipped'] = components.status === 'skipped';
   const cd = components.details as ComponentsDetails | null;
@@ -88,13 +96,13 @@ export async function runDiagnostics(input: DiagnoseInput): Promise<DiagnosticsR
     row[`spider_${name}`] = s && (s.labelTotal > 0 || s.predTotal > 0) ? s.score : null;
   }
 
-  const exact = scoreExactMatch({ predictedSql, goldSqls, dialect });
+  const exact = scoreExactMatch({ predictedSql, goldSqls, dialect, ...withColumns });
   results.push(exact);
   row['exact_match_skipped'] = exact.status === 'skipped';
   row['exact_match_raw'] = exact.status === 'skipped' ? null : exact.namedScores['exact_match_raw'] ?? null;
   row['exact_match_normalized'] = exact.status === 'skipped' ? null : exact.namedScores['exact_match_normalized'] ?? null;
 
-  const ast = scoreAstDistance({ predictedSql, goldSqls, dialect });
+  const ast = scoreAstDistance({ predictedSql, goldSqls, dialect, ...withColumns });
   results.push(ast);
   const ad = ast.details as AstDistanceDetails | null;
   row['ast_skipped'] = ast.status === 'skipped';
@@ -102,8 +110,6 @@ export async function runDiagnostics(input: DiagnoseInput): Promise<DiagnosticsR
   row['ast_edits'] = ad ? ad.edits : null;
   row['token_jaccard'] = ad ? ad.tokenJaccard : null;
 
-  const useEngine = input.engine !== undefined && input.db !== undefined;
-  const catalog = useEngine ? await input.engine!.catalog(input.db!) : undefined;
   let goldTablesRead: (readonly string[] | null)[] | undefined;
   let predictedTablesRead: readonly string[] | null = null;
   if (useEngine && dialect === 'sqlite') {

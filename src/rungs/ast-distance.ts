@@ -17,6 +17,8 @@ export interface AstDistanceInput {
   readonly predictedSql: string;
   readonly goldSqls: readonly string[];
   readonly dialect: Dialect;
+  /** Columns per table (e.g. `columnsByTableOf(catalog)`), to qualify bare columns. */
+  readonly columnsByTable?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** Details of an `astDistance` result (for the gold with the highest similarity; first on ties). */
@@ -43,14 +45,15 @@ export interface AstDistanceDetails {
  * // 'SELECT a FROM t WHERE x > 1' vs 'SELECT a FROM t WHERE x >= 1': 1 relabel of 10 nodes, similarity 0.9
  */
 export function scoreAstDistance(input: AstDistanceInput): RungResult<AstDistanceDetails | null> {
-  const predicted = normalizeSql(input.predictedSql, input.dialect);
+  const normalizeOptions = input.columnsByTable ? { columnsByTable: input.columnsByTable } : {};
+  const predicted = normalizeSql(input.predictedSql, input.dialect, normalizeOptions);
   if (!predicted.ok) return createSkippedResult('astDistance', `predicted SQL: ${predicted.reason}`) as RungResult<null>;
   const predictedTree = toLabelledTree(predicted.tree);
   const predictedNodes = treeSize(predictedTree);
   const unreadable: { index: number; reason: string }[] = [];
   let best: AstDistanceDetails | undefined;
   input.goldSqls.forEach((goldSql, index) => {
-    const gold = normalizeSql(goldSql, input.dialect);
+    const gold = normalizeSql(goldSql, input.dialect, normalizeOptions);
     if (!gold.ok) {
       unreadable.push({ index, reason: gold.reason });
       return;

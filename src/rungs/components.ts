@@ -127,6 +127,8 @@ export interface ComponentsInput {
   readonly dialect: Dialect;
   /** See {@link ClauseComponentOptions.aliasResolution}; default `resolve`. */
   readonly aliasResolution?: ClauseComponentOptions['aliasResolution'];
+  /** Columns per table (e.g. `columnsByTableOf(catalog)`), to qualify bare columns. */
+  readonly columnsByTable?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** Details of a `components` result. */
@@ -153,7 +155,10 @@ export interface ComponentsDetails {
  * // reference 000 §4.2: where 0.67 (one of two gold predicates), order_by 1.0 (alias resolved)
  */
 export function scoreComponents(input: ComponentsInput): RungResult<ComponentsDetails | null> {
-  const options: ClauseComponentOptions = input.aliasResolution ? { aliasResolution: input.aliasResolution } : {};
+  const options: ClauseComponentOptions = {
+    ...(input.aliasResolution ? { aliasResolution: input.aliasResolution } : {}),
+    ...(input.columnsByTable ? { columnsByTable: input.columnsByTable } : {}),
+  };
   const predicted = extractClauseComponents(input.predictedSql, input.dialect, options);
   if (!predicted.ok) return createSkippedResult('components', `predicted SQL: ${predicted.reason}`) as RungResult<null>;
   const unreadable: { index: number; reason: string }[] = [];
@@ -176,8 +181,8 @@ export function scoreComponents(input: ComponentsInput): RungResult<ComponentsDe
   const clauses = Object.fromEntries(
     CLAUSE_NAMES.map((c) => [c, { ...chosen.scores[c], goldItems: chosen.components[c], predictedItems: predicted.components[c] }]),
   ) as ComponentsDetails['clauses'];
-  const goldUnits = extractSpiderUnits(input.goldSqls[chosen.index]!, input.dialect);
-  const predictedUnits = extractSpiderUnits(input.predictedSql, input.dialect);
+  const goldUnits = extractSpiderUnits(input.goldSqls[chosen.index]!, input.dialect, options);
+  const predictedUnits = extractSpiderUnits(input.predictedSql, input.dialect, options);
   const spider = goldUnits.ok && predictedUnits.ok ? scoreSpiderComponents(goldUnits.components, predictedUnits.components) : null;
   const namedScores: Record<string, number> = {};
   for (const c of CLAUSE_NAMES) namedScores[`components_${c}`] = round4(clauses[c].f1);

@@ -14,6 +14,8 @@ export interface ExactMatchInput {
   readonly predictedSql: string;
   readonly goldSqls: readonly string[];
   readonly dialect: Dialect;
+  /** Columns per table (e.g. `columnsByTableOf(catalog)`), to qualify bare columns. */
+  readonly columnsByTable?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** Details of an `exactMatch` result. */
@@ -47,8 +49,9 @@ export function scoreExactMatch(input: ExactMatchInput): RungResult<ExactMatchDe
   if (input.goldSqls.length === 0) return createSkippedResult('exactMatch', 'no gold SQL given') as RungResult<null>;
   const raw = rawForm(input.predictedSql);
   const rawIndex = input.goldSqls.findIndex((g) => rawForm(g) === raw);
-  const predicted = normalizeSql(input.predictedSql, input.dialect);
-  const golds = input.goldSqls.map((g) => normalizeSql(g, input.dialect));
+  const normalizeOptions = input.columnsByTable ? { columnsByTable: input.columnsByTable } : {};
+  const predicted = normalizeSql(input.predictedSql, input.dialect, normalizeOptions);
+  const golds = input.goldSqls.map((g) => normalizeSql(g, input.dialect, normalizeOptions));
   const normalizedGolds = golds.map((g) => (g.ok ? g.text : null));
   if (!predicted.ok && rawIndex < 0) {
     return createSkippedResult('exactMatch', `predicted SQL cannot be normalized: ${predicted.reason}`) as RungResult<null>;

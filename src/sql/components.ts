@@ -20,7 +20,7 @@ import {
   tableName,
   type NormalizationPass,
 } from './normalize.js';
-import { child, children, identifierName, keywordText, listItems, mapTree, renderSql, withFields, type SqlNode } from './sql-tree.js';
+import { child, children, identifierName, keywordText, listItems, mapChildren, mapTree, renderSql, withFields, type SqlNode } from './sql-tree.js';
 
 /** The clauses scored by component F1 (reference 000 §4.2). */
 export type ClauseName = 'select' | 'from' | 'where' | 'group_by' | 'having' | 'order_by' | 'limit' | 'set_ops';
@@ -40,6 +40,8 @@ export interface ClauseComponentOptions {
    * them are not resolved (the §4.2 example then scores order_by 0.0).
    */
   readonly aliasResolution?: 'resolve' | 'seed';
+  /** Columns per table, to qualify bare columns (see NormalizeOptions.columnsByTable). */
+  readonly columnsByTable?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** Outcome of parsing + extraction: components, or the reason there are none. */
@@ -83,10 +85,15 @@ function shapeOf(tree: SqlNode): QueryShape | undefined {
 }
 
 /** Parses and normalizes one statement for component extraction. */
-function prepare(sql: string, dialect: Dialect, passes: readonly NormalizationPass[] | undefined): ComponentsOutcome<QueryShape> {
+function prepare(
+  sql: string,
+  dialect: Dialect,
+  passes: readonly NormalizationPass[] | undefined,
+  columnsByTable: ReadonlyMap<string, ReadonlySet<string>> | undefined,
+): ComponentsOutcome<QueryShape> {
   const parsed = parseStatement(sql, dialect);
   if (!parsed.ok) return parsed;
-  const tree = normalizeTree(parsed.tree, dialect, passes ? { passes } : {});
+  const tree = normalizeTree(parsed.tree, dialect, { ...(passes ? { passes } : {}), ...(columnsByTable ? { columnsByTable } : {}) });
   const shape = shapeOf(tree);
   if (!shape) return { ok: false, reason: `not a query: the statement is a ${tree.type}` };
   return { ok: true, components: shape };
@@ -161,7 +168,7 @@ export function extractClauseComponents(
   if (aliasResolution !== 'resolve' && aliasResolution !== 'seed') {
     throw new RangeError(`aliasResolution must be 'resolve' or 'seed'; received ${JSON.stringify(aliasResolution)}`);
   }
-  const prepared = prepare(sql, dialect, aliasResolution === 'seed' ? SEED_PASSES : undefined);
+  const prepared = prepare(sql, dialect, aliasResolution === 'seed' ? SEED_PASSES : undefined, options.columnsByTable);
   if (!prepared.ok) return prepared;
   const { first, setOps, orderBy, limit } = prepared.components;
   const fromExpr = child(clauseOf(first, 'from_clause') ?? { type: 'none' }, 'expr');
@@ -291,15 +298,26 @@ function conditionOperator(condition: SqlNode): string {
  * the keyword set of `get_keywords` (where, group, having, order, asc/desc, limit, except, union,
  * intersect, or, not, in, like).
  *
- * Differences from the script, stated: columns are compared by their normalized text, not by
- * schema ids (no foreign-key column merging); a nested query is compared by its masked text, not
- * by a recursive exact match.
+ * Spider merges columns linked by a foreign key (`build_foreign_key_map`) so that
+ * `GROUP BY concert.stadium_id` equals `GROUP BY stadium.stadium_id`; without the schema's
+ * foreign keys we merge the columns an `=` join predicate (in ON, or a top-level WHERE condition
+ * between two columns) equates, each class named by its alphabetically first column.
+ *
+ * Other differences from the script, stated: columns are compared by their normalized text (bare
+ * columns are qualified only when `columnsByTable` is given), not by schema ids; a nested query is
+ * compared by its masked text, not by a recursive exact match.
  */
-export function extractSpiderUnits(sql: string, dialect: Dialect): ComponentsOutcome<SpiderUnits> {
-  const prepared = prepare(sql, dialect, undefined);
+export function extractSpiderUnits(
+  sql: string,
+  dialect: Dialect,
+  options: Pick<ClauseComponentOptions, 'columnsByTable'> = {},
+): ComponentsOutcome<SpiderUnits> {
+  const prepared = prepare(sql, dialect, undefined, options.columnsByTable);
   if (!prepared.ok) return prepared;
-  const { first, setOps, orderBy, limit } = prepared.components;
-  const masked = maskValues(first);
+  const { first, setOps, orderBy: rawOrderBy, limit } = prepared.components;
+  const joinKeys = joinKeyClasses(first);
+  const masked = unifyJoinKeys(maskValues(first), joinKeys);
+  const orderBy = rawOrderBy ? unifyJoinKeys(rawOrderBy, joinKeys) : undefined;
   const selectNodes = listItems(child(clauseOf(masked, 'select_clause') ?? { type: 'none' }, 'columns'));
   const where = conditionsOf(child(clauseOf(masked, 'where_clause') ?? { type: 'none' }, 'expr'));
   const having = conditionsOf(child(clauseOf(masked, 'having_clause') ?? { type: 'none' }, 'expr'));
@@ -344,6 +362,62 @@ export function extractSpiderUnits(sql: string, dialect: Dialect): ComponentsOut
       keywords: [...keywords].sort(),
     },
   };
+}
+
+const COLUMN_TYPES = new Set(['member_expr', 'identifier']);
+
+/** Column text → representative column node, from `=` predicates between two columns in ON / WHERE. */
+function joinKeyClasses(select: SqlNode): ReadonlyMap<string, SqlNode> {
+  const parent = new Map<string, string>();
+  const nodes = new Map<string, SqlNode>();
+  const find = (x: string): string => {
+    let root = x;
+    while (parent.get(root) !== root) root = parent.get(root)!;
+    parent.set(x, root);
+    return root;
+  };
+  const add = (node: SqlNode): string => {
+    const text = renderSql(node);
+    if (!parent.has(text)) {
+      parent.set(text, text);
+      nodes.set(text, node);
+    }
+    return text;
+  };
+  const predicates = [
+    ...fromJoinConditions(child(clauseOf(select, 'from_clause') ?? { type: 'none' }, 'expr')).conditions,
+    ...flattenBoolean(child(clauseOf(select, 'where_clause') ?? { type: 'none' }, 'expr'), 'and'),
+  ];
+  for (const p of predicates) {
+    if (p.type !== 'binary_expr' || p['operator'] !== '=') continue;
+    const left = child(p, 'left');
+    const right = child(p, 'right');
+    if (!left || !right || !COLUMN_TYPES.has(left.type) || !COLUMN_TYPES.has(right.type)) continue;
+    const a = find(add(left));
+    const b = find(add(right));
+    if (a !== b) {
+      const [root, leaf] = a < b ? [a, b] : [b, a];
+      parent.set(leaf, root);
+    }
+  }
+  const classes = new Map<string, SqlNode>();
+  for (const text of parent.keys()) {
+    const root = find(text);
+    if (root !== text) classes.set(text, nodes.get(root)!);
+  }
+  return classes;
+}
+
+/** Replaces every column in a class by its representative (in all clauses, not in nested queries). */
+function unifyJoinKeys(node: SqlNode, classes: ReadonlyMap<string, SqlNode>): SqlNode {
+  if (classes.size === 0) return node;
+  const visit = (n: SqlNode, top: boolean): SqlNode => {
+    if (!top && (n.type === 'select_stmt' || n.type === 'compound_select_stmt')) return n;
+    if (n.type === 'member_expr' || n.type === 'identifier') return classes.get(renderSql(n)) ?? n;
+    if (n.type === 'func_call') return mapChildren(n, (c, field) => (field === 'name' ? c : visit(c, false)));
+    return mapChildren(n, (c) => visit(c, false));
+  };
+  return visit(node, true);
 }
 
 function fromJoinConditions(expr: SqlNode | undefined): { conditions: SqlNode[]; connectives: string[] } {

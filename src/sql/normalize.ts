@@ -58,6 +58,18 @@ export const NORMALIZATION_PASSES: readonly NormalizationPass[] = [
 export interface NormalizeOptions {
   /** Passes to run (run order is always {@link NORMALIZATION_PASSES}). Default: all. */
   readonly passes?: readonly NormalizationPass[];
+  /**
+   * Lower-cased column names per lower-cased table name (e.g. from the engine's catalog, see
+   * {@link columnsByTableOf}). With it, `tableAliases` also qualifies a bare column in a scope with
+   * several tables by the one table that has it (`name` → `singer.name`), as Spider's evaluator
+   * does with its schema; a column several tables have stays bare.
+   */
+  readonly columnsByTable?: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** Builds {@link NormalizeOptions.columnsByTable} from a catalog (tables and views). */
+export function columnsByTableOf(catalog: { readonly tables: readonly { readonly name: string; readonly columns: readonly { readonly name: string }[] }[] }): ReadonlyMap<string, ReadonlySet<string>> {
+  return new Map(catalog.tables.map((t) => [t.name.toLowerCase(), new Set(t.columns.map((c) => c.name.toLowerCase()))]));
 }
 
 /** Result of {@link normalizeSql}. */
@@ -123,11 +135,11 @@ export function parseStatement(
  */
 export function normalizeTree(tree: SqlNode, dialect: Dialect, options: NormalizeOptions = {}): SqlNode {
   const selected = new Set(options.passes ?? NORMALIZATION_PASSES);
-  const key = `${dialect}:${NORMALIZATION_PASSES.filter((p) => selected.has(p)).join(',')}`;
+  const key = `${dialect}:${NORMALIZATION_PASSES.filter((p) => selected.has(p)).join(',')}:${options.columnsByTable ? schemaId(options.columnsByTable) : ''}`;
   let cached = normalizedCache.get(tree);
   const hit = cached?.get(key);
   if (hit) return hit;
-  const out = runPasses(tree, dialect, selected);
+  const out = runPasses(tree, dialect, selected, options.columnsByTable);
   if (!cached) {
     cached = new Map();
     normalizedCache.set(tree, cached);
@@ -139,10 +151,26 @@ export function normalizeTree(tree: SqlNode, dialect: Dialect, options: Normaliz
 /** Normalized trees per parsed tree and pass selection (trees are immutable, so reuse is safe). */
 const normalizedCache = new WeakMap<SqlNode, Map<string, SqlNode>>();
 
-function runPasses(tree: SqlNode, dialect: Dialect, selected: ReadonlySet<NormalizationPass>): SqlNode {
+const schemaIds = new WeakMap<object, number>();
+let nextSchemaId = 1;
+function schemaId(columns: object): number {
+  const known = schemaIds.get(columns);
+  if (known !== undefined) return known;
+  const id = nextSchemaId;
+  nextSchemaId += 1;
+  schemaIds.set(columns, id);
+  return id;
+}
+
+function runPasses(
+  tree: SqlNode,
+  dialect: Dialect,
+  selected: ReadonlySet<NormalizationPass>,
+  columnsByTable: ReadonlyMap<string, ReadonlySet<string>> | undefined,
+): SqlNode {
   let out = tree;
   if (selected.has('canonicalTokens')) out = canonicalTokens(out, dialect);
-  if (selected.has('tableAliases')) out = resolveTableAliases(out);
+  if (selected.has('tableAliases')) out = resolveTableAliases(out, columnsByTable);
   if (selected.has('selectAliases')) out = resolveSelectAliases(out);
   if (selected.has('outputAliases')) out = dropOutputAliases(out);
   if (selected.has('comparisons')) out = orientComparisons(out);
@@ -261,15 +289,35 @@ interface AliasScope {
   readonly qualifiers: ReadonlyMap<string, string>;
   /** The single table of this scope, whose qualifier is dropped. */
   readonly soleTable: string | undefined;
+  /** Bare column name → canonical qualifier of the one table in scope that has it (null: ambiguous). */
+  readonly bare: ReadonlyMap<string, string | null>;
+  /** Columns per table, when the caller gave them (see {@link NormalizeOptions.columnsByTable}). */
+  readonly columnsByTable: ReadonlyMap<string, ReadonlySet<string>> | undefined;
 }
 
 /** Pass 2 (see module doc). */
-export function resolveTableAliases(tree: SqlNode): SqlNode {
-  return rewriteScopes(tree, { qualifiers: new Map(), soleTable: undefined });
+export function resolveTableAliases(tree: SqlNode, columnsByTable?: ReadonlyMap<string, ReadonlySet<string>>): SqlNode {
+  return rewriteScopes(tree, { qualifiers: new Map(), soleTable: undefined, bare: new Map(), columnsByTable });
 }
+
+/** Fields whose identifiers are names, not column references. */
+const NAME_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  func_call: new Set(['name']),
+  alias: new Set(['alias']),
+  common_table_expr: new Set(['table', 'columns']),
+};
 
 function rewriteScopes(node: SqlNode, scope: AliasScope): SqlNode {
   if (node.type === 'select_stmt') return rewriteSelect(node, scope);
+  if (node.type === 'join_using_specification') return node;
+  if (node.type === 'identifier') {
+    const name = identifierName(node);
+    const qualifier = name === undefined ? undefined : scope.bare.get(name);
+    if (qualifier === undefined || qualifier === null || qualifier === scope.soleTable) return node;
+    return { type: 'member_expr', object: { type: 'identifier', text: qualifier, name: qualifier }, property: node };
+  }
+  const names = NAME_FIELDS[node.type];
+  if (names) return mapChildren(node, (c, field) => (names.has(field) ? c : rewriteScopes(c, scope)));
   if (node.type === 'member_expr') {
     const object = child(node, 'object');
     const qualifier = identifierName(object);
@@ -314,7 +362,22 @@ function rewriteSelect(select: SqlNode, outer: AliasScope): SqlNode {
   }
   const tables = sources.filter((s) => s.table !== undefined);
   const soleTable = sources.length === 1 && tables.length === 1 ? tables[0]!.table : undefined;
-  const scope: AliasScope = { qualifiers, soleTable };
+  const bare = new Map(outer.bare);
+  if (outer.columnsByTable) {
+    const seenHere = new Set<string>();
+    const occurrence = new Map<string, number>();
+    for (const s of sources) {
+      if (s.table === undefined) continue;
+      const n = (occurrence.get(s.table) ?? 0) + 1;
+      occurrence.set(s.table, n);
+      const canonical = (counts.get(s.table) ?? 0) > 1 ? `${s.table}_${n}` : s.table;
+      for (const column of outer.columnsByTable.get(s.table) ?? []) {
+        bare.set(column, seenHere.has(column) ? null : canonical);
+        seenHere.add(column);
+      }
+    }
+  }
+  const scope: AliasScope = { qualifiers, soleTable, bare, columnsByTable: outer.columnsByTable };
   const clauses = children(select, 'clauses').map((clause) =>
     clause.type === 'from_clause' ? rewriteFrom(clause, scope, renames) : rewriteScopes(clause, scope),
   );
@@ -340,6 +403,7 @@ function rewriteFrom(from: SqlNode, scope: AliasScope, renames: ReadonlyMap<stri
       }
       return withFields(node, { expr: innerRewritten });
     }
+    if (node.type === 'identifier' || node.type === 'member_expr') return node; // a table name
     return rewriteScopes(node, scope);
   };
   const expr = child(from, 'expr');

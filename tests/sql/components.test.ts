@@ -80,6 +80,13 @@ describe('extractSpiderUnits', () => {
     expect(u.keywords).toEqual(['desc', 'group', 'having', 'like', 'limit', 'not', 'or', 'order', 'where']);
   });
 
+  it('merges columns equated by a join predicate, as Spider merges foreign keys', () => {
+    const gold = units('SELECT T2.name, count(*) FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id GROUP BY T1.stadium_id');
+    const pred = units('SELECT T1.name, count(*) FROM stadium AS T1 JOIN concert AS T2 ON T1.stadium_id = T2.stadium_id GROUP BY T1.stadium_id');
+    expect(gold.groupKeys).toEqual(['concert.stadium_id']);
+    expect(pred.groupKeys).toEqual(['concert.stadium_id']);
+  });
+
   it('records set operations by kind', () => {
     const u = units('SELECT a FROM t WHERE b IN (SELECT c FROM u) INTERSECT SELECT a FROM v WHERE d = 3');
     expect(u.nested).toEqual({ intersect: 'select a from v where d = value', except: null, union: null });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeSql, type NormalizationPass } from '../../src/sql/normalize.js';
+import { columnsByTableOf, normalizeSql, type NormalizationPass } from '../../src/sql/normalize.js';
 
 function text(sql: string, passes?: readonly NormalizationPass[]): string {
   const result = normalizeSql(sql, 'sqlite', passes ? { passes } : {});
@@ -41,6 +41,30 @@ describe('normalizeSql', () => {
 
   it('does not resolve ORDER BY positions inside a compound select', () => {
     expect(text('SELECT a FROM t UNION SELECT b FROM u ORDER BY 1')).toBe('select a from t union select b from u order by 1');
+  });
+
+  it('qualifies bare columns by the one table in scope that has them, given the columns per table', () => {
+    const columnsByTable = columnsByTableOf({
+      tables: [
+        { name: 'Singer', columns: [{ name: 'Singer_ID' }, { name: 'Name' }, { name: 'Age' }] },
+        { name: 'concert', columns: [{ name: 'concert_id' }, { name: 'singer_id' }, { name: 'year' }] },
+      ],
+    });
+    const normalize = (sql: string) => {
+      const result = normalizeSql(sql, 'sqlite', { columnsByTable });
+      if (!result.ok) throw new Error(result.reason);
+      return result.text;
+    };
+    expect(normalize('SELECT name, year FROM singer JOIN concert ON singer.singer_id = concert.singer_id WHERE singer_id > 3')).toBe(
+      'select singer.name, concert.year from singer join concert on concert.singer_id = singer.singer_id where singer_id > 3',
+    );
+    expect(normalize('SELECT T1.name AS n FROM singer AS T1 JOIN concert AS T2 USING (singer_id) ORDER BY n')).toBe(
+      'select singer.name from singer join concert using (singer_id) order by singer.name',
+    );
+    // a correlated bare column is qualified by the outer table; the inner table's stays bare
+    expect(normalize('SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM concert WHERE age > 2)')).toBe(
+      'select name from singer where singer_id in (select singer_id from concert where singer.age > 2)',
+    );
   });
 
   it('runs only the selected passes', () => {
