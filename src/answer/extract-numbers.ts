@@ -5,7 +5,7 @@
  *
  * Rules (each one a test in tests/answer/extract-numbers.test.ts):
  * - A number must stand alone: not preceded by a letter, digit, `_` or `.` (so the `3` in `Q3`,
- *   `FY2024` and `v1.2` are not claims) and not followed by a letter or digit other than a scale
+ *   `FY2024` and `v1.2` are not claims; nor is a rank `#1`) and not followed by a letter or digit other than a scale
  *   suffix (`3rd`, `12kg` are not read).
  * - Dates, times, ranges and fractions written with `-`, `/` or `:` between digits
  *   (`2024-09-30`, `10:30`, `1/2`, `10-20`) are not read as numbers.
@@ -63,7 +63,7 @@ const SCALES: Readonly<Record<string, number>> = {
 
 const NUMBER = new RegExp(
   [
-    '(?<![\\p{L}\\p{N}_.])(?<!\\d[-/:])', // stands alone; not the tail of a date, time or range
+    '(?<![\\p{L}\\p{N}_.#])(?<!\\d[-/:])', // stands alone; not a rank (#1), not the tail of a date, time or range
     '(?<sign1>[-\u2212])?(?<currency>[$\u20AC\u00A3])?(?<sign2>[-\u2212])?',
     '(?<digits>\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)',
     '(?:(?<suffix>mm|MM|bn|Bn|BN|[kKmMbBtT])(?![\\p{L}\\p{N}_])|\\s?(?<word>thousand|million|billion|trillion)(?![\\p{L}\\p{N}_]))?',

@@ -37,6 +37,7 @@ describe('extractNumbers: what is not a standalone number', () => {
     ['in Q3 and H1 of FY2024', []],
     ['version v1.2 shipped', []],
     ['she came 3rd', []],
+    ['our #1 customer', []],
     ['12kg of flour', []],
     ['on 2024-09-30 at 10:30', []],
     ['between 10-20 units, or 1/2 of them', []],
