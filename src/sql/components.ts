@@ -234,7 +234,7 @@ export interface SpiderUnits {
   /** `expr asc|desc` in order. */
   readonly orderBy: readonly string[];
   readonly hasLimit: boolean;
-  /** Set operations by kind: masked text of their branches (`union all` counts as `union`). */
+  /** Set operations by kind: a signature of their branches (`union all` counts as `union`; see branchSignature). */
   readonly nested: Readonly<Record<'intersect' | 'except' | 'union', string | null>>;
   readonly keywords: readonly string[];
 }
@@ -305,7 +305,8 @@ function conditionOperator(condition: SqlNode): string {
  *
  * Other differences from the script, stated: columns are compared by their normalized text (bare
  * columns are qualified only when `columnsByTable` is given), not by schema ids; a nested query is
- * compared by its masked text, not by a recursive exact match.
+ * compared by a signature of its units (sets of select items, conditions, group keys, tables;
+ * ORDER BY; LIMIT presence), close to but not the script's recursive exact match.
  */
 export function extractSpiderUnits(
   sql: string,
@@ -327,7 +328,7 @@ export function extractSpiderUnits(
   const nested: Record<'intersect' | 'except' | 'union', string | null> = { intersect: null, except: null, union: null };
   for (const [operator, branch] of setOps) {
     const kind = operator.startsWith('union') ? 'union' : operator.startsWith('intersect') ? 'intersect' : 'except';
-    const text = renderSql(maskValues(branch));
+    const text = branch.type === 'select_stmt' ? branchSignature(branch) : renderSql(maskValues(branch));
     nested[kind] = nested[kind] === null ? text : `${nested[kind]} ; ${text}`;
   }
   const allConditions = [...joinConditions.conditions, ...where.conditions, ...having.conditions];
@@ -362,6 +363,27 @@ export function extractSpiderUnits(
       keywords: [...keywords].sort(),
     },
   };
+}
+
+/**
+ * A set-operation branch compared as Spider's recursive exact match compares it: its units as
+ * sets (select, where, group keys, having), ORDER BY in order, LIMIT presence and its tables,
+ * with values masked and join keys merged.
+ */
+function branchSignature(branch: SqlNode): string {
+  const joinKeys = joinKeyClasses(branch);
+  const select = unifyJoinKeys(maskValues(branch), joinKeys);
+  const sorted = (items: readonly SqlNode[]): string[] => items.map(renderSql).sort();
+  const fromExpr = child(clauseOf(select, 'from_clause') ?? { type: 'none' }, 'expr');
+  return JSON.stringify([
+    sorted(listItems(child(clauseOf(select, 'select_clause') ?? { type: 'none' }, 'columns'))),
+    sorted(conditionsOf(child(clauseOf(select, 'where_clause') ?? { type: 'none' }, 'expr')).conditions),
+    sorted(listItems(child(clauseOf(select, 'group_by_clause') ?? { type: 'none' }, 'columns'))),
+    sorted(conditionsOf(child(clauseOf(select, 'having_clause') ?? { type: 'none' }, 'expr')).conditions),
+    orderItems(clauseOf(select, 'order_by_clause')),
+    clauseOf(select, 'limit_clause') !== undefined,
+    fromSources(fromExpr).map(sourceText).sort(),
+  ]);
 }
 
 const COLUMN_TYPES = new Set(['member_expr', 'identifier']);

@@ -89,7 +89,7 @@ describe('extractSpiderUnits', () => {
 
   it('records set operations by kind', () => {
     const u = units('SELECT a FROM t WHERE b IN (SELECT c FROM u) INTERSECT SELECT a FROM v WHERE d = 3');
-    expect(u.nested).toEqual({ intersect: 'select a from v where d = value', except: null, union: null });
+    expect(u.nested).toEqual({ intersect: JSON.stringify([['a'], ['d = value'], [], [], [], false, ['v']]), except: null, union: null });
     expect(u.keywords).toEqual(['in', 'intersect', 'where']);
   });
 });
