@@ -15,7 +15,7 @@ import { analyzePlan } from '../efficiency/plan-analysis.js';
 import type { PlanAnalysis } from '../efficiency/plan-analysis.js';
 import { PROXY_KINDS, applyBudget, comparePlans } from '../efficiency/compare-plans.js';
 import type { BudgetVerdict, PlanComparison, ProxyKind } from '../efficiency/compare-plans.js';
-import { loadStatistics, loadViewDefinitions } from '../efficiency/statistics.js';
+import { DEFAULT_TABLE_ROWS, loadStatistics, loadViewDefinitions } from '../efficiency/statistics.js';
 import { collectTableAliases, mergeTableAliases } from '../efficiency/table-aliases.js';
 import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../efficiency/ves.js';
 import type { TimingSource } from '../efficiency/ves.js';
@@ -128,7 +128,7 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
   return createRungResult<EfficiencyDetails>({
     rung: 'efficiency',
     status: pass ? 'pass' : 'fail',
-    reason: describe(comparison, verdict, options.budgetFactor),
+    reason: describe(comparison, verdict, options.budgetFactor, [...new Set([...predicted.analysis.cost.defaultedTables, ...gold.analysis.cost.defaultedTables])].sort()),
     issues: proxyIssues(comparison, predicted.analysis),
     details: {
       predicted,
@@ -187,13 +187,14 @@ async function timePair(input: EfficiencyInput, timing: NonNullable<ResolvedOpti
   }
 }
 
-function describe(comparison: PlanComparison, verdict: BudgetVerdict, factor: number): string {
+function describe(comparison: PlanComparison, verdict: BudgetVerdict, factor: number, defaultedTables: readonly string[]): string {
   const ratio = Number(comparison.costRatio.toFixed(2));
   const sign = verdict.withinBudget ? '≤' : '>';
   const parts = [`estimated cost ${comparison.predictedCost} vs gold ${comparison.goldCost} row visits (×${ratio} ${sign} budget ×${factor})`];
   const scans = comparison.scansWhereGoldUsesIndex;
   if (scans.length > 0) parts.push(`${scans.length} scan${scans.length === 1 ? '' : 's'} where gold uses an index (${scans.map((scan) => scan.table).join(', ')})`);
   if (verdict.proxyViolations.length > 0) parts.push(`more ${verdict.proxyViolations.join(', ')} than gold`);
+  if (defaultedTables.length > 0) parts.push(`no sqlite_stat1 rows for ${defaultedTables.join(', ')} (SQLite's default of ${DEFAULT_TABLE_ROWS} rows assumed)`);
   return parts.join('; ');
 }
 

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import type { Engine, ExplainOutcome } from '../../src/engine/engine.js';
@@ -138,6 +142,26 @@ describe('plans through views', () => {
     ]);
     expect(analysis.proxies.automaticIndexes.map((index) => [index.table, index.constraint])).toEqual([['rf', 'order_id=?']]);
     expect(result.status).toBe('pass');
+  });
+});
+
+describe('a database never analyzed', () => {
+  it("says which tables fell back to SQLite's default row count", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'l6-'));
+    const file = path.join(dir, 'plain.sqlite');
+    const setup = new Database(file);
+    setup.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, k INTEGER); CREATE INDEX t_k ON t(k); INSERT INTO t VALUES (1, 1), (2, 2);');
+    setup.close();
+    try {
+      const result = await checkEfficiency({ predictedSql: 'SELECT id FROM t WHERE k + 0 = 1', goldSql: 'SELECT id FROM t WHERE k = 1', snapshot: file, engine, execution: PASSED });
+      // SCAN t: 1 048 576; SEARCH t USING COVERING INDEX t_k (k=?): 10 (no stats) + log2(1 048 576) = 30
+      expect(result.reason).toBe(
+        "estimated cost 1048576 vs gold 30 row visits (×34952.53 > budget ×2); 1 scan where gold uses an index (t); no sqlite_stat1 rows for t (SQLite's default of 1048576 rows assumed)",
+      );
+      expect(result.details?.statistics).toBe('none');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
