@@ -15,7 +15,7 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode, YAMLMap } from 'yaml';
 import { LadderError } from '../errors.js';
 import type { DatasetError, DatasetItem, LoadedDataset } from './item.js';
-import { makeError, validateRecord } from './validate.js';
+import { makeError, makeFileError, validateRecord } from './validate.js';
 import type { RecordLocation } from './validate.js';
 
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset, SourceLocation, TagValue } from './item.js';
@@ -120,14 +120,14 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
     for (const pair of root.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
       if (!TOP_KEYS.includes(key)) {
-        fileErrors.push(makeError(file, lineOf(pair.key as YamlNode, 1), undefined, undefined, `unknown top-level key "${key}"; a dataset file holds ${TOP_KEYS.join(', ')} or is a list of items`));
+        fileErrors.push(makeFileError(file, lineOf(pair.key as YamlNode, 1), `unknown top-level key "${key}"; a dataset file holds ${TOP_KEYS.join(', ')} or is a list of items`));
       }
     }
     itemsNode = root.get('items', true) as YamlNode | undefined;
     const defaultsNode = root.get('defaults', true) as YamlNode | undefined;
     if (defaultsNode !== undefined && defaultsNode !== null) {
       if (isMap(defaultsNode)) defaults = defaultsNode;
-      else fileErrors.push(makeError(file, lineOf(defaultsNode, 1), undefined, undefined, 'defaults must be a mapping of fields shared by every item'));
+      else fileErrors.push(makeFileError(file, lineOf(defaultsNode, 1), 'defaults must be a mapping of fields shared by every item'));
     }
   }
   if (!isSeq(itemsNode)) {
@@ -173,7 +173,7 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
     return { value, location, errors: [] };
   });
   parseErrors.forEach((e, i) => {
-    if (!used.has(i)) fileErrors.push(makeError(file, lineAt(e.offset), undefined, undefined, `YAML: ${e.message}`));
+    if (!used.has(i)) fileErrors.push(makeFileError(file, lineAt(e.offset), `YAML: ${e.message}`));
   });
   return { records, fileErrors };
 }

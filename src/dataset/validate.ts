@@ -160,6 +160,11 @@ export function makeError(file: string, line: number, id: string | undefined, fi
   return { file, line, ...(id !== undefined ? { id } : {}), ...(field !== undefined ? { field } : {}), message: text };
 }
 
+/** A problem of the file rather than of one item: `<file>:<line>: <message>`. */
+export function makeFileError(file: string, line: number, message: string): DatasetError {
+  return { file, line, message: `${file}:${line}: ${message}` };
+}
+
 type Problem = (field: string | undefined, message: string) => void;
 
 function requireString(record: Record<string, unknown>, field: string, problem: Problem): string | undefined {

@@ -148,8 +148,8 @@ describe('loadDataset: YAML', () => {
     const { items, errors } = await loadDataset(f);
     expect(items).toHaveLength(1);
     expect(errors.map((e) => e.message)).toEqual([
-      `${f}:1: item (no id): unknown top-level key "item"; a dataset file holds description, defaults, items or is a list of items`,
-      `${f}:2: item (no id): defaults must be a mapping of fields shared by every item`,
+      `${f}:1: unknown top-level key "item"; a dataset file holds description, defaults, items or is a list of items`,
+      `${f}:2: defaults must be a mapping of fields shared by every item`,
     ]);
   });
 
@@ -161,6 +161,15 @@ describe('loadDataset: YAML', () => {
 
   it('loads an empty file as no items', async () => {
     expect(await loadDataset(file('.yaml', ['# nothing yet']))).toEqual({ items: [], errors: [] });
+  });
+});
+
+describe('loadDataset: JSON read as YAML', () => {
+  it('loads a .json array with line numbers', async () => {
+    const f = file('.json', ['[', '  {"id": "a", "question": "Q?", "db": "warehouse"},', '  {"id": "b", "question": "Q?", "db": 3}', ']']);
+    const { items, errors } = await loadDataset(f);
+    expect(items.map((i) => [i.id, i.source.line, i.scored])).toEqual([['a', 2, false]]);
+    expect(errors.map((e) => e.message)).toEqual([`${f}:3: item "b": db must be a non-empty string, received number 3`]);
   });
 });
 
