@@ -119,8 +119,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
       catalog = target.catalog;
       syntax = await checkSyntax({ sql, dialect: options.dialect });
     }
-    const syntaxDetails = syntax.details as { authority?: string; engineError?: unknown };
-    const engineAccepted = syntax.status === 'pass' && syntaxDetails.authority === 'engine' && syntaxDetails.engineError === undefined;
+    const engineAccepted = (syntax.details as { engineAccepted?: boolean }).engineAccepted === true;
     const schema = syntax.status === 'pass'
       ? checkSchema({ sql, dialect: options.dialect, catalog, engineAccepted })
       : createSkippedResult('schema', 'L1 syntax failed');

@@ -42,6 +42,11 @@ export interface SyntaxDetails {
   readonly authority: 'engine' | 'parser';
   /** True when the AST layer read the text (false e.g. for a table named `Match`). */
   readonly ast: boolean;
+  /**
+   * True only when SQLite's `prepare` accepted the text as one read-only query (authority
+   * `engine`, no engine error). Pass it as `engineAccepted` to L2 and L3.
+   */
+  readonly engineAccepted: boolean;
   /** Non-empty statements the AST layer found (absent when it could not read the text). */
   readonly statements?: number;
   /** Top-level node type of the single statement (e.g. `select_stmt`, `pragma_stmt`, `select`). */
@@ -94,10 +99,10 @@ function parserVerdict(sql: string, parsed: ParseResult): RungResult<SyntaxDetai
       message: error.message,
       ...(error.line !== undefined ? { line: error.line, column: error.column ?? 1 } : {}),
     };
-    return fail(`syntax error: ${error.message}`, [issue], { authority: 'parser', ast: false, parseError: error });
+    return fail(`syntax error: ${error.message}`, [issue], { authority: 'parser', ast: false, engineAccepted: false, parseError: error });
   }
   const statements = topStatements(parsed);
-  const base = { authority: 'parser' as const, ast: true, statements: statements.length };
+  const base = { authority: 'parser' as const, ast: true, engineAccepted: false, statements: statements.length };
   if (statements.length === 0) {
     return fail('empty statement: the text holds no SQL', [{ kind: 'empty_statement', message: 'the text holds no SQL statement', line: 1, column: 1 }], base);
   }
@@ -130,6 +135,7 @@ async function engineVerdict(input: SyntaxInput, parsed: ParseResult, fromParser
   const facts: SyntaxDetails = {
     authority: 'engine',
     ast,
+    engineAccepted: outcome.ok,
     ...(fromParser.details.statements !== undefined ? { statements: fromParser.details.statements } : {}),
     ...(fromParser.details.statementType ? { statementType: fromParser.details.statementType } : {}),
     ...(fromParser.details.parseError ? { parseError: fromParser.details.parseError } : {}),

@@ -255,7 +255,7 @@ async function runOne(
 async function staticBlock(sql: string, item: DatasetItem, target: Target, engine: Engine, maxLimit: number): Promise<string | undefined> {
   const syntax = await checkSyntax({ sql, dialect: 'sqlite', engine, db: target.db });
   if (syntax.status === 'fail') return `L1 ${syntax.issues[0]?.kind ?? 'fail'}`;
-  const engineAccepted = syntax.details.authority === 'engine' && syntax.details.engineError === undefined;
+  const engineAccepted = syntax.details.engineAccepted;
   const schema = checkSchema({ sql, dialect: 'sqlite', catalog: target.catalog, engineAccepted });
   if (schema.status === 'fail') return `L2 ${schema.issues[0]?.kind ?? 'fail'}`;
   const policy = { allowedTables: target.tables, ...(item.tags['policy'] === 'limit' ? { maxLimit } : {}) };

@@ -59,9 +59,10 @@ describe('checkSyntax: sqlite with the engine as authority', () => {
 
   it('keeps the facts: authority, AST availability, the engine error left to L2', async () => {
     const match = await checkSyntax({ sql: 'SELECT winner FROM Match', dialect: 'sqlite', engine, db: fixture.file });
-    expect([match.details.authority, match.details.ast]).toEqual(['engine', false]);
+    expect([match.details.authority, match.details.ast, match.details.engineAccepted]).toEqual(['engine', false, true]);
     const unknown = await checkSyntax({ sql: 'SELECT * FROM ordrs', dialect: 'sqlite', engine, db: fixture.file });
     expect(unknown.details.engineError).toEqual({ code: 'sqlite_error', message: 'no such table: ordrs' });
+    expect(unknown.details.engineAccepted).toBe(false);
   });
 });
 
