@@ -356,6 +356,7 @@ function procAvailable(): boolean {
   return readRssBytes(process.pid) !== null;
 }
 
+/** Bytes as MiB with one decimal, dropping `.0` (`134217728` → `128 MiB`, `134637568` → `128.4 MiB`). */
 function formatMiB(bytes: number): string {
-  return `${Math.round(bytes / 2 ** 20)} MiB`;
+  return `${Number((bytes / 2 ** 20).toFixed(1))} MiB`;
 }

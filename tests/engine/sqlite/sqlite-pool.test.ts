@@ -116,6 +116,24 @@ describe('jobs sent ahead', () => {
   });
 });
 
+describe('a child that dies for another reason', () => {
+  it('gives engine_failure for its statement, is replaced, and the next statement runs', async () => {
+    const engine = createSqliteEngine({ poolSize: 1 });
+    try {
+      await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
+      const [pid] = engine.childPids;
+      const running = engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      process.kill(pid!, 'SIGTERM');
+      expect(await running).toEqual({ ok: false, error: { code: 'engine_failure', message: 'engine failure: child process died (signal SIGTERM); replaced' } });
+      expect(await engine.execute({ db: fixture.file, sql: 'SELECT 5' })).toMatchObject({ ok: true, result: { rows: [[5]] } });
+      expect(engine.childPids).not.toContain(pid);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('memory cap', () => {
   it('kills a child whose RSS passes maxMemoryBytes (memory_limit) and carries on', async () => {
     const engine = createSqliteEngine({ poolSize: 1, maxMemoryBytes: 128 * 2 ** 20 });
@@ -125,7 +143,11 @@ describe('memory cap', () => {
       expect(outcome.ok).toBe(false);
       const error = outcome.ok ? undefined : outcome.error;
       expect(error?.code).toBe('memory_limit');
-      expect(error?.message).toMatch(/^memory limit: child RSS \d+ MiB passed the cap of 128 MiB \(maxMemoryBytes\); child process killed$/);
+      const match = /^memory limit: child RSS (\d+(?:\.\d)?) MiB passed the cap of 128 MiB \(maxMemoryBytes\); child process killed$/.exec(error?.message ?? '');
+      expect(match, error?.message).not.toBeNull();
+      // Sampled every 20 ms: above the cap, and well below the 300 MB the statement wanted.
+      expect(Number(match![1])).toBeGreaterThanOrEqual(128);
+      expect(Number(match![1])).toBeLessThan(286);
       expect(await engine.execute({ db: fixture.file, sql: "SELECT length(printf('%.*c', 1000, 'x'))" })).toMatchObject({ ok: true, result: { rows: [[1000]] } });
     } finally {
       await engine.close();
