@@ -14,7 +14,9 @@
  * 3. Symmetry: predicted columns identical in every row are interchangeable, so only the first
  *    unused member of each such class is tried.
  * 4. A leaf is checked with the float tolerance (exact pairs first, then bipartite matching).
- * Work is counted in cell visits; past the budget the search stops with `undecided`.
+ * The backtracking's work is counted in cell visits; past the budget the search stops with
+ * `undecided`. The candidate filter (gold column classes × predicted column classes × rows) is
+ * polynomial and always runs to the end, so it is not charged.
  *
  * Spider's `result_eq` tries column permutations too (constrained by sampled rows; exhaustive for
  * up to three columns) and so decides the same question: does some permutation make the bags equal.
@@ -140,8 +142,23 @@ export function findColumnMap(input: ColumnMapInput): ColumnMapOutcome {
     }
 
     // 1. Candidates by single-column agreement (and names).
+    // Identical columns share one check (classes of exact column vectors); this polynomial phase
+    // (gold classes × predicted classes × rows) is not charged to the search budget.
+    const unmetered = new WorkBudget(Number.POSITIVE_INFINITY);
+    const goldClassOf = columnClasses(goldExact);
+    const classOf = columnClasses(predExact);
+    const agreeMemo = new Map<string, boolean>();
     candidates = Array.from({ length: ng }, (_, g) =>
-      [...Array(np).keys()].filter((p) => nameOk(g, p) && segmentsAgree(...pairColumns(g, p), input.segments, budget)),
+      [...Array(np).keys()].filter((p) => {
+        if (!nameOk(g, p)) return false;
+        const key = `${goldClassOf[g]},${classOf[p]}`;
+        let agree = agreeMemo.get(key);
+        if (agree === undefined) {
+          agree = segmentsAgree(...pairColumns(g, p), input.segments, unmetered);
+          agreeMemo.set(key, agree);
+        }
+        return agree;
+      }),
     );
     if (ng > np || candidates.some((list) => list.length === 0)) {
       return { kind: 'none', bestEffort: bestEffortMap(candidates, ng, np), workUsed: budget.used };
@@ -149,7 +166,6 @@ export function findColumnMap(input: ColumnMapInput): ColumnMapOutcome {
     if (ng === 0) return { kind: 'found', map: [], workUsed: budget.used };
 
     // 3. Classes of identical predicted columns (exact keys).
-    const classOf = predClasses(input.predRows, np, budget);
     // 2. Backtracking, most constrained first.
     const order = [...Array(ng).keys()].sort((a, b) => candidates[a]!.length - candidates[b]!.length || a - b);
     const map = new Array<number>(ng).fill(-1);
@@ -190,21 +206,18 @@ export function findColumnMap(input: ColumnMapInput): ColumnMapOutcome {
   }
 }
 
-/** Class id per predicted column: columns equal in every row (exact keys) share a class. */
-function predClasses(rows: readonly Row[], np: number, budget: WorkBudget): number[] {
+/** Class id per column: columns equal in every row (same exact ids) share a class. */
+function columnClasses(columns: readonly Int32Array[]): number[] {
   const ids = new Map<string, number>();
-  const out: number[] = [];
-  for (let p = 0; p < np; p += 1) {
-    budget.spend(rows.length);
-    const key = rows.map((row) => cellKey(row[p]!)).join('\u0001');
+  return columns.map((column) => {
+    const key = column.join(',');
     let id = ids.get(key);
     if (id === undefined) {
       id = ids.size;
       ids.set(key, id);
     }
-    out.push(id);
-  }
-  return out;
+    return id;
+  });
 }
 
 /** A plausible map for the diff when no exact map exists: first unused candidate, else same position, else −1. */

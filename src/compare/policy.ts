@@ -110,8 +110,9 @@ export interface ComparisonPolicy {
    */
   readonly emptyMatchesEmpty: 'always' | 'same-columns';
   /**
-   * Work budget of the column-map search, in cell visits (default 2 000 000; `spider` 50 000 000).
-   * When it runs out the verdict is `undecided`, never a guess.
+   * Work budget of the column-map backtracking, in cell visits (default 2 000 000; `spider`
+   * 50 000 000). The candidate filter before it (column × column × rows) is not charged. When the
+   * budget runs out the verdict is `undecided`, never a guess.
    */
   readonly columnSearchBudget: number;
   /** Most rows kept in each of the verdict's missing / extra samples (default 5). */
