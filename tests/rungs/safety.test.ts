@@ -188,3 +188,23 @@ describe('checkSafety: options', () => {
     expect(withPolicy.issues.map((issue) => issue.kind)).toEqual(['not_analysed']);
   });
 });
+
+describe('checkSafety: snowflake (node-sql-parser tree)', () => {
+  it.each<[string, string, SafetyPolicy | undefined, string[]]>([
+    ['plain query', 'SELECT a, upper(b) FROM db.sch.t WHERE a > 1', undefined, []],
+    ['two statements', 'SELECT 1; SELECT 2', undefined, ['multiple_statements@1:1']],
+    ['unknown function', 'SELECT my_udf(a) FROM t', undefined, ['unknown_function@1:8']],
+    ['system function', 'SELECT system$wait(10)', undefined, ['blocked_function@1:8']],
+    ['DELETE does not parse: fails closed', 'DELETE FROM t', undefined, ['not_analysed@1:14']],
+    ['allowed table', 'SELECT a FROM orders', { allowedTables: ['orders'] }, []],
+    ['forbidden table in a subquery', 'SELECT a FROM orders WHERE a IN (SELECT b FROM salaries)', { allowedTables: ['orders'] }, ['table_not_allowed@1:48']],
+    ['CTE name is not a table; its body is checked', 'WITH c AS (SELECT * FROM salaries) SELECT * FROM c', { allowedTables: ['orders'] }, ['table_not_allowed@1:26']],
+    ['LIMIT within range', 'SELECT a FROM orders LIMIT 10', { maxLimit: 100 }, []],
+    ['LIMIT missing', 'SELECT a FROM orders', { maxLimit: 100 }, ['limit_missing@1:1']],
+    ['LIMIT too large', 'SELECT a FROM orders LIMIT 1000', { maxLimit: 100 }, ['limit_out_of_range@1:22']],
+    ['LIMIT 1e9', 'SELECT a FROM orders LIMIT 1e9', { maxLimit: 100 }, ['limit_invalid@1:22']],
+    ['LIMIT in a comment', 'SELECT a FROM orders -- LIMIT 10', { maxLimit: 100 }, ['limit_missing@1:1']],
+  ])('%s', (_name, sql, policy, expected) => {
+    expect(violations(sql, 'snowflake', policy)).toEqual(expected);
+  });
+});
