@@ -10,6 +10,8 @@
  *     config: { dir: /data/spider, preset: spider }     # every field optional (env vars below)
  * ```
  *
+ * BIRD folders work the same way (`dev.json` with `SQL` fields, `dev_databases/` as `databases`).
+ *
  * Config (each falls back to an environment variable, then a default):
  * | option        | env                  | default                                        |
  * |---------------|----------------------|------------------------------------------------|
@@ -81,10 +83,12 @@ async function readDevJson(file: string): Promise<Array<{ question: string; db_i
   if (!Array.isArray(parsed)) throw new LadderError('input_invalid', `${file}: expected a JSON list of {question, db_id, query}`);
   return parsed.map((entry, i) => {
     const record = entry as Record<string, unknown>;
-    if (typeof record?.['db_id'] !== 'string' || typeof record['query'] !== 'string') {
-      throw new LadderError('input_invalid', `${file}: item ${i} needs string fields db_id and query`);
+    // Spider names the gold `query`, BIRD `SQL`.
+    const query = record?.['query'] ?? record?.['SQL'];
+    if (typeof record?.['db_id'] !== 'string' || typeof query !== 'string') {
+      throw new LadderError('input_invalid', `${file}: item ${i} needs string fields db_id and query (Spider) or SQL (BIRD)`);
     }
-    return { question: typeof record['question'] === 'string' ? record['question'] : '', db_id: record['db_id'], query: record['query'] };
+    return { question: typeof record['question'] === 'string' ? record['question'] : '', db_id: record['db_id'], query };
   });
 }
 
