@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteEngine } from '../../../src/engine/sqlite/sqlite-engine.js';
+import { createSqliteEngine, type SqliteEngine } from '../../../src/engine/sqlite/sqlite-engine.js';
 import { readRssBytes } from '../../../src/engine/sqlite/sqlite-pool.js';
 import { buildTestDb, listDir, sha256, type TestDb } from './test-db.js';
 
@@ -47,90 +47,69 @@ async function waitUntil(condition: () => boolean, ms: number): Promise<boolean>
   return condition();
 }
 
-describe('deadline', () => {
+describe('one child with a 500 ms default deadline', () => {
+  // Shared by the tests below: each kill leaves a replacement child starting for the next test.
+  let engine: SqliteEngine;
+  beforeAll(() => {
+    engine = createSqliteEngine({ poolSize: 1, timeoutMs: 500 });
+  });
+  afterAll(() => engine.close());
+
   it('kills the child of a ~40 s recursive CTE at the deadline, replaces it, and the next statement runs', async () => {
-    const engine = createSqliteEngine({ poolSize: 1, timeoutMs: 500 });
-    try {
-      expect(await engine.execute({ db: fixture.file, sql: 'SELECT 1' })).toMatchObject({ ok: true });
-      const [first] = engine.childPids;
-      const started = Date.now();
-      const outcome = await engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL });
-      const waited = Date.now() - started;
-      expect(outcome).toEqual({ ok: false, error: { code: 'timeout', message: 'timeout: deadline of 500 ms passed; child process killed' } });
-      expect(waited).toBeGreaterThanOrEqual(490);
-      expect(waited).toBeLessThan(500 + 3_000);
-      expect(await waitUntil(() => !isAlive(first!), 3_000)).toBe(true);
-      expect(await engine.execute({ db: fixture.file, sql: 'SELECT count(*) FROM singer' })).toMatchObject({ ok: true, result: { rows: [[3]] } });
-      expect(engine.childPids).toHaveLength(1);
-      expect(engine.childPids[0]).not.toBe(first);
-    } finally {
-      await engine.close();
-    }
+    expect(await engine.execute({ db: fixture.file, sql: 'SELECT 1' })).toMatchObject({ ok: true });
+    const [first] = engine.childPids;
+    const started = Date.now();
+    const outcome = await engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL });
+    const waited = Date.now() - started;
+    expect(outcome).toEqual({ ok: false, error: { code: 'timeout', message: 'timeout: deadline of 500 ms passed; child process killed' } });
+    expect(waited).toBeGreaterThanOrEqual(490);
+    expect(waited).toBeLessThan(500 + 3_000);
+    expect(await waitUntil(() => !isAlive(first!), 3_000)).toBe(true);
+    expect(await engine.execute({ db: fixture.file, sql: 'SELECT count(*) FROM singer' })).toMatchObject({ ok: true, result: { rows: [[3]] } });
+    expect(engine.childPids).toHaveLength(1);
+    expect(engine.childPids[0]).not.toBe(first);
   });
 
   it('takes a per-request deadline over the engine default', async () => {
-    const engine = createSqliteEngine({ poolSize: 1 });
-    try {
-      expect(await engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL, timeoutMs: 300 })).toEqual({
-        ok: false,
-        error: { code: 'timeout', message: 'timeout: deadline of 300 ms passed; child process killed' },
-      });
-    } finally {
-      await engine.close();
-    }
-  });
-});
-
-describe('jobs sent ahead', () => {
-  it('start their deadline only when the child starts them', async () => {
-    const engine = createSqliteEngine({ poolSize: 1 });
-    try {
-      const slow = engine.execute({ db: fixture.file, sql: 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 4000000) SELECT count(*) FROM c', timeoutMs: 120_000 });
-      const quick = engine.execute({ db: fixture.file, sql: 'SELECT 2', timeoutMs: 500 });
-      const started = Date.now();
-      expect(await slow).toMatchObject({ ok: true, result: { rows: [[4_000_000]] } });
-      expect(Date.now() - started).toBeGreaterThan(500);
-      expect(await quick).toMatchObject({ ok: true, result: { rows: [[2]] } });
-    } finally {
-      await engine.close();
-    }
+    expect(await engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL, timeoutMs: 300 })).toEqual({
+      ok: false,
+      error: { code: 'timeout', message: 'timeout: deadline of 300 ms passed; child process killed' },
+    });
   });
 
-  it('go back to the queue when their child is killed, and then run', async () => {
-    const engine = createSqliteEngine({ poolSize: 1, timeoutMs: 400 });
-    try {
-      await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
-      const outcomes = await Promise.all([
-        engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL }),
-        engine.execute({ db: fixture.file, sql: 'SELECT 3' }),
-        engine.execute({ db: fixture.file, sql: 'SELECT 4' }),
-      ]);
-      expect(outcomes).toMatchObject([
-        { ok: false, error: { code: 'timeout' } },
-        { ok: true, result: { rows: [[3]] } },
-        { ok: true, result: { rows: [[4]] } },
-      ]);
-    } finally {
-      await engine.close();
-    }
+  it('starts the deadline of a statement sent ahead only when the child starts it', async () => {
+    await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
+    const slow = engine.execute({ db: fixture.file, sql: 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 4000000) SELECT count(*) FROM c', timeoutMs: 120_000 });
+    const quick = engine.execute({ db: fixture.file, sql: 'SELECT 2' });
+    const started = Date.now();
+    expect(await slow).toMatchObject({ ok: true, result: { rows: [[4_000_000]] } });
+    expect(Date.now() - started).toBeGreaterThan(500);
+    expect(await quick).toMatchObject({ ok: true, result: { rows: [[2]] } });
   });
-});
 
-describe('a child that dies for another reason', () => {
-  it('gives engine_failure for its statement, is replaced, and the next statement runs', async () => {
-    const engine = createSqliteEngine({ poolSize: 1 });
-    try {
-      await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
-      const [pid] = engine.childPids;
-      const running = engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      process.kill(pid!, 'SIGTERM');
-      expect(await running).toEqual({ ok: false, error: { code: 'engine_failure', message: 'engine failure: child process died (signal SIGTERM); replaced' } });
-      expect(await engine.execute({ db: fixture.file, sql: 'SELECT 5' })).toMatchObject({ ok: true, result: { rows: [[5]] } });
-      expect(engine.childPids).not.toContain(pid);
-    } finally {
-      await engine.close();
-    }
+  it('requeues statements sent ahead to a killed child, and runs them', async () => {
+    await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
+    const outcomes = await Promise.all([
+      engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL }),
+      engine.execute({ db: fixture.file, sql: 'SELECT 3' }),
+      engine.execute({ db: fixture.file, sql: 'SELECT 4' }),
+    ]);
+    expect(outcomes).toMatchObject([
+      { ok: false, error: { code: 'timeout' } },
+      { ok: true, result: { rows: [[3]] } },
+      { ok: true, result: { rows: [[4]] } },
+    ]);
+  });
+
+  it('gives engine_failure when the child dies for another reason, replaces it, and the next statement runs', async () => {
+    await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
+    const [pid] = engine.childPids;
+    const running = engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL, timeoutMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    process.kill(pid!, 'SIGTERM');
+    expect(await running).toEqual({ ok: false, error: { code: 'engine_failure', message: 'engine failure: child process died (signal SIGTERM); replaced' } });
+    expect(await engine.execute({ db: fixture.file, sql: 'SELECT 5' })).toMatchObject({ ok: true, result: { rows: [[5]] } });
+    expect(engine.childPids).not.toContain(pid);
   });
 });
 
