@@ -165,7 +165,9 @@ export function compareResults(
     if (outcome.map.some((p, g) => p !== g)) flags.add('columns_reordered');
     return finish({ ...base, columnSearchWork: work, match: true, columnMap: outcome.map, missingRows: empty, extraRows: empty, firstDifference: null, reason: matchReason(outcome.map, ordering.ordered) }, flags);
   }
-  const d = diff(goldRows, predRows, outcome.bestEffort, policy, ordering.ordered);
+  // The diff uses the value-overlap map (candidate lists are empty when a column has no exact counterpart).
+  const diffMap = policy.columnOrder === 'significant' ? identity(ng) : overlapMap(goldRows, predRows, ng, np);
+  const d = diff(goldRows, predRows, diffMap, policy, ordering.ordered);
   if (outcome.kind === 'undecided') {
     flags.add('column_search_budget');
     return finish({ ...base, columnSearchWork: work, match: 'undecided', columnMap: null, ...d, reason: `column-map search stopped after ${work} cell visits (budget ${policy.columnSearchBudget})` }, flags);
