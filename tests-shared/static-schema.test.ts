@@ -142,12 +142,16 @@ describe('AST coverage on the Spider dev slice', () => {
     expect(failures).toEqual([]);
   });
 
-  it('L3 (no policy) passes every gold', () => {
-    const flagged = items
-      .map((item, index) => ({ index, result: checkSafety({ sql: item.query, dialect: 'sqlite' }) }))
-      .filter(({ result }) => result.status !== 'pass')
-      .map(({ index, result }) => `${index}: ${result.reason}`);
-    console.log(`L3 on golds: ${items.length - flagged.length}/${items.length} pass`);
+  it('L3 (no policy) passes every gold and every prediction: no false alarm on benign queries', () => {
+    const files: Record<string, string[]> = { gold: items.map((item) => item.query), ...predictions };
+    const flagged: string[] = [];
+    for (const [name, lines] of Object.entries(files)) {
+      for (const [index, sql] of lines.entries()) {
+        const result = checkSafety({ sql, dialect: 'sqlite' });
+        if (result.status !== 'pass') flagged.push(`${name} ${index}: ${result.reason}`);
+      }
+    }
+    console.log(`L3 false alarms on golds and predictions: ${flagged.length} of ${Object.values(files).flat().length}`);
     expect(flagged).toEqual([]);
   });
 });
