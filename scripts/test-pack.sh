@@ -27,8 +27,10 @@ cd "$root"
 tarball_name="$(npm pack --pack-destination "$work" --silent | tail -n 1)"
 tarball="$work/$tarball_name"
 [[ -f "$tarball" ]] || fail "npm pack did not write $tarball"
-tar -tzf "$tarball" | grep -qx 'package/dist/matchers/vitest.js' || fail "tarball lacks dist/matchers/vitest.js"
-tar -tzf "$tarball" | grep -qx 'package/dist/matchers/vitest.d.ts' || fail "tarball lacks dist/matchers/vitest.d.ts"
+listing="$(tar -tzf "$tarball")"
+for file in dist/matchers/vitest.js dist/matchers/vitest.d.ts dist/matchers/index.js dist/matchers/index.d.ts; do
+  grep -qx "package/$file" <<<"$listing" || fail "tarball lacks $file"
+done
 echo "packed $tarball_name ($(du -h "$tarball" | cut -f1))"
 
 step "copy examples/vitest-app"
