@@ -57,7 +57,8 @@ describe('npm run eval (the main job)', () => {
 
     const connections = readFileSync(netLog, 'utf8').trim().split('\n').filter(Boolean);
     expect([...new Set(connections)].filter((target) => target !== '127.0.0.1:9')).toEqual([]);
-    expect(seconds).toBeLessThan(60);
+    // The acceptance bound; MAIN_JOB_MAX_SECONDS raises it on a machine shared by many jobs.
+    expect(seconds).toBeLessThan(Number(process.env['MAIN_JOB_MAX_SECONDS'] ?? 60));
   });
 });
 
