@@ -152,7 +152,8 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     });
     (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
     child.on('message', (message: ChildMessage) => onMessage(slot, message));
-    child.once('exit', (code, signal) => onExit(slot, code, signal));
+    // 'close' (not 'exit'): stderr is fully read by then, so a V8 heap overflow is recognised.
+    child.once('close', (code, signal) => onExit(slot, code, signal));
     child.on('error', () => {
       // 'exit' follows (or the spawn failed and 'exit' reports it); nothing else to do here.
     });
