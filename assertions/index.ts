@@ -21,6 +21,8 @@ import { exactMatch } from './exact-match.js';
 import { astDistance } from './ast-distance.js';
 import { schemaLinking } from './schema-linking.js';
 import { resultSimilarity } from './result-similarity.js';
+import { efficiency } from './efficiency.js';
+import { answerGrounding } from './answer-grounding.js';
 
 /** The assertion functions by name (`package:text2sql-ladder:assertions.<name>`). */
 export const assertions = {
@@ -34,6 +36,8 @@ export const assertions = {
   astDistance,
   schemaLinking,
   resultSimilarity,
+  efficiency,
+  answerGrounding,
 } as const;
 
-export { ladder, syntax, schema, safety, execution, components, exactMatch, astDistance, schemaLinking, resultSimilarity };
+export { ladder, syntax, schema, safety, execution, components, exactMatch, astDistance, schemaLinking, resultSimilarity, efficiency, answerGrounding };
