@@ -95,7 +95,10 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     for (const item of problems.slice(0, 20)) io.stderr.write(`item ${item.i} (${item.db_id}): ${item.error}\n`);
     if (problems.length > 20) io.stderr.write(`… and ${problems.length - 20} more items with problems (see --out)\n`);
     if (options.out !== undefined) {
-      await writeFile(options.out, output.items.map((item) => JSON.stringify(item)).join('\n') + (output.items.length > 0 ? '\n' : ''));
+      // Fixed key order: the issue's fields first, then ours.
+      const line = ({ i, db_id, exec, error, flags, goldIndex, hardness, diagnostics }: (typeof output.items)[number]): string =>
+        JSON.stringify({ i, db_id, exec, error, flags, goldIndex, hardness, ...(diagnostics === undefined ? {} : { diagnostics }) });
+      await writeFile(options.out, output.items.map(line).join('\n') + (output.items.length > 0 ? '\n' : ''));
     }
     io.stdout.write(formatSpiderSummary(output.summary, policy.preset, options.keepDistinct));
     return 0;
