@@ -27,6 +27,9 @@
  * - Schema-qualified table names are compared whole (see catalog-index.ts); a table with an
  *   alias is reachable only through the alias (SQLite: `SELECT t.a FROM t AS x` is an error).
  * - SQLite tables (not views) also have the columns `rowid`, `oid` and `_rowid_`.
+ * - SQLite `x IN t` / `x IN schema.t` names a table (or CTE) and `x IN f(…)` a table-valued
+ *   function (https://www.sqlite.org/lang_expr.html#the_in_and_not_in_operators): they are table
+ *   references, never columns.
  */
 import { closest, distance } from 'fastest-levenshtein';
 import type { Node, Program } from 'sql-parser-cst';
@@ -550,7 +553,8 @@ class Resolver {
     return [...left, ...right];
   }
 
-  private relation(node: AnyNode, scope: Scope, alias?: AnyNode): Source {
+  /** Resolves a table name; `expose: false` for a name that is read but adds no FROM source (`x IN t`). */
+  private relation(node: AnyNode, scope: Scope, alias?: AnyNode, expose = true): Source {
     const parts = this.nameParts(node);
     const aliasNode = alias?.alias as Identifierish | undefined;
     const aliasColumns = this.columnList(alias?.columnAliases as AnyNode | undefined);
@@ -571,7 +575,7 @@ class Resolver {
           columns: aliasColumns ?? (selfReference ? null : cte.columns),
           hasRowid: false,
         };
-        scope.sources.push(source);
+        if (expose) scope.sources.push(source);
         return source;
       }
     }
@@ -604,7 +608,7 @@ class Resolver {
       ...(!aliasNode && schemaPart ? { schemaKey: schemaPart.key } : {}),
       hasRowid: this.dialect === 'sqlite' && table?.kind === 'table',
     };
-    scope.sources.push(source);
+    if (expose) scope.sources.push(source);
     return source;
   }
 
@@ -625,7 +629,7 @@ class Resolver {
     return source;
   }
 
-  private tableFunction(node: AnyNode, scope: Scope, alias: AnyNode | undefined): Source {
+  private tableFunction(node: AnyNode, scope: Scope, alias: AnyNode | undefined, expose = true): Source {
     const call = findFuncCall(node);
     const nameNode = call?.name as AnyNode | undefined;
     const name = nameNode ? this.nameParts(nameNode).map((part) => part.name).join('.') : node.type;
@@ -640,7 +644,7 @@ class Resolver {
       columns: this.columnList(alias?.columnAliases as AnyNode | undefined),
       hasRowid: false,
     };
-    scope.sources.push(source);
+    if (expose) scope.sources.push(source);
     return source;
   }
 
@@ -687,6 +691,17 @@ class Resolver {
       case 'binary_expr': {
         const operator = node.operator as AnyNode | string;
         this.expr(node.left as AnyNode, scope, clause);
+        const right = node.right as AnyNode;
+        if (isInOperator(operator) && (right.type === 'identifier' || right.type === 'member_expr')) {
+          // SQLite `x IN t` / `x IN main.t`: the right side names a table (or CTE), not a column.
+          this.relation(right, scope, undefined, false);
+          return;
+        }
+        if (isInOperator(operator) && right.type === 'func_call') {
+          // SQLite `x IN json_each(…)`: a table-valued function.
+          this.tableFunction(right, scope, undefined, false);
+          return;
+        }
         const isCollate = typeof operator === 'object' && !Array.isArray(operator) && operator.name === 'COLLATE';
         if (!isCollate) this.expr(node.right as AnyNode, scope, clause);
         return;
@@ -930,6 +945,12 @@ function leftmostWith(node: AnyNode): AnyNode | undefined {
   }
   if (current?.type !== 'select_stmt') return undefined;
   return ((current.clauses as AnyNode[]) ?? []).find((clause) => clause.type === 'with_clause');
+}
+
+/** `IN` or `NOT IN` (sql-parser-cst gives a keyword or a keyword list). */
+function isInOperator(operator: unknown): boolean {
+  if (Array.isArray(operator)) return operator.length > 0 && (operator[operator.length - 1] as AnyNode).name === 'IN';
+  return typeof operator === 'object' && operator !== null && (operator as AnyNode).name === 'IN';
 }
 
 function isQueryNode(node: AnyNode): boolean {

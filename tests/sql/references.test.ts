@@ -97,6 +97,8 @@ describe('collectReferences: scope rules (exact unresolved names)', () => {
     ['mysql backticks', 'SELECT `amount` FROM `orders` WHERE `region` = 1', 'mysql', []],
     ['GROUP BY alias in postgres', 'SELECT region AS r, count(*) FROM orders GROUP BY r', 'postgres', []],
     ['HAVING with a correlated subquery', 'SELECT region FROM orders o GROUP BY region HAVING count(*) > (SELECT count(*) FROM customers c WHERE c.segment = o.region)', 'sqlite', []],
+    ['x IN table (SQLite) names a table', 'SELECT 1 FROM orders WHERE customer_id IN customers', 'sqlite', []],
+    ['x NOT IN unknown table', 'SELECT 1 FROM orders WHERE customer_id NOT IN custmers', 'sqlite', ['unknown_table custmers@1:47 ~customers']],
     ['a column named like a table', 'SELECT customers.name FROM customers WHERE name = segment', 'sqlite', []],
   ])('%s', (_name, sql, dialect, expected) => {
     expect(unresolved(sql, dialect)).toEqual(expected);
