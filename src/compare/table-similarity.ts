@@ -88,6 +88,11 @@ export const DEFAULT_MAX_EXACT_CELL_PAIRS = 20_000_000;
  * tableSimilarity({ columnCount: 1, rows: [[1], [2]] }, { columnCount: 1, rows: [[1], [3]] }).score // 0.5
  */
 export function tableSimilarity(gold: ResultTable, predicted: ResultTable, options: TableSimilarityOptions = {}): TableSimilarity {
+  const { rowOrder, maxExact } = readTableOptions(options);
+  return tableSimilarityOf(internTables(gold, predicted), rowOrder, maxExact);
+}
+
+function readTableOptions(options: TableSimilarityOptions): { rowOrder: 'as-returned' | 'sorted'; maxExact: number } {
   const rowOrder = options.rowOrder ?? 'as-returned';
   const maxExact = options.maxExactCellPairs ?? DEFAULT_MAX_EXACT_CELL_PAIRS;
   if (rowOrder !== 'as-returned' && rowOrder !== 'sorted') {
@@ -96,29 +101,58 @@ export function tableSimilarity(gold: ResultTable, predicted: ResultTable, optio
   if (typeof maxExact !== 'number' || !(maxExact >= 0)) {
     throw new RangeError(`maxExactCellPairs must be a non-negative number of cell comparisons; received ${String(maxExact)}`);
   }
-  const m = gold.columnCount;
-  const n = predicted.columnCount;
+  return { rowOrder, maxExact };
+}
+
+/** Both tables with every cell interned once; sorted column copies are made on first use. */
+interface InternedTables {
+  readonly gold: readonly Int32Array[];
+  readonly predicted: readonly Int32Array[];
+  readonly goldRows: number;
+  readonly predictedRows: number;
+  sortedGold(): readonly Int32Array[];
+  sortedPredicted(): readonly Int32Array[];
+}
+
+function internTables(gold: ResultTable, predicted: ResultTable): InternedTables {
+  const interner = new CellInterner();
+  const g = columnsOf(gold, interner);
+  const p = columnsOf(predicted, interner);
+  let sg: Int32Array[] | undefined;
+  let sp: Int32Array[] | undefined;
+  return {
+    gold: g,
+    predicted: p,
+    goldRows: gold.rows.length,
+    predictedRows: predicted.rows.length,
+    sortedGold: () => (sg ??= g.map(sortedCopy)),
+    sortedPredicted: () => (sp ??= p.map(sortedCopy)),
+  };
+}
+
+function tableSimilarityOf(tables: InternedTables, rowOrder: 'as-returned' | 'sorted', maxExact: number): TableSimilarity {
+  const m = tables.gold.length;
+  const n = tables.predicted.length;
   if (m === 0 || n === 0) {
     return { score: m === n ? 1 : 0, method: 'exact', bestPredictedColumn: Array(m).fill(-1), columnScores: Array(m).fill(0) };
   }
-  const interner = new CellInterner();
-  const goldColumns = columnsOf(gold, interner, rowOrder);
-  const predColumns = columnsOf(predicted, interner, rowOrder);
-  const rg = gold.rows.length;
-  const rp = predicted.rows.length;
+  const rg = tables.goldRows;
+  const rp = tables.predictedRows;
   const method: 'exact' | 'bag' = n * m * rp * rg <= maxExact ? 'exact' : 'bag';
+  // the bag distance needs sorted columns; so does exact Levenshtein under rowOrder 'sorted'
+  const useSorted = method === 'bag' || rowOrder === 'sorted';
+  const goldColumns = useSorted ? tables.sortedGold() : tables.gold;
+  const predColumns = useSorted ? tables.sortedPredicted() : tables.predicted;
   const denominator = Math.max(rp, rg);
   const bestPredictedColumn: number[] = [];
   const columnScores: number[] = [];
-  const predSorted = method === 'bag' ? predColumns.map(sortedCopy) : [];
   for (let j = 0; j < m; j += 1) {
     const g = goldColumns[j]!;
-    const gSorted = method === 'bag' ? sortedCopy(g) : undefined;
     let best = -1;
     let bestScore = -1;
     for (let i = 0; i < n; i += 1) {
       const p = predColumns[i]!;
-      const distance = denominator === 0 ? 0 : method === 'exact' ? levenshtein(p, g) : bagDistance(predSorted[i]!, gSorted!);
+      const distance = denominator === 0 ? 0 : method === 'exact' ? levenshtein(p, g) : bagDistance(p, g);
       const similarity = denominator === 0 ? 1 : 1 - distance / denominator;
       if (similarity > bestScore) {
         bestScore = similarity;
@@ -128,7 +162,7 @@ export function tableSimilarity(gold: ResultTable, predicted: ResultTable, optio
     bestPredictedColumn.push(best);
     columnScores.push(bestScore);
   }
-  const score = columnScores.reduce((sum, s) => sum + s, 0) / Math.max(n, m);
+  const score = columnScores.reduce((sum, x) => sum + x, 0) / Math.max(n, m);
   return { score, method, bestPredictedColumn, columnScores };
 }
 
@@ -166,7 +200,7 @@ class CellInterner {
   }
 }
 
-function columnsOf(table: ResultTable, interner: CellInterner, rowOrder: 'as-returned' | 'sorted'): Int32Array[] {
+function columnsOf(table: ResultTable, interner: CellInterner): Int32Array[] {
   const columns: Int32Array[] = [];
   for (let c = 0; c < table.columnCount; c += 1) columns.push(new Int32Array(table.rows.length));
   const rows = table.rows;
@@ -174,7 +208,6 @@ function columnsOf(table: ResultTable, interner: CellInterner, rowOrder: 'as-ret
     const row = rows[r]!;
     for (let c = 0; c < table.columnCount; c += 1) columns[c]![r] = interner.id(row[c] as Cell);
   }
-  if (rowOrder === 'sorted') for (const column of columns) column.sort();
   return columns;
 }
 
@@ -264,31 +297,34 @@ export interface RowSimilarity {
  *   lower index), which is the identity for results with the same columns in the same order.
  */
 export function rowSimilarity(gold: ResultTable, predicted: ResultTable, columnMap?: readonly number[]): RowSimilarity {
-  const map = columnMap ?? overlapColumnMap(gold, predicted);
-  if (map.length !== gold.columnCount) {
-    throw new RangeError(`columnMap must have one entry per gold column (${gold.columnCount}); received ${map.length}`);
+  return rowSimilarityOf(internTables(gold, predicted), columnMap);
+}
+
+function rowSimilarityOf(tables: InternedTables, columnMap: readonly number[] | undefined): RowSimilarity {
+  const map = columnMap ?? overlapMapOf(tables);
+  if (map.length !== tables.gold.length) {
+    throw new RangeError(`columnMap must have one entry per gold column (${tables.gold.length}); received ${map.length}`);
   }
-  const goldRows = gold.rows.length;
-  const predictedRows = predicted.rows.length;
+  const goldRows = tables.goldRows;
+  const predictedRows = tables.predictedRows;
   if (goldRows === 0 && predictedRows === 0) {
     return { precision: 1, recall: 1, f1: 1, matchedRows: 0, goldRows, predictedRows, columnMap: map };
   }
-  const usable = map.every((p) => p >= 0 && p < predicted.columnCount);
+  const usable = map.every((p) => p >= 0 && p < tables.predicted.length);
   let matchedRows = 0;
   if (usable) {
-    const interner = new CellInterner();
-    const goldColumns = columnsOf(gold, interner, 'as-returned');
-    const predColumns = columnsOf(predicted, interner, 'as-returned');
-    const pairs = new Map<number, number>();
-    const goldRowIds = rowIds(goldColumns, goldRows, interner.size, pairs);
-    const predRowIds = rowIds(map.map((p) => predColumns[p]!), predictedRows, interner.size, pairs);
-    const counts = new Map<number, number>();
-    for (const id of goldRowIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const keys = new Map<string, number>();
+    const goldRowIds = rowIds(tables.gold, goldRows, keys);
+    const predRowIds = rowIds(map.map((p) => tables.predicted[p]!), predictedRows, keys);
+    let maxId = keys.size;
+    if (tables.gold.length === 1) for (const id of goldRowIds) if (id > maxId) maxId = id;
+    if (tables.gold.length === 1) for (const id of predRowIds) if (id > maxId) maxId = id;
+    const counts = new Int32Array(maxId + 1);
+    for (const id of goldRowIds) counts[id]! += 1;
     for (const id of predRowIds) {
-      const left = counts.get(id) ?? 0;
-      if (left > 0) {
+      if (counts[id]! > 0) {
         matchedRows += 1;
-        counts.set(id, left - 1);
+        counts[id]! -= 1;
       }
     }
   }
@@ -298,23 +334,39 @@ export function rowSimilarity(gold: ResultTable, predicted: ResultTable, columnM
   return { precision, recall, f1, matchedRows, goldRows, predictedRows, columnMap: map };
 }
 
+/** Both partial-credit measures with one interning pass (see {@link tableSimilarity}, {@link rowSimilarity}). */
+export function compareTables(
+  gold: ResultTable,
+  predicted: ResultTable,
+  options: TableSimilarityOptions & { readonly columnMap?: readonly number[] } = {},
+): { readonly table: TableSimilarity; readonly rows: RowSimilarity } {
+  const { rowOrder, maxExact } = readTableOptions(options);
+  const tables = internTables(gold, predicted);
+  return { table: tableSimilarityOf(tables, rowOrder, maxExact), rows: rowSimilarityOf(tables, options.columnMap) };
+}
+
 /**
- * Interns rows given as columns of cell ids: a row's id is built cell by cell from the pair
- * (id of the prefix, cell id) → new id, so equal rows get equal ids. `pairs` is shared between
- * tables that must agree on ids; `cellIds` bounds the cell ids (pair key = prefix · cellIds + cell).
+ * Interns rows given as columns of cell ids: equal rows get equal ids. A row's key is its cell ids
+ * packed two UTF-16 code units each (exact for ids below 2^32); `keys` is shared between tables
+ * that must agree on ids.
  */
-function rowIds(columns: readonly Int32Array[], rowCount: number, cellIds: number, pairs: Map<number, number>): Int32Array {
+function rowIds(columns: readonly Int32Array[], rowCount: number, keys: Map<string, number>): Int32Array {
+  if (columns.length === 1) return columns[0]!; // a one-cell row is its cell (ids agree across tables)
   const ids = new Int32Array(rowCount);
-  for (const column of columns) {
-    for (let r = 0; r < rowCount; r += 1) {
-      const key = ids[r]! * cellIds + column[r]!;
-      let id = pairs.get(key);
-      if (id === undefined) {
-        id = pairs.size + 1;
-        pairs.set(key, id);
-      }
-      ids[r] = id;
+  const units = new Array<number>(2 * columns.length);
+  for (let r = 0; r < rowCount; r += 1) {
+    for (let c = 0; c < columns.length; c += 1) {
+      const id = columns[c]![r]!;
+      units[2 * c] = id >>> 16;
+      units[2 * c + 1] = id & 0xffff;
     }
+    const key = String.fromCharCode(...units);
+    let id = keys.get(key);
+    if (id === undefined) {
+      id = keys.size + 1;
+      keys.set(key, id);
+    }
+    ids[r] = id;
   }
   return ids;
 }
@@ -325,9 +377,12 @@ function rowIds(columns: readonly Int32Array[], rowCount: number, cellIds: numbe
  * index; equal-position pairs first). Gold columns left over map to −1.
  */
 export function overlapColumnMap(gold: ResultTable, predicted: ResultTable): number[] {
-  const interner = new CellInterner();
-  const g = columnsOf(gold, interner, 'as-returned').map(sortedCopy);
-  const p = columnsOf(predicted, interner, 'as-returned').map(sortedCopy);
+  return overlapMapOf(internTables(gold, predicted));
+}
+
+function overlapMapOf(tables: InternedTables): number[] {
+  const g = tables.sortedGold();
+  const p = tables.sortedPredicted();
   const pairs: { j: number; i: number; shared: number }[] = [];
   for (let j = 0; j < g.length; j += 1) {
     for (let i = 0; i < p.length; i += 1) {

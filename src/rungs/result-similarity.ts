@@ -16,7 +16,7 @@
  */
 import type { QueryResult } from '../engine/engine.js';
 import type { Dialect } from '../sql/parse.js';
-import { rowSimilarity, tableSimilarity, type RowSimilarity, type TableSimilarity, type TableSimilarityOptions } from '../compare/table-similarity.js';
+import { compareTables, rowSimilarity, type RowSimilarity, type TableSimilarity, type TableSimilarityOptions } from '../compare/table-similarity.js';
 import { rawForm } from './exact-match.js';
 import { scoreAstDistance } from './ast-distance.js';
 import { createRungResult, type RungResult } from './rung-result.js';
@@ -89,16 +89,19 @@ export function scoreResultSimilarity(input: ResultSimilarityInput): RungResult<
     ts = 0;
   } else {
     const predictedTable = { columnCount: input.predicted.columns.length, rows: input.predicted.rows };
-    rows = rowSimilarity(goldTable, predictedTable, input.columnMap);
     if (identical) {
       basis = 'identical_sql';
+      rows = rowSimilarity(goldTable, predictedTable, input.columnMap);
       ts = 1;
     } else {
       basis = 'compared';
-      table = tableSimilarity(goldTable, predictedTable, {
+      const compared = compareTables(goldTable, predictedTable, {
+        ...(input.columnMap ? { columnMap: input.columnMap } : {}),
         ...(input.rowOrder ? { rowOrder: input.rowOrder } : {}),
         ...(input.maxExactCellPairs !== undefined ? { maxExactCellPairs: input.maxExactCellPairs } : {}),
       });
+      rows = compared.rows;
+      table = compared.table;
       ts = table.score;
     }
   }

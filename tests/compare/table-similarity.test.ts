@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Cell } from '../../src/engine/engine.js';
-import { levenshtein, overlapColumnMap, rowSimilarity, tableSimilarity, type ResultTable } from '../../src/compare/table-similarity.js';
+import { compareTables, levenshtein, overlapColumnMap, rowSimilarity, tableSimilarity, type ResultTable } from '../../src/compare/table-similarity.js';
 
 const table = (rows: Cell[][], columnCount = rows[0]?.length ?? 0): ResultTable => ({ columnCount, rows });
 
@@ -63,6 +63,18 @@ describe('tableSimilarity: scalable method (bag distance)', () => {
     const exact = tableSimilarity(gold, predicted, { maxExactCellPairs: Number.POSITIVE_INFINITY });
     expect(exact.method).toBe('exact');
     expect(exact.score).toBeCloseTo(0.98, 12);
+  });
+});
+
+describe('compareTables', () => {
+  it('gives the same numbers as tableSimilarity and rowSimilarity, interning once', () => {
+    const gold = table([[1, 'a'], [2, 'b'], [3, 'c']]);
+    const predicted = table([['a', 1], ['c', 3], ['d', 4]]);
+    const both = compareTables(gold, predicted, { rowOrder: 'sorted' });
+    expect(both.table).toEqual(tableSimilarity(gold, predicted, { rowOrder: 'sorted' }));
+    expect(both.rows).toEqual(rowSimilarity(gold, predicted));
+    expect(both.rows.matchedRows).toBe(2);
+    expect(both.table.score).toBeCloseTo(2 / 3, 12);
   });
 });
 
