@@ -7,5 +7,8 @@ export default defineConfig({
     globalSetup: ['./tests/global-setup.ts'],
     // Registers the text2sql-ladder matchers (and closes their engine after each file).
     setupFiles: ['./tests/setup.ts'],
+    // The first engine-backed assertion of a file starts a SQLite child process: well under a
+    // second on an idle machine, several seconds on a busy CI runner.
+    testTimeout: 30_000,
   },
 });
