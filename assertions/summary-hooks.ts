@@ -88,12 +88,12 @@ export async function afterEach(context: { test?: unknown; result?: ResultRow })
       for (const rung of ladder.rungs) added[SCORE_NAMES[rung.rung] ?? rung.rung] = `${rung.status}: ${rung.reason}`;
       added['end_to_end'] = ladder.endToEnd === null ? 'unscored' : String(ladder.endToEnd);
       added['ladder_verdict'] = ladder.verdict;
-      added['ladder'] = JSON.stringify(ladder, null, 2);
+      added['ladder'] = JSON.stringify(ladder);
     }
     for (const rung of rungs) {
       const name = SCORE_NAMES[rung.rung] ?? rung.rung;
       added[name] = `${rung.status}: ${rung.reason}`;
-      added[`${name}_details`] = JSON.stringify(rung, null, 2);
+      added[`${name}_details`] = JSON.stringify(rung);
     }
     if (Object.keys(added).length > 0) row.metadata = { ...row.metadata, ...added };
   } catch (error) {
