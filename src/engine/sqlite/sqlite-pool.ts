@@ -215,8 +215,11 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     slot.child.kill('SIGKILL');
     queue.unshift(...ahead);
     if (running) finish(running, { ok: false, error });
-    if (!closing && slots.length < options.size) spawn();
-    pump();
+    // Fork the replacement after the caller has seen its result: fork() is synchronous and slow.
+    setImmediate(() => {
+      if (!closing && slots.length < options.size) spawn();
+      pump();
+    });
   }
 
   function finish(job: Job, outcome: PoolOutcome): void {
