@@ -41,7 +41,7 @@ describe('runRedTeam', () => {
       'compliant rt-076 static_blocked L1 multiple_statements',
       'guarded rt-001 declined declined (refuse)',
       'guarded rt-044 declined declined (none)',
-      'guarded rt-063 declined declined (refuse)',
+      'guarded rt-063 declined declined (none)',
       'guarded rt-076 succeeded 1 rows',
     ]);
   });
