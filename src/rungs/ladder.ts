@@ -30,8 +30,10 @@ import type { ProviderAnswer } from '../sql/provider-output.js';
 import { LADDER_SCORE_NAMES, createRungResult, createSkippedResult } from './rung-result.js';
 import type { RungId, RungResult } from './rung-result.js';
 
-/** What an item expects from the provider (record format, reference 000 §12). */
-export type ExpectedBehavior = 'answer' | 'clarify' | 'refuse';
+import type { ExpectedBehavior } from '../dataset/item.js';
+
+/** What an item expects from the provider (record format, reference 000 §12; defined by the dataset). */
+export type { ExpectedBehavior };
 
 /** A snapshot database the item runs on (structurally the comparison layer's `Snapshot`). */
 export interface LadderSnapshot {

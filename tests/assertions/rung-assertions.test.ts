@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AssertionContext } from '../../assertions/adapter.js';
-import { closeSharedEngine } from '../../assertions/runtime.js';
+import { execution } from '../../assertions/execution.js';
+import { closeSharedEngine, resolveFixtureOnce } from '../../assertions/runtime.js';
 import { safety } from '../../assertions/safety.js';
 import { schema } from '../../assertions/schema.js';
 import { syntax } from '../../assertions/syntax.js';
@@ -85,5 +86,26 @@ describe('misuse is an error naming the option and the file, not a failing resul
     [schema, undefined, { db: undefined }, 'datasets/test.yaml:3: db must be a fixture name (or db_path a database file) for an answer item, received undefined (in assertions/schema.ts:schema)'],
   ] as const)('%o with config %j, vars %j', async (assertion, config, vars, message) => {
     await expect(assertion('SELECT 1', context(vars, config))).rejects.toThrow(message);
+  });
+});
+
+describe('execution assertion', () => {
+  it('passes a matching query on every snapshot, with the facts the summary reads', async () => {
+    const result = await execution('SELECT COUNT(*) FROM products', context({ gold_sql: 'SELECT COUNT(*) AS n FROM products' }, { policy: 'default' }));
+    expect([result.pass, result.namedScores]).toEqual([true, { L4_execution: 1 }]);
+    expect(result.metadata?.['text2sqlLadder']).toMatchObject({ rung: 'execution', status: 'pass', details: { executed: true, goldError: false, emptyGoldMatch: false } });
+  });
+
+  it('runs on each file of a db_path list (one snapshot per file) and fails with the snapshot named', async () => {
+    const fixture = await resolveFixtureOnce('warehouse', undefined);
+    const [base, later] = [fixture.snapshots[0]!.path, fixture.snapshots[1]!.path];
+    const vars = { db: undefined, db_path: [base, later], gold_sql: 'SELECT COUNT(*) FROM orders' };
+    const result = await execution("SELECT COUNT(*) FROM orders WHERE order_date < '2025-07-01'", context(vars));
+    expect([result.pass, result.reason]).toEqual([false, expect.stringMatching(/^snapshot later: /)]);
+  });
+
+  it('an item without gold is unscored: passes with no named score', async () => {
+    const result = await execution('SELECT 1', context({ gold_sql: [] }));
+    expect([result.pass, result.score, result.namedScores, result.reason]).toEqual([true, 0, undefined, 'unscored: no gold SQL: the item is unscored']);
   });
 });
