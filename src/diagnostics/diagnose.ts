@@ -158,11 +158,13 @@ export async function runDiagnostics(input: DiagnoseInput): Promise<DiagnosticsR
 /**
  * Result similarity with execution: runs the prediction and every gold on `db`, scores each gold
  * with ../rungs/result-similarity.ts (row order as returned when the gold has an outermost ORDER BY,
- * else sorted) and keeps the gold with the best score (QAS, else TS).
+ * else sorted; structural part = AST similarity with catalog-qualified columns) and keeps the gold
+ * with the best score (QAS, else TS).
  * @returns the `resultSimilarity` RungResult, or `skipped` when no gold executes.
  */
 export async function resultSimilarityWithEngine(input: DiagnoseInput & { readonly engine: Engine; readonly db: string }): Promise<RungResult> {
   const { engine, db } = input;
+  const columnsByTable = columnsByTableOf(await engine.catalog(db));
   const predicted = await engine.execute({ db, sql: input.predictedSql });
   let best: RungResult | undefined;
   const failures: string[] = [];
@@ -173,12 +175,14 @@ export async function resultSimilarityWithEngine(input: DiagnoseInput & { readon
       continue;
     }
     const ordered = goldHasOrderBy(goldSql, input.dialect);
+    const ast = scoreAstDistance({ predictedSql: input.predictedSql, goldSqls: [goldSql], dialect: input.dialect, columnsByTable });
     const scored = scoreResultSimilarity({
       gold: gold.result,
       predicted: predicted.ok ? (predicted.result as QueryResult) : null,
       predictedSql: input.predictedSql,
       goldSql,
       dialect: input.dialect,
+      ...(ast.status !== 'skipped' ? { structuralSimilarity: ast.score } : {}),
       rowOrder: ordered ? 'as-returned' : 'sorted',
       ...(input.weight !== undefined ? { weight: input.weight } : {}),
     });

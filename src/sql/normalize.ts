@@ -7,7 +7,8 @@
  * 1. `canonicalTokens` — keyword case, identifier case and quoting (`"Name"`, `` `Name` ``, `[Name]`
  *    → `name`), string quoting (`'x'`), `<>` → `!=`, `==` → `=`. In SQLite, a double-quoted token
  *    in a value position (right operand of a comparison, LIKE, IN list item, BETWEEN bound) is read
- *    as a string literal, as stock SQLite does when it names no column (SQLite doc "quirks" §8).
+ *    as a string literal, as stock SQLite does when it names no column (https://www.sqlite.org/quirks.html#dblquote);
+ *    with `columnsByTable`, a token naming a known column stays a column.
  * 2. `tableAliases` — per SELECT scope: `FROM orders AS o … o.amount` → `FROM orders … orders.amount`;
  *    a table used twice (self-join) gets canonical aliases `orders_1`, `orders_2` in order of
  *    appearance; with a single table in scope, qualifiers naming it are dropped (`orders.amount` →
@@ -169,7 +170,7 @@ function runPasses(
   columnsByTable: ReadonlyMap<string, ReadonlySet<string>> | undefined,
 ): SqlNode {
   let out = tree;
-  if (selected.has('canonicalTokens')) out = canonicalTokens(out, dialect);
+  if (selected.has('canonicalTokens')) out = canonicalTokens(out, dialect, columnsByTable);
   if (selected.has('tableAliases')) out = resolveTableAliases(out, columnsByTable);
   if (selected.has('selectAliases')) out = resolveSelectAliases(out);
   if (selected.has('outputAliases')) out = dropOutputAliases(out);
@@ -184,8 +185,9 @@ const COMPARISON_OPERATORS = new Set(['=', '==', '!=', '<>', '<', '<=', '>', '>=
 const VALUE_OPERATORS = new Set(['=', '==', '!=', '<>', '<', '<=', '>', '>=', 'like', 'not like', 'glob', 'not glob']);
 
 /** Pass 1 (see module doc). */
-export function canonicalTokens(tree: SqlNode, dialect: Dialect): SqlNode {
-  const withStrings = dialect === 'sqlite' ? doubleQuotedValuesAsStrings(tree) : tree;
+export function canonicalTokens(tree: SqlNode, dialect: Dialect, columnsByTable?: ReadonlyMap<string, ReadonlySet<string>>): SqlNode {
+  const knownColumns = columnsByTable ? new Set([...columnsByTable.values()].flatMap((columns) => [...columns])) : undefined;
+  const withStrings = dialect === 'sqlite' ? doubleQuotedValuesAsStrings(tree, knownColumns) : tree;
   return mapTree(withStrings, (node) => {
     switch (node.type) {
       case 'keyword': {
@@ -221,27 +223,33 @@ function asStringLiteral(node: SqlNode): SqlNode {
   return { type: 'string_literal', text: `'${value.replace(/'/g, "''")}'`, value, ...(node['range'] ? { range: node['range'] } : {}) };
 }
 
-function doubleQuotedValuesAsStrings(tree: SqlNode): SqlNode {
+/**
+ * Double-quoted tokens in value positions become strings, except those naming a known column
+ * (`knownColumns`, lower-cased; from the catalog when given) — SQLite's own rule.
+ */
+function doubleQuotedValuesAsStrings(tree: SqlNode, knownColumns: ReadonlySet<string> | undefined): SqlNode {
+  const isString = (node: SqlNode | undefined): node is SqlNode =>
+    isDoubleQuoted(node) && !(knownColumns?.has(String(node!['name']).toLowerCase()) ?? false);
   return mapTree(tree, (node) => {
     if (node.type === 'binary_expr') {
       const op = keywordText(node['operator']);
       const right = child(node, 'right');
-      if (VALUE_OPERATORS.has(op) && isDoubleQuoted(right) && right) return withFields(node, { right: asStringLiteral(right) });
+      if (VALUE_OPERATORS.has(op) && isString(right)) return withFields(node, { right: asStringLiteral(right) });
       if ((op === 'in' || op === 'not in') && right?.type === 'paren_expr') {
         const list = child(right, 'expr');
         if (list?.type === 'list_expr') {
-          const items = children(list, 'items').map((item) => (isDoubleQuoted(item) ? asStringLiteral(item) : item));
+          const items = children(list, 'items').map((item) => (isString(item) ? asStringLiteral(item) : item));
           return withFields(node, { right: withFields(right, { expr: withFields(list, { items }) }) });
         }
-        if (list && isDoubleQuoted(list)) return withFields(node, { right: withFields(right, { expr: asStringLiteral(list) }) });
+        if (isString(list)) return withFields(node, { right: withFields(right, { expr: asStringLiteral(list) }) });
       }
     }
     if (node.type === 'between_expr') {
       const begin = child(node, 'begin');
       const end = child(node, 'end');
       return withFields(node, {
-        ...(begin && isDoubleQuoted(begin) ? { begin: asStringLiteral(begin) } : {}),
-        ...(end && isDoubleQuoted(end) ? { end: asStringLiteral(end) } : {}),
+        ...(isString(begin) ? { begin: asStringLiteral(begin) } : {}),
+        ...(isString(end) ? { end: asStringLiteral(end) } : {}),
       });
     }
     return node;

@@ -67,6 +67,12 @@ describe('normalizeSql', () => {
     );
   });
 
+  it('keeps a double-quoted token that names a known column as a column', () => {
+    const columnsByTable = columnsByTableOf({ tables: [{ name: 't', columns: [{ name: 'a' }, { name: 'b' }] }] });
+    const result = normalizeSql('SELECT a FROM t WHERE a = "b" AND b = "x"', 'sqlite', { columnsByTable });
+    expect(result.ok && result.text).toBe("select a from t where a = b and b = 'x'");
+  });
+
   it('runs only the selected passes', () => {
     expect(text('SELECT sum(x) AS total FROM t ORDER BY total', ['canonicalTokens'])).toBe('select sum (x) as total from t order by total');
   });
