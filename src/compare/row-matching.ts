@@ -10,9 +10,9 @@
  * - tie-aware order: one segment per tie group; a group cut by LIMIT has a pool larger than its
  *   segment (any valid tie choice is accepted).
  */
-import type { Cell, Row } from '../engine/engine.js';
+import type { Row } from '../engine/engine.js';
 import type { FloatTolerance } from './policy.js';
-import { cellKey, cellsEqual, isFractional } from './cell-key.js';
+import { cellKey, cellsEqual } from './cell-key.js';
 
 /** A run of result positions `[start, end)` and the gold rows acceptable there (indices into the gold table). */
 export interface IndexedSegment {
@@ -143,9 +143,4 @@ function augment(i: number, adjacency: readonly number[][], matchOfRight: number
     }
   }
   return false;
-}
-
-/** True when some cell of the rows is a non-integral number (tolerance can matter). */
-export function hasFractional(rows: readonly Row[]): boolean {
-  return rows.some((row) => row.some((cell: Cell) => isFractional(cell)));
 }

@@ -128,4 +128,16 @@ describe('checkExecution — prediction errors, policies, cache', () => {
     });
     expect([result.status, result.reason, result.details.flags]).toEqual(['pass', 'matches (both results empty)', ['empty_gold']]);
   });
+
+  it('a column search that runs out of budget leaves the item unscored (undecided)', async () => {
+    const result = await checkExecution({
+      predictedSql: "SELECT status, status, id FROM orders",
+      golds: ["SELECT id, status, status FROM orders"],
+      snapshots: [base],
+      engine,
+      policy: { columnSearchBudget: 1 },
+    });
+    expect([result.status, result.details.flags]).toEqual(['unscored', ['column_search_budget', 'undecided']]);
+    expect(result.reason).toMatch(/^undecided on snapshot base: column-map search stopped after \d+ cell visits \(budget 1\)$/);
+  });
 });
