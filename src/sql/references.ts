@@ -190,7 +190,9 @@ export function collectReferences(input: CollectReferencesInput): References | R
     const parsed = parseSql(sql, dialect);
     if (!parsed.ok) return { ok: false, code: 'parse_error', reason: parsed.error.message };
     if (parsed.kind !== 'cst') {
-      return { ok: false, code: 'unsupported_tree', reason: `scope resolution is not implemented for ${dialect}` };
+      // node-sql-parser's Snowflake grammar reads a double-quoted identifier ("Col") as a string
+      // literal, so a resolution built on it would misjudge quoted names: report, do not guess.
+      return { ok: false, code: 'unsupported_tree', reason: `scope resolution is not implemented for ${dialect} (its parser reads "quoted" identifiers as strings)` };
     }
     program = parsed.program;
   }
