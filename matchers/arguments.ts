@@ -37,6 +37,18 @@ export function argumentTypeError(
 }
 
 /**
+ * Builds a `TypeError` with a message of its own (for argument combinations rather than one
+ * argument's kind), its stack cut at `boundary` like {@link argumentTypeError}.
+ * @example
+ * throw matcherTypeError(toMatchGoldResult, 'toMatchGoldResult: options must give exactly one of db and snapshots; received both');
+ */
+export function matcherTypeError(boundary: StackBoundary, message: string): TypeError {
+  const error = new TypeError(message);
+  Error.captureStackTrace(error, boundary);
+  return error;
+}
+
+/**
  * Describes a value for an error message: `a number (42)`, `null`, `undefined`, `an array`,
  * `a string ("x")`, `an object`, `a function`.
  */

@@ -15,7 +15,7 @@ import type { Engine } from '../src/engine/engine.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import type { ExecutionDetails, SnapshotVerdict } from '../src/rungs/execution.js';
 import type { RungResult } from '../src/rungs/rung-result.js';
-import { argumentTypeError, isPlainObject, rejectUnknownOptions } from './arguments.js';
+import { argumentTypeError, isPlainObject, matcherTypeError, rejectUnknownOptions } from './arguments.js';
 import { getMatcherEngine } from './matcher-engine.js';
 import { formatCell, formatTable, toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
@@ -142,14 +142,14 @@ function readGolds(value: unknown): string[] {
 
 function readSnapshots(db: unknown, list: unknown): Snapshot[] {
   if (db !== undefined && list !== undefined) {
-    throw argumentTypeError(toMatchGoldResult, NAME, 'options', 'given exactly one of db and snapshots', { db, snapshots: list });
+    throw matcherTypeError(toMatchGoldResult, `${NAME}: options must give exactly one of db and snapshots; received both`);
   }
   if (db !== undefined) {
     if (typeof db !== 'string' || db === '') throw argumentTypeError(toMatchGoldResult, NAME, 'options.db', 'a database path (string)', db);
     return [{ name: snapshotName(db), path: db }];
   }
   if (list === undefined) {
-    throw argumentTypeError(toMatchGoldResult, NAME, 'options', 'given one of db (a path) or snapshots (paths)', undefined);
+    throw matcherTypeError(toMatchGoldResult, `${NAME}: options must give one of db (a path) and snapshots (paths); received neither`);
   }
   if (!Array.isArray(list) || list.length === 0) {
     throw argumentTypeError(toMatchGoldResult, NAME, 'options.snapshots', 'a non-empty array of paths or { name, path } snapshots', list);

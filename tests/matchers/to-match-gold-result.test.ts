@@ -42,8 +42,8 @@ describe('toMatchGoldResult: arguments', () => {
 
   it.each([
     [undefined, 'toMatchGoldResult: options must be an options object { db | snapshots, policy?, timeoutMs? }; received undefined'],
-    [{}, 'toMatchGoldResult: options must be given one of db (a path) or snapshots (paths); received undefined'],
-    [{ db: 'a.sqlite', snapshots: ['b.sqlite'] }, 'toMatchGoldResult: options must be given exactly one of db and snapshots; received an object'],
+    [{}, 'toMatchGoldResult: options must give one of db (a path) and snapshots (paths); received neither'],
+    [{ db: 'a.sqlite', snapshots: ['b.sqlite'] }, 'toMatchGoldResult: options must give exactly one of db and snapshots; received both'],
     [{ db: 3 }, 'toMatchGoldResult: options.db must be a database path (string); received a number (3)'],
     [{ snapshots: [] }, 'toMatchGoldResult: options.snapshots must be a non-empty array of paths or { name, path } snapshots; received an array (length 0)'],
     [{ snapshots: [{ name: 'x' }] }, 'toMatchGoldResult: options.snapshots[0] must be a path or a { name, path, checksum? } snapshot; received an object'],
