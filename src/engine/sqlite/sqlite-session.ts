@@ -8,6 +8,8 @@
  * statement passes the query gate (query-gate.ts) before SQLite compiles it. After each job the
  * connection is checked (no open transaction, `query_only` still 1); a connection that fails the
  * check is closed and opened afresh, so no statement can change what the next one runs under.
+ * Each job also `stat`s the file: a database rebuilt at the same path (fixture cache refreshed)
+ * gets a new connection instead of the old file's.
  */
 import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -44,13 +46,20 @@ const MAX_FALLBACK_ROUNDS = 256;
  * @returns the session; connections open lazily, one per absolute database path.
  */
 export function createSqliteSession(): SqliteSession {
-  const connections = new Map<string, Connection>();
+  const connections = new Map<string, CachedConnection>();
 
   function connect(file: string): Connection | ExecutionError {
+    const found = fileIdentity(file);
+    if (typeof found !== 'string') return found;
     const cached = connections.get(file);
-    if (cached) return cached;
+    if (cached && cached.identity === found) return cached.connection;
+    // A file rebuilt at the same path (new inode, size or mtime) gets a fresh connection.
+    if (cached) {
+      connections.delete(file);
+      cached.connection.close();
+    }
     const opened = openReadOnly(file);
-    if (opened instanceof Database) connections.set(file, opened);
+    if (opened instanceof Database) connections.set(file, { connection: opened, identity: found });
     return opened;
   }
 
@@ -80,20 +89,35 @@ export function createSqliteSession(): SqliteSession {
       }
     },
     close() {
-      for (const connection of connections.values()) connection.close();
+      for (const cached of connections.values()) cached.connection.close();
       connections.clear();
     },
   };
 }
 
-function openReadOnly(file: string): Connection | ExecutionError {
-  let isFile: boolean;
+/** A cached connection and the identity of the file it opened. */
+interface CachedConnection {
+  readonly connection: Connection;
+  readonly identity: string;
+}
+
+/**
+ * `dev:ino:size:mtime` of a database file (one `stat` per job, a few microseconds), or
+ * `db_not_found` when the path is missing or not a regular file.
+ */
+function fileIdentity(file: string): string | ExecutionError {
+  let stats;
   try {
-    isFile = statSync(file).isFile();
+    stats = statSync(file, { bigint: true });
   } catch {
     return { code: 'db_not_found', message: `database not found: ${file} does not exist (it is never created)` };
   }
-  if (!isFile) return { code: 'db_not_found', message: `database not found: ${file} is not a file` };
+  if (!stats.isFile()) return { code: 'db_not_found', message: `database not found: ${file} is not a file` };
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+}
+
+/** Opens an existing file read-only; the caller has checked that it exists. */
+function openReadOnly(file: string): Connection | ExecutionError {
   try {
     const connection = new Database(file, { readonly: true, fileMustExist: true });
     connection.unsafeMode(false);

@@ -2,7 +2,9 @@
  * The per-child session, run in-process (no deadline or memory cap here: those are the pool's).
  * Uses test-db.ts's `music.sqlite`.
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteSession, type SqliteSession } from '../../../src/engine/sqlite/sqlite-session.js';
 import type { ChildRequest } from '../../../src/engine/sqlite/sqlite-protocol.js';
@@ -65,6 +67,26 @@ describe('createSqliteSession', () => {
       'table:concert',
       'view:french_singers',
     ]);
+  });
+
+  it('reopens a database rebuilt at the same path, and reports one that disappeared', () => {
+    const file = path.join(fixture.dir, 'rebuilt.sqlite');
+    const build = (value: number) => {
+      rmSync(file, { force: true });
+      const db = new Database(file);
+      db.exec(`CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (${value});`);
+      db.close();
+    };
+    try {
+      build(1);
+      expect(session.handle(request('execute', 'SELECT v FROM t', { db: file }))).toMatchObject({ ok: true, result: { rows: [[1]] } });
+      build(2);
+      expect(session.handle(request('execute', 'SELECT v FROM t', { db: file }))).toMatchObject({ ok: true, result: { rows: [[2]] } });
+      rmSync(file);
+      expect(session.handle(request('execute', 'SELECT v FROM t', { db: file }))).toMatchObject({ ok: false, error: { code: 'db_not_found' } });
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it('reports a file that is not a database as sqlite_error', () => {
