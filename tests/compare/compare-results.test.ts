@@ -173,6 +173,8 @@ describe('compareResults — presets', () => {
     const swapped = compareResults(result([[1, 'a']]), result([['a', 1]]), bird);
     expect([swapped.match, swapped.flags]).toEqual([false, ['deduplicated']]);
     expect(compareResults(result([[2], [1]]), result([[1], [2]]), bird, { goldSql: 'SELECT a FROM t ORDER BY a DESC' }).match).toBe(true);
+    expect(compareResults(result([[0.1 + 0.2]]), result([[0.3]]), bird).match).toBe(false);
+    expect(compareResults(result([[3]]), result([[3.0]]), bird).match).toBe(true);
   });
 
   it('every verdict reports its policy', () => {
