@@ -1,1 +1,113 @@
-export {};
+/**
+ * The public API of text2sql-ladder: a deliberate list, grouped by layer (see README, "API").
+ * Adapters live elsewhere: promptfoo assertions in `text2sql-ladder/assertions`, vitest matchers
+ * in `text2sql-ladder/vitest`.
+ */
+
+// Errors and the rung result shape
+export { LadderError, isLadderError } from './errors.js';
+export type { LadderErrorCode } from './errors.js';
+export { createRungResult, createSkippedResult, LADDER_SCORE_NAMES } from './rungs/rung-result.js';
+export type { RungId, RungIssue, RungResult, RungStatus } from './rungs/rung-result.js';
+
+// Engine
+export { createSqliteEngine } from './engine/sqlite/sqlite-engine.js';
+export type { SqliteEngineOptions } from './engine/sqlite/sqlite-engine-options.js';
+export type {
+  Catalog, CatalogColumn, CatalogTable, Cell, DoubleQuoteMode, Engine, ExecuteRequest, ExecutionError,
+  ExecutionErrorCode, ExecutionOutcome, ExplainOutcome, ExplainResult, PlanStep, QueryResult, Row,
+} from './engine/engine.js';
+
+// SQL layer
+export { extractSql } from './sql/extract.js';
+export type { SqlExtraction } from './sql/extract.js';
+export { parseProviderOutput } from './sql/provider-output.js';
+export type { DeclinedAnswer, ProviderAnswer, SqlAnswer } from './sql/provider-output.js';
+export { DIALECTS, parseSql, positionAt } from './sql/parse.js';
+export type { Dialect, ParseError, ParseResult } from './sql/parse.js';
+export { collectReferences } from './sql/references.js';
+export type { CollectReferencesInput, References, ReferencesFailure } from './sql/references.js';
+export { catalogFromDdl, catalogFromObject, loadCatalog } from './sql/catalog.js';
+export type { CatalogObject } from './sql/catalog.js';
+export { normalizeSql } from './sql/normalize.js';
+export type { NormalizeOptions, NormalizeResult } from './sql/normalize.js';
+
+// Comparison
+export { compareResults } from './compare/compare-results.js';
+export type { CompareContext, Verdict, VerdictFlag } from './compare/compare-results.js';
+export { PRESET_NAMES, PRESETS, resolvePolicy } from './compare/policy.js';
+export type { ComparisonPolicy, FloatTolerance, PolicyInput, PresetName } from './compare/policy.js';
+export { GoldResultCache } from './compare/gold-result-cache.js';
+export type { Snapshot } from './compare/snapshot.js';
+export { tableSimilarity } from './compare/table-similarity.js';
+export type { TableSimilarity, TableSimilarityOptions } from './compare/table-similarity.js';
+
+// Rungs (L1–L7) and the ladder
+export { checkSyntax } from './rungs/syntax.js';
+export type { SyntaxDetails, SyntaxInput } from './rungs/syntax.js';
+export { checkSchema } from './rungs/schema.js';
+export type { SchemaDetails, SchemaInput } from './rungs/schema.js';
+export { checkSafety } from './rungs/safety.js';
+export type { SafetyDetails, SafetyInput, SafetyViolation } from './rungs/safety.js';
+export { resolveSafetyPolicy } from './safety/policy.js';
+export type { SafetyPolicy } from './safety/policy.js';
+export { checkExecution } from './rungs/execution.js';
+export type { ExecutionDetails, ExecutionFlag, ExecutionInput, SnapshotVerdict } from './rungs/execution.js';
+export { checkEfficiency, DEFAULT_BUDGET_FACTOR, runEfficiencyRung } from './rungs/efficiency.js';
+export type { EfficiencyDetails, EfficiencyInput, EfficiencyOptions } from './rungs/efficiency.js';
+export { checkAnswerGrounding, runAnswerRung } from './rungs/answer.js';
+export type { AnswerGroundingDetails, AnswerGroundingInput } from './rungs/answer.js';
+export { runLadder, ladderRungIds } from './rungs/ladder.js';
+export type { LadderInput, LadderResult, LadderRungs } from './rungs/ladder.js';
+export { createLadderRungs } from './rungs/ladder-rungs.js';
+export type { LadderRungOptions } from './rungs/ladder-rungs.js';
+
+// Diagnostics (never gates)
+export { scoreComponents, scoreSpiderComponents } from './rungs/components.js';
+export type { ComponentsDetails, ComponentsInput } from './rungs/components.js';
+export { scoreExactMatch } from './rungs/exact-match.js';
+export type { ExactMatchDetails, ExactMatchInput } from './rungs/exact-match.js';
+export { scoreAstDistance } from './rungs/ast-distance.js';
+export type { AstDistanceDetails, AstDistanceInput } from './rungs/ast-distance.js';
+export { scoreSchemaLinking } from './rungs/schema-linking.js';
+export type { SchemaLinkingDetails, SchemaLinkingInput } from './rungs/schema-linking.js';
+export { scoreResultSimilarity } from './rungs/result-similarity.js';
+export type { ResultSimilarityDetails, ResultSimilarityInput } from './rungs/result-similarity.js';
+export { diagnoseItem, summarizeDiagnostics } from './diagnostics/diagnose.js';
+export type { DiagnoseInput, DiagnosticsRow, DiagnosticsSummary } from './diagnostics/diagnose.js';
+
+// Efficiency (L6) building blocks
+export { analyzePlan } from './efficiency/plan-analysis.js';
+export { applyBudget, comparePlans, PROXY_KINDS } from './efficiency/compare-plans.js';
+export {
+  computeRves, computeVes, createEngineTimingSource, DEFAULT_TIMING_RUNS, measureTimeRatio, removeOutliers, rvesReward, timeRatio,
+} from './efficiency/ves.js';
+export type { TimedItem, TimingSource } from './efficiency/ves.js';
+
+// Answer grounding (L7) building blocks and the optional judge
+export { extractNumbers } from './answer/extract-numbers.js';
+export type { NumberMention } from './answer/extract-numbers.js';
+export { groundNumbers } from './answer/ground.js';
+export type { GroundedNumber, GroundingOptions, GroundingReport } from './answer/ground.js';
+export { buildFaithfulnessPrompt, parseFaithfulnessVerdict, runFaithfulnessJudge } from './judge/faithfulness.js';
+export type { JudgeProvider } from './judge/faithfulness.js';
+
+// Fixtures and datasets
+export { listFixtures, resolveFixture } from './fixtures/registry.js';
+export type { ResolvedFixture, ResolveFixtureOptions } from './fixtures/registry.js';
+export { loadDataset } from './dataset/load.js';
+export { verifyDatasetGolds } from './dataset/verify-golds.js';
+export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset } from './dataset/item.js';
+
+// Spider-format files and evaluation
+export { evaluateSpider } from './spider/evaluate-spider.js';
+export type { EvaluateSpiderInput, EvaluateSpiderOutput, SpiderItemVerdict, SpiderSummary } from './spider/evaluate-spider.js';
+export { readPredictions, readSpiderGold } from './spider/read-spider-files.js';
+export { listSnapshots } from './spider/list-snapshots.js';
+export { spiderHardness } from './spider/hardness.js';
+export type { Hardness } from './spider/hardness.js';
+
+// Reporting
+export { summarizeLadder } from './report/ladder-summary.js';
+export type { ProviderSummary, SummaryRecord } from './report/ladder-summary.js';
+export { renderLadderSummary } from './report/render-summary.js';
