@@ -21,6 +21,7 @@ import type { DoubleQuoteMode } from '../src/engine/engine.js';
 import { LadderError, isLadderError } from '../src/errors.js';
 import { resolvePolicy } from '../src/compare/policy.js';
 import type { ComparisonPolicy } from '../src/compare/policy.js';
+import { readGroundingOptions } from '../src/rungs/answer.js';
 import { resolveSafetyPolicy } from '../src/safety/policy.js';
 import type { SafetyPolicy } from '../src/safety/policy.js';
 import { DIALECTS } from '../src/sql/parse.js';
@@ -97,6 +98,13 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
   if (answerRaw === false) answer = undefined;
   else if (answerRaw === true || answerRaw === undefined || answerRaw === null) answer = {};
   else answer = readObject(config, 'answer');
+  if (answer !== undefined) {
+    try {
+      readGroundingOptions(answer);
+    } catch (error) {
+      about('answer', error);
+    }
+  }
 
   return { dialect, timeoutMs, doubleQuotes, policy, safety, efficiency, answer };
 }

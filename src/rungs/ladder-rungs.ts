@@ -7,18 +7,17 @@
  * - L2 gets `engineAccepted` from L1 (SQLite's prepare accepted the text), so a statement SQLite
  *   accepts is never failed because the AST layer could not read it.
  * - L3 gets the same flag, and the safety policy (LIMIT / allowed tables off by default).
- * - L6 compares the prediction with the gold that matched in L4, on the first snapshot.
- * - L7 grounds the prose answer in the rows the prediction returns on the first snapshot.
+ * - L6 (`runEfficiencyRung`) compares the prediction with the gold that matched in L4 (as run after
+ *   the policy's rewrites), on the first snapshot.
+ * - L7 (`runAnswerRung`) grounds the prose answer in the rows the prediction returns on the first
+ *   snapshot.
  */
 import type { SafetyPolicy } from '../safety/policy.js';
-import { checkAnswerGrounding } from './answer.js';
-import type { AnswerGroundingInput } from './answer.js';
-import { checkEfficiency } from './efficiency.js';
-import type { EfficiencyOptions } from './efficiency.js';
+import { runAnswerRung } from './answer.js';
+import { runEfficiencyRung } from './efficiency.js';
 import { checkExecution } from './execution.js';
 import type { ExecutionDetails } from './execution.js';
 import type { LadderRungs } from './ladder.js';
-import { createSkippedResult } from './rung-result.js';
 import type { RungResult } from './rung-result.js';
 import { checkSafety } from './safety.js';
 import { checkSchema } from './schema.js';
@@ -58,32 +57,9 @@ export function createLadderRungs(options: LadderRungOptions = {}): LadderRungs 
         ...(options.goldOrdered !== undefined ? { goldOrdered: options.goldOrdered } : {}),
       }),
   };
-  if (options.efficiency) {
-    rungs.efficiency = async (input) => {
-      const details = input.execution.details as Partial<ExecutionDetails> | null;
-      const goldSql = details?.goldIndex != null ? input.golds[details.goldIndex] : undefined;
-      const snapshot = input.snapshots[0];
-      if (goldSql === undefined || snapshot === undefined) return createSkippedResult('efficiency', 'no matching gold to compare plans with');
-      return checkEfficiency({ predictedSql: input.sql, goldSql, snapshot: snapshot.path, engine: input.engine, execution: input.execution, ...(input.options ? { options: input.options as EfficiencyOptions } : {}) });
-    };
-  }
-  if (options.answer) {
-    rungs.answer = async (input) => {
-      const snapshot = input.snapshots[0];
-      if (snapshot === undefined) return createSkippedResult('answer', 'no snapshot to read rows from');
-      const outcome = await input.engine.execute({ db: snapshot.path, sql: input.sql });
-      if (!outcome.ok) return createSkippedResult('answer', `the prediction returned no rows to ground the answer in (${outcome.error.message})`);
-      const grounding: AnswerGroundingInput = {
-        answer: input.answer,
-        rows: outcome.result.rows,
-        columns: outcome.result.columns,
-        sql: input.sql,
-        ...(input.question !== undefined ? { question: input.question } : {}),
-        ...(input.options ? { options: input.options as AnswerGroundingInput['options'] } : {}),
-      };
-      return checkAnswerGrounding(grounding);
-    };
-  }
+  // L6 and L7 in the ladder's call shape, from their own modules (they validate their options).
+  if (options.efficiency) rungs.efficiency = runEfficiencyRung;
+  if (options.answer) rungs.answer = runAnswerRung;
   return rungs;
 }
 

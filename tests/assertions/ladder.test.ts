@@ -93,6 +93,14 @@ describe('ladder assertion', () => {
     expect([result.pass, result.reason]).toEqual([false, 'L1_syntax fail: no recorded prediction for item wh-t1 in run.jsonl; skipped: L2_schema, L3_safety, L4_execution']);
   });
 
+  it('with L6 and L7 on, a correct JSON answer runs both after L4', async () => {
+    const output = { sql: 'SELECT COUNT(*) FROM products', answer: 'We carry 999 products.' };
+    const result = await ladder(output, context({}, { efficiency: true }));
+    expect(Object.keys(result.namedScores ?? {})).toEqual(['L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L6_efficiency', 'L7_answer', 'end_to_end']);
+    expect([result.namedScores?.['L7_answer'], result.namedScores?.['end_to_end'], result.pass]).toEqual([0, 1, false]);
+    expect(result.reason).toMatch(/^L7_answer fail: /);
+  });
+
   it('nonsense output objects are failures, not errors', async () => {
     const result = await ladder({ unexpected: [1, 2] }, context());
     expect(result.pass).toBe(false);
@@ -102,6 +110,7 @@ describe('ladder assertion', () => {
   it.each([
     [{ policy: 'spyder' }, {}, /^config\.policy: .*spyder.* \(in assertions\/ladder\.ts:ladder\)$/],
     [{ efficiency: 'yes' }, {}, 'config.efficiency must be an object, received "yes" (in assertions/ladder.ts:ladder)'],
+    [{ answer: { tolerance: 0.1 } }, {}, 'config.answer: answer option tolerance is unknown; known options: relativeTolerance, derivations, maxDerivationCells, decimalText (in assertions/ladder.ts:ladder)'],
     [{ safety: { allowedTables: 'role' } }, {}, 'config.safety.allowedTables: "role" needs an item with a fixture (db) and a role; item wh-t1 has no role (in assertions/ladder.ts:ladder)'],
     [undefined, { snapshots: ['base', 'nightly'] }, 'datasets/test.yaml:7: snapshots must be names of snapshots of fixture warehouse (base, later, edge), received ["nightly"] (in assertions/ladder.ts:ladder)'],
   ] as const)('misuse: config %j vars %j → error', async (config, vars, message) => {
