@@ -13,8 +13,10 @@
  *   and in every nested subquery, and it shadows a real table of the same name there. In its own
  *   body the CTE is visible only when the WITH is RECURSIVE — except in SQLite, where every CTE
  *   is visible in its own body (SQLite reports `circular reference` for a non-recursive
- *   self-reference; measured with better-sqlite3 12). Such a self-reference is marked
- *   `selfReference: true` so that a policy check can treat it as the real table (fail closed).
+ *   self-reference; measured with better-sqlite3 12). Such a circular self-reference (the body is
+ *   not a compound, so it is not a recursive CTE) is also listed in `tables` with
+ *   `selfReference: true`, so that a policy check can treat it as the real table (fail closed);
+ *   the self-reference of a real recursive CTE (compound body) is only a CTE reference.
  * - Derived tables and table functions expose their alias; their columns are the subquery's output
  *   columns, or the alias column list (`AS g(x)`), or unknown (any column accepted).
  * - Select-list aliases are visible in GROUP BY, HAVING, ORDER BY and QUALIFY (and in WHERE for
@@ -65,8 +67,9 @@ export interface TableReference extends SourcePosition {
   /** True when a catalog was given and the name is not in it. */
   readonly unknown: boolean;
   /**
-   * True for a SQLite CTE body that names its own CTE without RECURSIVE (resolved as the CTE, as
-   * SQLite does; a policy check should also treat it as the real table of that name).
+   * True for a SQLite CTE whose non-compound body names the CTE itself (SQLite: `circular
+   * reference`): resolved as the CTE, as SQLite does, and listed here so that a policy check also
+   * treats it as the real table of that name.
    */
   readonly selfReference: boolean;
   /** Id of the scope the reference is in (see {@link ScopeInfo}). */
@@ -224,6 +227,11 @@ interface Cte {
   columns: ColumnSet;
   /** Set while the body is being resolved. */
   defining: boolean;
+  /**
+   * SQLite only: a self-reference in this CTE's body is the `circular reference` case (the body is
+   * not a compound, so it cannot be a recursive CTE); policy checks treat it as the real table.
+   */
+  readonly circularSelfReference: boolean;
 }
 
 interface Source {
@@ -417,7 +425,14 @@ class Resolver {
     for (const cteNode of ((clause.tables as AnyNode).items as AnyNode[]) ?? []) {
       const nameNode = cteNode.table as Identifierish;
       const declared = this.columnList(cteNode.columns as AnyNode | undefined);
-      const cte: Cte = { key: this.key(nameNode), name: nameNode.name, columns: declared, defining: true };
+      const body = unwrapParens(cteNode.expr as AnyNode);
+      const cte: Cte = {
+        key: this.key(nameNode),
+        name: nameNode.name,
+        columns: declared,
+        defining: true,
+        circularSelfReference: this.dialect === 'sqlite' && body.type !== 'compound_select_stmt',
+      };
       const selfVisible = recursive || this.dialect === 'sqlite';
       const bodyCtes = new Map(visible);
       if (selfVisible) bodyCtes.set(cte.key, cte);
@@ -566,7 +581,7 @@ class Resolver {
       if (cte) {
         const selfReference = cte.defining;
         this.ctes.push({ ...this.position(node), name: last.name, scope: scope.id, selfReference });
-        if (selfReference && this.dialect === 'sqlite') {
+        if (selfReference && cte.circularSelfReference) {
           // Recorded twice on purpose: SQLite reads the CTE, a policy must also see the table name.
           this.tables.push({ ...this.position(node), written: last.name, name: last.name, nameKey: last.key, ...(aliasNode ? { alias: aliasNode.name } : {}), unknown: false, selfReference: true, scope: scope.id });
         }
@@ -953,6 +968,12 @@ function leftmostWith(node: AnyNode): AnyNode | undefined {
 function isInOperator(operator: unknown): boolean {
   if (Array.isArray(operator)) return operator.length > 0 && (operator[operator.length - 1] as AnyNode).name === 'IN';
   return typeof operator === 'object' && operator !== null && (operator as AnyNode).name === 'IN';
+}
+
+function unwrapParens(node: AnyNode): AnyNode {
+  let current = node;
+  while (current.type === 'paren_expr') current = current.expr as AnyNode;
+  return current;
 }
 
 function isQueryNode(node: AnyNode): boolean {

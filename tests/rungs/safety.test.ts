@@ -147,6 +147,7 @@ describe('checkSafety: allowed-tables policy in every scope', () => {
     ['CTE shadowing a forbidden name (postgres: body reads the real table)', 'WITH salaries AS (SELECT * FROM salaries) SELECT * FROM salaries', 'postgres', ['table_not_allowed@1:33']],
     ['CTE shadowing a forbidden name (sqlite: self-reference counts as the table)', 'WITH salaries AS (SELECT * FROM salaries) SELECT * FROM salaries', 'sqlite', ['table_not_allowed@1:33']],
     ['derived table', 'SELECT * FROM (SELECT * FROM salaries) AS o', 'sqlite', ['table_not_allowed@1:30']],
+    ['a recursive CTE over allowed tables', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT n FROM r JOIN orders ON order_id = n', 'sqlite', []],
     ['quoted variant', 'SELECT * FROM "SALARIES"', 'sqlite', ['table_not_allowed@1:15']],
     ['quoted allowed table', 'SELECT * FROM "Orders", [CUSTOMERS]', 'sqlite', []],
     ['case variant', 'SELECT * FROM Salaries', 'sqlite', ['table_not_allowed@1:15']],

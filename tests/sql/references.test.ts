@@ -118,6 +118,12 @@ describe('collectReferences: tables and CTEs', () => {
     expect(result.ctes.map((cte) => [cte.column, cte.selfReference])).toEqual([[33, true], [57, false]]);
   });
 
+  it('a recursive CTE (compound body) is only a CTE reference, in SQLite too', () => {
+    const result = refs('WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT n FROM r', 'sqlite');
+    expect(result.tables).toEqual([]);
+    expect(result.ctes.map((cte) => [cte.column, cte.selfReference])).toEqual([[62, true], [91, false]]);
+  });
+
   it('every scope contributes: UNION branches, scalar subqueries, EXISTS, CTE bodies', () => {
     const result = refs(
       'WITH c AS (SELECT * FROM customers) SELECT (SELECT 1 FROM salaries) FROM orders WHERE EXISTS (SELECT 1 FROM hr.staff) UNION SELECT 1 FROM c',
