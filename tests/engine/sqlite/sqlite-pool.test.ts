@@ -3,7 +3,7 @@
  * watchdog, concurrency, closing, and not keeping Node alive. Uses test-db.ts's `music.sqlite`.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -208,8 +208,7 @@ describe('pool', () => {
       expect({ status: run.status, signal: run.signal, stdout: run.stdout.trim() }).toEqual({ status: 0, signal: null, stdout: '[[42]]' });
       expect(Date.now() - started).toBeLessThan(30_000);
     } finally {
-      writeFileSync(script, '');
-      spawnSync('rm', ['-f', script]);
+      rmSync(script, { force: true });
     }
   });
 });
