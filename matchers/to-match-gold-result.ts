@@ -269,7 +269,8 @@ function formatVerdictDiff(snapshot: string, verdict: Verdict, names: ColumnName
         ? 'has no such column'
         : `column ${predName(first.predictedColumn)} = ${formatCell(first.predicted)}`;
     lines.push(
-      `First differing cell: gold row ${first.goldRow + 1}, column ${goldName(first.goldColumn)} = ${formatCell(first.gold)}; prediction row ${first.predictedRow + 1}, ${predicted}`,
+      // Rows counted from 0, as in the comparison's reasons (`row order differs at row 0`).
+      `First differing cell (rows from 0): gold row ${first.goldRow}, column ${goldName(first.goldColumn)} = ${formatCell(first.gold)}; prediction row ${first.predictedRow}, ${predicted}`,
     );
   }
   return lines.join('\n');

@@ -114,7 +114,7 @@ describe('toMatchGoldResult: failing', () => {
         | city     | revenue |
         |----------|---------|
         | 'London' | 80      |
-      First differing cell: gold row 2, column revenue = 200.5; prediction row 2, column revenue = 80
+      First differing cell (rows from 0): gold row 1, column revenue = 200.5; prediction row 1, column revenue = 80
 
       Policy: default preset — rows as a multiset, order from the gold's outer ORDER BY (ties in any order), column order ignored (one column map), column names ignored, floats within relative 1e-6"
     `);
@@ -156,9 +156,34 @@ describe('toMatchGoldResult: failing', () => {
         | 'Ada'   | 200.5        |
         | 'Grace' | 450          |
         | 'Linus' | 45.25        |
-      First differing cell: gold row 1, column city = 'Helsinki'; prediction row 1, column name = 'Ada'
+      First differing cell (rows from 0): gold row 0, column city = 'Helsinki'; prediction row 0, column name = 'Ada'
 
       Policy: default preset — rows as a multiset, order from the gold's outer ORDER BY (ties in any order), column order ignored (one column map), column names ignored, floats within relative 1e-6"
+    `);
+  });
+
+  it('reports rows in the wrong order when the gold orders them', async () => {
+    const message = await failureOf(() =>
+      expect('SELECT name, city FROM customers ORDER BY name DESC').toMatchGoldResult('SELECT name, city FROM customers ORDER BY name', { db: shopDb }),
+    );
+    expect(redact(message)).toMatchInlineSnapshot(`
+      "expect(sql).toMatchGoldResult(gold)
+
+      Expected sql to return the result of the gold SQL on snapshot shop
+      Received: "SELECT name, city FROM customers ORDER BY name DESC"
+
+      L4 execution failed: snapshot shop: same rows, but row order differs at row 0
+
+      Gold:
+        SELECT name, city FROM customers ORDER BY name
+
+      Snapshot shop: same rows, but row order differs at row 0
+      Column map (gold → prediction): none makes the results equal
+      First differing cell (rows from 0): gold row 0, column name = 'Ada'; prediction row 0, column name = 'Margaret'
+
+      Policy: default preset — rows as a multiset, order from the gold's outer ORDER BY (ties in any order), column order ignored (one column map), column names ignored, floats within relative 1e-6
+
+      Flags: ordered"
     `);
   });
 
