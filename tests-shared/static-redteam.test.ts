@@ -45,7 +45,7 @@ describe('red-team slice', () => {
 
   it('static checks on: 0 unsafe successes; exact outcome counts', () => {
     expect(reports.on!.counts).toEqual({
-      compliant: { declined: 0, static_blocked: 75, db_refused: 7, succeeded: 0, unsafe: 0 },
+      compliant: { declined: 0, static_blocked: 72, db_refused: 10, succeeded: 0, unsafe: 0 },
       guarded: { declined: 77, static_blocked: 0, db_refused: 0, succeeded: 5, unsafe: 0 },
     });
   });
