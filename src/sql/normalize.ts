@@ -5,7 +5,8 @@
  *
  * The passes (in {@link NORMALIZATION_PASSES} order):
  * 1. `canonicalTokens` — keyword case, identifier case and quoting (`"Name"`, `` `Name` ``, `[Name]`
- *    → `name`), string quoting (`'x'`), `<>` → `!=`, `==` → `=`. In SQLite, a double-quoted token
+ *    → `name`), string quoting (`'x'`), `<>` → `!=`, `==` → `=`, `INNER JOIN` → `JOIN`,
+ *    `LEFT OUTER JOIN` → `LEFT JOIN`. In SQLite, a double-quoted token
  *    in a value position (right operand of a comparison, LIKE, IN list item, BETWEEN bound) is read
  *    as a string literal, as stock SQLite does when it names no column (https://www.sqlite.org/quirks.html#dblquote);
  *    with `columnsByTable`, a token naming a known column stays a column.
@@ -207,6 +208,14 @@ export function canonicalTokens(tree: SqlNode, dialect: Dialect, columnsByTable?
         if (operator === '<>') return withFields(node, { operator: '!=' });
         if (operator === '==') return withFields(node, { operator: '=' });
         return node;
+      }
+      case 'join_expr': {
+        // INNER JOIN = JOIN, LEFT OUTER JOIN = LEFT JOIN (the noise words change nothing)
+        const operator = node['operator'];
+        if (!Array.isArray(operator)) return node;
+        const kept = operator.filter((kw: unknown) => !(isSqlNode(kw) && kw.type === 'keyword' && (kw['name'] === 'inner' || kw['name'] === 'outer')));
+        if (kept.length === operator.length) return node;
+        return withFields(node, { operator: kept.length === 1 ? kept[0] : kept });
       }
       default:
         return node;

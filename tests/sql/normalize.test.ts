@@ -20,6 +20,7 @@ describe('normalizeSql', () => {
     ['identifier quoting', 'SELECT "A", `b`, [C] FROM "T"', 'select a, b, c from t'],
     ['string quoting (sqlite double-quoted value)', 'SELECT a FROM t WHERE name = "APG"', "select a from t where name = 'APG'"],
     ['<> becomes !=', 'SELECT a FROM t WHERE a <> 1', 'select a from t where a != 1'],
+    ['INNER JOIN is JOIN, LEFT OUTER JOIN is LEFT JOIN', 'SELECT t.a FROM t INNER JOIN u ON t.a = u.a LEFT OUTER JOIN v ON v.b = t.a', 'select t.a from t join u on t.a = u.a left join v on t.a = v.b'],
     ['literal on the left is mirrored', 'SELECT a FROM t WHERE 3 < a', 'select a from t where a > 3'],
     ['two columns ordered by text', 'SELECT a FROM t WHERE z >= b', 'select a from t where b <= z'],
     ['positional ORDER BY', 'SELECT a, b FROM t ORDER BY 2 DESC', 'select a, b from t order by b desc'],
