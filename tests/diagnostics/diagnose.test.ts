@@ -37,6 +37,19 @@ describe('diagnoseItem without an engine', () => {
     });
   });
 
+  it('scores retrieval against the provider\'s ranked tables at k (reference 000 §8)', async () => {
+    const run = await runDiagnostics({
+      predictedSql: 'SELECT * FROM orders',
+      goldSqls: ['SELECT * FROM orders o JOIN customers c USING (customer_id)'],
+      dialect: 'sqlite',
+      retrieved: ['orders', 'order_items', 'products', 'regions', 'customers'],
+      k: 3,
+    });
+    expect(run.results.map((r) => r.rung)).toEqual(['components', 'exactMatch', 'astDistance', 'schemaLinking', 'resultSimilarity']);
+    expect(run.row).toMatchObject({ schema_table_recall: 0.5, schema_all_tables_hit: false, schema_miss_retrieval: true, schema_miss_generation: false });
+    expect(run.row['schema_precision']).toBeCloseTo(1 / 3, 12);
+  });
+
   it('marks every family skipped for an unparseable prediction and gives the reasons', async () => {
     const run = await runDiagnostics({ predictedSql: 'SELEC x', goldSqls: ['SELECT a FROM t'], dialect: 'sqlite' });
     expect(run.row).toMatchObject({ components_skipped: true, exact_match_skipped: true, ast_skipped: true, components_where: null, ast_similarity: null });
@@ -93,6 +106,11 @@ describe('diagnoseItem with the SQLite engine', () => {
     });
     expect(run.row).toMatchObject({ schema_table_recall: 1, schema_precision: 0.5, schema_generation_table_recall: 1, schema_generation_precision: 1 });
     expect(run.row['result_table_similarity']).toBe(1);
+  });
+
+  it('weights the structural part of the query affinity as asked', async () => {
+    const row = await diagnoseItem({ predictedSql: PRED_4_2, goldSqls: [GOLD_4_2], dialect: 'sqlite', engine, db, weight: 1 });
+    expect(row['query_affinity']).toBeCloseTo(row['ast_similarity'] as number, 12);
   });
 
   it('scores a prediction that fails to execute with table similarity 0', async () => {
