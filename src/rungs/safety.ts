@@ -114,6 +114,7 @@ const STATEMENT_KINDS: Readonly<Record<string, string>> = {
   deallocate_stmt: 'procedure_call',
   do_stmt: 'procedure_call',
   export_data_stmt: 'data_export',
+  explain_stmt: 'statement_not_allowed',
 };
 
 const CLAUSE_KINDS: Readonly<Record<string, string>> = {

@@ -75,6 +75,20 @@ describe('checkSafety: fixed rules (postgres, mysql)', () => {
     ['INTO OUTFILE', "SELECT * FROM orders INTO OUTFILE '/tmp/x'", 'mysql', ['select_into@1:22']],
     ['LOCK IN SHARE MODE', 'SELECT * FROM orders LOCK IN SHARE MODE', 'mysql', ['row_lock@1:22']],
     ['sleep', 'SELECT sleep(10)', 'mysql', ['blocked_function@1:8']],
+    ['EXPORT DATA', "EXPORT DATA OPTIONS (uri = 'gs://b/x*.csv', format = 'CSV') AS SELECT * FROM t", 'bigquery', ['data_export@1:1']],
+    ['EXECUTE IMMEDIATE', "EXECUTE IMMEDIATE 'DROP TABLE t'", 'bigquery', ['procedure_call@1:1']],
+    ['FOR SHARE', 'SELECT * FROM t FOR SHARE', 'postgres', ['row_lock@1:17']],
+    ['TRUNCATE', 'TRUNCATE t', 'postgres', ['ddl_statement@1:1']],
+    ['START TRANSACTION', 'START TRANSACTION', 'postgres', ['transaction@1:1']],
+    ['DO block', 'DO $$ BEGIN END $$', 'postgres', ['procedure_call@1:1']],
+    ['RESET ROLE', 'RESET ROLE', 'postgres', ['session_change@1:1']],
+    ['PREPARE', 'PREPARE p AS SELECT 1', 'postgres', ['procedure_call@1:1']],
+    ['REVOKE', 'REVOKE SELECT ON t FROM u', 'postgres', ['privilege_statement@1:1']],
+    ['LOCK TABLE does not parse: fails closed', 'LOCK TABLE t', 'postgres', ['not_analysed@1:1']],
+    ['SELECT INTO a variable', 'SELECT a INTO @x FROM t', 'mysql', ['select_into@1:10']],
+    ['EXPLAIN', 'EXPLAIN SELECT 1', 'sqlite', ['statement_not_allowed@1:1']],
+    ['REINDEX', 'REINDEX', 'sqlite', ['ddl_statement@1:1']],
+    ['ANALYZE', 'ANALYZE', 'sqlite', ['ddl_statement@1:1']],
   ])('%s (%s)', (_name, sql, dialect, expected) => {
     expect(violations(sql, dialect)).toEqual(expected);
   });
@@ -91,6 +105,7 @@ describe('checkSafety: benign look-alikes pass', () => {
     ['string with INTO', "SELECT 'SELECT * INTO x' FROM orders", 'postgres'],
     ['window, date and aggregate built-ins', "SELECT strftime('%Y', d), rank() OVER (ORDER BY amount), group_concat(name) FROM orders", 'sqlite'],
     ['trailing semicolon', 'SELECT 1;', 'sqlite'],
+    ['a statement-looking comment after the semicolon', "SELECT * FROM t WHERE x = 'a'; -- ; DROP TABLE t", 'sqlite'],
     ['values', 'VALUES (1), (2)', 'sqlite'],
   ])('%s', (_name, sql, dialect) => {
     expect(violations(sql, dialect)).toEqual([]);
