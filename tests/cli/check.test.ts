@@ -95,6 +95,26 @@ describe('runCheckCommand', () => {
   });
 });
 
+describe('runCheckCommand with a fixture and a role', () => {
+  it('a table outside the role fails L2 on the role-scoped snapshot; the full fixture has it', async () => {
+    const scoped = await run('SELECT email FROM users', { db: 'warehouse', role: 'analyst', json: true });
+    expect(scoped.code).toBe(1);
+    const report = JSON.parse(scoped.out) as CheckReport;
+    expect(report.db).toMatch(/base@analyst\.sqlite$/);
+    expect(report.rungs[1]!.issues.map((issue) => `${issue.kind}@${issue.line}:${issue.column}`)).toEqual(['unknown_table@1:19']);
+    expect((await run('SELECT email FROM users', { db: 'warehouse' })).code).toBe(0);
+  });
+
+  it.each<[string, Partial<CheckCommandOptions>, RegExp]>([
+    ['an unknown role', { db: 'warehouse', role: 'janitor' }, /^error: .*janitor/],
+    ['an unknown fixture', { db: 'nowhere' }, /^error: .*nowhere/],
+  ])('bad usage is exit 2: %s', async (_name, options, message) => {
+    const { code, err } = await run('SELECT 1', options);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+  });
+});
+
 describe('the check command through the binary', () => {
   const cli = (args: string[], input: string) =>
     spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bin/text2sql-ladder.ts'), 'check', ...args], { input, encoding: 'utf8', cwd: ROOT });
