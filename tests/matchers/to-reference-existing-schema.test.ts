@@ -146,7 +146,7 @@ describe('toReferenceExistingSchema: undecided', () => {
       Expected sql to name only tables and columns that exist in the catalog (2 tables) (snowflake name rules)
       Received: "SELECT name FROM customers"
 
-      L2 schema skipped: not analysed: scope resolution is not implemented for snowflake
+      L2 schema skipped: not analysed: scope resolution is not implemented for snowflake (its parser reads "quoted" identifiers as strings)
 
       The rung did not decide (skipped), so neither toReferenceExistingSchema nor its negation holds.
 
