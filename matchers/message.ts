@@ -150,7 +150,8 @@ export function formatIssues(issues: readonly RungIssue[], source?: string): str
 
 /**
  * Formats rows as an aligned text table, cells printed as SQL-ish literals (`NULL`, `'text'`,
- * `42`, `42n` for integers beyond 2^53, `x'0a1b'` for blobs).
+ * `42`, `42n` for integers beyond 2^53, `x'0a1b'` for blobs), each cut to
+ * {@link MAX_TABLE_CELL_CHARS} characters.
  *
  * @param columns - header names by position (duplicates allowed).
  * @param rows - rows by position.
@@ -158,7 +159,7 @@ export function formatIssues(issues: readonly RungIssue[], source?: string): str
  */
 export function formatTable(columns: readonly string[], rows: readonly (readonly unknown[])[], indent = 2): string {
   const header = columns.map((name) => name);
-  const body = rows.map((row) => row.map((cell) => formatCell(cell)));
+  const body = rows.map((row) => row.map((cell) => clip(formatCell(cell))));
   const widths = header.map((name, index) =>
     Math.max(name.length, ...body.map((row) => (row[index] ?? '').length)),
   );
@@ -167,6 +168,13 @@ export function formatTable(columns: readonly string[], rows: readonly (readonly
     `${pad}| ${cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join(' | ')} |`;
   const rule = `${pad}|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
   return [line(header), rule, ...body.map((row) => line(row))].join('\n');
+}
+
+/** Widest cell a table prints, in characters; longer ones end in `…`. */
+export const MAX_TABLE_CELL_CHARS = 60;
+
+function clip(text: string): string {
+  return text.length > MAX_TABLE_CELL_CHARS ? `${text.slice(0, MAX_TABLE_CELL_CHARS - 1)}…` : text;
 }
 
 /**

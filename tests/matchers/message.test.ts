@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeValue } from '../../matchers/arguments.js';
-import { formatCell, formatIssues, formatTable, formatVerdict } from '../../matchers/message.js';
+import { formatCell, formatIssues, formatTable, formatVerdict, MAX_TABLE_CELL_CHARS } from '../../matchers/message.js';
 import { createRungResult } from '../../src/rungs/rung-result.js';
 
 describe('formatCell', () => {
@@ -26,6 +26,11 @@ describe('formatTable', () => {
         | 1   | 10   | 'Ada'   |
         | 200 | NULL | 'Grace' |"
     `);
+  });
+
+  it('cuts cells longer than MAX_TABLE_CELL_CHARS', () => {
+    const table = formatTable(['note'], [['x'.repeat(100)]], 0);
+    expect(table.split('\n')[2]).toBe(`| '${'x'.repeat(MAX_TABLE_CELL_CHARS - 2)}… |`);
   });
 
   it('prints only the header for no rows', () => {
