@@ -48,11 +48,32 @@ step "optional peers stay out"
 [[ ! -e node_modules/promptfoo ]] || fail "promptfoo was installed into the app"
 if npm ls promptfoo --all --parseable 2>/dev/null | grep -q promptfoo; then fail "promptfoo is in the app's tree"; fi
 # promptfoo is not installed, so any import of it from the matchers would fail to load: the
-# aggregator is loaded here directly, and the `./vitest` entry by the vitest run below.
+# aggregator is loaded here directly, and the `./vitest` entry by the vitest run below. Then the
+# static import closure of the `./vitest` entry is listed: no module of it may import promptfoo.
 node --input-type=module -e 'await import("text2sql-ladder/matchers"); console.log("text2sql-ladder/matchers loads without promptfoo")'
-if grep -rlE "(from|import\\() *['\"]promptfoo" node_modules/text2sql-ladder/dist/matchers node_modules/text2sql-ladder/dist/src; then
-  fail "the matchers or the core import promptfoo"
-fi
+node --input-type=module - node_modules/text2sql-ladder/dist/matchers/vitest.js <<'NODE'
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+const seen = new Set();
+const external = new Set();
+const pattern = /(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+function walk(file) {
+  if (seen.has(file)) return;
+  seen.add(file);
+  for (const match of readFileSync(file, 'utf8').matchAll(pattern)) {
+    const specifier = match[1] ?? match[2] ?? match[3];
+    if (specifier.startsWith('.')) walk(path.resolve(path.dirname(file), specifier));
+    else external.add(specifier);
+  }
+}
+walk(path.resolve(process.argv[2]));
+const packages = [...external].sort();
+console.log(`text2sql-ladder/vitest: ${seen.size} modules; packages imported: ${packages.join(', ')}`);
+if (packages.some((name) => name === 'promptfoo' || name.startsWith('promptfoo/'))) {
+  console.error('test-pack: FAIL: the ./vitest entry imports promptfoo');
+  process.exit(1);
+}
+NODE
 echo "promptfoo: not installed, not imported"
 
 step "vitest run"
