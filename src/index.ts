@@ -12,7 +12,9 @@ export type { RungId, RungIssue, RungResult, RungStatus } from './rungs/rung-res
 
 // Engine
 export { createSqliteEngine } from './engine/sqlite/sqlite-engine.js';
-export type { SqliteEngineOptions } from './engine/sqlite/sqlite-engine-options.js';
+export type { SqliteEngine } from './engine/sqlite/sqlite-engine.js';
+export { SQLITE_ENGINE_DEFAULTS } from './engine/sqlite/sqlite-engine-options.js';
+export type { ResolvedSqliteEngineOptions, SqliteEngineOptions } from './engine/sqlite/sqlite-engine-options.js';
 export type {
   Catalog, CatalogColumn, CatalogTable, Cell, DoubleQuoteMode, Engine, ExecuteRequest, ExecutionError,
   ExecutionErrorCode, ExecutionOutcome, ExplainOutcome, ExplainResult, PlanStep, QueryResult, Row,
@@ -26,7 +28,10 @@ export type { DeclinedAnswer, ProviderAnswer, SqlAnswer } from './sql/provider-o
 export { DIALECTS, parseSql, positionAt } from './sql/parse.js';
 export type { Dialect, ParseError, ParseResult } from './sql/parse.js';
 export { collectReferences } from './sql/references.js';
-export type { CollectReferencesInput, References, ReferencesFailure } from './sql/references.js';
+export type {
+  CollectReferencesInput, ColumnReference, ColumnResolution, CteReference, References, ReferencesFailure, ScopeInfo,
+  TableFunctionReference, TableReference, UnresolvedName,
+} from './sql/references.js';
 export { catalogFromDdl, catalogFromObject, loadCatalog } from './sql/catalog.js';
 export type { CatalogObject } from './sql/catalog.js';
 export { normalizeSql } from './sql/normalize.js';
@@ -34,13 +39,17 @@ export type { NormalizeOptions, NormalizeResult } from './sql/normalize.js';
 
 // Comparison
 export { compareResults } from './compare/compare-results.js';
-export type { CompareContext, Verdict, VerdictFlag } from './compare/compare-results.js';
+export type { CellDifference, CompareContext, RowSample, Verdict, VerdictFlag } from './compare/compare-results.js';
+export { detectOuterOrderBy } from './compare/gold-ordering.js';
+export type { GoldOrdering, TieSegment } from './compare/gold-ordering.js';
+export { applySqlRewrites } from './compare/sql-rewrites.js';
+export type { SqlRewrites } from './compare/policy.js';
 export { PRESET_NAMES, PRESETS, resolvePolicy } from './compare/policy.js';
 export type { ComparisonPolicy, FloatTolerance, PolicyInput, PresetName } from './compare/policy.js';
 export { GoldResultCache } from './compare/gold-result-cache.js';
 export type { Snapshot } from './compare/snapshot.js';
-export { tableSimilarity } from './compare/table-similarity.js';
-export type { TableSimilarity, TableSimilarityOptions } from './compare/table-similarity.js';
+export { compareTables, rowSimilarity, tableSimilarity } from './compare/table-similarity.js';
+export type { ResultTable, RowSimilarity, TableSimilarity, TableSimilarityOptions } from './compare/table-similarity.js';
 
 // Rungs (L1–L7) and the ladder
 export { checkSyntax } from './rungs/syntax.js';
@@ -50,31 +59,38 @@ export type { SchemaDetails, SchemaInput } from './rungs/schema.js';
 export { checkSafety } from './rungs/safety.js';
 export type { SafetyDetails, SafetyInput, SafetyViolation } from './rungs/safety.js';
 export { resolveSafetyPolicy } from './safety/policy.js';
-export type { SafetyPolicy } from './safety/policy.js';
+export type { ResolvedSafetyPolicy, SafetyPolicy } from './safety/policy.js';
+export { BLOCKED_FUNCTIONS, checkFunction } from './safety/functions.js';
+export { readRecording, runRedTeam } from './safety/redteam.js';
+export type { RecordedPrediction, RedTeamOptions, RedTeamReport, RedTeamResult } from './safety/redteam.js';
 export { checkExecution } from './rungs/execution.js';
-export type { ExecutionDetails, ExecutionFlag, ExecutionInput, SnapshotVerdict } from './rungs/execution.js';
-export { checkEfficiency, DEFAULT_BUDGET_FACTOR, runEfficiencyRung } from './rungs/efficiency.js';
+export type { ExecutionDetails, ExecutionFlag, ExecutionInput, GoldError, SnapshotVerdict } from './rungs/execution.js';
+export { checkEfficiency, DEFAULT_BUDGET_FACTOR, readEfficiencyOptions, runEfficiencyRung } from './rungs/efficiency.js';
 export type { EfficiencyDetails, EfficiencyInput, EfficiencyOptions } from './rungs/efficiency.js';
-export { checkAnswerGrounding, runAnswerRung } from './rungs/answer.js';
+export { checkAnswerGrounding, readGroundingOptions, runAnswerRung } from './rungs/answer.js';
 export type { AnswerGroundingDetails, AnswerGroundingInput } from './rungs/answer.js';
 export { runLadder, ladderRungIds } from './rungs/ladder.js';
-export type { LadderInput, LadderResult, LadderRungs } from './rungs/ladder.js';
-export { createLadderRungs } from './rungs/ladder-rungs.js';
-export type { LadderRungOptions } from './rungs/ladder-rungs.js';
+export type { LadderAnswer, LadderInput, LadderResult, LadderRungs, LadderSnapshot } from './rungs/ladder.js';
+export { createLadderRungs, executionFacts } from './rungs/ladder-rungs.js';
+export type { ExecutionFacts, LadderRungOptions } from './rungs/ladder-rungs.js';
 
 // Diagnostics (never gates)
-export { scoreComponents, scoreSpiderComponents } from './rungs/components.js';
+export { multisetF1, scoreComponents, scoreSpiderComponents } from './rungs/components.js';
+export { CLAUSE_NAMES, extractClauseComponents, extractSpiderUnits, SPIDER_COMPONENT_NAMES } from './sql/components.js';
+export type { ClauseName, SpiderComponentName } from './sql/components.js';
+export { tokenJaccard, toLabelledTree, treeEditDistance } from './sql/tree-edit-distance.js';
+export type { LabelledTree } from './sql/tree-edit-distance.js';
 export type { ComponentsDetails, ComponentsInput } from './rungs/components.js';
 export { scoreExactMatch } from './rungs/exact-match.js';
 export type { ExactMatchDetails, ExactMatchInput } from './rungs/exact-match.js';
 export { scoreAstDistance } from './rungs/ast-distance.js';
 export type { AstDistanceDetails, AstDistanceInput } from './rungs/ast-distance.js';
-export { scoreSchemaLinking } from './rungs/schema-linking.js';
-export type { SchemaLinkingDetails, SchemaLinkingInput } from './rungs/schema-linking.js';
+export { bestLinking, schemaElementsOf, scoreSchemaLinking } from './rungs/schema-linking.js';
+export type { LinkingScores, SchemaElements, SchemaLinkingDetails, SchemaLinkingInput } from './rungs/schema-linking.js';
 export { scoreResultSimilarity } from './rungs/result-similarity.js';
 export type { ResultSimilarityDetails, ResultSimilarityInput } from './rungs/result-similarity.js';
-export { diagnoseItem, summarizeDiagnostics } from './diagnostics/diagnose.js';
-export type { DiagnoseInput, DiagnosticsRow, DiagnosticsSummary } from './diagnostics/diagnose.js';
+export { diagnoseItem, resultSimilarityWithEngine, runDiagnostics, summarizeDiagnostics } from './diagnostics/diagnose.js';
+export type { DiagnoseInput, DiagnosticsRow, DiagnosticsRun, DiagnosticsSummary } from './diagnostics/diagnose.js';
 
 // Efficiency (L6) building blocks
 export { analyzePlan } from './efficiency/plan-analysis.js';
@@ -102,12 +118,13 @@ export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset } from 
 // Spider-format files and evaluation
 export { evaluateSpider } from './spider/evaluate-spider.js';
 export type { EvaluateSpiderInput, EvaluateSpiderOutput, SpiderItemVerdict, SpiderSummary } from './spider/evaluate-spider.js';
-export { readPredictions, readSpiderGold } from './spider/read-spider-files.js';
+export { parseSpiderGold, parseSpiderPredictions, readPredictions, readSpiderGold } from './spider/read-spider-files.js';
+export type { SpiderGoldItem, SpiderPrediction } from './spider/read-spider-files.js';
 export { listSnapshots } from './spider/list-snapshots.js';
-export { spiderHardness } from './spider/hardness.js';
+export { HARDNESS_LEVELS, spiderHardness } from './spider/hardness.js';
 export type { Hardness } from './spider/hardness.js';
 
 // Reporting
-export { summarizeLadder } from './report/ladder-summary.js';
-export type { ProviderSummary, SummaryRecord } from './report/ladder-summary.js';
-export { renderLadderSummary } from './report/render-summary.js';
+export { rate, summarizeLadder } from './report/ladder-summary.js';
+export type { ProviderSummary, Rate, SummaryRecord } from './report/ladder-summary.js';
+export { formatRate, renderLadderSummary } from './report/render-summary.js';

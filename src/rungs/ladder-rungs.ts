@@ -34,10 +34,13 @@ export interface LadderRungOptions {
   readonly goldOrdered?: boolean;
 }
 
-/** True when L1 passed on SQLite's own prepare. */
+/**
+ * True when SQLite's own prepare accepted the text at L1 (`details.engineAccepted`), so that L2
+ * and L3 never fail a statement the engine accepted only because the AST layer cannot read it.
+ */
 export function engineAccepted(syntax: RungResult): boolean {
   const details = syntax.details as Partial<SyntaxDetails> | null | undefined;
-  return syntax.status === 'pass' && details?.authority === 'engine';
+  return syntax.status === 'pass' && details?.engineAccepted === true;
 }
 
 /** The rung implementations for {@link runLadder}. */
