@@ -13,6 +13,7 @@
  */
 import type { Row } from '../engine/engine.js';
 import { parseSql } from '../sql/parse.js';
+import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 
 /** Rows at result positions `[start, end)` may come in any order; `pool` lists every acceptable row. */
 export interface TieSegment {
@@ -108,64 +109,23 @@ export function findClause(select: CstNode, type: string): CstNode | undefined {
 }
 
 /**
- * Depth-0 scan for `ORDER BY`: skips '…', "…", `…`, […], -- and /* comments, and anything inside
- * parentheses. Used only when the AST layer cannot read the SQL.
+ * Depth-0 scan for `ORDER BY` over the shared SQLite tokens (`sql/sqlite-lexer.ts`): strings,
+ * quoted identifiers and comments never count, nor anything inside parentheses. Used only when
+ * the AST layer cannot read the SQL.
  */
 export function tokenScanOrderBy(sql: string): boolean {
   let depth = 0;
   let previousWord = '';
-  let i = 0;
-  while (i < sql.length) {
-    const ch = sql[i]!;
-    if (ch === "'" || ch === '"' || ch === '`') {
-      const end = closingQuote(sql, i, ch);
-      i = end;
+  for (const token of tokenizeSqlite(sql)) {
+    if (token.kind === 'punctuation' && token.value === '(') depth += 1;
+    if (token.kind === 'punctuation' && token.value === ')') depth = Math.max(0, depth - 1);
+    if (token.kind !== 'word') {
       previousWord = '';
       continue;
     }
-    if (ch === '[') {
-      const end = sql.indexOf(']', i + 1);
-      i = end < 0 ? sql.length : end + 1;
-      previousWord = '';
-      continue;
-    }
-    if (ch === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      i = end < 0 ? sql.length : end + 1;
-      continue;
-    }
-    if (ch === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? sql.length : end + 2;
-      continue;
-    }
-    if (ch === '(') depth += 1;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    const word = /^[A-Za-z_][A-Za-z0-9_$]*/.exec(sql.slice(i, i + 64));
-    if (word) {
-      const lower = word[0].toLowerCase();
-      if (depth === 0 && previousWord === 'order' && lower === 'by') return true;
-      previousWord = depth === 0 ? lower : '';
-      i += word[0].length;
-      continue;
-    }
-    if (!/\s/.test(ch)) previousWord = '';
-    i += 1;
+    const word = token.value.toLowerCase();
+    if (depth === 0 && previousWord === 'order' && word === 'by') return true;
+    previousWord = depth === 0 ? word : '';
   }
   return false;
-}
-
-function closingQuote(sql: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < sql.length) {
-    if (sql[i] === quote) {
-      if (sql[i + 1] === quote) {
-        i += 2;
-        continue;
-      }
-      return i + 1;
-    }
-    i += 1;
-  }
-  return sql.length;
 }

@@ -9,6 +9,7 @@
  * 4. both, at execution: `YEAR(CURDATE())` → the year (exec_eval.py `replace_cur_year`, 2020).
  */
 import type { SqlRewrites } from './policy.js';
+import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 
 /** Which query a rewrite is applied to. */
 export type SqlRole = 'gold' | 'predicted';
@@ -38,46 +39,19 @@ export function replaceCurrentYear(sql: string, year: number): string {
 /**
  * Removes every word token `distinct` (any case) outside string literals, quoted identifiers and
  * comments, keeping everything else byte for byte; keeps only the first statement (up to and
- * including the first top-level `;`), as `sqlparse.parse(s)[0]` does.
+ * including the first `;`), as `sqlparse.parse(s)[0]` does. Tokens come from the shared SQLite
+ * tokenizer (`sql/sqlite-lexer.ts`).
  * @example removeDistinctTokens('SELECT COUNT(DISTINCT x) FROM t') // 'SELECT COUNT( x) FROM t'
  */
 export function removeDistinctTokens(sql: string): string {
   let out = '';
-  let i = 0;
-  const n = sql.length;
-  while (i < n) {
-    const ch = sql[i]!;
-    let end = i + 1;
-    if (ch === "'" || ch === '"' || ch === '`') end = closing(sql, i, ch);
-    else if (ch === '[') end = Math.max(i + 1, sql.indexOf(']', i + 1) + 1 || n);
-    else if (ch === '-' && sql[i + 1] === '-') end = sql.indexOf('\n', i) < 0 ? n : sql.indexOf('\n', i);
-    else if (ch === '/' && sql[i + 1] === '*') end = sql.indexOf('*/', i + 2) < 0 ? n : sql.indexOf('*/', i + 2) + 2;
-    else if (/[\p{L}\p{N}_]/u.test(ch)) {
-      while (end < n && /[\p{L}\p{N}_$#]/u.test(sql[end]!)) end += 1;
-      const word = sql.slice(i, end);
-      if (word.toLowerCase() !== 'distinct') out += word;
-      i = end;
-      continue;
-    } else if (ch === ';') {
-      return out + ';';
+  let cursor = 0;
+  for (const token of tokenizeSqlite(sql)) {
+    if (token.kind === 'semicolon') return out + sql.slice(cursor, token.end);
+    if (token.kind === 'word' && token.value.toLowerCase() === 'distinct') {
+      out += sql.slice(cursor, token.start);
+      cursor = token.end;
     }
-    out += sql.slice(i, end);
-    i = end;
   }
-  return out;
-}
-
-function closing(sql: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < sql.length) {
-    if (sql[i] === quote) {
-      if (sql[i + 1] === quote) {
-        i += 2;
-        continue;
-      }
-      return i + 1;
-    }
-    i += 1;
-  }
-  return sql.length;
+  return out + sql.slice(cursor);
 }

@@ -20,7 +20,7 @@ import type { Program } from 'sql-parser-cst';
 import type { DoubleQuoteMode, Engine, ExecutionError } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import { DIALECTS, parseSql, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
-import { tokenizeSqlite } from '../engine/sqlite/sqlite-lexer.js';
+import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
 
 /** Input of {@link checkSyntax}. */

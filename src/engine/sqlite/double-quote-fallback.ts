@@ -10,7 +10,7 @@
  * double-quoted token in the SQL (outside strings and comments), every such token is rewritten to
  * a single-quoted literal and prepare is retried; this repeats while it makes progress.
  */
-import { tokenizeSqlite } from './sqlite-lexer.js';
+import { tokenizeSqlite } from '../../sql/sqlite-lexer.js';
 
 /**
  * Reads the column name out of SQLite's `no such column` message.

@@ -12,7 +12,7 @@
  *    `WITH … INSERT/UPDATE/DELETE` and anything else that writes.
  */
 import type { ExecutionError } from '../engine.js';
-import { splitStatements, tokenizeSqlite } from './sqlite-lexer.js';
+import { splitStatements, tokenizeSqlite } from '../../sql/sqlite-lexer.js';
 
 /** First words a query may start with (https://sqlite.org/lang_select.html). */
 const QUERY_KEYWORDS: ReadonlySet<string> = new Set(['select', 'with', 'values']);

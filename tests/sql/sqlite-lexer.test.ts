@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitStatements, tokenizeSqlite } from '../../../src/engine/sqlite/sqlite-lexer.js';
+import { splitStatements, tokenizeSqlite } from '../../src/sql/sqlite-lexer.js';
 
 const shape = (sql: string) => tokenizeSqlite(sql).map((token) => [token.kind, token.value]);
 
