@@ -30,7 +30,7 @@ import type { LadderMetadata } from './ladder-result.js';
 import { summarizeLadder } from '../src/report/ladder-summary.js';
 import type { ProviderSummary, SummaryRecord } from '../src/report/ladder-summary.js';
 import { renderLadderSummary } from '../src/report/render-summary.js';
-import type { RungStatus } from '../src/rungs/rung-result.js';
+import { LADDER_SCORE_NAMES, type RungStatus } from '../src/rungs/rung-result.js';
 
 /** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
 export interface ResultRow {
@@ -68,14 +68,8 @@ export function findLadderMetadata(row: ResultRow): FoundMetadata {
   return { ladder, rungs };
 }
 
-const SCORE_NAMES: Record<string, string> = {
-  syntax: 'L1_syntax',
-  schema: 'L2_schema',
-  safety: 'L3_safety',
-  execution: 'L4_execution',
-  efficiency: 'L6_efficiency',
-  answer: 'L7_answer',
-};
+/** Rung id → its named score (`L1_syntax` …), from the shared contract. */
+const SCORE_NAMES: Readonly<Record<string, string>> = LADDER_SCORE_NAMES;
 
 /** Copies ladder details into the row metadata (see the module doc). */
 export async function afterEach(context: { test?: unknown; result?: ResultRow }): Promise<{ test?: unknown; result?: ResultRow }> {
