@@ -120,14 +120,16 @@ describe('toReferenceExistingSchema: negated', () => {
   });
 
   it('fails when every name resolves', async () => {
-    const message = await failureOf(() => expect('SELECT name FROM customers').not.toReferenceExistingSchema({ ddl: SHOP_DDL }));
+    const message = await failureOf(() =>
+      expect('SELECT c.name, o.total FROM customers AS c JOIN orders AS o ON o.customer_id = c.id').not.toReferenceExistingSchema({ ddl: SHOP_DDL }),
+    );
     expect(message).toMatchInlineSnapshot(`
       "expect(sql).not.toReferenceExistingSchema(catalogOrDb)
 
       Expected sql not to name only tables and columns that exist in the DDL (2 tables) (sqlite name rules)
-      Received: "SELECT name FROM customers"
+      Received: "SELECT c.name, o.total FROM customers AS c JOIN orders AS o ON o.customer_id = c.id"
 
-      L2 schema passed: every name resolves (1 tables, 1 column references)
+      L2 schema passed: every name resolves (2 tables, 4 column references)
 
       Catalog:
         customers(id, name, city)
