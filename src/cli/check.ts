@@ -5,8 +5,9 @@
  *   echo "SELECT amont FROM orders" | text2sql-ladder check --db shop.sqlite
  *   text2sql-ladder check --db warehouse --role analyst --max-limit 1000 --json < output.txt
  *
- * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`, required with `--role`),
- * or, for a dialect other than SQLite, a DDL file (`.sql`) that gives the catalog. L2 is skipped
+ * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`; `--role` needs one), or, for
+ * a dialect other than SQLite, a DDL file (`.sql`) that gives the catalog. When stdin is a
+ * terminal, a prompt on stderr says how to end the input. L2 is skipped
  * when L1 fails (as in the ladder); L3 always runs, since a text that is not one query can still
  * be unsafe. Exit status: 0 when every rung passes, 1 when one fails (or the input holds no SQL),
  * 2 on bad usage (unknown flag, bad value, missing database, unknown fixture or role).
@@ -67,7 +68,7 @@ export function registerCheckCommand(program: Command): void {
   program
     .command('check')
     .description('Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin')
-    .requiredOption('--db <path>', 'SQLite database file, fixture name (with --role), or DDL .sql file for other dialects')
+    .requiredOption('--db <path>', 'SQLite: a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects: a DDL .sql file')
     .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')}`, parseDialect, 'sqlite' as Dialect)
     .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
@@ -79,7 +80,7 @@ export function registerCheckCommand(program: Command): void {
     })
     .action(async (options: CheckCommandOptions) => {
       process.exitCode = await runCheckCommand(options, {
-        stdin: readStdin,
+        stdin: () => readStdin(process.stderr),
         stdout: process.stdout,
         stderr: process.stderr,
       });
@@ -103,8 +104,11 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     const input = await io.stdin();
     const answer = parseProviderOutput(input);
     if (answer.kind === 'declined') {
-      const report: CheckReport = { pass: false, sql: null, declined: answer.message === '' ? `no SQL (${answer.action})` : answer.message, ...(target.db ? { db: target.db } : {}), rungs: [] };
-      io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `no SQL to check (${answer.action}): ${oneLine(answer.message) || 'empty input'}\n`);
+      const empty = input.trim() === '';
+      const declined = empty ? 'input is empty' : answer.message === '' ? `no SQL (${answer.action})` : answer.message;
+      const report: CheckReport = { pass: false, sql: null, declined, ...(target.db ? { db: target.db } : {}), rungs: [] };
+      const why = empty ? 'no SQL to check: input is empty' : `no SQL to check (${answer.action}): ${oneLine(answer.message) || 'no SQL in the input'}`;
+      io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `${why}\n`);
       return 1;
     }
     const sql = answer.sql;
@@ -113,7 +117,12 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     let syntax: RungResult;
     if (target.kind === 'sqlite') {
       engine = createSqliteEngine({ poolSize: 1 });
-      catalog = await loadCatalog(engine, target.db);
+      catalog = await loadCatalog(engine, target.db).catch((error: unknown) => {
+        if (error instanceof LadderError && error.code === 'engine_failure' && /cannot open /.test(error.message)) {
+          throw new LadderError(error.code, `${error.message} (for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake)`, { cause: error });
+        }
+        throw error;
+      });
       syntax = await checkSyntax({ sql, dialect: 'sqlite', engine, db: target.db });
     } else {
       catalog = target.catalog;
@@ -148,7 +157,10 @@ async function resolveTarget(options: CheckCommandOptions): Promise<Target> {
   const isFile = existsSync(options.db) && statSync(options.db).isFile();
   if (options.dialect !== 'sqlite') {
     if (options.role !== undefined) throw new LadderError('invalid_option', `--role needs a SQLite fixture; dialect ${options.dialect} takes a DDL file in --db`);
-    if (!isFile) throw new LadderError('db_not_found', `--db: DDL file ${options.db} does not exist`);
+    if (!isFile) {
+      const fixtureHint = /[/\\]|\.[a-z0-9]+$/i.test(options.db) ? '' : ` (fixture names such as ${options.db} are SQLite-only; dialect ${options.dialect} takes a DDL file)`;
+      throw new LadderError('db_not_found', `--db: DDL file ${options.db} does not exist${fixtureHint}`);
+    }
     return { kind: 'ddl', db: options.db, catalog: catalogFromDdl(await readFile(options.db, 'utf8'), options.dialect) };
   }
   if (options.role !== undefined) {
@@ -190,7 +202,9 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
-async function readStdin(): Promise<string> {
+/** Reads all of stdin; on a terminal, first says on `prompt` (stderr) how to end the input. */
+async function readStdin(prompt: { write(text: string): unknown }): Promise<string> {
+  if (process.stdin.isTTY) prompt.write('reading SQL from stdin; end with Ctrl-D\n');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

@@ -10,13 +10,23 @@
  * Snowflake (node-sql-parser trees) has no scope resolution yet: the rung is `skipped` with that
  * reason, never passed.
  *
+ * L2 checks queries only (SELECT, compound SELECT, WITH … SELECT): `src/sql/references.ts` walks
+ * any other statement generically, with no FROM scope, so it would read the table of
+ * `DELETE FROM orders` as a column. For DELETE / INSERT / UPDATE / DDL / PRAGMA … the rung is
+ * `skipped` with reason `not a query (DELETE): L2 checks queries only`; L3 safety judges them.
+ *
+ * An unknown column with no close did-you-mean lists the columns of the catalog tables in scope
+ * (`columns of orders: order_id, customer_id, …`, at most {@link MAX_LISTED_COLUMNS} per table and
+ * {@link MAX_LISTED_TABLES} tables), so the right name is in the message.
+ *
  * When the AST layer cannot read the text but SQLite prepared it against the role-scoped database
  * (`engineAccepted: true`), every name it uses exists there: the rung passes with
  * `details.analysed: false` and says so, never failing for the parser's gap.
  */
-import type { Catalog, DoubleQuoteMode } from '../engine/engine.js';
+import type { Catalog, CatalogTable, DoubleQuoteMode } from '../engine/engine.js';
+import { identifierKey } from '../sql/identifiers.js';
 import { collectReferences, type References, type UnresolvedName } from '../sql/references.js';
-import { DIALECTS, type Dialect } from '../sql/parse.js';
+import { DIALECTS, parseSql, type Dialect } from '../sql/parse.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
 
 /** Input of {@link checkSchema}. */
@@ -63,11 +73,27 @@ export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
     throw new TypeError('catalog must be { tables: CatalogTable[] } (see src/sql/catalog.ts)');
   }
 
+  // A statement that is not a query: the reference collector has no scope rules for it.
+  const parsed = parseSql(input.sql, input.dialect);
+  if (parsed.ok && parsed.kind === 'cst') {
+    const statements = parsed.program.statements.filter((statement) => statement.type !== 'empty');
+    const only = statements.length === 1 ? statements[0]! : undefined;
+    if (only && !QUERY_STATEMENTS.has(only.type)) {
+      return createRungResult({
+        rung: 'schema',
+        status: 'skipped',
+        reason: `not a query (${statementKeyword(only.type)}): L2 checks queries only`,
+        details: { analysed: false, tables: [], unresolved: [], columnsChecked: 0 },
+      });
+    }
+  }
+
   const references = collectReferences({
     sql: input.sql,
     dialect: input.dialect,
     catalog: input.catalog,
     ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}),
+    ...(parsed.ok && parsed.kind === 'cst' ? { program: parsed.program } : {}),
   });
 
   if (!references.ok) {
@@ -91,10 +117,55 @@ export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
       details: empty,
     });
   }
-  return verdict(references);
+  return verdict(references, input.dialect);
 }
 
-function verdict(references: References): RungResult<SchemaDetails> {
+/** Statement types (sql-parser-cst) that L2 resolves; any other top-level statement is skipped. */
+const QUERY_STATEMENTS: ReadonlySet<string> = new Set(['select_stmt', 'compound_select_stmt', 'paren_expr']);
+
+/** Most columns listed per table, and most tables listed, when an unknown column has no did-you-mean. */
+export const MAX_LISTED_COLUMNS = 12;
+export const MAX_LISTED_TABLES = 4;
+
+/** `delete_stmt` → `DELETE`, `create_table_stmt` → `CREATE TABLE`. */
+function statementKeyword(type: string): string {
+  return type.replace(/_stmt$/, '').replace(/_/g, ' ').toUpperCase();
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The issue message: the collector's, plus, for an unknown column without a did-you-mean, the
+ * columns of the catalog tables in its scope chain (only the qualifier's table when qualified).
+ */
+function messageOf(name: UnresolvedName, references: References, dialect: Dialect): string {
+  if (name.kind !== 'unknown_column' || name.suggestion) return name.message;
+  const column = references.columns.find((ref) => ref.start === name.start && ref.resolution.kind === 'unknown');
+  if (!column) return name.message;
+  const chain = new Set<number>();
+  for (let id: number | undefined = column.scope; id !== undefined && !chain.has(id); id = references.scopes.find((scope) => scope.id === id)?.parent) chain.add(id);
+  const qualifierKey = column.qualifier === undefined ? undefined : identifierKey(column.qualifier.split('.').pop()!, false, dialect);
+  const seen = new Set<CatalogTable>();
+  const tables: { label: string; table: CatalogTable }[] = [];
+  for (const ref of references.tables) {
+    if (!ref.table || ref.selfReference || !chain.has(ref.scope) || seen.has(ref.table)) continue;
+    if (qualifierKey !== undefined && identifierKey(ref.alias ?? ref.name, false, dialect) !== qualifierKey) continue;
+    seen.add(ref.table);
+    tables.push({ label: ref.written, table: ref.table });
+  }
+  if (tables.length === 0) return name.message;
+  const listed = tables.slice(0, MAX_LISTED_TABLES).map(({ label, table }) => {
+    const names = table.columns.map((catalogColumn) => catalogColumn.name);
+    const rest = names.length > MAX_LISTED_COLUMNS ? `, … (+${names.length - MAX_LISTED_COLUMNS} more)` : '';
+    return `columns of ${label}: ${names.slice(0, MAX_LISTED_COLUMNS).join(', ')}${rest}`;
+  });
+  const moreTables = tables.length > MAX_LISTED_TABLES ? `; +${tables.length - MAX_LISTED_TABLES} more tables` : '';
+  return `${name.message}; ${listed.join('; ')}${moreTables}`;
+}
+
+function verdict(references: References, dialect: Dialect): RungResult<SchemaDetails> {
   const details: SchemaDetails = {
     analysed: true,
     tables: [...new Set(references.tables.filter((table) => !table.selfReference).map((table) => table.written))],
@@ -105,18 +176,18 @@ function verdict(references: References): RungResult<SchemaDetails> {
     return createRungResult({
       rung: 'schema',
       status: 'pass',
-      reason: `every name resolves (${details.tables.length} tables, ${details.columnsChecked} column references)`,
+      reason: `every name resolves (${plural(details.tables.length, 'table')}, ${plural(details.columnsChecked, 'column reference')})`,
       details,
     });
   }
   const issues: RungIssue[] = references.unresolved.map((name) => ({
     kind: name.kind,
-    message: name.message,
+    message: messageOf(name, references, dialect),
     line: name.line,
     column: name.column,
     ...(name.suggestion ? { suggestion: name.suggestion } : {}),
   }));
-  const first = references.unresolved[0]!;
+  const first = issues[0]!;
   const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
   return createRungResult({
     rung: 'schema',

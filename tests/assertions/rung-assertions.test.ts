@@ -55,7 +55,7 @@ describe('schema assertion', () => {
   it('fails an unknown column with the rung reason; role-scoped tables are unknown to other roles', async () => {
     const column = await schema('SELECT totl FROM orders', context());
     expect([column.pass, column.namedScores]).toEqual([false, { L2_schema: 0 }]);
-    expect(column.reason).toMatchInlineSnapshot(`"no such column: totl at 1:8"`);
+    expect(column.reason).toMatchInlineSnapshot(`"no such column: totl; columns of orders: order_id, customer_id, user_id, order_date, ordered_at, status, channel, order_total, deleted_at at 1:8"`);
     const roleScoped = await schema('SELECT email FROM users', context({ role: 'finance' }));
     expect(roleScoped.pass).toBe(false);
     expect((await schema('SELECT email FROM users', context({ role: 'support' }))).pass).toBe(true);

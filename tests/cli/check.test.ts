@@ -1,6 +1,6 @@
 /** `text2sql-ladder check` on the static test database (tests/rungs/static-test-db.ts). */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheckCommand, type CheckCommandOptions, type CheckReport } from '../../src/cli/check.js';
@@ -73,6 +73,31 @@ describe('runCheckCommand', () => {
     expect(JSON.parse(out)).toEqual({ pass: false, sql: null, declined: 'I cannot delete data.', db: fixture.file, rungs: [] });
   });
 
+  it('empty input: exit 1, "input is empty"', async () => {
+    expect(await run('  \n')).toEqual({ code: 1, out: 'no SQL to check: input is empty\n', err: '' });
+    const json = await run('', { json: true });
+    expect([json.code, JSON.parse(json.out)]).toEqual([1, { pass: false, sql: null, declined: 'input is empty', db: fixture.file, rungs: [] }]);
+  });
+
+  it('DELETE: L1 and L3 fail it, L2 is skipped (never "no such column: orders")', async () => {
+    const { code, out } = await run('DELETE FROM orders', { json: true });
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as CheckReport;
+    expect(report.rungs.map((rung) => `${rung.rung} ${rung.status}`)).toEqual(['syntax fail', 'schema skipped', 'safety fail']);
+    expect(out).not.toContain('no such column');
+  });
+
+  it('an unknown column with no close match lists the columns of the tables in scope', async () => {
+    const { code, out } = await run('SELECT total FROM orders');
+    expect(code).toBe(1);
+    expect(out).toContain('L2 schema  fail    no such column: total; columns of orders: order_id, customer_id, amount, region at 1:8\n');
+  });
+
+  it('the pass reason says "1 table" and "1 column reference"', async () => {
+    const { out } = await run('SELECT name FROM customers');
+    expect(out).toContain('L2 schema  pass    every name resolves (1 table, 1 column reference)\n');
+  });
+
   it('a table SQLite accepts but the AST layer cannot read passes every rung', async () => {
     const { code } = await run('SELECT winner FROM Match');
     expect(code).toBe(0);
@@ -88,10 +113,20 @@ describe('runCheckCommand', () => {
   it.each<[string, Partial<CheckCommandOptions>, string]>([
     ['a missing database file', { db: '/nonexistent/shop.sqlite' }, 'error: --db: database /nonexistent/shop.sqlite does not exist (it is never created)\n'],
     ['--role with a database file', { role: 'analyst' }, `error: --role needs --db to name a fixture (e.g. warehouse), not a database file: ${'FILE'}\n`],
+    ['a fixture name with a non-SQLite dialect', { dialect: 'postgres', db: 'warehouse' }, 'error: --db: DDL file warehouse does not exist (fixture names such as warehouse are SQLite-only; dialect postgres takes a DDL file)\n'],
+    ['a missing DDL file', { dialect: 'mysql', db: '/nonexistent/schema.sql' }, 'error: --db: DDL file /nonexistent/schema.sql does not exist\n'],
   ])('bad usage is exit 2: %s', async (_name, options, message) => {
     const { code, err } = await run('SELECT 1', options);
     expect(code).toBe(2);
     expect(err).toBe(message.replace('FILE', fixture.file));
+  });
+
+  it('a DDL file with the default sqlite dialect: exit 2 with the --dialect hint', async () => {
+    const ddl = path.join(path.dirname(fixture.file), 'ddl-for-sqlite.sql');
+    writeFileSync(ddl, 'CREATE TABLE orders (order_id int, amount numeric);');
+    const { code, out, err } = await run('SELECT 1', { db: ddl });
+    expect([code, out]).toEqual([2, '']);
+    expect(err).toBe(`error: cannot read the catalog of ${ddl}: cannot open ${ddl}: file is not a database (for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake)\n`);
   });
 });
 
@@ -118,6 +153,21 @@ describe('runCheckCommand with a fixture and a role', () => {
 describe('the check command through the binary', () => {
   const cli = (args: string[], input: string) =>
     spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bin/text2sql-ladder.ts'), 'check', ...args], { input, encoding: 'utf8', cwd: ROOT });
+
+  it('--help describes --db without tying fixture names to --role', () => {
+    const help = cli(['--help'], '').stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--db <path> SQLite: a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects: a DDL .sql file');
+  });
+
+  it('no prompt when stdin is not a terminal', () => {
+    expect(cli(['--db', fixture.file], 'SELECT name FROM customers').stderr).toBe('');
+  });
+
+  it('--version prints the version of package.json', () => {
+    const version = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bin/text2sql-ladder.ts'), '--version'], { encoding: 'utf8', cwd: ROOT });
+    expect([result.status, result.stdout]).toEqual([0, `${version}\n`]);
+  });
 
   it('reads stdin and exits 0 / 1', () => {
     expect(cli(['--db', fixture.file], 'SELECT name FROM customers').status).toBe(0);

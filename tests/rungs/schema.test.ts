@@ -67,6 +67,53 @@ describe('checkSchema: verdicts', () => {
     expect(result.details.tables).toEqual(['orders', 'main.orders', 'hr.staff']);
   });
 
+  it.each<[string, string]>([
+    ['DELETE FROM orders', 'DELETE'],
+    ['INSERT INTO orders (order_id) VALUES (1)', 'INSERT'],
+    ['UPDATE orders SET amount = 0', 'UPDATE'],
+    ['WITH old AS (SELECT order_id FROM orders) DELETE FROM orders WHERE order_id IN (SELECT order_id FROM old)', 'DELETE'],
+    ['CREATE TABLE archive (order_id INTEGER)', 'CREATE TABLE'],
+    ['DROP TABLE orders', 'DROP TABLE'],
+    ['PRAGMA table_info(orders)', 'PRAGMA'],
+  ])('not a query, skipped, never a false unknown name: %s', (sql, keyword) => {
+    const result = checkSchema({ sql, dialect: 'sqlite', catalog });
+    expect([result.status, result.reason, result.issues]).toEqual(['skipped', `not a query (${keyword}): L2 checks queries only`, []]);
+    expect(checkSchema({ sql, dialect: 'sqlite', catalog, engineAccepted: true }).status).toBe('skipped');
+  });
+
+  it('a parenthesised and a compound query are still checked', () => {
+    expect(summary('(SELECT amont FROM orders)')).toEqual(['fail', 'unknown_column@1:9~amount']);
+    expect(summary('SELECT amount FROM orders UNION SELECT amount FROM salaries')).toEqual(['pass']);
+  });
+
+  it.each<[string, string, string]>([
+    ['one table', 'SELECT nme FROM orders', 'no such column: nme; columns of orders: order_id, customer_id, amount, region at 1:8'],
+    ['qualified: only the qualifier\'s table', 'SELECT c.zzz FROM orders o JOIN customers c ON o.customer_id = c.customer_id', 'no such column: c.zzz; columns of customers: customer_id, name, segment at 1:8'],
+    ['two tables', 'SELECT zzz FROM orders o JOIN customers c USING (customer_id)', 'no such column: zzz; columns of orders: order_id, customer_id, amount, region; columns of customers: customer_id, name, segment at 1:8'],
+    ['schema-qualified table, as written', 'SELECT zzz FROM hr.staff', 'no such column: zzz; columns of hr.staff: employee_id, name at 1:8'],
+    ['did-you-mean instead of the list', 'SELECT amont FROM orders', 'no such column: amont; did you mean amount? at 1:8'],
+    ['a CTE: no catalog columns to list', 'WITH orders AS (SELECT employee_id FROM salaries) SELECT zzz FROM orders', 'no such column: zzz at 1:58'],
+  ])('an unknown column with no close match lists the columns in scope: %s', (_name, sql, reason) => {
+    const result = checkSchema({ sql, dialect: 'sqlite', catalog });
+    expect(result.reason).toBe(reason);
+    expect(result.issues[0]!.message).toBe(reason.replace(/ at \d+:\d+$/, ''));
+  });
+
+  it('caps the listed columns per table', () => {
+    const wide: Catalog = { tables: [{ name: 'wide', kind: 'table', schema: 'main', columns: cols(...Array.from({ length: 15 }, (_, i) => `c${i + 1}`)) }] };
+    expect(checkSchema({ sql: 'SELECT zzz FROM wide', dialect: 'sqlite', catalog: wide }).issues[0]!.message)
+      .toBe('no such column: zzz; columns of wide: c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, … (+3 more)');
+  });
+
+  it.each<[string, string]>([
+    ['SELECT name FROM customers', 'every name resolves (1 table, 1 column reference)'],
+    ['SELECT o.amount, c.name FROM orders o JOIN customers c USING (customer_id)', // the USING column counts
+     'every name resolves (2 tables, 4 column references)'],
+    ['SELECT 1', 'every name resolves (0 tables, 0 column references)'],
+  ])('pass reason counts in singular and plural: %s', (sql, reason) => {
+    expect(checkSchema({ sql, dialect: 'sqlite', catalog }).reason).toBe(reason);
+  });
+
   it('rejects a catalog without tables', () => {
     expect(() => checkSchema({ sql: 'SELECT 1', dialect: 'sqlite', catalog: {} as Catalog })).toThrow('catalog must be { tables: CatalogTable[] } (see src/sql/catalog.ts)');
   });
