@@ -8,14 +8,17 @@
  * Prints execution accuracy by hardness (easy, medium, hard, extra, all) and the counts, shows a
  * progress bar on a TTY (stderr), and writes one JSON line per item to `--out`.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { createSqliteEngine } from '../engine/sqlite/sqlite-engine.js';
-import { LadderError } from '../errors.js';
+import { isLadderError, LadderError } from '../errors.js';
 import { PRESET_NAMES, resolvePolicy, type PresetName } from '../compare/policy.js';
 import { evaluateSpider, type SpiderSummary } from '../spider/evaluate-spider.js';
-import { readPredictions, readSpiderGold } from '../spider/read-spider-files.js';
+import { listSnapshots } from '../spider/list-snapshots.js';
+import { readPredictions, readSpiderGold, type SpiderGoldItem } from '../spider/read-spider-files.js';
 import { HARDNESS_LEVELS } from '../spider/hardness.js';
 
 /** Parsed flags of the `spider` command. */
@@ -59,9 +62,13 @@ export interface SpiderCommandIo {
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
 }
 
+/** Per-item problems listed on stderr before the rest are only counted. */
+const MAX_LISTED_PROBLEMS = 20;
+
 /**
  * Runs the command. Resolves to the exit code: 0 after a run (even with per-item problems),
- * 2 for misuse (unreadable files, bad options).
+ * 2 for misuse (unreadable files, bad options, a `--db` folder that does not exist or holds a
+ * snapshot for none of the gold's db_ids).
  */
 export async function runSpiderCommand(options: SpiderCommandOptions, io: SpiderCommandIo): Promise<number> {
   let engine: ReturnType<typeof createSqliteEngine> | undefined;
@@ -72,6 +79,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       readPredictions(options.pred),
       options.tables === undefined ? Promise.resolve(undefined) : readTables(options.tables),
     ]);
+    await checkDbDir(options.db, gold);
     engine = createSqliteEngine(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
     const bar = io.stderr.isTTY
       ? new cliProgress.SingleBar({ format: 'spider [{bar}] {value}/{total} items | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
@@ -91,9 +99,13 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     });
     bar?.stop();
     for (const warning of output.warnings) io.stderr.write(`warning: ${warning}\n`);
-    const problems = output.items.filter((item) => item.exec === null || (item.error !== null && item.flags.includes('no_sql')));
-    for (const item of problems.slice(0, 20)) io.stderr.write(`item ${item.i} (${item.db_id}): ${item.error}\n`);
-    if (problems.length > 20) io.stderr.write(`… and ${problems.length - 20} more items with problems (see --out)\n`);
+    // Not scored, or the prediction did not run (no line, no SQL, an SQLite error, a timeout).
+    const problems = output.items.filter((item) => item.exec === null || item.flags.includes('prediction_error'));
+    for (const item of problems.slice(0, MAX_LISTED_PROBLEMS)) io.stderr.write(`item ${item.i} (${item.db_id}): ${item.error}\n`);
+    if (problems.length > MAX_LISTED_PROBLEMS) {
+      const where = options.out === undefined ? 'rerun with --out verdicts.jsonl to get every item' : `every item is in --out ${options.out}`;
+      io.stderr.write(`… and ${problems.length - MAX_LISTED_PROBLEMS} more items with problems (${where})\n`);
+    }
     if (options.out !== undefined) {
       // Fixed key order: the issue's fields first, then ours.
       const line = ({ i, db_id, exec, error, flags, goldIndex, hardness, diagnostics }: (typeof output.items)[number]): string =>
@@ -115,7 +127,8 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
 
 /**
  * Formats the summary as the official evaluator prints it (20-character columns, 3 decimals),
- * followed by the counts.
+ * followed by the counts. A level with no scored item shows `n/a` (the official script prints
+ * 0.000), so an empty level or a run that scored nothing is not read as 0% accuracy.
  */
 export function formatSpiderSummary(summary: SpiderSummary, preset: string, keepDistinct: boolean): string {
   const levels = [...HARDNESS_LEVELS, 'all'] as const;
@@ -125,7 +138,7 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
   text += row('', [...levels]);
   text += row('count', levels.map((l) => String(summary.levels[l].count)));
   text += '=====================   EXECUTION ACCURACY     =====================\n';
-  text += row('execution', levels.map((l) => summary.levels[l].accuracy.toFixed(3)));
+  text += row('execution', levels.map((l) => (summary.levels[l].scored === 0 ? 'n/a' : summary.levels[l].accuracy.toFixed(3))));
   text += '\n';
   text += `scored ${all.scored} of ${all.count} | correct ${all.correct} | executed ${summary.executed} | prediction errors ${summary.predictionErrors} | gold errors ${summary.goldErrors} | empty-gold matches ${summary.emptyGoldMatches} | undecided ${summary.undecided}`;
   if (summary.unknownHardness > 0) text += ` | hardness unknown ${summary.unknownHardness} (counted in all only)`;
@@ -139,6 +152,44 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
     }
   }
   return text;
+}
+
+/**
+ * Checks `--db` before the run: the folder must exist, and at least one db_id of the gold must
+ * resolve to `DBDIR/<db_id>/*.sqlite` (a folder one level too deep, such as
+ * `database/concert_singer`, resolves none and would otherwise give an all-unknown run).
+ * @throws LadderError `db_not_found` naming `--db`, the folder, what it contains and the expected layout.
+ */
+async function checkDbDir(dbDir: string, gold: readonly SpiderGoldItem[]): Promise<void> {
+  const layout = 'a database folder DBDIR with one sub-folder per db_id, DBDIR/<db_id>/*.sqlite';
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dbDir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'which does not exist' : code === 'ENOTDIR' ? 'which is not a folder' : `which cannot be read (${(error as Error).message})`;
+    throw new LadderError('db_not_found', `--db: expected ${layout}; received ${dbDir}, ${why}`, { cause: error });
+  }
+  const dbIds = [...new Set(gold.flatMap((item) => (item.error === undefined ? [item.dbId] : [])))];
+  if (dbIds.length === 0) return;
+  const resolves = (dbId: string): Promise<boolean> =>
+    listSnapshots(dbDir, dbId).then(
+      () => true,
+      (error: unknown) => {
+        if (isLadderError(error)) return false;
+        throw error;
+      },
+    );
+  if ((await Promise.all(dbIds.map(resolves))).some(Boolean)) return;
+  const names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+  const shown = names.length === 0 ? 'nothing (empty folder)' : names.slice(0, 10).join(', ') + (names.length > 10 ? `, … (${names.length - 10} more)` : '');
+  const none = dbIds.length === 1 ? `the gold's only db_id, ${JSON.stringify(dbIds[0])}, has no snapshot` : `none of the gold's ${dbIds.length} db_ids (${JSON.stringify(dbIds[0])}, …) has a snapshot`;
+  let message = `--db: ${none} in ${dbDir}\n`;
+  message += `  expected ${layout}, e.g. ${path.resolve(dbDir, dbIds[0]!, `${dbIds[0]}.sqlite`)}\n`;
+  message += `  received ${dbDir}, which contains: ${shown}`;
+  if (names.some((name) => name.endsWith('.sqlite'))) message += `\n  hint: it holds .sqlite files itself; --db is probably its parent folder, ${path.dirname(path.resolve(dbDir))}`;
+  else if (names.includes('database/')) message += `\n  hint: --db is probably its database/ sub-folder, ${path.resolve(dbDir, 'database')}`;
+  throw new LadderError('db_not_found', message);
 }
 
 async function readTables(file: string): Promise<Set<string>> {

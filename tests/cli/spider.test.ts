@@ -83,7 +83,7 @@ describe('text2sql-ladder spider', () => {
         '                     easy                 medium               hard                 extra                all',
         'count                4                    2                    0                    0                    7',
         '=====================   EXECUTION ACCURACY     =====================',
-        'execution            0.500                0.500                0.000                0.000                0.500',
+        'execution            0.500                0.500                n/a                  n/a                  0.500',
         '',
         'scored 6 of 7 | correct 3 | executed 4 | prediction errors 2 | gold errors 1 | empty-gold matches 0 | undecided 0 | hardness unknown 1 (counted in all only)',
         '',
@@ -117,9 +117,23 @@ describe('text2sql-ladder spider', () => {
   it('--tables marks db_ids outside tables.json as unknown', async () => {
     writeFileSync(path.join(dir, 'tables.json'), JSON.stringify([{ db_id: 'other' }]));
     const out = path.join(dir, 'tables.jsonl');
-    await runSpiderCommand(options({ out, tables: path.join(dir, 'tables.json') }), capture().io);
+    const { io, out: stdout } = capture();
+    expect(await runSpiderCommand(options({ out, tables: path.join(dir, 'tables.json') }), io)).toBe(0);
     const first = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]!) as { exec: null; error: string };
     expect([first.exec, first.error]).toEqual([null, 'unknown db_id "shop": not in tables.json']);
+    // Nothing scored: every accuracy is n/a, not 0.000.
+    expect(stdout()).toBe(
+      [
+        'preset: default',
+        '                     easy                 medium               hard                 extra                all',
+        'count                4                    2                    0                    0                    7',
+        '=====================   EXECUTION ACCURACY     =====================',
+        'execution            n/a                  n/a                  n/a                  n/a                  n/a',
+        '',
+        'scored 0 of 7 | correct 0 | executed 0 | prediction errors 0 | gold errors 7 | empty-gold matches 0 | undecided 0 | hardness unknown 1 (counted in all only)',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('parses its flags through the program (createProgram)', async () => {
@@ -143,6 +157,112 @@ describe('text2sql-ladder spider', () => {
     await expect(program.parseAsync(['node', 'x', 'spider', '--gold', 'g', '--pred', 'p', '--db', 'd', '--preset', 'bogus'])).rejects.toThrow(
       "option '--preset <name>' argument 'bogus' is invalid. expected one of default, spider, bird",
     );
+  });
+});
+
+describe('text2sql-ladder spider --db misuse (exit 2, nothing run)', () => {
+  const layout = 'a database folder DBDIR with one sub-folder per db_id, DBDIR/<db_id>/*.sqlite';
+
+  it('a --db folder that does not exist', async () => {
+    const missing = path.join(dir, 'nodb');
+    const { io, out, err } = capture();
+    expect(await runSpiderCommand(options({ db: missing }), io)).toBe(2);
+    expect(out()).toBe('');
+    expect(err()).toBe(`error: --db: expected ${layout}; received ${missing}, which does not exist\n`);
+  });
+
+  it('a --db that is a file', async () => {
+    const file = path.join(dir, 'gold.sql');
+    const { io, err } = capture();
+    expect(await runSpiderCommand(options({ db: file }), io)).toBe(2);
+    expect(err()).toBe(`error: --db: expected ${layout}; received ${file}, which is not a folder\n`);
+  });
+
+  it('a --db one level too deep (database/shop): no db_id resolves; lists the folder and hints at its parent', async () => {
+    const deep = path.join(dbDir, 'shop');
+    const { io, out, err } = capture();
+    expect(await runSpiderCommand(options({ db: deep }), io)).toBe(2);
+    expect(out()).toBe('');
+    expect(err()).toBe(
+      [
+        `error: --db: none of the gold's 2 db_ids ("shop", …) has a snapshot in ${deep}`,
+        `  expected ${layout}, e.g. ${path.join(deep, 'shop', 'shop.sqlite')}`,
+        `  received ${deep}, which contains: shop.sqlite, shop_edge.sqlite`,
+        `  hint: it holds .sqlite files itself; --db is probably its parent folder, ${dbDir}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a --db folder one level too high (holding database/): hints at the sub-folder', async () => {
+    const { io, err } = capture();
+    expect(await runSpiderCommand(options({ db: dir }), io)).toBe(2);
+    expect(err()).toMatch(new RegExp(`\n  received ${dir}, which contains: [^\n]*database/, [^\n]*\n  hint: --db is probably its database/ sub-folder, ${path.join(dir, 'database')}\n$`));
+  });
+
+  it('an empty --db folder, with a gold naming one db_id', async () => {
+    const gold = path.join(dir, 'gold-one-db.sql');
+    writeFileSync(gold, 'SELECT count(*) FROM items\tshop\nSELECT 1\tshop\n');
+    const empty = path.join(dbDir, 'empty');
+    const { io, err } = capture();
+    expect(await runSpiderCommand(options({ gold, db: empty }), io)).toBe(2);
+    expect(err()).toBe(
+      [
+        `error: --db: the gold's only db_id, "shop", has no snapshot in ${empty}`,
+        `  expected ${layout}, e.g. ${path.join(empty, 'shop', 'shop.sqlite')}`,
+        `  received ${empty}, which contains: nothing (empty folder)`,
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('text2sql-ladder spider stderr problem list', () => {
+  it('lists prediction execution errors (SQLite messages) with the other problems', async () => {
+    const gold = path.join(dir, 'gold-errors.sql');
+    const pred = path.join(dir, 'pred-errors.sql');
+    writeFileSync(gold, ['SELECT count(*) FROM items\tshop', 'SELECT name FROM items\tshop', 'SELECT id FROM items\tshop', 'SELECT 1\tnowhere'].join('\n') + '\n');
+    writeFileSync(pred, ['SELECT name FROM items WHERE count(*) > 1', 'SELECT nope FROM items', 'SELECT id FROM items', 'SELECT 1'].join('\n') + '\n');
+    const { io, err } = capture();
+    expect(await runSpiderCommand(options({ gold, pred }), io)).toBe(0);
+    expect(err()).toBe(
+      [
+        'item 0 (shop): snapshot shop: prediction failed (sqlite_error): misuse of aggregate function count()',
+        'item 1 (shop): snapshot shop: prediction failed (sqlite_error): no such column: nope',
+        `item 3 (nowhere): unknown db_id "nowhere": no folder ${path.join(dbDir, 'nowhere')}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  const manyProblems = (): { gold: string; pred: string } => {
+    const gold = path.join(dir, 'gold-many.sql');
+    const pred = path.join(dir, 'pred-many.sql');
+    writeFileSync(gold, Array.from({ length: 23 }, () => 'SELECT id FROM items\tshop').join('\n') + '\n');
+    writeFileSync(pred, Array.from({ length: 22 }, () => 'SELECT nope FROM items').join('\n') + '\n');
+    return { gold, pred };
+  };
+  const first20 = Array.from({ length: 20 }, (_, i) => `item ${i} (shop): snapshot shop: prediction failed (sqlite_error): no such column: nope`);
+
+  it('caps the list at 20; without --out, says how to get the rest', async () => {
+    const { io, err } = capture();
+    expect(await runSpiderCommand(options(manyProblems()), io)).toBe(0);
+    expect(err()).toBe(
+      [
+        'warning: prediction file has 22 lines, gold has 23 items: items 22…22 have no prediction and score 0',
+        ...first20,
+        '… and 3 more items with problems (rerun with --out verdicts.jsonl to get every item)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('caps the list at 20; with --out, names the file', async () => {
+    const out = path.join(dir, 'many.jsonl');
+    const { io, err } = capture();
+    expect(await runSpiderCommand(options({ ...manyProblems(), out }), io)).toBe(0);
+    expect(err().split('\n').slice(-2)).toEqual([`… and 3 more items with problems (every item is in --out ${out})`, '']);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(23);
   });
 });
 
