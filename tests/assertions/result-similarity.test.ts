@@ -1,26 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 import { resultSimilarity } from '../../assertions/result-similarity.js';
 import { closeSharedEngine } from '../../assertions/runtime.js';
 
-let dir: string;
+let database: TempSqlite;
 let dbPath: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'result-similarity-'));
-  dbPath = path.join(dir, 'pets.sqlite');
-  const db = new Database(dbPath);
-  db.exec(`CREATE TABLE pets (id INTEGER PRIMARY KEY, kind TEXT, age INTEGER);
-           INSERT INTO pets VALUES (1, 'cat', 3), (2, 'dog', 5), (3, 'cat', 7), (4, 'bird', 1);`);
-  db.close();
+  database = createTempSqlite(`CREATE TABLE pets (id INTEGER PRIMARY KEY, kind TEXT, age INTEGER);
+           INSERT INTO pets VALUES (1, 'cat', 3), (2, 'dog', 5), (3, 'cat', 7), (4, 'bird', 1);`, { prefix: 'result-similarity-', name: 'pets.sqlite' });
+  dbPath = database.file;
 });
 
 afterAll(async () => {
   await closeSharedEngine();
-  rmSync(dir, { recursive: true, force: true });
+  database.remove();
 });
 
 describe('resultSimilarity assertion', () => {

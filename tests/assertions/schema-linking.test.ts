@@ -1,27 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 import { closeSharedEngine } from '../../assertions/runtime.js';
 import { schemaLinking } from '../../assertions/schema-linking.js';
 
-let dir: string;
+let database: TempSqlite;
 let dbPath: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'schema-linking-'));
-  dbPath = path.join(dir, 'shop.sqlite');
-  const db = new Database(dbPath);
-  db.exec(`CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, total INTEGER);
+  database = createTempSqlite(`CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, total INTEGER);
            CREATE TABLE customers (customer_id INTEGER PRIMARY KEY, name TEXT);
-           CREATE VIEW big_orders AS SELECT * FROM orders WHERE total > 100;`);
-  db.close();
+           CREATE VIEW big_orders AS SELECT * FROM orders WHERE total > 100;`, { prefix: 'schema-linking-', name: 'shop.sqlite' });
+  dbPath = database.file;
 });
 
 afterAll(async () => {
   await closeSharedEngine();
-  rmSync(dir, { recursive: true, force: true });
+  database.remove();
 });
 
 const GOLD = 'SELECT * FROM orders o JOIN customers c USING (customer_id)';

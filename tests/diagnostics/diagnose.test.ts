@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { diagnoseItem, runDiagnostics, summarizeDiagnostics } from '../../src/diagnostics/diagnose.js';
@@ -60,28 +57,25 @@ describe('diagnoseItem without an engine', () => {
 });
 
 describe('diagnoseItem with the SQLite engine', () => {
-  let dir: string;
+  let database: TempSqlite;
   let db: string;
   let engine: Engine;
 
   beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'diagnose-'));
-    db = path.join(dir, 'shop.sqlite');
-    const setup = new Database(db);
-    setup.exec(`
+    database = createTempSqlite(`
       CREATE TABLE orders (id INTEGER PRIMARY KEY, region TEXT, amount INTEGER, status TEXT, created_at TEXT);
       CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
       INSERT INTO orders VALUES (1, 'north', 10, 'paid', '2024-02-01'), (2, 'south', 5, 'paid', '2023-05-01'),
         (3, 'north', 7, 'open', '2024-03-01'), (4, 'east', 1, 'paid', '2024-04-01');
       CREATE VIEW paid_orders AS SELECT * FROM orders WHERE status = 'paid';
-    `);
-    setup.close();
+    `, { prefix: 'diagnose-', name: 'shop.sqlite' });
+    db = database.file;
     engine = createSqliteEngine();
   });
 
   afterAll(async () => {
     await engine.close();
-    rmSync(dir, { recursive: true, force: true });
+    database.remove();
   });
 
   it('executes both queries for result similarity and query affinity', async () => {

@@ -1,22 +1,19 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createTempSqlite } from '../helpers/temp-sqlite.js';
 import { closeSharedEngine } from '../../assertions/runtime.js';
 import { text2sqlPrompt } from '../../providers/prompt.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'prompt-'));
-const dbPath = path.join(dir, 'shop.sqlite');
-const setup = new Database(dbPath);
-setup.exec(`
+const database = createTempSqlite(`
   CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, segment TEXT);
   CREATE VIEW v_named AS SELECT name FROM customers;
   INSERT INTO customers VALUES (1, 'Ada', 'SMB'), (2, 'Grace', NULL), (3, 'Linus', 'SMB'), (4, 'Ken', 'ENTERPRISE'), (5, 'Barbara', 'MID');
-`);
-setup.close();
+`, { prefix: 'prompt-', name: 'shop.sqlite' });
+const dbPath = database.file;
 
-afterAll(() => closeSharedEngine());
+afterAll(async () => {
+  await closeSharedEngine();
+  database.remove();
+});
 
 describe('text2sqlPrompt', () => {
   it('renders DDL, distinct non-NULL samples, the date, the rules and the protocol', async () => {

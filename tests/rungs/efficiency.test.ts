@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempSqlite } from '../helpers/temp-sqlite.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import type { Engine, ExplainOutcome } from '../../src/engine/engine.js';
 import { resolveFixture } from '../../src/fixtures/registry.js';
@@ -147,11 +144,8 @@ describe('plans through views', () => {
 
 describe('a database never analyzed', () => {
   it("says which tables fell back to SQLite's default row count", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'l6-'));
-    const file = path.join(dir, 'plain.sqlite');
-    const setup = new Database(file);
-    setup.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, k INTEGER); CREATE INDEX t_k ON t(k); INSERT INTO t VALUES (1, 1), (2, 2);');
-    setup.close();
+    const database = createTempSqlite('CREATE TABLE t (id INTEGER PRIMARY KEY, k INTEGER); CREATE INDEX t_k ON t(k); INSERT INTO t VALUES (1, 1), (2, 2);', { prefix: 'l6-', name: 'plain.sqlite' });
+    const file = database.file;
     try {
       const result = await checkEfficiency({ predictedSql: 'SELECT id FROM t WHERE k + 0 = 1', goldSql: 'SELECT id FROM t WHERE k = 1', snapshot: file, engine, execution: PASSED });
       // SCAN t: 1 048 576; SEARCH t USING COVERING INDEX t_k (k=?): 10 (no stats) + log2(1 048 576) = 30
@@ -160,7 +154,7 @@ describe('a database never analyzed', () => {
       );
       expect(result.details?.statistics).toBe('none');
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      database.remove();
     }
   });
 });

@@ -3,21 +3,14 @@
  * `orders`, `customers`, `salaries`, a table named `Match` (a keyword for sql-parser-cst) and a
  * view `big_orders`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
-export interface StaticTestDb {
-  readonly file: string;
-  remove(): void;
-}
+/** The built database (`file`) and its cleanup. */
+export type StaticTestDb = TempSqlite;
 
+/** Builds the database in a new temporary folder. */
 export function buildStaticTestDb(): StaticTestDb {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'static-rungs-'));
-  const file = path.join(dir, 'shop.sqlite');
-  const db = new Database(file);
-  db.exec(`
+  return createTempSqlite(`
     CREATE TABLE customers (customer_id INTEGER PRIMARY KEY, name TEXT, segment TEXT);
     CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers, amount REAL, region TEXT);
     CREATE TABLE salaries (employee_id INTEGER PRIMARY KEY, amount REAL);
@@ -27,7 +20,5 @@ export function buildStaticTestDb(): StaticTestDb {
     INSERT INTO orders VALUES (1, 1, 50, 'APG'), (2, 2, 500, 'EMEA');
     INSERT INTO salaries VALUES (1, 1000);
     INSERT INTO "Match" VALUES (1, 'Ann');
-  `);
-  db.close();
-  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  `, { prefix: 'static-rungs-', name: 'shop.sqlite' });
 }

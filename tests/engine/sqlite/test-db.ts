@@ -8,27 +8,16 @@
  * - view `french_singers` = singers from France.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createTempSqlite } from '../../helpers/temp-sqlite.js';
 
 /** A built test database and its folder. */
-export interface TestDb {
-  /** Folder that holds only the database (and whatever a test wrongly creates). */
-  readonly dir: string;
-  /** Absolute path of the database file. */
-  readonly file: string;
-  /** Removes the folder. */
-  remove(): void;
-}
+import type { TempSqlite } from '../../helpers/temp-sqlite.js';
+export type TestDb = TempSqlite;
 
 /** Builds the test database in a new temporary folder. */
 export function buildTestDb(): TestDb {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ladder-engine-'));
-  const file = path.join(dir, 'music.sqlite');
-  const db = new Database(file);
-  db.exec(`
+  return createTempSqlite(`
     CREATE TABLE singer (id INTEGER PRIMARY KEY, name TEXT, country TEXT, big INTEGER, photo BLOB, score REAL);
     CREATE TABLE concert (id INTEGER PRIMARY KEY, singer_id INTEGER, year INTEGER);
     CREATE INDEX idx_concert_year ON concert(year);
@@ -37,9 +26,7 @@ export function buildTestDb(): TestDb {
     INSERT INTO singer VALUES (2, 'O''Brien', 'Ireland', -9223372036854775808, NULL, 175.0);
     INSERT INTO singer VALUES (3, 'Aznavour', 'France', 42, x'', NULL);
     INSERT INTO concert VALUES (10, 1, 1999), (11, 1, 2003), (12, 3, 2005);
-  `);
-  db.close();
-  return { dir, file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  `, { prefix: 'ladder-engine-', name: 'music.sqlite' });
 }
 
 /** SHA-256 of a file's bytes, hex. */
