@@ -79,10 +79,13 @@ describe('one child with a 500 ms default deadline', () => {
 
   it('starts the deadline of a statement sent ahead only when the child starts it', async () => {
     await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
-    const slow = engine.execute({ db: fixture.file, sql: 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 4000000) SELECT count(*) FROM c', timeoutMs: 120_000 });
+    // The slow statement must outlast the 500 ms default deadline by a wide margin on any machine
+    // (4 million rows took 497 ms on an idle one), so that `quick` would time out if its deadline
+    // started when it was sent rather than when the child started it.
+    const slow = engine.execute({ db: fixture.file, sql: 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000000) SELECT count(*) FROM c', timeoutMs: 120_000 });
     const quick = engine.execute({ db: fixture.file, sql: 'SELECT 2' });
     const started = Date.now();
-    expect(await slow).toMatchObject({ ok: true, result: { rows: [[4_000_000]] } });
+    expect(await slow).toMatchObject({ ok: true, result: { rows: [[20_000_000]] } });
     expect(Date.now() - started).toBeGreaterThan(500);
     expect(await quick).toMatchObject({ ok: true, result: { rows: [[2]] } });
   });
