@@ -123,8 +123,9 @@ export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
 /** Statement types (sql-parser-cst) that L2 resolves; any other top-level statement is skipped. */
 const QUERY_STATEMENTS: ReadonlySet<string> = new Set(['select_stmt', 'compound_select_stmt', 'paren_expr']);
 
-/** Most columns listed per table, and most tables listed, when an unknown column has no did-you-mean. */
+/** Most columns listed per table when an unknown column has no did-you-mean. */
 export const MAX_LISTED_COLUMNS = 12;
+/** Most tables whose columns are listed when an unknown column has no did-you-mean. */
 export const MAX_LISTED_TABLES = 4;
 
 /** `delete_stmt` → `DELETE`, `create_table_stmt` → `CREATE TABLE`. */
