@@ -15,7 +15,7 @@ let session: SqliteSession;
 let checksum: string;
 
 function request(op: ChildRequest['op'], sql: string, extra: Partial<ChildRequest> = {}): ChildRequest {
-  return { id: 1, op, db: fixture.file, sql, maxRows: 100, doubleQuotes: 'legacy', ...extra };
+  return { id: 1, op, db: fixture.file, sql, maxRows: 100, maxResultBytes: 2 ** 20, timeoutMs: 10_000, doubleQuotes: 'legacy', ...extra };
 }
 
 beforeAll(() => {
