@@ -15,6 +15,8 @@
  */
 import { parse as parseCst, type Program } from 'sql-parser-cst';
 import nodeSqlParser from 'node-sql-parser';
+import { BUDGET_REASON, sqlSizeOverBudget, treeDepthOverBudget } from './analysis-budget.js';
+import { parserText, restoreIdentifiers } from './parser-text.js';
 
 /** Dialects the ladder understands. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake';
@@ -28,6 +30,11 @@ export interface ParseError {
   readonly message: string;
   readonly line?: number;
   readonly column?: number;
+  /**
+   * True when the text was not parsed because it is over an analysis budget (too long, or its
+   * tree too deep: see analysis-budget.ts); `message` then starts "not analysed within budget".
+   */
+  readonly budget?: boolean;
 }
 
 /** A sql-parser-cst tree (every dialect but Snowflake). Nodes carry `range: [start, end)` offsets. */
@@ -62,23 +69,36 @@ const CST_DIALECT = {
  * @param sql - the SQL text.
  * @param dialect - one of {@link DIALECTS}.
  * @returns the tree (with source ranges for sql-parser-cst), or `ok: false` with the parser's
- *   message and 1-based line/column. Never throws for bad SQL.
+ *   message and 1-based line/column, or with `budget: true` when the text is longer than
+ *   `MAX_SQL_CHARS` or its tree deeper than `MAX_TREE_DEPTH` (analysis-budget.ts). Never throws
+ *   for bad SQL.
  * @throws TypeError when `dialect` is not one of {@link DIALECTS}.
  */
 export function parseSql(sql: string, dialect: Dialect): ParseResult {
   if (!DIALECTS.includes(dialect)) {
     throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(dialect)}`);
   }
+  const oversized = sqlSizeOverBudget(sql);
+  if (oversized !== undefined) return { ok: false, dialect, error: { message: oversized, budget: true } };
   if (dialect === 'snowflake') return parseWithNodeSqlParser(sql, dialect);
   try {
-    const program = parseCst(sql, {
+    // What SQLite reads (bare CR, BOM, an open trailing comment, non-ASCII identifiers): parser-text.ts.
+    const prepared = parserText(sql, dialect === 'sqlite');
+    const program = parseCst(prepared.text, {
       dialect: CST_DIALECT[dialect],
       includeRange: true,
       paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'],
       filename: 'sql',
     });
+    const tooDeep = treeDepthOverBudget(program);
+    if (tooDeep !== undefined) return { ok: false, dialect, error: { message: tooDeep, budget: true } };
+    if (prepared.replacedWordCharacters) restoreIdentifiers(program, sql);
     return { ok: true, kind: 'cst', dialect, program };
   } catch (error) {
+    if (error instanceof RangeError) {
+      // The parser ran out of stack on deeply nested text: a budget, not a syntax error.
+      return { ok: false, dialect, error: { message: `${BUDGET_REASON}: the text nests too deeply to parse`, budget: true } };
+    }
     return { ok: false, dialect, error: toParseError(error) };
   }
 }
@@ -87,8 +107,14 @@ function parseWithNodeSqlParser(sql: string, dialect: Dialect): ParseResult {
   const parser = new nodeSqlParser.Parser();
   try {
     const ast = parser.astify(sql, { database: 'snowflake' });
-    return { ok: true, kind: 'node-sql-parser', dialect, ast: Array.isArray(ast) ? ast : [ast] };
+    const statements = Array.isArray(ast) ? ast : [ast];
+    const tooDeep = treeDepthOverBudget(statements);
+    if (tooDeep !== undefined) return { ok: false, dialect, error: { message: tooDeep, budget: true } };
+    return { ok: true, kind: 'node-sql-parser', dialect, ast: statements };
   } catch (error) {
+    if (error instanceof RangeError) {
+      return { ok: false, dialect, error: { message: `${BUDGET_REASON}: the text nests too deeply to parse`, budget: true } };
+    }
     const location = (error as { location?: { start?: { line?: number; column?: number } } }).location?.start;
     const message = firstLine(error instanceof Error ? error.message : String(error));
     return {
