@@ -7,6 +7,7 @@
  * Also the conversion of a normalized sql-parser-cst tree into a labelled tree
  * ({@link toLabelledTree}), and token Jaccard over normalized SQL text.
  */
+import { checkAnalysisBudget } from './analysis-budget.js';
 import { isSqlNode, keywordText, type SqlNode } from './sql-tree.js';
 
 /** An ordered tree with a label per node. */
@@ -109,6 +110,7 @@ export function treeEditDistance(a: LabelledTree, b: LabelledTree): number {
   const width = m + 1;
   for (const i of A.keyroots) {
     for (const j of B.keyroots) {
+      checkAnalysisBudget();
       const li = A.leftmost[i]!;
       const lj = B.leftmost[j]!;
       // forest distance over A[li..i] × B[lj..j]; fd index (x - li + 1, y - lj + 1)
