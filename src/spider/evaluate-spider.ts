@@ -7,7 +7,11 @@
  * - prediction file shorter than the gold → the missing items score 0 (`no prediction line`);
  *   longer → the extra lines are reported in `warnings` and ignored;
  * - a prediction with no SQL → 0 (`no SQL`);
- * - unknown db_id, a database no gold can run on, a malformed gold line → `exec: null` (not scored).
+ * - unknown db_id, a database no gold can run on, a malformed gold line → `exec: null` (not scored);
+ * - anything that throws while one item is evaluated (a bug, never the model's fault to exploit)
+ *   → that item scores 0 with flag `internal_error` and the message; with `diagnostics`, a
+ *   diagnostics failure only drops that item's diagnostics row (`diagnostics: null`, flag
+ *   `diagnostics_error`). The other items and the output are never lost.
  */
 import { checkExecution, type ExecutionDetails } from '../rungs/execution.js';
 import type { RungResult } from '../rungs/rung-result.js';
@@ -61,6 +65,8 @@ export interface SpiderSummary {
   readonly undecided: number;
   /** Items whose gold the official reader cannot read (counted in `all` only). */
   readonly unknownHardness: number;
+  /** Items whose evaluation threw (scored 0, flag `internal_error`). */
+  readonly internalErrors: number;
   /** With `diagnostics: true`: averages of the items' diagnostics rows. */
   readonly diagnostics?: DiagnosticsSummary;
 }
@@ -131,7 +137,7 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
     while (next < total) {
       const index = next;
       next += 1;
-      const { verdict, result } = await evaluateItem(input, index, snapshotsOf, cache);
+      const { verdict, result } = await evaluateItem(input, index, snapshotsOf, cache).catch((error: unknown) => internalError(input, index, error));
       items[index] = verdict;
       results[index] = result;
       done += 1;
@@ -188,9 +194,40 @@ async function evaluateItem(
   try {
     diagnostics = await diagnoseItem({ predictedSql: prediction.sql, goldSqls: [gold.sql], dialect: 'sqlite', engine: input.engine, db: snapshots[0]!.path });
   } catch (error_) {
-    if (!isLadderError(error_)) throw error_;
+    // Diagnostics never gate: losing them must not cost the item, let alone the run.
+    const note = isLadderError(error_) ? [] : ['diagnostics_error'];
+    return { verdict: { ...verdict, flags: [...verdict.flags, ...note], error: verdict.error ?? (note.length > 0 ? `diagnostics not computed: ${oneLine(error_)}` : null), diagnostics }, result };
   }
   return { verdict: { ...verdict, diagnostics }, result };
+}
+
+/** The verdict of an item whose evaluation threw: 0, with the message (see the module doc). */
+function internalError(input: EvaluateSpiderInput, index: number, error: unknown): { verdict: SpiderItemVerdict; result: null } {
+  const gold = input.gold[index]!;
+  let hardness: Hardness | null = null;
+  try {
+    hardness = gold.error ? null : spiderHardness(gold.sql);
+  } catch {
+    hardness = null;
+  }
+  return {
+    verdict: {
+      i: index,
+      db_id: gold.dbId,
+      exec: 0,
+      error: `internal error while evaluating this item: ${oneLine(error)}`,
+      flags: ['prediction_error', 'internal_error'],
+      goldIndex: null,
+      hardness,
+      ...(input.diagnostics ? { diagnostics: null } : {}),
+    },
+    result: null,
+  };
+}
+
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/\s*\n\s*/g, ' ').trim().slice(0, 500);
 }
 
 /** Aggregates item verdicts into the per-level table and the counts. */
@@ -213,5 +250,6 @@ export function summarize(items: readonly SpiderItemVerdict[]): SpiderSummary {
     emptyGoldMatches: items.filter((item) => item.exec === 1 && item.flags.includes('empty_gold')).length,
     undecided: items.filter((item) => item.flags.includes('undecided')).length,
     unknownHardness: items.filter((item) => item.hardness === null).length,
+    internalErrors: items.filter((item) => item.flags.includes('internal_error')).length,
   };
 }

@@ -4,7 +4,10 @@
  *   and splits it at the tab; blank lines separate SParC sessions and carry no item);
  * - predictions: one SQL per line, optionally `sql<TAB>db_id`, aligned with the gold items by
  *   position. A blank prediction line is kept as an item with no SQL (the official reader would
- *   misalign the file instead).
+ *   misalign the file instead). A tab is the db_id separator only when it is the last one on the
+ *   line, what follows reads as a db_id (letters, digits, `_`) and what precedes it does not end
+ *   in a word that needs more SQL after it (`FROM`, `WHERE`, `=`, `,`, …); otherwise the tab is
+ *   whitespace inside the SQL (the official reader takes only the text before the first tab).
  * Bad lines never throw: they come back with an `error` for that item; only an unreadable file
  * throws (LadderError `input_invalid`).
  */
@@ -83,10 +86,18 @@ export function parseSpiderPredictions(text: string): SpiderPrediction[] {
   return splitLines(text).map((raw, i) => {
     const line = raw.trim();
     const tab = line.lastIndexOf('\t');
-    if (tab < 0) return { index: i, line: i + 1, sql: line };
-    return { index: i, line: i + 1, sql: line.slice(0, tab).trim(), dbId: line.slice(tab + 1).trim() };
+    const sql = line.slice(0, tab).trim();
+    const dbId = line.slice(tab + 1).trim();
+    if (tab < 0 || !DB_ID.test(dbId) || NEEDS_MORE.test(sql)) return { index: i, line: i + 1, sql: line };
+    return { index: i, line: i + 1, sql, dbId };
   });
 }
+
+/** What a Spider / BIRD db_id looks like. */
+const DB_ID = /^[A-Za-z0-9_]+$/;
+
+/** SQL that cannot end here: the text after the tab is still SQL, not a db_id. */
+const NEEDS_MORE = /(?:\b(?:select|from|join|where|and|or|not|on|by|as|in|is|like|between|having|limit|offset|union|intersect|except|distinct|when|then|else|case)|[=<>!,(+\-*\/|.])$/i;
 
 /** Reads a prediction file. @throws LadderError `input_invalid` when the file cannot be read. */
 export async function readPredictions(file: string): Promise<SpiderPrediction[]> {

@@ -50,6 +50,62 @@ describe('evaluateSpider', () => {
   });
 });
 
+describe('evaluateSpider: one item never costs the run', () => {
+  it('an item whose evaluation throws scores 0 with internal_error; the others are scored', async () => {
+    const throwing: Engine = {
+      ...engine,
+      dialect: engine.dialect,
+      execute: (request) => (request.sql.includes('BOOM') ? Promise.reject(new TypeError('boom')) : engine.execute(request)),
+      prepare: (request) => engine.prepare(request),
+      explain: (request) => engine.explain(request),
+      catalog: (db) => engine.catalog(db),
+      close: () => Promise.resolve(),
+    };
+    const output = await evaluateSpider({
+      gold: parseSpiderGold('SELECT a FROM t\tok\nSELECT a FROM t\tok\n'),
+      predictions: parseSpiderPredictions("SELECT a FROM t WHERE 1 = 1 OR 'BOOM' = 0\nSELECT a FROM t\n"),
+      dbDir,
+      engine: throwing,
+      policy: resolvePolicy('default'),
+    });
+    expect(output.items.map((item) => [item.exec, item.flags, item.error])).toEqual([
+      [0, ['prediction_error', 'internal_error'], 'internal error while evaluating this item: TypeError: boom'],
+      [1, [], null],
+    ]);
+    expect(output.summary.internalErrors).toBe(1);
+  });
+
+  it('--diagnostics on a 2 500-term prediction: the item is scored and its diagnostics end within budget', async () => {
+    const chain = Array.from({ length: 2_500 }, (_, i) => `a = ${i}`).join(' OR ');
+    const output = await evaluateSpider({
+      gold: parseSpiderGold('SELECT a FROM t\tok\nSELECT a FROM t\tok\n'),
+      predictions: parseSpiderPredictions(`SELECT a FROM t WHERE ${chain}\nSELECT a FROM t\n`),
+      dbDir,
+      engine,
+      policy: resolvePolicy('default'),
+      diagnostics: true,
+    });
+    expect(output.items.map((item) => item.exec)).toEqual([0, 1]);
+    // SQLite refuses the prediction (an expression deeper than 1 000); the analysis does not read it.
+    expect(output.items[0]!.error).toMatch(/Expression tree is too large \(maximum depth 1000\)/);
+    expect(output.items[0]!.diagnostics).toMatchObject({ components_skipped: true, exact_match_skipped: true, ast_skipped: true });
+    expect(output.items[1]!.diagnostics).toMatchObject({ components_skipped: false, exact_match_normalized: 1 });
+    expect(output.summary.diagnostics?.items).toBe(2);
+  });
+});
+
+describe('parseSpiderPredictions: tabs', () => {
+  it.each([
+    ['a db_id column', 'SELECT a FROM t\tconcert_singer', { sql: 'SELECT a FROM t', dbId: 'concert_singer' }],
+    ['a tab inside the SQL, none after', 'SELECT a\tFROM t', { sql: 'SELECT a\tFROM t' }],
+    ['a tab before the last word of the SQL', 'SELECT a FROM\tsinger', { sql: 'SELECT a FROM\tsinger' }],
+    ['a tab before a value', 'SELECT a FROM t WHERE b =\t1', { sql: 'SELECT a FROM t WHERE b =\t1' }],
+    ['tabs inside the SQL and a db_id column', 'SELECT a\tFROM t\tWHERE b = 1\tshop', { sql: 'SELECT a\tFROM t\tWHERE b = 1', dbId: 'shop' }],
+  ])('%s', (_case, line, expected) => {
+    expect(parseSpiderPredictions(`${line}\n`)).toEqual([{ index: 0, line: 1, ...expected }]);
+  });
+});
+
 describe('summarize', () => {
   it('accuracy per level is correct / scored; counts are kept apart', () => {
     const item = (exec: 1 | 0 | null, hardness: SpiderItemVerdict['hardness'], flags: string[] = []): SpiderItemVerdict => ({
@@ -76,6 +132,7 @@ describe('summarize', () => {
       emptyGoldMatches: 1,
       undecided: 1,
       unknownHardness: 1,
+      internalErrors: 0,
     });
   });
 });
