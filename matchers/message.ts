@@ -14,6 +14,12 @@
  *   1:1  syntax_error  near "SELEC": syntax error   ← positioned issues and details
  * ```
  * Messages are built only when vitest asks for them (the matcher returns `message: () => …`).
+ * Every part is bounded, so a failing matcher costs the same on 10 MB of SQL as on 100 bytes:
+ * the received text is cut to {@link MAX_RECEIVED_CHARS} characters before the runner's printer
+ * sees it (its whitespace highlighting is quadratic: 100 KB of whitespace-heavy SQL took 16 s,
+ * 10 MB hung a worker), a source line under a caret to a window of {@link MAX_SOURCE_LINE_CHARS}
+ * characters around the column, and each reason or issue message to
+ * {@link MAX_MESSAGE_LINE_CHARS}.
  */
 import type { MatcherState } from 'vitest';
 import type { RungIssue, RungResult } from '../src/rungs/rung-result.js';
@@ -96,7 +102,7 @@ export function formatMatcherMessage(state: MatcherState, parts: MatcherMessageP
   });
   const blocks = [
     hint,
-    `Expected ${parts.receivedLabel} ${isNot ? 'not to' : 'to'} ${parts.expectation}\nReceived: ${utils.printReceived(parts.received)}`,
+    `Expected ${parts.receivedLabel} ${isNot ? 'not to' : 'to'} ${parts.expectation}\nReceived: ${utils.printReceived(clipReceived(parts.received))}`,
     formatVerdict(parts.result),
   ];
   if (parts.result.status === 'skipped' || parts.result.status === 'unscored') {
@@ -117,7 +123,38 @@ export function formatMatcherMessage(state: MatcherState, parts: MatcherMessageP
 export function formatVerdict(result: RungResult): string {
   const label = RUNG_LABELS[result.rung] ?? result.rung;
   const word = result.status === 'pass' ? 'passed' : result.status === 'fail' ? 'failed' : result.status;
-  return `${label} ${word}: ${result.reason}`;
+  return `${label} ${word}: ${clipText(result.reason, MAX_MESSAGE_LINE_CHARS)}`;
+}
+
+/** Longest received string printed, in characters; the rest is counted, not printed. */
+export const MAX_RECEIVED_CHARS = 2_000;
+/** Widest source line printed above a caret, in characters. */
+export const MAX_SOURCE_LINE_CHARS = 160;
+/** Longest reason or issue message printed, in characters. */
+export const MAX_MESSAGE_LINE_CHARS = 1_000;
+
+/** `text` cut to `max` characters, ending `… (+N characters)` when cut. */
+function clipText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (+${text.length - max} characters)`;
+}
+
+/** The received value as the message prints it: a string cut to {@link MAX_RECEIVED_CHARS}. */
+function clipReceived(received: unknown): unknown {
+  return typeof received === 'string' ? clipText(received, MAX_RECEIVED_CHARS) : received;
+}
+
+/**
+ * A window of a source line around a 1-based column, at most {@link MAX_SOURCE_LINE_CHARS}
+ * wide, with `…` where it was cut, and the caret's column in the window.
+ */
+function sourceWindow(text: string, column: number): { text: string; caret: number } {
+  if (text.length <= MAX_SOURCE_LINE_CHARS) return { text, caret: column };
+  const half = Math.floor(MAX_SOURCE_LINE_CHARS / 2);
+  const start = Math.max(0, Math.min(column - 1 - half, text.length - MAX_SOURCE_LINE_CHARS));
+  const end = start + MAX_SOURCE_LINE_CHARS;
+  const prefix = start > 0 ? '…' : '';
+  const suffix = end < text.length ? '…' : '';
+  return { text: `${prefix}${text.slice(start, end)}${suffix}`, caret: column - start + prefix.length };
 }
 
 /**
@@ -130,7 +167,9 @@ export function formatVerdict(result: RungResult): string {
  */
 export function formatIssues(issues: readonly RungIssue[], source?: string): string {
   if (issues.length === 0) return '';
-  const sourceLines = source?.split(/\r?\n/);
+  // Only the lines an issue points at are needed: never split a huge source whole.
+  const wanted = new Set(issues.map((issue) => issue.line).filter((line): line is number => line !== undefined));
+  const sourceLines = source === undefined ? undefined : linesAt(source, wanted);
   const lines = issues.map((issue) => {
     const where =
       issue.line !== undefined && issue.column !== undefined
@@ -140,12 +179,28 @@ export function formatIssues(issues: readonly RungIssue[], source?: string): str
           : '';
     const suggestion =
       issue.suggestion !== undefined && !/did you mean/i.test(issue.message) ? ` (did you mean ${JSON.stringify(issue.suggestion)}?)` : '';
-    const head = `  ${where}${issue.kind}  ${issue.message}${suggestion}`;
+    const head = `  ${where}${issue.kind}  ${clipText(issue.message, MAX_MESSAGE_LINE_CHARS)}${suggestion}`;
     const text = issue.line !== undefined ? sourceLines?.[issue.line - 1] : undefined;
     if (text === undefined || issue.column === undefined) return head;
-    return `${head}\n    ${text}\n    ${' '.repeat(Math.max(0, issue.column - 1))}^`;
+    const window = sourceWindow(text, issue.column);
+    return `${head}\n    ${window.text}\n    ${' '.repeat(Math.max(0, window.caret - 1))}^`;
   });
   return `Issues:\n${lines.join('\n')}`;
+}
+
+/** The lines of `source` with the given 1-based numbers (others left undefined), read in one pass. */
+function linesAt(source: string, wanted: ReadonlySet<number>): (string | undefined)[] {
+  const lines: (string | undefined)[] = [];
+  const last = Math.max(0, ...wanted);
+  let start = 0;
+  for (let number = 1; number <= last && start <= source.length; number += 1) {
+    const newline = source.indexOf('\n', start);
+    const end = newline < 0 ? source.length : newline;
+    if (wanted.has(number)) lines[number - 1] = source.slice(start, end).replace(/\r$/, '');
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  return lines;
 }
 
 /**
