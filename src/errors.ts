@@ -21,7 +21,12 @@ export type LadderErrorCode =
   /** The engine was used after `close()`. */
   | 'engine_closed'
   /** A child process of the engine failed in a way that is not the statement's fault. */
-  | 'engine_failure';
+  | 'engine_failure'
+  /**
+   * The fixture cache folder cannot be used: not writable, full, or a cached snapshot that fails
+   * its checksum even after a rebuild or changed on disk during the run. The message names the folder.
+   */
+  | 'fixture_cache';
 
 /**
  * The library's misuse error. Thrown at once (never returned), with a message that names the

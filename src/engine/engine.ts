@@ -60,6 +60,8 @@ export type ExecutionErrorCode =
   | 'result_too_large'
   /** The database file does not exist (it is never created). */
   | 'db_not_found'
+  /** A database whose checksum was verified in this run (a fixture snapshot) changed on disk since. */
+  | 'db_changed'
   /** The child process died for another reason; the engine replaced it. */
   | 'engine_failure';
 

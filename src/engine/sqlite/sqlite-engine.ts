@@ -14,6 +14,8 @@
  *   (`result_too_large`) bound what a result brings back. Temp storage stays in memory; no file
  *   is ever created, WAL-mode databases included (sqlite-session.ts).
  * - A child ends itself when the process that started it dies, whatever the signal.
+ * - A database pinned after its checksum was verified (fixture snapshots, pinned-files.ts) that
+ *   changed on disk since is `db_changed`, never read.
  * - Rows by position, column names apart (duplicates kept), integers beyond 2^53 as `bigint`.
  * - Double quotes: `legacy` (default) rewrites a double-quoted token that names no column into a
  *   string literal and says so (`doubleQuoteFallback`, `executedSql`); `strict` does not.
@@ -21,6 +23,7 @@
 import { LadderError } from '../../errors.js';
 import type { Catalog, Engine, ExecutionOutcome, ExplainOutcome } from '../engine.js';
 import { databasePath, resolveRequest, resolveSqliteEngineOptions, type ResolvedSqliteEngineOptions, type SqliteEngineOptions } from './sqlite-engine-options.js';
+import { checkPinnedFile } from './pinned-files.js';
 import { createSqlitePool } from './sqlite-pool.js';
 import type { CatalogOutcome } from './sqlite-protocol.js';
 
@@ -59,6 +62,8 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
   async function runStatement(op: 'execute' | 'prepare' | 'explain', request: unknown): Promise<ExecutionOutcome | ExplainOutcome> {
     ensureOpen();
     const job = resolveRequest(request, resolved);
+    const changed = checkPinnedFile(job.db);
+    if (changed) return { ok: false, error: changed };
     return (await pool.run({ op, ...job, maxResultBytes: resolved.maxResultBytes })) as ExecutionOutcome | ExplainOutcome;
   }
 
@@ -80,6 +85,8 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
     async catalog(db: string): Promise<Catalog> {
       ensureOpen();
       const file = databasePath('db', db);
+      const changed = checkPinnedFile(file);
+      if (changed) throw new LadderError('engine_failure', `cannot read the catalog of ${file}: ${changed.message}`);
       const outcome = (await pool.run({
         op: 'catalog',
         db: file,
