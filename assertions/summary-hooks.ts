@@ -20,14 +20,16 @@
  *
  * Rows graded only by single-rung assertions (e.g. the Spider example's execution rung) are
  * summarized from those rungs. Hooks never throw: a broken row is skipped with a warning, so the
- * summary cannot turn a finished run into a failure.
+ * summary cannot turn a finished run into a failure — except a run that lost rows: when the rows
+ * do not cover every test in every column (src/report/ladder-summary.ts `checkRowCount`),
+ * `afterAll` says so on stderr and sets the exit code to 1.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeSharedEngine } from './runtime.js';
 import type { RungMetadata } from './adapter.js';
 import type { LadderMetadata } from './ladder-result.js';
-import { summarizeLadder } from '../src/report/ladder-summary.js';
+import { checkRowCount, summarizeLadder } from '../src/report/ladder-summary.js';
 import type { ProviderSummary, SummaryRecord } from '../src/report/ladder-summary.js';
 import { renderLadderSummary } from '../src/report/render-summary.js';
 import { LADDER_SCORE_NAMES, type RungStatus } from '../src/rungs/rung-result.js';
@@ -40,6 +42,10 @@ export interface ResultRow {
   gradingResult?: { componentResults?: Array<{ metadata?: Record<string, unknown> } | null | undefined> | null; metadata?: Record<string, unknown> } | null;
   failureReason?: number;
   metadata?: Record<string, unknown>;
+  /** Test (dataset item) index. */
+  testIdx?: number;
+  /** Column index (one prompt × provider). */
+  promptIdx?: number;
 }
 
 /** Ladder or rung metadata found in a row's grading results. */
@@ -155,9 +161,33 @@ export function summarizeRows(rows: readonly ResultRow[]): ProviderSummary[] {
   return summarizeLadder(records);
 }
 
-/** Prints the summary, writes `LADDER_SUMMARY_JSON` when set, closes the shared engine. */
-export async function afterAll(context: { results?: ResultRow[] }): Promise<void> {
+/** What afterAll reads of promptfoo's suite and columns. */
+export interface AfterAllContext {
+  results?: ResultRow[];
+  suite?: { tests?: unknown[]; scenarios?: unknown[] };
+  prompts?: Array<{ provider?: string; label?: string }>;
+}
+
+/**
+ * Prints the summary, writes `LADDER_SUMMARY_JSON` when set, closes the shared engine. A run
+ * whose rows do not cover every test in every column is reported on stderr and exits 1.
+ */
+export async function afterAll(context: AfterAllContext): Promise<void> {
   try {
+    const tests = context.suite?.tests;
+    const columns = context.prompts ?? [];
+    // Scenarios multiply tests in ways the suite does not list: no check then.
+    if (Array.isArray(tests) && columns.length > 0 && (context.suite?.scenarios ?? []).length === 0) {
+      const check = checkRowCount({
+        items: tests.length,
+        columns: columns.map((column, index) => column.provider ?? column.label ?? `column ${index}`),
+        rows: (context.results ?? []).map((row) => ({ item: row.testIdx ?? -1, column: row.promptIdx ?? -1 })),
+      });
+      if (!check.ok) {
+        process.stderr.write(`\ntext2sql-ladder: ERROR: ${check.message}\n`);
+        process.exitCode = 1;
+      }
+    }
     const summaries = summarizeRows(context.results ?? []);
     if (summaries.length > 0) process.stdout.write(`\n${renderLadderSummary(summaries)}\n\n`);
     const target = process.env['LADDER_SUMMARY_JSON'];

@@ -99,3 +99,28 @@ describe('afterAll', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject([{ provider: 'weak', items: 1, endToEnd: { passed: 0, n: 1 } }]);
   });
 });
+
+describe('afterAll: a run that lost rows', () => {
+  it('says so on stderr and sets exit code 1; a complete run does not', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const before = process.exitCode;
+    try {
+      const prompts = [{ provider: 'strong' }, { provider: 'weak' }];
+      const suite = { tests: [{}, {}] };
+      const rows = (keys: [number, number][]) => keys.map(([testIdx, promptIdx]) => ({ ...ladderRow(), testIdx, promptIdx }));
+      await afterAll({ results: rows([[0, 0], [1, 0], [0, 1], [1, 1]]), suite, prompts });
+      expect(process.exitCode).toBe(before);
+      expect(written.join('')).not.toContain('incomplete run');
+      await afterAll({ results: rows([[0, 0], [1, 0], [0, 1]]), suite, prompts });
+      expect(process.exitCode).toBe(1);
+      expect(written.join('')).toContain('text2sql-ladder: ERROR: incomplete run: 3 of 4 rows (2 items × 2 columns); missing: weak: item 1; the summary does not cover the dataset');
+    } finally {
+      process.exitCode = before;
+    }
+  });
+});
