@@ -6,12 +6,15 @@
  *
  * - Size: the parser reads at most {@link MAX_SQL_CHARS} characters (parsing costs up to about
  *   4 µs per character of comment text: a 10 MB comment took 37 s).
- * - Depth: a tree deeper than {@link MAX_TREE_DEPTH} levels is not walked. SQLite itself refuses
+ * - Depth: a tree deeper than {@link MAX_TREE_DEPTH} levels is not walked (the parser thread of
+ *   bounded-parse.ts refuses it). SQLite itself refuses
  *   expressions deeper than 1 000 (`SQLITE_MAX_EXPR_DEPTH` of this build: "Expression tree is too
  *   large") and compounds of more than 500 SELECTs; the longest chains it accepts (999 ORs, 1 000
  *   `+` terms, 500 UNION ALL branches) are 1 003, 1 004 and 504 levels deep here, so no query
  *   SQLite runs is lost to this limit. The walkers are recursive: a 10 000-term chain overflowed
  *   the stack.
+ * - Parse time: bounded-parse.ts stops a parse after `PARSE_TIME_BUDGET_MS` (the parsers
+ *   backtrack exponentially on some failing input).
  * - Time: {@link withinAnalysisBudget} runs one analysis with a deadline
  *   ({@link ANALYSIS_TIME_BUDGET_MS}); long loops call {@link checkAnalysisBudget}, which ends the
  *   analysis once the deadline has passed. A stack overflow inside the analysis ends it the same
@@ -99,45 +102,6 @@ export function checkAnalysisBudget(): void {
 export function sqlSizeOverBudget(sql: string): string | undefined {
   if (sql.length <= MAX_SQL_CHARS) return undefined;
   return `${BUDGET_REASON}: the SQL text is ${sql.length} characters; the analysis reads at most ${MAX_SQL_CHARS}`;
-}
-
-/**
- * The depth budget of a parse tree (any object graph whose children are object-valued fields
- * and arrays; `range` arrays are skipped). Iterative, and it stops at the first node past the
- * limit, so it costs at most one visit per node.
- *
- * @param root - the tree.
- * @param maxDepth - default {@link MAX_TREE_DEPTH}.
- * @returns a reason starting {@link BUDGET_REASON} when a node sits deeper than `maxDepth`, else `undefined`.
- */
-export function treeDepthOverBudget(root: object, maxDepth: number = MAX_TREE_DEPTH): string | undefined {
-  const nodes: object[] = [root];
-  const depths: number[] = [1];
-  while (nodes.length > 0) {
-    const node = nodes.pop()!;
-    const depth = depths.pop()!;
-    if (depth > maxDepth) return `${BUDGET_REASON}: the parse tree is more than ${maxDepth} levels deep`;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'range' || value === null || typeof value !== 'object') continue;
-      if (Array.isArray(value)) {
-        for (const item of value) {
-          if (item !== null && typeof item === 'object') {
-            nodes.push(item as object);
-            depths.push(depth + 1);
-          }
-        }
-      } else {
-        nodes.push(value as object);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return undefined;
-}
-
-/** True for a reason produced by a budget (so callers can tell it from a parse error). */
-export function isBudgetReason(reason: string): boolean {
-  return reason.startsWith(BUDGET_REASON);
 }
 
 function isStackOverflow(error: unknown): boolean {

@@ -13,9 +13,9 @@
  * named `Match`, for instance). Callers treat `ok: false` here as "no tree", not as "invalid SQL",
  * whenever the engine accepted the statement.
  */
-import { parse as parseCst, type Program } from 'sql-parser-cst';
-import nodeSqlParser from 'node-sql-parser';
-import { BUDGET_REASON, sqlSizeOverBudget, treeDepthOverBudget } from './analysis-budget.js';
+import type { Program } from 'sql-parser-cst';
+import { sqlSizeOverBudget } from './analysis-budget.js';
+import { parseInWorker } from './bounded-parse.js';
 import { parserText, restoreIdentifiers } from './parser-text.js';
 
 /** Dialects the ladder understands. */
@@ -70,8 +70,9 @@ const CST_DIALECT = {
  * @param dialect - one of {@link DIALECTS}.
  * @returns the tree (with source ranges for sql-parser-cst), or `ok: false` with the parser's
  *   message and 1-based line/column, or with `budget: true` when the text is longer than
- *   `MAX_SQL_CHARS` or its tree deeper than `MAX_TREE_DEPTH` (analysis-budget.ts). Never throws
- *   for bad SQL.
+ *   `MAX_SQL_CHARS`, its tree deeper than `MAX_TREE_DEPTH` (analysis-budget.ts) or the parser
+ *   takes longer than `PARSE_TIME_BUDGET_MS` (bounded-parse.ts: the parse runs in a worker
+ *   thread). Never throws for bad SQL.
  * @throws TypeError when `dialect` is not one of {@link DIALECTS}.
  */
 export function parseSql(sql: string, dialect: Dialect): ParseResult {
@@ -81,56 +82,41 @@ export function parseSql(sql: string, dialect: Dialect): ParseResult {
   const oversized = sqlSizeOverBudget(sql);
   if (oversized !== undefined) return { ok: false, dialect, error: { message: oversized, budget: true } };
   if (dialect === 'snowflake') return parseWithNodeSqlParser(sql, dialect);
-  try {
-    // What SQLite reads (bare CR, BOM, an open trailing comment, non-ASCII identifiers): parser-text.ts.
-    const prepared = parserText(sql, dialect === 'sqlite');
-    const program = parseCst(prepared.text, {
-      dialect: CST_DIALECT[dialect],
-      includeRange: true,
-      paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'],
-      filename: 'sql',
-    });
-    const tooDeep = treeDepthOverBudget(program);
-    if (tooDeep !== undefined) return { ok: false, dialect, error: { message: tooDeep, budget: true } };
-    if (prepared.replacedWordCharacters) restoreIdentifiers(program, sql);
-    return { ok: true, kind: 'cst', dialect, program };
-  } catch (error) {
-    if (error instanceof RangeError) {
-      // The parser ran out of stack on deeply nested text: a budget, not a syntax error.
-      return { ok: false, dialect, error: { message: `${BUDGET_REASON}: the text nests too deeply to parse`, budget: true } };
-    }
-    return { ok: false, dialect, error: toParseError(error) };
-  }
+  // What SQLite reads (bare CR, BOM, an open trailing comment, non-ASCII identifiers): parser-text.ts.
+  const prepared = parserText(sql, dialect === 'sqlite');
+  // In a worker thread with a time limit: the parser backtracks exponentially on some input.
+  const parsed = parseInWorker('sql-parser-cst', prepared.text, {
+    dialect: CST_DIALECT[dialect],
+    includeRange: true,
+    paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'],
+    filename: 'sql',
+  });
+  if (!parsed.ok) return { ok: false, dialect, error: parsed.budget ? { message: parsed.message, budget: true } : toParseError(parsed.message) };
+  const program = parsed.value as Program;
+  if (prepared.replacedWordCharacters) restoreIdentifiers(program, sql);
+  return { ok: true, kind: 'cst', dialect, program };
 }
 
 function parseWithNodeSqlParser(sql: string, dialect: Dialect): ParseResult {
-  const parser = new nodeSqlParser.Parser();
-  try {
-    const ast = parser.astify(sql, { database: 'snowflake' });
-    const statements = Array.isArray(ast) ? ast : [ast];
-    const tooDeep = treeDepthOverBudget(statements);
-    if (tooDeep !== undefined) return { ok: false, dialect, error: { message: tooDeep, budget: true } };
-    return { ok: true, kind: 'node-sql-parser', dialect, ast: statements };
-  } catch (error) {
-    if (error instanceof RangeError) {
-      return { ok: false, dialect, error: { message: `${BUDGET_REASON}: the text nests too deeply to parse`, budget: true } };
-    }
-    const location = (error as { location?: { start?: { line?: number; column?: number } } }).location?.start;
-    const message = firstLine(error instanceof Error ? error.message : String(error));
-    return {
-      ok: false,
-      dialect,
-      error: {
-        message,
-        ...(location?.line !== undefined ? { line: location.line } : {}),
-        ...(location?.column !== undefined ? { column: location.column } : {}),
-      },
-    };
+  const parsed = parseInWorker('node-sql-parser', sql, { database: 'snowflake' });
+  if (parsed.ok) {
+    const ast = parsed.value;
+    return { ok: true, kind: 'node-sql-parser', dialect, ast: Array.isArray(ast) ? ast : [ast] };
   }
+  if (parsed.budget) return { ok: false, dialect, error: { message: parsed.message, budget: true } };
+  const location = parsed.location?.start;
+  return {
+    ok: false,
+    dialect,
+    error: {
+      message: firstLine(parsed.message),
+      ...(location?.line !== undefined ? { line: location.line } : {}),
+      ...(location?.column !== undefined ? { column: location.column } : {}),
+    },
+  };
 }
 
-function toParseError(error: unknown): ParseError {
-  const text = error instanceof Error ? error.message : String(error);
+function toParseError(text: string): ParseError {
   const position = /--> sql:(\d+):(\d+)/.exec(text);
   return {
     message: firstLine(text),

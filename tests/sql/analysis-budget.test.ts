@@ -3,7 +3,6 @@ import {
   checkAnalysisBudget,
   MAX_SQL_CHARS,
   sqlSizeOverBudget,
-  treeDepthOverBudget,
   withinAnalysisBudget,
 } from '../../src/sql/analysis-budget.js';
 
@@ -42,17 +41,10 @@ describe('withinAnalysisBudget', () => {
   });
 });
 
-describe('size and depth budgets', () => {
+describe('the size budget', () => {
   it('measures the text', () => {
     expect(sqlSizeOverBudget('x'.repeat(MAX_SQL_CHARS))).toBeUndefined();
     expect(sqlSizeOverBudget('x'.repeat(MAX_SQL_CHARS + 1))).toBe('not analysed within budget: the SQL text is 100001 characters; the analysis reads at most 100000');
   });
 
-  it('measures a tree iteratively, at any depth', () => {
-    let deep: object = { type: 'leaf' };
-    for (let i = 0; i < 200_000; i += 1) deep = { type: 'node', child: [deep] };
-    expect(treeDepthOverBudget(deep)).toBe('not analysed within budget: the parse tree is more than 1100 levels deep');
-    expect(treeDepthOverBudget({ type: 'a', b: { type: 'b', range: [0, 1] } }, 2)).toBeUndefined();
-    expect(treeDepthOverBudget({ type: 'a', b: { type: 'b', c: { type: 'c' } } }, 2)).toBe('not analysed within budget: the parse tree is more than 2 levels deep');
-  });
 });
