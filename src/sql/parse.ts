@@ -79,11 +79,36 @@ export function parseSql(sql: string, dialect: Dialect): ParseResult {
   if (!DIALECTS.includes(dialect)) {
     throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(dialect)}`);
   }
+  // L1, L2, L3 and the diagnostics each parse the same text: keep recent results (trees are
+  // never mutated after this function, so sharing them is safe). Long texts are not kept.
+  const key = `${dialect}\u0000${sql}`;
+  const hit = recentParses.get(key);
+  if (hit) {
+    recentParses.delete(key);
+    recentParses.set(key, hit);
+    return hit;
+  }
+  const result = parseUncached(sql, dialect);
+  if (sql.length <= MAX_CACHED_SQL_CHARS) {
+    recentParses.set(key, result);
+    if (recentParses.size > PARSE_CACHE_SIZE) recentParses.delete(recentParses.keys().next().value!);
+  }
+  return result;
+}
+
+/** Recent parse results, least recently used first. */
+const recentParses = new Map<string, ParseResult>();
+const PARSE_CACHE_SIZE = 256;
+/** Longest text whose tree is kept (bounds the memory the cache can hold). */
+const MAX_CACHED_SQL_CHARS = 20_000;
+
+function parseUncached(sql: string, dialect: Dialect): ParseResult {
   const oversized = sqlSizeOverBudget(sql);
   if (oversized !== undefined) return { ok: false, dialect, error: { message: oversized, budget: true } };
   if (dialect === 'snowflake') return parseWithNodeSqlParser(sql, dialect);
   // What SQLite reads (bare CR, BOM, an open trailing comment, non-ASCII identifiers): parser-text.ts.
   const prepared = parserText(sql, dialect === 'sqlite');
+  if (prepared.unbalanced) return { ok: false, dialect, error: { message: prepared.unbalanced.message, ...positionAt(sql, prepared.unbalanced.offset) } };
   // In a worker thread with a time limit: the parser backtracks exponentially on some input.
   const parsed = parseInWorker('sql-parser-cst', prepared.text, {
     dialect: CST_DIALECT[dialect],

@@ -14,7 +14,7 @@
  * except CR / FF / BOM inside comments, which are inert there. {@link restoreIdentifiers} puts
  * the original spelling back into the identifier nodes of the parsed tree.
  */
-import { tokenizeSqlite } from './sqlite-lexer.js';
+import { tokenizeSqlite, type SqliteToken } from './sqlite-lexer.js';
 
 /** The rewritten text, and the offsets of word characters that were replaced. */
 export interface ParserText {
@@ -22,6 +22,13 @@ export interface ParserText {
   readonly text: string;
   /** True when some identifier characters were replaced (then call {@link restoreIdentifiers}). */
   readonly replacedWordCharacters: boolean;
+  /**
+   * SQLite rules only: the first parenthesis that can never be matched (a `)` with no `(` open,
+   * or the first `(` left open at the end), as a 0-based offset and a message. Such text cannot
+   * parse, and the parser backtracks exponentially on open parentheses (26: 22 s), so the caller
+   * reports this without parsing.
+   */
+  readonly unbalanced?: { readonly offset: number; readonly message: string };
 }
 
 /** Stand-in for a non-ASCII character inside a bare word: a digit, so no keyword can form. */
@@ -38,11 +45,13 @@ const WORD_STAND_IN = '0';
  * parserText('SELECT 1 AS x\u00e9y /* note', true).text // 'SELECT 1 AS x0y /* note*\/'
  */
 export function parserText(sql: string, sqliteRules: boolean): ParserText {
-  if (!/[\r\f\uFEFF\u0080-\uFFFF]|\/\*/.test(sql)) return { text: sql, replacedWordCharacters: false };
+  const tokens = sqliteRules || /[\r\f\uFEFF\u0080-\uFFFF]|\/\*/.test(sql) ? tokenizeSqlite(sql) : [];
+  const unbalanced = sqliteRules ? unbalancedParenthesis(tokens) : undefined;
+  const extra = unbalanced ? { unbalanced } : {};
+  if (!/[\r\f\uFEFF\u0080-\uFFFF]|\/\*/.test(sql)) return { text: sql, replacedWordCharacters: false, ...extra };
   const out = sql.split('');
   let replacedWordCharacters = false;
   let gapStart = 0;
-  const tokens = tokenizeSqlite(sql);
   const cleanGap = (from: number, to: number): void => {
     for (let i = from; i < to; i += 1) {
       const ch = sql[i];
@@ -64,7 +73,19 @@ export function parserText(sql: string, sqliteRules: boolean): ParserText {
   cleanGap(gapStart, sql.length);
   let text = out.join('');
   if (sqliteRules && endsInOpenBlockComment(sql, gapStart)) text += '*/';
-  return { text, replacedWordCharacters };
+  return { text, replacedWordCharacters, ...extra };
+}
+
+/** The first parenthesis that can never be matched, by the SQLite tokens (strings and comments skipped). */
+function unbalancedParenthesis(tokens: readonly SqliteToken[]): { offset: number; message: string } | undefined {
+  const open: number[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'punctuation') continue;
+    if (token.value === '(') open.push(token.start);
+    else if (token.value === ')' && open.pop() === undefined) return { offset: token.start, message: 'Syntax Error: Unexpected ")": no "(" is open' };
+  }
+  const first = open[0];
+  return first === undefined ? undefined : { offset: first, message: `Syntax Error: ${open.length} "(" never closed; the first opens here` };
 }
 
 /** True when the text after the last token ends inside a `/*` comment that never closes. */

@@ -36,10 +36,17 @@ describe('parseInWorker', () => {
 
 describe('parseSql on pathological text', () => {
   it.each([
-    ['16 nested WITH (90 s and "Invalid array length" in the parser)', `WITH ${'a AS (WITH '.repeat(16)}`],
-    ['VALUES with 16 open parentheses (11 s)', `VALUES ${'(('.repeat(16)}`],
-  ])('%s ends within budget', (_case, sql) => {
-    const parsed = parseSql(sql, 'sqlite');
+    ['a failing expression inside 24 balanced parentheses (about 15 s in the parser)', 'sqlite', `SELECT ${'('.repeat(24)}1 +${')'.repeat(24)}`],
+    ['16 nested WITH in PostgreSQL (90 s and "Invalid array length" in the parser)', 'postgres', `WITH ${'a AS (WITH '.repeat(16)}`],
+  ] as const)('%s ends within budget', (_case, dialect, sql) => {
+    const parsed = parseSql(sql, dialect);
     expect(parsed).toMatchObject({ ok: false, error: { budget: true, message: 'not analysed within budget: the parser took more than 2000 ms' } });
+  });
+
+  it.each([
+    ['26 unclosed parentheses', `SELECT ${'('.repeat(26)}`, { message: 'Syntax Error: 26 "(" never closed; the first opens here', line: 1, column: 8 }],
+    ['a closing parenthesis with none open', "SELECT ')' FROM t)", { message: 'Syntax Error: Unexpected ")": no "(" is open', line: 1, column: 18 }],
+  ])('sqlite: %s is a syntax error at once, without the parser', (_case, sql, error) => {
+    expect(parseSql(sql, 'sqlite')).toEqual({ ok: false, dialect: 'sqlite', error });
   });
 });
