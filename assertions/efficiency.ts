@@ -20,7 +20,6 @@
  *     config: { budgetFactor: 3, failOnProxies: [scansWhereGoldUsesIndex] }
  * ```
  */
-import { isLadderError, LadderError } from '../src/errors.js';
 import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import { readEfficiencyOptions, runEfficiencyRung } from '../src/rungs/efficiency.js';
@@ -43,13 +42,8 @@ const goldCache = new GoldResultCache({ maxEntries: 1000 });
  */
 export function readEfficiencyConfig(config: Readonly<Record<string, unknown>> | undefined): EfficiencyOptions {
   const own: Record<string, unknown> = {};
-  for (const key of OWN_OPTIONS) if (config?.[key] !== undefined) own[key] = config[key];
-  try {
-    return readEfficiencyOptions(own);
-  } catch (error) {
-    if (isLadderError(error)) throw new LadderError(error.code, `config: ${error.message}`, { cause: error });
-    throw error;
-  }
+  for (const key of OWN_OPTIONS) if (config?.[key] !== undefined && config[key] !== null) own[key] = config[key];
+  return readEfficiencyOptions(own, { name: 'config' });
 }
 
 /** The spec (exported for tests). */

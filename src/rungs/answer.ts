@@ -7,7 +7,7 @@
  * with that said in the reason); `fail` otherwise, with one positioned issue per ungrounded number;
  * `skipped` when there is no prose answer.
  */
-import { LadderError } from '../errors.js';
+import { invalidValue, optionReader } from '../options.js';
 import type { Engine, Row } from '../engine/engine.js';
 import { groundNumbers } from '../answer/ground.js';
 import type { GroundedNumber, GroundingOptions } from '../answer/ground.js';
@@ -89,13 +89,13 @@ export function checkAnswerGrounding(input: AnswerGroundingInput): RungResult<An
 function validateOptions(options: GroundingOptions): void {
   const { relativeTolerance, maxDerivationCells, derivations, decimalText } = options;
   if (relativeTolerance !== undefined && !(typeof relativeTolerance === 'number' && relativeTolerance >= 0 && relativeTolerance < 1)) {
-    throw new LadderError('invalid_option', `answer relativeTolerance must be a number in [0, 1) (fraction of the cell), received ${String(relativeTolerance)}`);
+    throw invalidValue('answer.relativeTolerance', 'a number in [0, 1) (fraction of the cell)', relativeTolerance);
   }
   if (maxDerivationCells !== undefined && !(Number.isInteger(maxDerivationCells) && maxDerivationCells >= 0)) {
-    throw new LadderError('invalid_option', `answer maxDerivationCells must be a non-negative integer, received ${String(maxDerivationCells)}`);
+    throw invalidValue('answer.maxDerivationCells', 'a non-negative integer', maxDerivationCells);
   }
   for (const [name, value] of [['derivations', derivations], ['decimalText', decimalText]] as const) {
-    if (value !== undefined && typeof value !== 'boolean') throw new LadderError('invalid_option', `answer ${name} must be true or false, received ${String(value)}`);
+    if (value !== undefined && typeof value !== 'boolean') throw invalidValue(`answer.${name}`, 'true or false', value);
   }
 }
 
@@ -144,15 +144,22 @@ const OPTION_NAMES = ['relativeTolerance', 'derivations', 'maxDerivationCells', 
 /**
  * Reads {@link GroundingOptions} from an unchecked value (a promptfoo config block). `undefined`
  * and `true` mean defaults.
+ * @param naming.name - how messages name the block (default `answer`; e.g. `config.answer`).
  * @throws LadderError('invalid_option') naming the option.
  */
-export function readGroundingOptions(value: unknown): GroundingOptions {
+export function readGroundingOptions(value: unknown, naming: { readonly name?: string } = {}): GroundingOptions {
   if (value === undefined || value === null || value === true) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new LadderError('invalid_option', `answer options must be an object, received ${JSON.stringify(value)}`);
-  for (const key of Object.keys(value)) {
-    if (!(OPTION_NAMES as readonly string[]).includes(key)) throw new LadderError('invalid_option', `answer option ${key} is unknown; known options: ${OPTION_NAMES.join(', ')}`);
-  }
-  const options = value as GroundingOptions;
-  validateOptions(options);
-  return options;
+  const read = optionReader(value, { prefix: `${naming.name ?? 'answer'}.` });
+  read.unknownKeys(OPTION_NAMES);
+  const relativeTolerance = read.number('relativeTolerance', { min: 0, expected: 'a number in [0, 1) (fraction of the cell)' });
+  if (relativeTolerance !== undefined && relativeTolerance >= 1) throw read.invalid('relativeTolerance', 'a number in [0, 1) (fraction of the cell)', relativeTolerance);
+  const maxDerivationCells = read.number('maxDerivationCells', { min: 0, integer: true, expected: 'a non-negative integer' });
+  const derivations = read.boolean('derivations');
+  const decimalText = read.boolean('decimalText');
+  return {
+    ...(relativeTolerance !== undefined ? { relativeTolerance } : {}),
+    ...(maxDerivationCells !== undefined ? { maxDerivationCells } : {}),
+    ...(derivations !== undefined ? { derivations } : {}),
+    ...(decimalText !== undefined ? { decimalText } : {}),
+  };
 }

@@ -16,6 +16,7 @@
  *   the rewritten gold for ordering.
  */
 import type { Engine, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import { LadderError } from '../errors.js';
 import { compareResults, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
@@ -23,7 +24,10 @@ import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName
 import type { Snapshot } from '../compare/snapshot.js';
 import { applySqlRewrites } from '../compare/sql-rewrites.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
+import { predictedRunsOf, throwMissingDatabase, type PredictedRun } from './predicted-runs.js';
 import { createRungResult, type RungResult } from './rung-result.js';
+
+export type { PredictedRun } from './predicted-runs.js';
 
 /** Flags the execution rung adds to the verdict flags. */
 export type ExecutionFlag = 'gold_error' | 'prediction_error' | 'undecided';
@@ -35,6 +39,8 @@ export interface SnapshotVerdict {
   readonly verdict?: Verdict;
   /** Present when the prediction failed on this snapshot. */
   readonly predictedError?: ExecutionError;
+  /** Column names by position of the gold and of the prediction (present when both ran). */
+  readonly columns?: { readonly gold: readonly string[]; readonly predicted: readonly string[] };
 }
 
 /** A gold that could not run on a snapshot (left out of the decision). */
@@ -58,6 +64,12 @@ export interface ExecutionDetails {
   readonly flags: readonly string[];
   /** The SQL that ran after the policy's rewrites. */
   readonly executedSql: { readonly predicted: string; readonly golds: readonly string[] };
+  /**
+   * The prediction as it ran (after the rewrites) on every snapshot, in snapshot order: its column
+   * names and rows, or its error. Later rungs (L7) and the matchers read the rows here instead of
+   * running the query again. Not copied into promptfoo metadata (see assertions/adapter.ts).
+   */
+  readonly predictedRuns: readonly PredictedRun[];
 }
 
 /** Inputs of {@link checkExecution}. */
@@ -84,8 +96,9 @@ export interface ExecutionInput {
  *
  * @returns `pass` / `fail`, or `unscored` with flag `gold_error` (no gold runs everywhere) or
  *   `undecided` (column-map budget). Reasons look like `snapshot edge: 2 missing rows, 1 extra row`.
- * @throws TypeError when `golds` or `snapshots` is empty or holds non-strings / bad snapshots;
- *   LadderError `invalid_option` for a bad policy.
+ * @throws LadderError `invalid_argument` when `golds` or `snapshots` is empty or holds
+ *   non-strings / bad snapshots; `invalid_option` for a bad policy; `db_not_found` when a
+ *   snapshot's database file does not exist (misuse, not a gold or prediction error).
  */
 export async function checkExecution(input: ExecutionInput): Promise<RungResult<ExecutionDetails>> {
   // Defaults and validation.
@@ -103,6 +116,8 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
     Promise.all(goldRuns.map((runs) => Promise.all(runs.map((entry) => entry.outcome)))),
     Promise.all(input.snapshots.map((snapshot) => run(snapshot.path, predicted))),
   ]);
+  throwMissingDatabase(input.snapshots, [...goldOutcomes, predOutcomes]);
+  const predictedRuns = predictedRunsOf(input.snapshots, predOutcomes);
 
   const goldErrors: GoldError[] = [];
   goldOutcomes.forEach((outcomes, goldIndex) =>
@@ -119,7 +134,7 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
       status: 'unscored',
       score: 0,
       reason: `gold_error: no gold runs on every snapshot (gold ${first.goldIndex} on ${first.snapshot}: ${first.error.message})`,
-      details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors, flags: ['gold_error'], executedSql },
+      details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors, flags: ['gold_error'], executedSql, predictedRuns },
     });
   }
 
@@ -142,7 +157,11 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
       }
       const goldResult = (goldOutcomes[g]![s] as { ok: true; result: QueryResult }).result;
       const ordering = await orderingFor(goldRuns[g]![s]!.orderings, input, policy, snapshot, goldResult);
-      snapshots.push({ snapshot: snapshot.name, verdict: compareResults(goldResult, predOutcome.result, policy, { ordering }) });
+      snapshots.push({
+        snapshot: snapshot.name,
+        verdict: compareResults(goldResult, predOutcome.result, policy, { ordering }),
+        columns: { gold: goldResult.columns, predicted: predOutcome.result.columns },
+      });
     }
     const matched = snapshots.filter((v) => v.verdict?.match === true).length;
     const anyFalse = snapshots.some((v) => v.predictedError !== undefined || v.verdict?.match === false);
@@ -190,6 +209,7 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
       goldErrors,
       flags: [...flags],
       executedSql,
+      predictedRuns,
     },
   });
 }
@@ -224,19 +244,20 @@ function isResolved(policy: ExecutionInput['policy']): policy is ComparisonPolic
 }
 
 function validateInput(input: ExecutionInput): void {
-  if (typeof input.predictedSql !== 'string') throw new TypeError(`predictedSql must be a string; received ${typeof input.predictedSql}`);
+  const invalid = (message: string): LadderError => new LadderError('invalid_argument', message);
+  if (typeof input.predictedSql !== 'string') throw invalid(`predictedSql must be a string; received ${typeof input.predictedSql}`);
   if (!Array.isArray(input.golds) || input.golds.length === 0 || input.golds.some((g) => typeof g !== 'string')) {
-    throw new TypeError('golds must be a non-empty array of SQL strings');
+    throw invalid('golds must be a non-empty array of SQL strings');
   }
   if (!Array.isArray(input.snapshots) || input.snapshots.length === 0) {
-    throw new TypeError('snapshots must be a non-empty array of { name, path, checksum? }');
+    throw invalid('snapshots must be a non-empty array of { name, path, checksum? }');
   }
   for (const snapshot of input.snapshots) {
     if (typeof snapshot !== 'object' || snapshot === null || typeof snapshot.name !== 'string' || typeof snapshot.path !== 'string') {
-      throw new TypeError('each snapshot must be { name: string, path: string, checksum?: string }');
+      throw invalid('each snapshot must be { name: string, path: string, checksum?: string }');
     }
   }
   if (input.engine === null || typeof input.engine !== 'object' || typeof input.engine.execute !== 'function') {
-    throw new TypeError('engine must implement Engine (see createSqliteEngine)');
+    throw invalid('engine must implement Engine (see createSqliteEngine)');
   }
 }

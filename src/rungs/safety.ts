@@ -30,8 +30,10 @@
  */
 import type { Program } from 'sql-parser-cst';
 import { catalogKey, defaultSchemaKey, identifierKey, isQuotedIdentifier } from '../sql/identifiers.js';
-import { DIALECTS, parseSql, positionAt, type Dialect } from '../sql/parse.js';
-import { collectReferences, type References } from '../sql/references.js';
+import { DIALECTS, positionAt, type Dialect } from '../sql/parse.js';
+import type { References } from '../sql/references.js';
+import { LadderError } from '../errors.js';
+import { memoFor, type ParseMemo } from './parse-memo.js';
 import { BLOCKED_FUNCTIONS, checkFunction, isPragmaFunction } from '../safety/functions.js';
 import { resolveSafetyPolicy, type ResolvedSafetyPolicy, type SafetyPolicy } from '../safety/policy.js';
 import { checkSnowflakeSafety } from '../safety/snowflake-safety.js';
@@ -51,6 +53,8 @@ export interface SafetyInput {
    * read-only query. With a policy set, an unreadable text fails closed.
    */
   readonly engineAccepted?: boolean;
+  /** The item's shared parses (one parse per SQL text per item); absent → the rung parses itself. */
+  readonly parses?: ParseMemo;
 }
 
 /** One safety violation (also an RungIssue). */
@@ -132,8 +136,8 @@ const QUERY_TYPES = new Set(['select_stmt', 'compound_select_stmt']);
  * Runs L3 on one SQL text.
  *
  * @returns `pass` when no rule is broken; `fail` with one positioned violation per finding.
- * @throws TypeError for a non-string `sql` or an unknown dialect; LadderError `invalid_option`
- *   for a bad policy.
+ * @throws LadderError `invalid_argument` for a non-string `sql` or an unknown dialect;
+ *   `invalid_option` for a bad policy.
  * @example
  * checkSafety({ sql: "SELECT * FROM orders /* LIMIT 10 *\/", dialect: 'sqlite', policy: { maxLimit: 100 } })
  * // fail: limit_missing at 1:1
@@ -142,14 +146,15 @@ const QUERY_TYPES = new Set(['select_stmt', 'compound_select_stmt']);
  */
 export function checkSafety(input: SafetyInput): RungResult<SafetyDetails> {
   // Validate arguments.
-  if (typeof input?.sql !== 'string') throw new TypeError(`sql must be a string; received ${typeof input?.sql}`);
+  if (typeof input?.sql !== 'string') throw new LadderError('invalid_argument', `sql must be a string; received ${typeof input?.sql}`);
   if (!DIALECTS.includes(input.dialect)) {
-    throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
+    throw new LadderError('invalid_argument', `dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
   }
   // Interpret options.
   const policy = resolveSafetyPolicy(input.policy);
 
-  const parsed = parseSql(input.sql, input.dialect);
+  const memo = memoFor(input.parses, input.dialect);
+  const parsed = memo.parse(input.sql);
   if (!parsed.ok) {
     const empty: SafetyDetails = { analysed: false, violations: [], tables: [], functions: [], policy };
     const policyActive = policy.maxLimit !== undefined || policy.allowedTables !== undefined;
@@ -173,7 +178,7 @@ export function checkSafety(input: SafetyInput): RungResult<SafetyDetails> {
     const found = checkSnowflakeSafety(parsed.ast, policy, input.sql);
     return verdict({ analysed: true, policy, ...found });
   }
-  return verdict(analyseCst(input.sql, input.dialect, parsed.program, policy));
+  return verdict(analyseCst(input.sql, input.dialect, parsed.program, policy, memo));
 }
 
 function verdict(details: SafetyDetails): RungResult<SafetyDetails> {
@@ -192,7 +197,7 @@ function verdict(details: SafetyDetails): RungResult<SafetyDetails> {
   });
 }
 
-function analyseCst(sql: string, dialect: Dialect, program: Program, policy: ResolvedSafetyPolicy): SafetyDetails {
+function analyseCst(sql: string, dialect: Dialect, program: Program, policy: ResolvedSafetyPolicy, memo: ParseMemo): SafetyDetails {
   const violations: SafetyViolation[] = [];
   const add = (kind: string, message: string, offset: number): void => {
     violations.push({ kind, message, ...positionAt(sql, offset) });
@@ -206,7 +211,7 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
 
   // References (tables in every scope, table functions) — only defined for a single statement.
   const references: References | undefined =
-    statements.length === 1 ? okOrUndefined(collectReferences({ sql, dialect, program })) : undefined;
+    statements.length === 1 ? okOrUndefined(memo.references(sql)) : undefined;
   const tableFunctionStarts = new Set(references?.tableFunctions.map((fn) => fn.start) ?? []);
 
   const functions = new Set<string>();
@@ -277,7 +282,7 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
   };
 }
 
-function okOrUndefined(result: ReturnType<typeof collectReferences>): References | undefined {
+function okOrUndefined(result: ReturnType<ParseMemo['references']>): References | undefined {
   return result.ok ? result : undefined;
 }
 

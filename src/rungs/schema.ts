@@ -25,8 +25,10 @@
  */
 import type { Catalog, CatalogTable, DoubleQuoteMode } from '../engine/engine.js';
 import { identifierKey } from '../sql/identifiers.js';
-import { collectReferences, type References, type UnresolvedName } from '../sql/references.js';
-import { DIALECTS, parseSql, type Dialect } from '../sql/parse.js';
+import type { References, UnresolvedName } from '../sql/references.js';
+import { DIALECTS, type Dialect } from '../sql/parse.js';
+import { LadderError } from '../errors.js';
+import { memoFor, type ParseMemo } from './parse-memo.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
 
 /** Input of {@link checkSchema}. */
@@ -40,6 +42,8 @@ export interface SchemaInput {
   readonly doubleQuotes?: DoubleQuoteMode;
   /** True when SQLite prepared this text against the role-scoped database (from L1's details). */
   readonly engineAccepted?: boolean;
+  /** The item's shared parses (one parse per SQL text per item); absent → the rung parses itself. */
+  readonly parses?: ParseMemo;
 }
 
 /** Machine-readable details of an L2 result. */
@@ -58,23 +62,25 @@ export interface SchemaDetails {
  * Runs L2 on one SQL text against a catalog.
  *
  * @returns `pass` when every name resolves; `fail` with one issue per unknown name.
- * @throws TypeError for a non-string `sql`, an unknown dialect, or a catalog without `tables`.
+ * @throws LadderError `invalid_argument` for a non-string `sql`, an unknown dialect, or a catalog
+ *   without `tables`.
  * @example
  * checkSchema({ sql: 'SELECT amont FROM orders', dialect: 'sqlite', catalog })
  * // fail: unknown_column `amont` at 1:8, suggestion `amount`
  */
 export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
   // Validate arguments.
-  if (typeof input?.sql !== 'string') throw new TypeError(`sql must be a string; received ${typeof input?.sql}`);
+  if (typeof input?.sql !== 'string') throw new LadderError('invalid_argument', `sql must be a string; received ${typeof input?.sql}`);
   if (!DIALECTS.includes(input.dialect)) {
-    throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
+    throw new LadderError('invalid_argument', `dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
   }
   if (!input.catalog || !Array.isArray(input.catalog.tables)) {
-    throw new TypeError('catalog must be { tables: CatalogTable[] } (see src/sql/catalog.ts)');
+    throw new LadderError('invalid_argument', 'catalog must be { tables: CatalogTable[] } (see src/sql/catalog.ts)');
   }
+  const memo = memoFor(input.parses, input.dialect);
 
   // A statement that is not a query: the reference collector has no scope rules for it.
-  const parsed = parseSql(input.sql, input.dialect);
+  const parsed = memo.parse(input.sql);
   if (parsed.ok && parsed.kind === 'cst') {
     const statements = parsed.program.statements.filter((statement) => statement.type !== 'empty');
     const only = statements.length === 1 ? statements[0]! : undefined;
@@ -88,13 +94,7 @@ export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
     }
   }
 
-  const references = collectReferences({
-    sql: input.sql,
-    dialect: input.dialect,
-    catalog: input.catalog,
-    ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}),
-    ...(parsed.ok && parsed.kind === 'cst' ? { program: parsed.program } : {}),
-  });
+  const references = memo.references(input.sql, { catalog: input.catalog, ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}) });
 
   if (!references.ok) {
     const empty = { analysed: false, tables: [], unresolved: [], columnsChecked: 0 };
