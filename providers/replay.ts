@@ -224,9 +224,7 @@ export default class ReplayProvider {
     if (this.problem !== undefined) return { error: this.problem.message };
     const raw = context?.vars?.[this.keyVar];
     const key = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
-    if (key === '') {
-      throw new LadderError('invalid_option', `providers/replay.ts: the test has no var "${this.keyVar}" to look up a prediction (config.key)`);
-    }
+    if (key === '') return { error: `providers/replay: the test has no var "${this.keyVar}" to look up a prediction (config.key)` };
     const found = this.recording.outputs.has(key);
     const metadata = { replay: { file: this.displayFile, key, missing: !found } };
     if (!found) return { output: `[${missingPredictionMessage(key, this.displayFile)}]`, metadata };
