@@ -82,8 +82,9 @@ function looseKey(name: string): string {
 
 /**
  * The known name a misspelt one probably meant (the library's one did-you-mean rule): `renamed`
- * first (old names, other libraries' names), then a case / separator variant, then the closest
- * name by Levenshtein distance when it is within max(2, ⌊length / 3⌋) edits.
+ * first (old names, other libraries' names), then a case / separator variant, then the one known
+ * name a cut-off name (4 characters or more) starts, then the closest name by Levenshtein distance
+ * when it is within max(2, ⌊length / 3⌋) edits.
  * @returns the suggestion, or `undefined` when nothing is close.
  * @example suggestName('timeout_ms', ['timeoutMs', 'policy']) // 'timeoutMs'
  * @example suggestName('polcy', ['timeoutMs', 'policy'])      // 'policy'
@@ -93,6 +94,9 @@ export function suggestName(name: string, known: readonly string[], renamed: Rea
   if (replacement !== undefined) return replacement;
   const loose = known.find((candidate) => looseKey(candidate) === looseKey(name));
   if (loose !== undefined) return loose;
+  // A cut-off name (`budget` for `budgetFactor`): the one known name it starts.
+  const starts = looseKey(name).length >= 4 ? known.filter((candidate) => looseKey(candidate).startsWith(looseKey(name))) : [];
+  if (starts.length === 1) return starts[0];
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {

@@ -22,7 +22,7 @@
  * set(ground_truth_res)`).
  */
 import { LadderError } from '../errors.js';
-import { invalidValue, isPlainRecord, rejectUnknownKeys } from '../options.js';
+import { describeReceived, invalidValue, isPlainRecord, rejectUnknownKeys } from '../options.js';
 
 /** The named presets. */
 export type PresetName = 'default' | 'spider' | 'bird';
@@ -295,7 +295,7 @@ function validatePolicy(policy: ComparisonPolicy, keepDistinct: unknown, name: s
   if (kind !== 'relative' && kind !== 'absolute') throw invalid('floatTolerance.kind', "'relative' or 'absolute'", kind);
   if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid('floatTolerance.value', 'a finite number', value);
   if (value < 0) {
-    throw new LadderError('invalid_option', `${name}.floatTolerance.value must be ≥ 0; received ${value}`, {
+    throw new LadderError('invalid_option', `${name}.floatTolerance.value must be ≥ 0; received ${describeReceived(value)}`, {
       cause: new RangeError('floatTolerance.value'),
     });
   }

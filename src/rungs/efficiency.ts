@@ -10,7 +10,7 @@
  * is optional and never decides the verdict: wall-clock timings are not reproducible.
  */
 import { LadderError } from '../errors.js';
-import { invalidValue, optionReader } from '../options.js';
+import { invalidValue, isPlainRecord, optionReader } from '../options.js';
 import type { DoubleQuoteMode, Engine, PlanStep } from '../engine/engine.js';
 import { analyzePlan } from '../efficiency/plan-analysis.js';
 import type { PlanAnalysis } from '../efficiency/plan-analysis.js';
@@ -276,6 +276,7 @@ export function readEfficiencyOptions(value: unknown, naming: { readonly name?: 
   const timingRaw = read.raw('timing');
   let timing: boolean | EfficiencyTimingOptions | undefined;
   if (typeof timingRaw === 'boolean' || timingRaw === undefined) timing = timingRaw;
+  else if (!isPlainRecord(timingRaw)) throw read.invalid('timing', 'true, false or { runs, timeoutMs }', timingRaw);
   else {
     const timingRead = optionReader(timingRaw, { prefix: `${name}.timing.` });
     timingRead.unknownKeys(['runs', 'timeoutMs', 'source']);

@@ -44,7 +44,7 @@ describe('efficiency assertion', () => {
   it('throws misuse naming config.<option> and the file (an ERROR row)', async () => {
     const run = efficiency(SCANNING, context({ budgetFactor: 0 }));
     await expect(run).rejects.toSatisfy((error: unknown) => isLadderError(error, 'invalid_option'));
-    await expect(run).rejects.toThrow('config: efficiency budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio), received 0 (in assertions/efficiency.ts:efficiency)');
+    await expect(run).rejects.toThrow('config.budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio); received a number (0) (in assertions/efficiency.ts:efficiency)');
     await expect(efficiency(SCANNING, context({ budget: 2 }))).rejects.toThrow(/config\.budget is not an option/);
   });
 });

@@ -126,7 +126,7 @@ describe('runCheckCommand', () => {
     writeFileSync(ddl, 'CREATE TABLE orders (order_id int, amount numeric);');
     const { code, out, err } = await run('SELECT 1', { db: ddl });
     expect([code, out]).toEqual([2, '']);
-    expect(err).toBe(`error: cannot read the catalog of ${ddl}: cannot open ${ddl}: file is not a database (for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake)\n`);
+    expect(err).toBe(`error: --db: cannot read the catalog of ${ddl}: cannot open ${ddl}: file is not a database (for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake)\n`);
   });
 });
 

@@ -5,10 +5,10 @@ import { isLadderError } from '../../src/errors.js';
 
 describe('checkAnswerGrounding: options', () => {
   it.each([
-    [{ relativeTolerance: -0.1 }, 'answer relativeTolerance must be a number in [0, 1) (fraction of the cell), received -0.1'],
-    [{ relativeTolerance: 1 }, 'answer relativeTolerance must be a number in [0, 1) (fraction of the cell), received 1'],
-    [{ maxDerivationCells: 1.5 }, 'answer maxDerivationCells must be a non-negative integer, received 1.5'],
-    [{ derivations: 'yes' as unknown as boolean }, 'answer derivations must be true or false, received yes'],
+    [{ relativeTolerance: -0.1 }, 'answer.relativeTolerance must be a number in [0, 1) (fraction of the cell); received a number (-0.1)'],
+    [{ relativeTolerance: 1 }, 'answer.relativeTolerance must be a number in [0, 1) (fraction of the cell); received a number (1)'],
+    [{ maxDerivationCells: 1.5 }, 'answer.maxDerivationCells must be a non-negative integer; received a number (1.5)'],
+    [{ derivations: 'yes' as unknown as boolean }, 'answer.derivations must be true or false; received a string ("yes")'],
   ])('%j', (options, message) => {
     let thrown: unknown;
     try {
@@ -68,7 +68,7 @@ describe('runAnswerRung (the ladder call)', () => {
     const result = await runAnswerRung({ answer: 'EMEA revenue was $4.12M.', sql: 'SELECT region, revenue FROM r', rows, options: { relativeTolerance: 0 } });
     expect(result.status).toBe('pass');
     await expect(runAnswerRung({ answer: 'x', sql: 'SELECT 1', rows, options: { tolerance: 1 } })).rejects.toThrow(
-      'answer option tolerance is unknown; known options: relativeTolerance, derivations, maxDerivationCells, decimalText',
+      'answer.tolerance is not an option; known options: relativeTolerance, derivations, maxDerivationCells, decimalText',
     );
   });
   it('fetches the rows through the engine on the first snapshot', async () => {

@@ -5,6 +5,7 @@ import { GoldResultCache } from '../../src/compare/gold-result-cache.js';
 import type { Snapshot } from '../../src/compare/snapshot.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import type { Engine } from '../../src/engine/engine.js';
+import { LadderError, isLadderError } from '../../src/errors.js';
 import { makeDb, tempDir } from '../compare/helpers.js';
 
 let engine: Engine;
@@ -32,8 +33,38 @@ describe('checkExecution — argument validation', () => {
     ['no snapshots', { snapshots: [] }, 'snapshots must be a non-empty array of { name, path, checksum? }'],
   ])('%s', async (_name, override, message) => {
     await expect(checkExecution({ predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: [base], engine, ...(override as object) })).rejects.toThrow(
-      new TypeError(message),
+      new LadderError('invalid_argument', message),
     );
+  });
+});
+
+describe('checkExecution — a missing database is misuse', () => {
+  it('throws db_not_found naming the snapshot (never a gold error)', async () => {
+    const missing = { name: 'gone', path: path.join(path.dirname(base.path), 'gone.sqlite') };
+    const run = checkExecution({ predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: [base, missing], engine });
+    await expect(run).rejects.toSatisfy((error: unknown) => isLadderError(error, 'db_not_found'));
+    await expect(checkExecution({ predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: [missing], engine })).rejects.toThrow(
+      `snapshot gone: database ${missing.path} does not exist (it is never created)`,
+    );
+  });
+});
+
+describe('checkExecution — the prediction as run, for later rungs', () => {
+  it('keeps each snapshot\'s predicted columns and rows (after the rewrites), and both column lists per verdict', async () => {
+    const result = await checkExecution({ predictedSql: 'SELECT id AS n, status FROM orders ORDER BY id LIMIT 2', golds: ['SELECT id, status FROM orders ORDER BY id LIMIT 2'], snapshots: [base, edge], engine });
+    expect(result.details.predictedRuns.map((run) => (run.ok ? [run.snapshot, run.columns, run.rows.length] : [run.snapshot, run.error.code]))).toEqual([
+      ['base', ['n', 'status'], 2],
+      ['edge', ['n', 'status'], 2],
+    ]);
+    expect(result.details.snapshots.map((s) => s.columns)).toEqual([
+      { gold: ['id', 'status'], predicted: ['n', 'status'] },
+      { gold: ['id', 'status'], predicted: ['n', 'status'] },
+    ]);
+  });
+
+  it('a prediction that fails on a snapshot is recorded there with its error', async () => {
+    const result = await checkExecution({ predictedSql: 'SELECT nope FROM orders', golds: ['SELECT id FROM orders'], snapshots: [base], engine });
+    expect(result.details.predictedRuns).toEqual([{ snapshot: 'base', ok: false, error: { code: 'sqlite_error', message: 'no such column: nope' } }]);
   });
 });
 

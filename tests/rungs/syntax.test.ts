@@ -26,7 +26,7 @@ function summary(result: Awaited<ReturnType<typeof checkSyntax>>): string[] {
 describe('checkSyntax: argument validation', () => {
   it('rejects a non-string sql, an unknown dialect, engine without db, a foreign engine dialect', async () => {
     await expect(checkSyntax({ sql: 1 as never, dialect: 'sqlite' })).rejects.toThrow('sql must be a string; received number');
-    await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'tsql' as never })).rejects.toThrow(TypeError);
+    await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'tsql' as never })).rejects.toSatisfy((error) => isLadderError(error, 'invalid_argument'));
     await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'sqlite', engine })).rejects.toSatisfy((error) => isLadderError(error, 'invalid_option'));
     await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'postgres', engine, db: fixture.file })).rejects.toSatisfy((error) => isLadderError(error, 'invalid_option'));
   });
