@@ -24,6 +24,7 @@ import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName
 import type { Snapshot } from '../compare/snapshot.js';
 import { applySqlRewrites } from '../compare/sql-rewrites.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
+import type { ParseMemo } from './parse-memo.js';
 import { predictedRunsOf, throwMissingDatabase, type PredictedRun } from './predicted-runs.js';
 import { createRungResult, type RungResult } from './rung-result.js';
 
@@ -89,6 +90,8 @@ export interface ExecutionInput {
   readonly timeoutMs?: number;
   /** Dataset override (`gold_result_ordered`): forces row order on or off, without tie groups when on. */
   readonly goldOrdered?: boolean;
+  /** The item's shared parses (SQLite): the gold is read once for its ORDER BY and tie groups. */
+  readonly parses?: ParseMemo;
 }
 
 /**
@@ -232,6 +235,7 @@ function orderingFor(
       goldResult,
       policy,
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+      ...(input.parses?.dialect === 'sqlite' ? { parse: (sql: string) => input.parses!.parse(sql) } : {}),
     });
     cache.set(key, found);
   }

@@ -132,7 +132,7 @@ void COVERS_EVERY_RUNG;
 const executionRung: ExecutingRung<'execution'> = {
   listed: () => true,
   endToEnd: true,
-  async run(context: Pick<LadderContext, 'sql' | 'golds' | 'fixture' | 'engine' | 'goldCache' | 'policy'>) {
+  async run(context: Pick<LadderContext, 'sql' | 'golds' | 'fixture' | 'engine' | 'goldCache' | 'policy' | 'parses'>) {
     const { snapshots } = context.fixture;
     const policy = context.policy.comparison;
     if (context.golds.length === 0) {
@@ -152,6 +152,7 @@ const executionRung: ExecutingRung<'execution'> = {
       engine: context.engine,
       policy,
       cache: context.goldCache,
+      parses: context.parses,
       ...(context.policy.goldOrdered !== undefined ? { goldOrdered: context.policy.goldOrdered } : {}),
     });
   },
