@@ -5,10 +5,10 @@
  */
 
 // Errors and the rung result shape
-export { LadderError, isLadderError } from './errors.js';
+export { LadderError, isLadderError, isMisuseError, MISUSE_CODES } from './errors.js';
 export type { LadderErrorCode } from './errors.js';
-export { createRungResult, createSkippedResult, LADDER_SCORE_NAMES } from './rungs/rung-result.js';
-export type { RungId, RungIssue, RungResult, RungStatus } from './rungs/rung-result.js';
+export { createRungResult, createSkippedResult, GATE_IDS, LADDER_RUNG_IDS, LADDER_SCORE_NAMES } from './rungs/rung-result.js';
+export type { ExecutingRungId, GateId, LadderRungId, RungId, RungIssue, RungResult, RungStatus } from './rungs/rung-result.js';
 
 // Engine
 export { createSqliteEngine } from './engine/sqlite/sqlite-engine.js';
@@ -64,15 +64,21 @@ export { BLOCKED_FUNCTIONS, checkFunction } from './safety/functions.js';
 export { readRecording, runRedTeam } from './safety/redteam.js';
 export type { RecordedPrediction, RedTeamOptions, RedTeamReport, RedTeamResult } from './safety/redteam.js';
 export { checkExecution } from './rungs/execution.js';
-export type { ExecutionDetails, ExecutionFlag, ExecutionInput, GoldError, SnapshotVerdict } from './rungs/execution.js';
+export type { ExecutionDetails, ExecutionFlag, ExecutionInput, GoldError, PredictedRun, SnapshotVerdict } from './rungs/execution.js';
 export { checkEfficiency, DEFAULT_BUDGET_FACTOR, readEfficiencyOptions, runEfficiencyRung } from './rungs/efficiency.js';
 export type { EfficiencyDetails, EfficiencyInput, EfficiencyOptions } from './rungs/efficiency.js';
 export { checkAnswerGrounding, readGroundingOptions, runAnswerRung } from './rungs/answer.js';
 export type { AnswerGroundingDetails, AnswerGroundingInput } from './rungs/answer.js';
+export { runGates } from './rungs/gates.js';
+export type { GateInput, GateRun } from './rungs/gates.js';
 export { runLadder, ladderRungIds } from './rungs/ladder.js';
 export type { LadderAnswer, LadderInput, LadderResult, LadderRungs, LadderSnapshot } from './rungs/ladder.js';
-export { createLadderRungs, executionFacts } from './rungs/ladder-rungs.js';
-export type { ExecutionFacts, LadderRungOptions } from './rungs/ladder-rungs.js';
+export { createLadderRungs, executionFacts, LADDER_RUNGS } from './rungs/ladder-rungs.js';
+export type { ExecutingRung, ExecutionFacts, LadderContext, LadderResults, LadderRungDetails, LadderRungOptions, LadderRungTable } from './rungs/ladder-rungs.js';
+
+// One runtime per front end: engine, gold cache, fixtures
+export { createLadderRuntime } from './runtime/ladder-runtime.js';
+export type { LadderRuntime, LadderRuntimeOptions } from './runtime/ladder-runtime.js';
 
 // Diagnostics (never gates)
 export { multisetF1, scoreComponents, scoreSpiderComponents } from './rungs/components.js';
@@ -113,6 +119,7 @@ export { listFixtures, resolveFixture } from './fixtures/registry.js';
 export type { ResolvedFixture, ResolveFixtureOptions } from './fixtures/registry.js';
 export { loadDataset } from './dataset/load.js';
 export { verifyDatasetGolds } from './dataset/verify-golds.js';
+export type { GoldRun, ItemCheck, SnapshotCheck, VerifyGoldsOptions } from './dataset/verify-golds.js';
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset } from './dataset/item.js';
 
 // Spider-format files and evaluation

@@ -130,7 +130,8 @@ export function unknownKeyMessage(key: string, known: readonly string[], options
   const noun = options.noun ?? 'option';
   const near = suggestName(key, known, options.renamed);
   const plural = noun.endsWith('s') ? noun : `${noun}s`;
-  return `${prefix}${key} is not an ${noun}${near !== undefined ? ` (did you mean ${prefix}${near}?)` : ''}; known ${plural}: ${known.join(', ')}`;
+  const article = /^[aeiou]/i.test(noun) ? 'an' : 'a';
+  return `${prefix}${key} is not ${article} ${noun}${near !== undefined ? ` (did you mean ${prefix}${near}?)` : ''}; known ${plural}: ${known.join(', ')}`;
 }
 
 /**
