@@ -87,9 +87,9 @@ export interface GateRun {
  * True when L1's result says SQLite's own `prepare` accepted the text (a pass whose details carry
  * `engineAccepted: true`). The one place this fact is read from an L1 result.
  */
-export function engineAcceptedBy(syntax: RungResult<SyntaxDetails | unknown>): boolean {
+export function engineAcceptedBy(syntax: RungResult): boolean {
   const details = syntax.details;
-  return syntax.status === 'pass' && typeof details === 'object' && details !== null && (details as Partial<SyntaxDetails>).engineAccepted === true;
+  return syntax.status === 'pass' && typeof details === 'object' && details !== null && 'engineAccepted' in details && details.engineAccepted === true;
 }
 
 /**

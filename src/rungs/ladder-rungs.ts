@@ -120,8 +120,11 @@ export interface ExecutingRung<K extends ExecutingRungId> {
   run(context: LadderContext, earlier: LadderResults): Promise<LadderRungResult<K>>;
 }
 
+/** One entry per executing rung, keyed by id. */
+export type ExecutingRungs = { readonly [K in ExecutingRungId]: ExecutingRung<K> };
+
 /** The ladder's table: the gate implementations and one entry per executing rung, keyed by id. */
-export type LadderRungTable = GateRungs & { readonly [K in ExecutingRungId]: ExecutingRung<K> };
+export type LadderRungTable = GateRungs & ExecutingRungs;
 
 /** Compile-time check that the table covers every id of `LADDER_RUNG_IDS` (gate or executing). */
 type Covers<T, K extends PropertyKey> = [K] extends [keyof T] ? true : never;

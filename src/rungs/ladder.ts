@@ -39,7 +39,7 @@ import type { ProviderAnswer } from '../sql/provider-output.js';
 import type { EfficiencyOptions } from './efficiency.js';
 import { runGates } from './gates.js';
 import { createLadderRungs } from './ladder-rungs.js';
-import type { LadderContext, LadderResults, LadderRungResult, LadderRungTable, LadderSnapshot, RungListing } from './ladder-rungs.js';
+import type { ExecutingRungs, LadderContext, LadderResults, LadderRungResult, LadderRungTable, LadderSnapshot, RungListing } from './ladder-rungs.js';
 import { createParseMemo } from './parse-memo.js';
 import { GATE_IDS, LADDER_RUNG_IDS, createRungResult, createSkippedResult, isGateId, scoreNameOf } from './rung-result.js';
 import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
@@ -129,7 +129,7 @@ export async function runLadder(input: LadderInput, rungs: LadderRungTable = cre
     const reason = answer.kind === 'missing' ? answer.message : `expected an answer, but the provider declined (${answer.action})${answer.message ? `: ${answer.message}` : ''}`;
     // No SQL text: nothing for L2 / L3 to judge, nothing to execute.
     const blocked = `${scoreNameOf('syntax')} fail`;
-    const results: { -readonly [K in LadderRungId]?: LadderRungResult<K> } = {
+    const results: MutableResults = {
       syntax: createRungResult({ rung: 'syntax', status: 'fail', reason, details: { answer: answer.kind === 'missing' ? 'missing' : answer.action } }),
       schema: createSkippedResult('schema', blocked),
       safety: createSkippedResult('safety', blocked),
@@ -153,7 +153,7 @@ export async function runLadder(input: LadderInput, rungs: LadderRungTable = cre
     },
     rungs,
   );
-  const results: { -readonly [K in LadderRungId]?: LadderRungResult<K> } = { syntax: gates.syntax, schema: gates.schema, safety: gates.safety };
+  const results: MutableResults = { syntax: gates.syntax, schema: gates.schema, safety: gates.safety };
   const blocked = gates.blocking === undefined ? undefined : `${scoreNameOf(gates.blocking.rung)} ${gates.blocking.status}`;
   const executing = executingIds(rungs, context);
   for (const id of executing) {
@@ -188,12 +188,17 @@ function isResolvedPolicy(policy: LadderInput['comparisonPolicy']): policy is Co
   return typeof policy === 'object' && policy !== null && Object.isFrozen(policy) && 'rewrites' in policy && 'floatTolerance' in policy;
 }
 
-function runExecuting<K extends ExecutingRungId>(rungs: LadderRungTable, id: K, context: LadderContext, earlier: LadderResults): Promise<LadderRungResult<K>> {
-  return rungs[id].run(context, earlier) as Promise<LadderRungResult<K>>;
+/** The results of one run, filled in ladder order. */
+type MutableResults = { -readonly [K in LadderRungId]?: LadderRungResult<K> };
+
+function runExecuting<K extends ExecutingRungId>(rungs: ExecutingRungs, id: K, context: LadderContext, earlier: LadderResults): Promise<LadderRungResult<K>> {
+  return rungs[id].run(context, earlier);
 }
 
-function setResult<K extends LadderRungId>(results: { -readonly [J in LadderRungId]?: LadderRungResult<J> }, id: K, result: LadderRungResult<K>): void {
-  (results as Record<K, LadderRungResult<K>>)[id] = result;
+function setResult<K extends LadderRungId>(results: MutableResults, id: K, result: LadderRungResult<K>): void {
+  // The view of the results with only rung K's slot (a supertype): TypeScript checks the write there.
+  const slot: { -readonly [J in K]?: LadderRungResult<J> } = results;
+  slot[id] = result;
 }
 
 /** The executing rungs listed for this item, in ladder order. */
@@ -216,10 +221,14 @@ function finish(
   executing: readonly ExecutingRungId[],
   rungs: LadderRungTable,
 ): LadderResult {
-  const ids: LadderRungId[] = [...GATE_IDS, ...executing];
-  const ordered = ids.map((id) => results[id]).filter((result): result is NonNullable<typeof result> => result !== undefined) as RungResult[];
-  const countsInEndToEnd = (id: LadderRungId): boolean => isGateId(id) || rungs[id as ExecutingRungId].endToEnd;
-  const core = ordered.filter((result) => countsInEndToEnd(result.rung as LadderRungId));
+  const present = (ids: readonly LadderRungId[]): RungResult[] =>
+    ids.flatMap((id) => {
+      const result: RungResult | undefined = results[id];
+      return result === undefined ? [] : [result];
+    });
+  const ordered = present([...GATE_IDS, ...executing]);
+  // end_to_end: every gate and every executing rung that counts in it (L4) must pass.
+  const core = present([...GATE_IDS, ...executing.filter((id) => rungs[id].endToEnd)]);
   const failedRung = ordered.find((result) => result.status === 'fail');
   const unscoredRung = core.find((result) => result.status === 'unscored');
   const unscored = unscoredRung !== undefined && failedRung === undefined;
