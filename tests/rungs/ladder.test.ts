@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog, Engine } from '../../src/engine/engine.js';
+import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { runLadder } from '../../src/rungs/ladder.js';
 import type { LadderInput } from '../../src/rungs/ladder.js';
-import { LADDER_RUNGS } from '../../src/rungs/ladder-rungs.js';
+import { createLadderRungs, LADDER_RUNGS } from '../../src/rungs/ladder-rungs.js';
 import type { LadderRungTable } from '../../src/rungs/ladder-rungs.js';
 import { createRungResult } from '../../src/rungs/rung-result.js';
 import type { RungId, RungResult, RungStatus } from '../../src/rungs/rung-result.js';
@@ -10,6 +12,7 @@ import type { SafetyDetails } from '../../src/rungs/safety.js';
 import type { SchemaDetails } from '../../src/rungs/schema.js';
 import type { SyntaxDetails } from '../../src/rungs/syntax.js';
 import { resolveSafetyPolicy } from '../../src/safety/policy.js';
+import { makeDb, tempDir } from '../compare/helpers.js';
 
 /** An engine that must not be used: the fake rungs never call it. */
 function unusedEngine(): Engine {
@@ -186,5 +189,44 @@ describe('runLadder on declining items', () => {
     const calls: string[] = [];
     const result = await runLadder(input({ expectedBehavior: 'clarify', output: '', missingOutput: 'no recorded prediction for item c1' }), fakeRungs({}, calls));
     expect([result.verdict, result.reason]).toEqual(['fail', 'no recorded prediction for item c1']);
+  });
+});
+
+describe('runLadder with the shipped rungs: L7 reads the rows L4 got', () => {
+  let engine: SqliteEngine;
+  let db: string;
+  beforeAll(() => {
+    const dir = tempDir('ladder-rows-');
+    db = makeDb(path.join(dir, 'shop.sqlite'), "CREATE TABLE items (id INTEGER, kind TEXT); INSERT INTO items VALUES (1, 'office'), (2, 'office'), (3, 'kitchen');");
+    engine = createSqliteEngine({ poolSize: 1 });
+  });
+  afterAll(() => engine.close());
+
+  /** The engine, counting the statements it executes. */
+  function counting(executed: string[]): Engine {
+    return { ...engine, dialect: engine.dialect, execute: (request) => (executed.push(request.sql), engine.execute(request)), prepare: (r) => engine.prepare(r), explain: (r) => engine.explain(r), catalog: (d) => engine.catalog(d), close: async () => undefined };
+  }
+
+  it('the prediction runs once per snapshot (L4); L7 grounds in those rows, as run after the policy\'s rewrites', async () => {
+    const executed: string[] = [];
+    const output = JSON.stringify({ sql: 'SELECT COUNT(DISTINCT kind) FROM items', answer: 'There are 2 kinds of item.' });
+    const run = (policy: 'default' | 'spider') =>
+      runLadder(
+        { output, expectedBehavior: 'answer', golds: ['SELECT COUNT(DISTINCT kind) FROM items'], snapshots: [{ name: 'shop', path: db }], dialect: 'sqlite', engine: counting(executed), comparisonPolicy: policy, answerOptions: {} },
+        createLadderRungs({ answer: true }),
+      );
+    const plain = await run('default');
+    expect(executed.filter((sql) => sql === 'SELECT COUNT(DISTINCT kind) FROM items')).toHaveLength(2); // gold + prediction, nothing for L7
+    expect([plain.results.answer?.status, plain.results.execution?.details?.predictedRuns]).toEqual(['pass', [{ snapshot: 'shop', ok: true, columns: ['COUNT(DISTINCT kind)'], rows: [[2]] }]]);
+    // The spider preset removes DISTINCT from both queries: L4 compares COUNT(kind) = 3, and L7 reads the same 3.
+    const spider = await run('spider');
+    expect(spider.results.execution?.details?.executedSql.predicted).toBe('SELECT COUNT( kind) FROM items');
+    expect([spider.results.execution?.status, spider.results.answer?.status, spider.results.answer?.reason]).toEqual(['pass', 'fail', '1 of 1 numbers ungrounded: 2 (1:11)']);
+  });
+
+  it('an item without gold still runs the prediction (unscored), so L7 has its rows', async () => {
+    const output = JSON.stringify({ sql: 'SELECT COUNT(*) FROM items', answer: 'There are 3 items.' });
+    const result = await runLadder({ output, expectedBehavior: 'answer', golds: [], snapshots: [{ name: 'shop', path: db }], dialect: 'sqlite', engine, answerOptions: {} }, createLadderRungs({ answer: true }));
+    expect([result.verdict, result.endToEnd, result.results.execution?.status, result.results.answer?.status]).toEqual(['unscored', undefined, 'unscored', 'pass']);
   });
 });
