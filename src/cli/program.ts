@@ -40,7 +40,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   } catch (error) {
     return exitCodeForError(error, io);
   }
-  return exitCodeOf(program) ?? 0;
+  // A subcommand that records its status through cli-io (setExitCode), else one that set
+  // process.exitCode itself.
+  const fallback = typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0);
+  return exitCodeOf(program) ?? (Number.isInteger(fallback) ? fallback : 1);
 }
 
 /** The `version` of this package's package.json (found from the package root, as fixtures are). */
