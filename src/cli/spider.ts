@@ -20,7 +20,8 @@ import { open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { createSqliteEngine } from '../engine/sqlite/sqlite-engine.js';
+import { createLadderRuntime } from '../runtime/ladder-runtime.js';
+import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { isLadderError, isMisuseError, LadderError } from '../errors.js';
 import type { Snapshot } from '../compare/snapshot.js';
 import { PRESET_NAMES, resolvePolicy, type PresetName } from '../compare/policy.js';
@@ -80,7 +81,7 @@ const MAX_LISTED_PROBLEMS = 20;
  * snapshot for none of the gold's db_ids).
  */
 export async function runSpiderCommand(options: SpiderCommandOptions, io: SpiderCommandIo): Promise<number> {
-  let engine: ReturnType<typeof createSqliteEngine> | undefined;
+  let runtime: LadderRuntime | undefined;
   try {
     const policy = resolvePolicy({ preset: options.preset, ...(options.keepDistinct ? { keepDistinct: true } : {}) });
     if (options.out !== undefined) await checkOutFolder(options.out);
@@ -92,7 +93,9 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     await checkGoldFile(options.gold, gold);
     checkAligned(options.gold, options.pred, gold, predictions);
     await checkDbDir(options.db, gold);
-    engine = createSqliteEngine(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
+    // The command's runtime: its engine and gold cache (no fixtures: Spider folders hold plain files).
+    runtime = createLadderRuntime(options.timeoutMs === undefined ? {} : { engine: { timeoutMs: options.timeoutMs } });
+    const engine = runtime.engine();
     const bar = io.stderr.isTTY
       ? new cliProgress.SingleBar({ format: 'spider [{bar}] {value}/{total} items | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
       : undefined;
@@ -102,6 +105,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       predictions,
       dbDir: options.db,
       engine,
+      cache: runtime.goldCache,
       policy,
       ...(knownDbIds === undefined ? {} : { knownDbIds }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -133,7 +137,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     }
     throw error;
   } finally {
-    await engine?.close();
+    await runtime?.close();
   }
 }
 
