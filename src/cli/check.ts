@@ -17,7 +17,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Catalog, Engine } from '../engine/engine.js';
-import { LadderError, isMisuseError } from '../errors.js';
+import { LadderError, isLadderError, isMisuseError } from '../errors.js';
 import { invalidValue } from '../options.js';
 import { runGates } from '../rungs/gates.js';
 import type { RungResult } from '../rungs/rung-result.js';
@@ -27,6 +27,7 @@ import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
 import { DIALECTS, type Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
+import { checkSqliteFile } from './database-file.js';
 import { parseChoice, parseList, parsePositiveInteger } from './flags.js';
 
 /** Parsed flags of the `check` command. */
@@ -120,7 +121,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
       const catalog: Catalog = await loadCatalog(engine, target.db).catch((error: unknown) => {
         if (error instanceof LadderError && error.code === 'engine_failure' && /cannot open /.test(error.message)) {
           // A file SQLite cannot open is the wrong kind of --db: misuse.
-          throw new LadderError('input_invalid', `--db: ${error.message} (for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake)`, { cause: error });
+          throw new LadderError('input_invalid', `--db: ${error.message} (${DDL_HINT})`, { cause: error });
         }
         throw error;
       });
@@ -147,6 +148,9 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
 
 type Target = { kind: 'sqlite'; db: string } | { kind: 'ddl'; db: string; catalog: Catalog };
 
+/** Said when a SQLite `--db` is not a database (most often a DDL file without `--dialect`). */
+const DDL_HINT = 'for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake';
+
 /** Interprets `--db` (+ `--role`, `--dialect`). */
 async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntime): Promise<Target> {
   const isFile = existsSync(options.db) && statSync(options.db).isFile();
@@ -165,7 +169,13 @@ async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntim
     if (!first) throw new LadderError('unknown_fixture', `fixture ${options.db} has no snapshots`);
     return { kind: 'sqlite', db: first.path };
   }
-  if (isFile) return { kind: 'sqlite', db: options.db };
+  if (isFile) {
+    await checkSqliteFile(options.db, '--db').catch((error: unknown) => {
+      if (!isLadderError(error, 'input_invalid')) throw error;
+      throw new LadderError('input_invalid', `${error.message} (${DDL_HINT})`, { cause: error });
+    });
+    return { kind: 'sqlite', db: options.db };
+  }
   if (existsSync(options.db)) throw new LadderError('db_not_found', `--db: ${options.db} is not a file`);
   if (/[/\\]|\.(sqlite3?|db)$/i.test(options.db)) throw new LadderError('db_not_found', `--db: database ${options.db} does not exist (it is never created)`);
   const fixture = await runtime.resolveFixture(options.db);

@@ -16,7 +16,7 @@
  * good ones is a per-item problem, reported and not scored.
  */
 import type { Dirent } from 'node:fs';
-import { open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
@@ -30,6 +30,7 @@ import { listSnapshots } from '../spider/list-snapshots.js';
 import { readPredictions, readSpiderGold, type SpiderGoldItem, type SpiderPrediction } from '../spider/read-spider-files.js';
 import { HARDNESS_LEVELS } from '../spider/hardness.js';
 import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
+import { checkSqliteFile } from './database-file.js';
 import { parseChoice, parsePositiveInteger } from './flags.js';
 
 /** Parsed flags of the `spider` command. */
@@ -270,14 +271,6 @@ function checkAligned(goldFile: string, predFile: string, gold: readonly SpiderG
   );
 }
 
-/** The first 16 bytes of every SQLite 3 database file (https://www.sqlite.org/fileformat.html). */
-const SQLITE_HEADER = 'SQLite format 3\u0000';
-
-/**
- * Every snapshot file of the gold's db_ids must be a SQLite database: an empty file or another kind
- * of file is misuse (it would make every item on it a gold error).
- * @throws LadderError `input_invalid` naming `--db` and the file.
- */
 async function checkSnapshotFiles(dbDir: string, dbIds: readonly string[]): Promise<void> {
   for (const dbId of dbIds) {
     let snapshots: Snapshot[];
@@ -287,19 +280,6 @@ async function checkSnapshotFiles(dbDir: string, dbIds: readonly string[]): Prom
       if (isLadderError(error)) continue; // an unknown db_id is a per-item problem
       throw error;
     }
-    for (const snapshot of snapshots) {
-      const handle = await open(snapshot.path, 'r');
-      try {
-        const { size } = await handle.stat();
-        if (size === 0) throw new LadderError('input_invalid', `--db: ${snapshot.path} is empty (0 bytes), not a SQLite database`);
-        const header = Buffer.alloc(SQLITE_HEADER.length);
-        await handle.read(header, 0, header.length, 0);
-        if (header.toString('latin1') !== SQLITE_HEADER) {
-          throw new LadderError('input_invalid', `--db: ${snapshot.path} is not a SQLite database (it does not start with "SQLite format 3")`);
-        }
-      } finally {
-        await handle.close();
-      }
-    }
+    for (const snapshot of snapshots) await checkSqliteFile(snapshot.path, '--db');
   }
 }
