@@ -226,28 +226,36 @@ export function pairedBootstrap(options: PairedBootstrapOptions): BootstrapInter
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1); received ${String(level)}`);
   if (n === 0) return undefined;
 
-  const random = createSeededRandom(seed, stream);
-  const differences = new Int32Array(replicates);
-  const discordant = b + c;
-  if (discordant > 0) {
-    const drawDiscordant = createBinomialSampler(n, discordant / n);
-    const conditional = new Map<number, BinomialSampler>();
-    const share = b / discordant;
-    for (let r = 0; r < replicates; r += 1) {
-      const dStar = drawDiscordant(random);
-      let sampler = conditional.get(dStar);
-      if (sampler === undefined) {
-        sampler = createBinomialSampler(dStar, share);
-        conditional.set(dStar, sampler);
-      }
-      const bStar = sampler(random);
-      differences[r] = 2 * bStar - dStar; // b* − c*
-    }
-  }
+  const differences = drawBootstrapDifferences(n, b, c, replicates, createSeededRandom(seed, stream));
   differences.sort();
   const lowerIndex = Math.max(0, Math.ceil((replicates * (1 - level)) / 2 - 1e-9) - 1);
   const upperIndex = Math.min(replicates - 1, Math.ceil((replicates * (1 + level)) / 2 - 1e-9) - 1);
   return { lower: differences[lowerIndex]! / n, upper: differences[upperIndex]! / n, level, replicates, seed, stream };
+}
+
+/**
+ * The replicate statistics of the paired bootstrap: for each of `replicates` resamples of the n
+ * paired items, b* − c* (improvements minus regressions in the resample), drawn as described in
+ * {@link pairedBootstrap}. Exported for the distribution test.
+ * @returns an Int32Array of length `replicates`, in draw order.
+ */
+export function drawBootstrapDifferences(n: number, b: number, c: number, replicates: number, random: RandomSource): Int32Array {
+  const differences = new Int32Array(replicates);
+  const discordant = b + c;
+  if (discordant === 0) return differences;
+  const drawDiscordant = createBinomialSampler(n, discordant / n);
+  const conditional = new Map<number, BinomialSampler>();
+  const share = b / discordant;
+  for (let r = 0; r < replicates; r += 1) {
+    const dStar = drawDiscordant(random);
+    let sampler = conditional.get(dStar);
+    if (sampler === undefined) {
+      sampler = createBinomialSampler(dStar, share);
+      conditional.set(dStar, sampler);
+    }
+    differences[r] = 2 * sampler(random) - dStar; // b* − c*
+  }
+  return differences;
 }
 
 /** Draws one Binomial(N, p) variate from a uniform source. */
