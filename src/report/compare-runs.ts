@@ -286,7 +286,8 @@ function checkRequired(baseline: RunRecord, candidate: RunRecord, candidateById:
     if (!baselineIds.has(id) && !candidateById.has(id)) throw new LadderError('invalid_option', `required item "${id}" (${source}) is in neither run`);
     add(id, source);
   }
-  const order = new Map([...baseline.items, ...candidate.items].map((item, index) => [item.id, index]));
+  const order = new Map<string, number>();
+  for (const item of [...baseline.items, ...candidate.items]) if (!order.has(item.id)) order.set(item.id, order.size);
   return [...sources.keys()]
     .sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))
     .map((id) => {

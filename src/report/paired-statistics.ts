@@ -34,7 +34,8 @@ export interface McNemarResult {
 /**
  * Largest number of discordant pairs summed in exact rational arithmetic (BigInt binomial
  * coefficients, rounded once to a double). Above it the tail is summed in log space, which agrees
- * to about 1e-12 relative (tested at the limit) and keeps a million-item comparison fast.
+ * with exact rational values to within 1e-10 relative (about 1e-11 measured at 20 100 to 25 000
+ * discordant pairs) and keeps a million-item comparison fast.
  */
 export const EXACT_SUM_LIMIT = 20_000;
 
