@@ -200,8 +200,8 @@ export const DEFAULT_BOOTSTRAP_SEED = 1;
  * cells of the paired table, and the difference depends only on the discordant cells (b*, c*),
  * so each replicate draws them directly — d* = b* + c* ~ Binomial(n, (b + c)/n), then
  * b* ~ Binomial(d*, b/(b + c)) — which has exactly the distribution of resampling item indices and
- * costs O(log n) instead of O(n) per replicate. Binomial draws invert the exact CDF (log-factorial
- * probabilities, normalized over μ ± 12σ, outside which less than 1e-30 of the mass lies).
+ * costs O(log n) instead of O(n) per replicate. Binomial draws invert the exact CDF (probabilities
+ * normalized over μ ± 12σ, outside which less than 1e-30 of the mass lies).
  *
  * Bounds are order statistics of the R replicate differences (the inverse empirical CDF):
  * lower = the ⌈R·(1 − level)/2⌉-th smallest, upper = the ⌈R·(1 + level)/2⌉-th smallest.
@@ -245,15 +245,12 @@ export function drawBootstrapDifferences(n: number, b: number, c: number, replic
   const discordant = b + c;
   if (discordant === 0) return differences;
   const drawDiscordant = createBinomialSampler(n, discordant / n);
-  const conditional = new Map<number, BinomialSampler>();
+  // One sampler of b* | d* per value of d* drawn (a few hundred at most), built on first use.
+  const conditional: Array<BinomialSampler | undefined> = new Array(n + 1);
   const share = b / discordant;
   for (let r = 0; r < replicates; r += 1) {
     const dStar = drawDiscordant(random);
-    let sampler = conditional.get(dStar);
-    if (sampler === undefined) {
-      sampler = createBinomialSampler(dStar, share);
-      conditional.set(dStar, sampler);
-    }
+    const sampler = (conditional[dStar] ??= createBinomialSampler(dStar, share));
     differences[r] = 2 * sampler(random) - dStar; // b* − c*
   }
   return differences;
@@ -263,8 +260,9 @@ export function drawBootstrapDifferences(n: number, b: number, c: number, replic
 type BinomialSampler = (random: RandomSource) => number;
 
 /**
- * An exact inverse-CDF sampler of Binomial(trials, p): probabilities from log-factorials over the
- * window μ ± 12σ (clamped to 0 … trials), normalized, searched by bisection.
+ * An exact inverse-CDF sampler of Binomial(trials, p): the probabilities over the window μ ± 12σ
+ * (clamped to 0 … trials), built outward from the mode with the ratio
+ * P(k + 1)/P(k) = (trials − k)/(k + 1) · p/(1 − p), normalized by their sum, searched by bisection.
  */
 export function createBinomialSampler(trials: number, p: number): BinomialSampler {
   if (trials === 0 || p <= 0) return () => 0;
@@ -273,14 +271,18 @@ export function createBinomialSampler(trials: number, p: number): BinomialSample
   const spread = 12 * Math.sqrt(trials * p * (1 - p)) + 2;
   const lo = Math.max(0, Math.floor(mean - spread));
   const hi = Math.min(trials, Math.ceil(mean + spread));
-  const logP = Math.log(p);
-  const logQ = Math.log1p(-p);
-  const logN = logFactorial(trials);
-  const cdf = new Float64Array(hi - lo + 1);
+  const mode = Math.min(hi, Math.max(lo, Math.floor((trials + 1) * p)));
+  const odds = p / (1 - p);
+  // Relative weights (1 at the mode); the tails may underflow to 0, which is their share anyway.
+  const weights = new Float64Array(hi - lo + 1);
+  weights[mode - lo] = 1;
+  for (let k = mode; k < hi; k += 1) weights[k + 1 - lo] = weights[k - lo]! * ((trials - k) / (k + 1)) * odds;
+  for (let k = mode; k > lo; k -= 1) weights[k - 1 - lo] = weights[k - lo]! * (k / (trials - k + 1)) / odds;
+  const cdf = weights;
   let total = 0;
-  for (let k = lo; k <= hi; k += 1) {
-    total += Math.exp(logN - logFactorial(k) - logFactorial(trials - k) + k * logP + (trials - k) * logQ);
-    cdf[k - lo] = total;
+  for (let i = 0; i < cdf.length; i += 1) {
+    total += cdf[i]!;
+    cdf[i] = total;
   }
   return (random: RandomSource): number => {
     const target = random.next() * total;

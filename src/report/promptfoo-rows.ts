@@ -131,8 +131,8 @@ export function scoreNameOf(rung: string): string {
 }
 
 /** The resolved comparison policy of the row's execution verdict, when it ran. */
-export function policyOf(row: PromptfooRow): unknown {
-  const { ladder, rungs } = findStoredVerdicts(row);
+export function policyOf(row: PromptfooRow, verdicts: StoredVerdicts = findStoredVerdicts(row)): unknown {
+  const { ladder, rungs } = verdicts;
   const execution = ladder?.rungs.find((rung) => rung.rung === 'execution') ?? rungs.find((rung) => rung.rung === 'execution');
   const details = execution?.details;
   return isObject(details) && isObject(details['policy']) ? details['policy'] : undefined;

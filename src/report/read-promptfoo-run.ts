@@ -15,7 +15,7 @@
  */
 import { LadderError } from '../errors.js';
 import { PROMPTFOO_RUNS_FORMAT, datasetContentOf } from './promptfoo-run-identity.js';
-import { columnsOf, findStoredVerdicts, itemIdOf, policyOf, scoreNameOf, tagsOf, type PromptfooColumn, type PromptfooPromptEntry, type PromptfooRow } from './promptfoo-rows.js';
+import { columnsOf, findStoredVerdicts, itemIdOf, policyOf, scoreNameOf, tagsOf, type PromptfooColumn, type PromptfooPromptEntry, type PromptfooRow, type StoredVerdicts } from './promptfoo-rows.js';
 import { distinctJson, hashDatasetItems, parseRunIdentity, type JsonValue, type RunIdentity } from './run-identity.js';
 import { END_TO_END, type MetricOutcome, type RunItem, type RunRecord } from './run-record.js';
 
@@ -104,6 +104,8 @@ export function promptfooRunRecord(result: PromptfooResultFile, column: Promptfo
   const name = columnName(column, result.columns);
   const items: RunItem[] = [];
   const seen = new Map<string, number>();
+  const policies: unknown[] = [];
+  const contents: Array<{ id: string; content: unknown }> = [];
   for (const [index, row] of rows.entries()) {
     const id = itemIdOf(row);
     const previous = seen.get(id);
@@ -111,23 +113,29 @@ export function promptfooRunRecord(result: PromptfooResultFile, column: Promptfo
       throw new LadderError('input_invalid', `${result.file}#${name}: item id "${id}" appears in two rows (${previous + 1} and ${index + 1} of the column); compare needs one row per item (was the eval run with --repeat?)`);
     }
     seen.set(id, index);
-    items.push({ id, tags: tagsOf(row), metrics: metricsOf(row) });
+    const verdicts = findStoredVerdicts(row);
+    items.push({ id, tags: tagsOf(row), metrics: metricsOf(row, verdicts) });
+    const policy = policyOf(row, verdicts);
+    if (policy !== undefined) policies.push(policy);
+    contents.push({ id, content: datasetContentOf(row) });
   }
   const recorded = result.identities.get(column.index);
   const identity: RunIdentity | undefined = recorded === undefined ? undefined : parseRunIdentity(recorded, `${result.file} config.metadata.text2sqlLadder column ${column.index}`);
-  const datasetContentHash = hashDatasetItems(rows.map((row) => ({ id: itemIdOf(row), content: datasetContentOf(row) })));
-  const policies = distinctJson(rows.map((row) => policyOf(row)).filter((policy) => policy !== undefined)) as JsonValue[];
-  return { spec, label: name, format: 'promptfoo', identity, derived: { datasetContentHash, policies }, items };
+  const derived = { datasetContentHash: hashDatasetItems(contents), policies: distinctJson(policies) as JsonValue[] };
+  return { spec, label: name, format: 'promptfoo', identity, derived, items };
 }
 
-/** The metric outcomes of one row (see the module doc). */
-export function metricsOf(row: PromptfooRow): Record<string, MetricOutcome> {
+/**
+ * The metric outcomes of one row (see the module doc).
+ * @param verdicts - the row's stored verdicts, when already read.
+ */
+export function metricsOf(row: PromptfooRow, verdicts: StoredVerdicts = findStoredVerdicts(row)): Record<string, MetricOutcome> {
   const metrics: Record<string, MetricOutcome> = {};
   if (row.failureReason === 2) {
     metrics[END_TO_END] = { status: 'fail', reason: `error: ${oneLine(row.error ?? row.gradingResult?.reason ?? 'the row errored')}` };
     return metrics;
   }
-  const { ladder, rungs } = findStoredVerdicts(row);
+  const { ladder, rungs } = verdicts;
   if (ladder !== undefined) {
     for (const rung of ladder.rungs) {
       if (rung.status === 'pass' || rung.status === 'fail') metrics[scoreNameOf(rung.rung)] = { status: rung.status, reason: oneLine(rung.reason) };
