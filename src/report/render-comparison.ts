@@ -31,8 +31,9 @@ function rateText(rate: PairedRate): string {
 
 function points(value: number | undefined): string {
   if (value === undefined) return '—';
-  const rounded = Math.round(value * 1000) / 10;
-  return `${rounded > 0 ? '+' : rounded < 0 ? '−' : ''}${Math.abs(rounded).toFixed(1)}`;
+  // Round the magnitude, so that ±18.75 prints as ±18.8 on both sides.
+  const magnitude = Math.round(Math.abs(value) * 1000) / 10;
+  return `${magnitude === 0 ? '' : value > 0 ? '+' : '−'}${magnitude.toFixed(1)}`;
 }
 
 function intervalText(stats: PairedComparison): string {
