@@ -4,7 +4,7 @@
  * - Spider JSONL: 10 000 verdict lines per run (about 85 % vs 86 % correct, 12 % discordant),
  *   4 hardness levels and 20 db_ids as tags, each with its `.run.json`;
  * - a promptfoo result: 10 000 items × 2 columns with ladder verdicts (L1–L4, L6 and end_to_end,
- *   five tags per item), compact rows (no prompt text).
+ *   five tags per item) and the identities in config.metadata, compact rows (no prompt text).
  * Measured: the whole command in-process (read, pair, exact McNemar and a 10 000-replicate paired
  * bootstrap per metric and tag, table + Markdown + JSON rendered), median of 5 after a warm-up; and
  * the whole CLI process from `dist/` (node start-up included), median of 3.
@@ -102,7 +102,10 @@ function writePromptfoo(dir: string): string {
   const { base, cand } = outcomes('promptfoo');
   const rows = [...base.map((pass, i) => ladderRow(0, 'base', i, pass)), ...cand.map((pass, i) => ladderRow(1, 'cand', i, pass))];
   const file = path.join(dir, 'eval.json');
-  writeFileSync(file, JSON.stringify({ evalId: 'bench', results: { version: 3, prompts: [{ provider: 'base', label: 'p' }, { provider: 'cand', label: 'p' }], results: rows }, config: {} }));
+  // Identities as the summary hook records them (config.metadata.text2sqlLadder).
+  const columns = ['base', 'cand'].map((label, promptIdx) => ({ promptIdx, provider: label, prompt: 'p', identity: { ...identity(label), source: 'promptfoo' } }));
+  const config = { metadata: { text2sqlLadder: { format: 'text2sql-ladder.promptfoo-runs/1', columns } } };
+  writeFileSync(file, JSON.stringify({ evalId: 'bench', results: { version: 3, prompts: [{ provider: 'base', label: 'p' }, { provider: 'cand', label: 'p' }], results: rows }, config }));
   return file;
 }
 

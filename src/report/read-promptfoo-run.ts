@@ -11,7 +11,8 @@
  * that passes when the execution rung passed and nothing failed (as the ladder summary counts them);
  * an errored row (promptfoo `failureReason` 2) fails `end_to_end` with promptfoo's error; rows of
  * other assertions give their 0/1 named scores. Identity: `config.metadata.text2sqlLadder` as
- * written by the summary hook, plus the dataset hash and policies recomputed from the rows.
+ * written by the summary hook; without it, the dataset hash and the policies are recomputed from
+ * the rows (the snapshot checksums cannot be).
  */
 import { LadderError } from '../errors.js';
 import { PROMPTFOO_RUNS_FORMAT, datasetContentOf } from './promptfoo-run-identity.js';
@@ -104,6 +105,8 @@ export function promptfooRunRecord(result: PromptfooResultFile, column: Promptfo
   const name = columnName(column, result.columns);
   const items: RunItem[] = [];
   const seen = new Map<string, number>();
+  // Without a recorded identity, the dataset hash and the policies are recomputed from the rows.
+  const recorded = result.identities.has(column.index);
   const policies: unknown[] = [];
   const contents: Array<{ id: string; content: unknown }> = [];
   for (const [index, row] of rows.entries()) {
@@ -115,13 +118,14 @@ export function promptfooRunRecord(result: PromptfooResultFile, column: Promptfo
     seen.set(id, index);
     const verdicts = findStoredVerdicts(row);
     items.push({ id, tags: tagsOf(row), metrics: metricsOf(row, verdicts) });
-    const policy = policyOf(row, verdicts);
-    if (policy !== undefined) policies.push(policy);
-    contents.push({ id, content: datasetContentOf(row) });
+    if (!recorded) {
+      const policy = policyOf(row, verdicts);
+      if (policy !== undefined) policies.push(policy);
+      contents.push({ id, content: datasetContentOf(row) });
+    }
   }
-  const recorded = result.identities.get(column.index);
-  const identity: RunIdentity | undefined = recorded === undefined ? undefined : parseRunIdentity(recorded, `${result.file} config.metadata.text2sqlLadder column ${column.index}`);
-  const derived = { datasetContentHash: hashDatasetItems(contents), policies: distinctJson(policies) as JsonValue[] };
+  const identity: RunIdentity | undefined = recorded ? parseRunIdentity(result.identities.get(column.index), `${result.file} config.metadata.text2sqlLadder column ${column.index}`) : undefined;
+  const derived = recorded ? {} : { datasetContentHash: hashDatasetItems(contents), policies: distinctJson(policies) as JsonValue[] };
   return { spec, label: name, format: 'promptfoo', identity, derived, items };
 }
 
@@ -162,5 +166,6 @@ export function metricsOf(row: PromptfooRow, verdicts: StoredVerdicts = findStor
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // Ladder reasons are one line already; only rewrite the rare text that is not.
+  return /[\t\n\r\f\v]| {2}|^\s|\s$/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
