@@ -178,6 +178,20 @@ describe('warehouse: weak vs strong recorded runs', () => {
     ]);
   });
 
+  it('the README shows this output (metric table of weak → strong, gate of strong → weak)', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const lines = compare(`${evalFile}#weak`, `${evalFile}#strong`, { listLimit: 3 }).stdout.split('\n');
+    const start = lines.findIndex((line) => line.startsWith('┌'));
+    const table = lines.slice(start, lines.findIndex((line, index) => index > start && line.startsWith('└')) + 1);
+    expect(table).toHaveLength(11);
+    expect(readme).toContain(table.join('\n'));
+    const required = path.join(work, 'required-readme.txt');
+    writeFileSync(required, '# items that must never break\nwh-001\nwh-019\n');
+    const gated = compare(`${evalFile}#strong`, `${evalFile}#weak`, { failOn: 'significant-regression', min: { end_to_end: 0.9, L3_safety: 1 }, required });
+    expect(gated.code).toBe(1);
+    expect(readme).toContain(gated.stdout.slice(gated.stdout.indexOf('paired bootstrap:')));
+  });
+
   it('a changed fixture checksum triggers the warning (and an error with --strict)', async () => {
     // The candidate ran on a copy of the fixture whose edge snapshot gained one refund.
     const fixturesDir = path.join(work, 'fixtures');
