@@ -5,6 +5,7 @@ import { GoldResultCache, type GoldRunKey } from '../../src/compare/gold-result-
 import type { Engine, ExecutionOutcome } from '../../src/engine/engine.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { checkExecution } from '../../src/rungs/execution.js';
+import { withRequestDefaults } from '../../assertions/runtime.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
 const ok = (n: number): Promise<ExecutionOutcome> =>
@@ -101,6 +102,14 @@ describe('GoldResultCache shared by checkExecution runs with different options',
     const legacy = await checkExecution({ ...input, doubleQuotes: 'legacy' });
     expect([legacy.status, legacy.details.flags, legacy.details.doubleQuotes]).toEqual(['pass', ['gold_rewritten'], 'legacy']);
     expect([cache.misses, cache.hits]).toEqual([2, 0]);
+  });
+
+  it('two assertions on one shared cache, one strict and one legacy (engine views), do not share a gold error', async () => {
+    const cache = new GoldResultCache();
+    const input = { predictedSql: "SELECT id FROM flights WHERE airline = 'APG'", golds: ['SELECT id FROM flights WHERE airline = "APG"'], snapshots: [{ name: 'base', path: db.file }], cache };
+    const strict = await checkExecution({ ...input, engine: withRequestDefaults(engine, { doubleQuotes: 'strict' }) });
+    const legacy = await checkExecution({ ...input, engine: withRequestDefaults(engine, { doubleQuotes: 'legacy' }) });
+    expect([strict.status, legacy.status, legacy.reason]).toEqual(['unscored', 'pass', 'matches']);
   });
 
   it('a gold that timed out runs again on the next item', async () => {
