@@ -287,6 +287,12 @@ function orderingFor(
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     });
     cache.set(key, found);
+    // An ordering that a timed-out tie query left unknown is not kept (like a gold timeout).
+    const pending = found;
+    const forget = (): void => {
+      if (cache.get(key) === pending) cache.delete(key);
+    };
+    pending.then((ordering) => (ordering.transient === true ? forget() : undefined), forget);
   }
   return found;
 }

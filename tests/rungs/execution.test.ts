@@ -119,6 +119,24 @@ describe('checkExecution — prediction errors, policies, cache', () => {
     expect([cache.misses, cache.hits, cache.size]).toEqual([2, 2, 2]);
   });
 
+  it('a tie query that timed out is not kept with the cached gold: the next item runs it again', async () => {
+    const cache = new GoldResultCache();
+    const gold = 'SELECT id FROM orders ORDER BY status LIMIT 2';
+    let tieQueries = 0;
+    const flaky: Engine = {
+      ...engine,
+      execute: (request) => {
+        if (request.sql === gold || request.sql === 'SELECT id FROM orders ORDER BY status LIMIT 2 ') return engine.execute(request);
+        tieQueries += 1;
+        return tieQueries === 1 ? Promise.resolve({ ok: false, error: { code: 'timeout', message: 'deadline passed' } }) : engine.execute(request);
+      },
+    };
+    const input = { predictedSql: 'SELECT id FROM orders ORDER BY status LIMIT 2 ', golds: [gold], snapshots: [base], engine: flaky, cache };
+    const first = await checkExecution(input);
+    const second = await checkExecution(input);
+    expect([tieQueries, first.details.flags.includes('ties_unknown'), second.details.flags.includes('ties_unknown')]).toEqual([2, true, false]);
+  });
+
   it('empty vs empty passes with the empty_gold flag', async () => {
     const result = await checkExecution({
       predictedSql: "SELECT id FROM orders WHERE status = 'lost'",
