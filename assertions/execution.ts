@@ -41,6 +41,8 @@ export const EXECUTION_ASSERTION: RungAssertionSpec = {
       engine,
       policy: options.policy,
       cache: sharedGoldCache(),
+      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+      ...(item.asOfDate !== undefined ? { asOfDate: item.asOfDate } : {}),
       ...(item.goldOrdered !== undefined ? { goldOrdered: item.goldOrdered } : {}),
     });
     return { ...result, details: { ...result.details, ...executionFacts(result) } };

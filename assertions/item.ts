@@ -14,6 +14,7 @@
  * | role               | `role`                | none (full databases)                     |
  * | item id            | `id`                  | the test description                      |
  * | row order          | `gold_result_ordered` | derived from the gold's ORDER BY          |
+ * | frozen date        | `as_of_date`          | none (golds reading the clock are flagged) |
  *
  * A malformed field is misuse: LadderError('dataset_invalid') naming the field and, when the loader
  * recorded it in `test.metadata.source`, the dataset `file:line`; or, for a value pinned in the
@@ -42,6 +43,8 @@ export interface AssertionItem {
   readonly source: string | undefined;
   /** Dataset `gold_result_ordered` (absent: row order derived from the gold). */
   readonly goldOrdered: boolean | undefined;
+  /** Dataset `as_of_date` (`YYYY-MM-DD`; L4's gold checks read it). */
+  readonly asOfDate: string | undefined;
   /** The question (`vars.question`), when the test has one. */
   readonly question: string | undefined;
 }
@@ -85,6 +88,7 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
   const dbPaths = read('db_path', (r, k) => r.stringList(k, { single: true, nonEmpty: true, expected: 'a database path or a non-empty list of them' }));
   const wanted = read('snapshots', (r, k) => r.stringList(k, { single: true, nonEmpty: true, distinct: true, expected: 'a snapshot name or a non-empty list of them' }));
   const goldOrdered = read('gold_result_ordered', (r, k) => r.boolean(k));
+  const asOfDate = read('as_of_date', (r, k) => r.string(k, 'a date "YYYY-MM-DD"'));
   const rawQuestion = context.vars?.['question'];
   const rawId = context.vars?.['id'] ?? context.test?.metadata?.['id'] ?? context.test?.description;
   const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : '(no id)';
@@ -113,6 +117,7 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
     db: dbPaths === undefined ? db : undefined,
     source,
     goldOrdered,
+    asOfDate,
     question: typeof rawQuestion === 'string' ? rawQuestion : undefined,
   };
 }

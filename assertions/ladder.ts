@@ -63,6 +63,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
         ...(options.efficiency !== undefined ? { efficiencyOptions: options.efficiency } : {}),
         ...(options.answer !== undefined ? { answerOptions: options.answer } : {}),
         ...(item.question !== undefined ? { question: item.question } : {}),
+        ...(item.asOfDate !== undefined ? { asOfDate: item.asOfDate } : {}),
       },
       createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined }),
     );

@@ -11,6 +11,7 @@ import { applyCliConventions, attachCliIo, exitCodeForError, exitCodeOf, process
 import type { CliIo } from './cli-io.js';
 import { registerSpiderCommand } from './spider.js';
 import { registerCheckCommand } from './check.js';
+import { registerCompareCommand } from './compare.js';
 
 /**
  * Builds the program with every subcommand registered (exported for tests).
@@ -24,6 +25,7 @@ export function createProgram(io: CliIo = processIo()): Command {
   applyCliConventions(program);
   registerSpiderCommand(program);
   registerCheckCommand(program);
+  registerCompareCommand(program);
   return program;
 }
 

@@ -95,7 +95,11 @@ async function verifyItem(item: DatasetItem, runtime: LadderRuntime, policy: Com
       problems.push(`snapshot "${name}" is not one of ${fixture.snapshots.map((s) => s.name).join(', ')}`);
       continue;
     }
-    const outcomes = await Promise.all(item.gold_sql.map((sql) => runtime.goldCache.getOrRun(snapshot, sql, () => engine.execute({ db: snapshot.path, sql })).outcome));
+    // Keyed as L4 keys them: the engine's double-quote mode and row cap.
+    const { doubleQuotes, maxRows } = engine.options;
+    const outcomes = await Promise.all(
+      item.gold_sql.map((sql) => runtime.goldCache.getOrRun({ snapshot, sql, doubleQuotes, maxRows }, () => engine.execute({ db: snapshot.path, sql, doubleQuotes, maxRows })).outcome),
+    );
     const runs = outcomes.map(toGoldRun);
     runs.forEach((run, index) => {
       if (!run.ok) problems.push(`gold ${index + 1} fails on ${name}: ${run.error}`);

@@ -27,7 +27,7 @@ import type { SafetyPolicy } from '../safety/policy.js';
 import type { Dialect } from '../sql/parse.js';
 import { checkAnswerGrounding, type AnswerGroundingDetails } from './answer.js';
 import { checkEfficiency, type EfficiencyDetails, type EfficiencyOptions } from './efficiency.js';
-import { checkExecution, type ExecutionDetails } from './execution.js';
+import { checkExecution, engineDefaults, type ExecutionDetails } from './execution.js';
 import { GATE_RUNGS, engineAcceptedBy, type GateRungs } from './gates.js';
 import type { ParseMemo } from './parse-memo.js';
 import { runPrediction } from './predicted-runs.js';
@@ -105,6 +105,8 @@ export interface LadderContext {
   readonly options: { readonly efficiency: EfficiencyOptions | undefined; readonly answer: GroundingOptions | undefined };
   /** The item's parses: one per SQL text, shared by every rung. */
   readonly parses: ParseMemo;
+  /** The item's `as_of_date` (`YYYY-MM-DD`), for L4's gold checks (a gold reading the clock). */
+  readonly asOfDate: string | undefined;
 }
 
 /** What decides whether an executing rung is listed for an item (known before anything runs). */
@@ -135,17 +137,18 @@ void COVERS_EVERY_RUNG;
 const executionRung: ExecutingRung<'execution'> = {
   listed: () => true,
   endToEnd: true,
-  async run(context: Pick<LadderContext, 'sql' | 'golds' | 'fixture' | 'engine' | 'goldCache' | 'policy' | 'parses'>) {
+  async run(context: Pick<LadderContext, 'sql' | 'golds' | 'fixture' | 'engine' | 'goldCache' | 'policy' | 'parses' | 'asOfDate'>) {
     const { snapshots } = context.fixture;
     const policy = context.policy.comparison;
     if (context.golds.length === 0) {
       const predicted = applySqlRewrites(context.sql, 'predicted', policy.rewrites);
-      const predictedRuns = await runPrediction(context.engine, snapshots, predicted);
+      const doubleQuotes = context.policy.doubleQuotes ?? engineDefaults(context.engine).doubleQuotes ?? 'legacy';
+      const predictedRuns = await runPrediction(context.engine, snapshots, predicted, { doubleQuotes });
       return createRungResult<ExecutionDetails>({
         rung: 'execution',
         status: 'unscored',
         reason: 'no gold SQL: the item is unscored',
-        details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors: [], flags: [], executedSql: { predicted, golds: [] }, predictedRuns },
+        details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors: [], flags: [], executedSql: { predicted, golds: [] }, doubleQuotes, goldFindings: [], predictedRuns },
       });
     }
     return checkExecution({
@@ -156,6 +159,8 @@ const executionRung: ExecutingRung<'execution'> = {
       policy,
       cache: context.goldCache,
       parses: context.parses,
+      ...(context.policy.doubleQuotes !== undefined ? { doubleQuotes: context.policy.doubleQuotes } : {}),
+      ...(context.asOfDate !== undefined ? { asOfDate: context.asOfDate } : {}),
       ...(context.policy.goldOrdered !== undefined ? { goldOrdered: context.policy.goldOrdered } : {}),
     });
   },

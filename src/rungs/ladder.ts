@@ -85,6 +85,8 @@ export interface LadderInput {
   readonly efficiencyOptions?: EfficiencyOptions;
   /** The question (context for L7: its numbers are not claims). */
   readonly question?: string;
+  /** The item's `as_of_date` (`YYYY-MM-DD`): L4's gold checks do not flag a gold that reads the clock. */
+  readonly asOfDate?: string;
   /** L7's options (validated; see `readGroundingOptions`). */
   readonly answerOptions?: GroundingOptions;
 }
@@ -180,6 +182,7 @@ function createContext(input: LadderInput, answer: Extract<LadderAnswer, { kind:
     policy: { comparison, safety: input.safetyPolicy, goldOrdered: input.goldOrdered, doubleQuotes: input.doubleQuotes },
     options: { efficiency: input.efficiencyOptions, answer: input.answerOptions },
     parses: createParseMemo(input.dialect),
+    asOfDate: input.asOfDate,
   };
 }
 

@@ -20,6 +20,8 @@ export interface MemoReferenceOptions {
   readonly catalog?: Catalog;
   /** SQLite only: how double-quoted tokens naming no column are read (default `legacy`). */
   readonly doubleQuotes?: DoubleQuoteMode;
+  /** Whose SQL it is (default `predicted`; see `collectReferences`). */
+  readonly sqlRole?: 'predicted' | 'gold';
 }
 
 /** Parses and reference resolutions of one item's SQL texts, each computed once. */
@@ -46,7 +48,10 @@ export interface ParseMemo {
  */
 export function createParseMemo(dialect: Dialect): ParseMemo {
   const trees = new Map<string, ParseResult>();
-  const resolutions = new Map<string, Array<{ readonly catalog: Catalog | undefined; readonly doubleQuotes: DoubleQuoteMode; readonly result: References | ReferencesFailure }>>();
+  const resolutions = new Map<
+    string,
+    Array<{ readonly catalog: Catalog | undefined; readonly doubleQuotes: DoubleQuoteMode; readonly sqlRole: 'predicted' | 'gold'; readonly result: References | ReferencesFailure }>
+  >();
   let parses = 0;
   const parse = (sql: string): ParseResult => {
     let tree = trees.get(sql);
@@ -62,8 +67,11 @@ export function createParseMemo(dialect: Dialect): ParseMemo {
     parse,
     references(sql, options = {}) {
       const doubleQuotes = options.doubleQuotes ?? 'legacy';
+      const sqlRole = options.sqlRole ?? 'predicted';
       const known = resolutions.get(sql) ?? [];
-      const found = known.find((entry) => (options.catalog === undefined ? entry.result.ok : entry.catalog === options.catalog && entry.doubleQuotes === doubleQuotes));
+      const found = known.find((entry) =>
+        options.catalog === undefined ? entry.result.ok : entry.catalog === options.catalog && entry.doubleQuotes === doubleQuotes && entry.sqlRole === sqlRole,
+      );
       if (found !== undefined) return found.result;
       const tree = parse(sql);
       let result: References | ReferencesFailure;
@@ -74,10 +82,11 @@ export function createParseMemo(dialect: Dialect): ParseMemo {
           dialect,
           ...(options.catalog !== undefined ? { catalog: options.catalog } : {}),
           ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+          ...(options.sqlRole !== undefined ? { sqlRole: options.sqlRole } : {}),
           ...(tree.kind === 'cst' ? { program: tree.program } : {}),
         });
       }
-      known.push({ catalog: options.catalog, doubleQuotes, result });
+      known.push({ catalog: options.catalog, doubleQuotes, sqlRole, result });
       resolutions.set(sql, known);
       return result;
     },

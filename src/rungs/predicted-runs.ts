@@ -3,7 +3,7 @@
  * records these in its details so that later rungs (L7 answer grounding) and the matchers' table
  * diffs read the rows the policy's rewrites produced, without running the query again.
  */
-import type { Engine, ExecutionError, ExecutionOutcome, Row } from '../engine/engine.js';
+import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome, Row } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import type { Snapshot } from '../compare/snapshot.js';
 
@@ -44,8 +44,13 @@ export function throwMissingDatabase(snapshots: readonly Snapshot[], outcomes: r
  * item without gold, so that its rows are known to later rungs.
  * @throws LadderError `db_not_found` as {@link throwMissingDatabase}.
  */
-export async function runPrediction(engine: Engine, snapshots: readonly Snapshot[], sql: string, timeoutMs?: number): Promise<PredictedRun[]> {
-  const outcomes = await Promise.all(snapshots.map((snapshot) => engine.execute({ db: snapshot.path, sql, ...(timeoutMs === undefined ? {} : { timeoutMs }) })));
+export async function runPrediction(
+  engine: Engine,
+  snapshots: readonly Snapshot[],
+  sql: string,
+  request: { readonly timeoutMs?: number; readonly doubleQuotes?: DoubleQuoteMode } = {},
+): Promise<PredictedRun[]> {
+  const outcomes = await Promise.all(snapshots.map((snapshot) => engine.execute({ db: snapshot.path, sql, ...request })));
   throwMissingDatabase(snapshots, [outcomes]);
   return predictedRunsOf(snapshots, outcomes);
 }

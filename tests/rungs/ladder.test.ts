@@ -30,7 +30,7 @@ function unusedEngine(): Engine {
 }
 
 const SYNTAX: SyntaxDetails = { authority: 'parser', ast: true, engineAccepted: false };
-const SCHEMA: SchemaDetails = { analysed: true, tables: [], unresolved: [], columnsChecked: 0 };
+const SCHEMA: SchemaDetails = { analysed: true, tables: [], unresolved: [], columnsChecked: 0, findings: [] };
 const SAFETY: SafetyDetails = { analysed: true, violations: [], tables: [], functions: [], policy: resolveSafetyPolicy(undefined) };
 
 /** A fake table with fixed statuses whose rungs record what they were called with. */
@@ -228,5 +228,26 @@ describe('runLadder with the shipped rungs: L7 reads the rows L4 got', () => {
     const output = JSON.stringify({ sql: 'SELECT COUNT(*) FROM items', answer: 'There are 3 items.' });
     const result = await runLadder({ output, expectedBehavior: 'answer', golds: [], snapshots: [{ name: 'shop', path: db }], dialect: 'sqlite', engine, answerOptions: {} }, createLadderRungs({ answer: true }));
     expect([result.verdict, result.endToEnd, result.results.execution?.status, result.results.answer?.status]).toEqual(['unscored', undefined, 'unscored', 'pass']);
+  });
+});
+
+describe('runLadder: what the execution rung receives', () => {
+  it('passes the item as_of_date and the double-quote mode to L4 (in its context)', async () => {
+    const calls: string[] = [];
+    const rungs = fakeRungs({}, calls);
+    const seen: unknown[] = [];
+    const table: LadderRungTable = {
+      ...rungs,
+      execution: {
+        ...rungs.execution,
+        run: (context, earlier) => {
+          seen.push({ asOfDate: context.asOfDate, doubleQuotes: context.policy.doubleQuotes });
+          return rungs.execution.run(context, earlier);
+        },
+      },
+    };
+    await runLadder(input({ asOfDate: '2024-06-30', doubleQuotes: 'strict' }), table);
+    await runLadder(input({}), table);
+    expect(seen).toEqual([{ asOfDate: '2024-06-30', doubleQuotes: 'strict' }, { asOfDate: undefined, doubleQuotes: undefined }]);
   });
 });
