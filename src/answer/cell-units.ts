@@ -14,7 +14,7 @@
  * Columns are matched to select-list items by position; after a `*` item positions are unknown and
  * only names count. SQL the AST layer cannot read gives name evidence only.
  */
-import { parseSql, type Dialect } from '../sql/parse.js';
+import { parseSql, type Dialect, type ParseResult } from '../sql/parse.js';
 import { children, child, identifierName, isSqlNode, listItems, type SqlNode } from '../sql/sql-tree.js';
 
 /** The unit of a column's values: 1 (plain numbers, fractions), 100 (percent), 1000 (per mille). */
@@ -28,6 +28,8 @@ export interface ColumnUnitsInput {
   readonly sql?: string;
   /** Dialect of `sql` (default `sqlite`). */
   readonly dialect?: Dialect;
+  /** The parser to read `sql` with (default `parseSql`; the ladder passes its item's parse memo). */
+  readonly parse?: (sql: string) => ParseResult;
 }
 
 const PERCENT_WORDS = new Set(['pct', 'percent', 'percentage', 'pcnt']);
@@ -43,7 +45,8 @@ const PER_MILLE_WORDS = new Set(['permille', 'promille']);
  * resultColumnUnits({ columns: ['rate_pct'] }) // [100]
  */
 export function resultColumnUnits(input: ColumnUnitsInput): CellUnit[] {
-  const fromSql = input.sql === undefined ? [] : expressionUnits(input.sql, input.dialect ?? 'sqlite');
+  const dialect = input.dialect ?? 'sqlite';
+  const fromSql = input.sql === undefined ? [] : expressionUnits(input.sql, input.parse ?? ((text) => parseSql(text, dialect)));
   const width = input.columns?.length ?? fromSql.length;
   const units: CellUnit[] = [];
   for (let column = 0; column < width; column += 1) {
@@ -68,8 +71,8 @@ export function nameUnit(name: string): CellUnit | undefined {
 }
 
 /** Units from the outermost select list, by position (`undefined` for positions after a `*`). */
-function expressionUnits(sql: string, dialect: Dialect): (CellUnit | undefined)[] {
-  const parsed = parseSql(sql, dialect);
+function expressionUnits(sql: string, parse: (sql: string) => ParseResult): (CellUnit | undefined)[] {
+  const parsed = parse(sql);
   if (!parsed.ok || parsed.kind !== 'cst') return [];
   const statement = parsed.program.statements.find((candidate) => candidate.type !== 'empty') as unknown as SqlNode | undefined;
   const outer = statement ? leftmostSelect(statement) : undefined;

@@ -32,7 +32,7 @@ import type { NumberMention } from './extract-numbers.js';
 import { collectResultNumbers } from './numeric-cells.js';
 import type { NumericCell } from './numeric-cells.js';
 import { resultColumnUnits, type CellUnit } from './cell-units.js';
-import type { Dialect } from '../sql/parse.js';
+import type { Dialect, ParseResult } from '../sql/parse.js';
 
 /** Which derivation or cell grounded a number. */
 export type GroundingMatch =
@@ -73,6 +73,8 @@ export interface GroundingInput {
   readonly columns?: readonly string[];
   /** Dialect of `sql` (default `sqlite`). */
   readonly dialect?: Dialect;
+  /** The parser to read `sql` with (default `parseSql`; the ladder passes its item's parse memo). */
+  readonly parse?: (sql: string) => ParseResult;
   readonly options?: GroundingOptions;
 }
 
@@ -106,6 +108,7 @@ export function groundNumbers(input: GroundingInput): GroundingReport {
     ...(input.columns ? { columns: input.columns } : {}),
     ...(input.sql !== undefined ? { sql: input.sql } : {}),
     ...(input.dialect ? { dialect: input.dialect } : {}),
+    ...(input.parse ? { parse: input.parse } : {}),
   });
   const unitOf = (cell: NumericCell): CellUnit => columnUnits[cell.column] ?? 1;
 

@@ -20,6 +20,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { LadderError } from '../errors.js';
+import { applyCliConventions, cliIoOf, setExitCode } from './cli-io.js';
 import { compareRuns, type RequiredItemSource } from '../report/compare-runs.js';
 import { evaluateGate, FAIL_ON_VALUES, type FailOn } from '../report/comparison-gate.js';
 import { DEFAULT_BOOTSTRAP_REPLICATES, DEFAULT_BOOTSTRAP_SEED } from '../report/paired-statistics.js';
@@ -67,8 +68,8 @@ export interface CompareCommandIo {
 
 /** Registers `text2sql-ladder compare` on the program. */
 export function registerCompareCommand(program: Command): void {
-  program
-    .command('compare')
+  const command = program.command('compare');
+  applyCliConventions(command)
     .description('Compare a candidate run with a baseline item by item: rates, regressions, exact McNemar test, paired bootstrap CI, CI gate')
     .argument('<base>', 'baseline run: a promptfoo result (FILE.json, FILE.json#COLUMN) or a text2sql-ladder spider JSONL')
     .argument('<cand>', 'candidate run, same forms')
@@ -86,13 +87,8 @@ export function registerCompareCommand(program: Command): void {
     .option('--json <file>', 'also write the JSON report to this file')
     .option('--list-limit <n>', 'items listed per improvement/regression list in the table and Markdown, 0 for all (default 20)', parseCount('--list-limit', 0, 1_000_000))
     .option('--strict', 'runs that differ in dataset, snapshot checksums or policy (or record no identity) are an error (exit 2), not a warning', false)
-    .showHelpAfterError(false)
-    .exitOverride((error) => {
-      // Bad usage is exit status 2 (commander's default is 1); help and version stay 0.
-      process.exit(error.exitCode === 0 ? 0 : 2);
-    })
     .action((base: string, cand: string, options: CompareCommandOptions) => {
-      process.exitCode = runCompareCommand(base, cand, options, { stdout: process.stdout, stderr: process.stderr });
+      setExitCode(command, runCompareCommand(base, cand, options, cliIoOf(command)));
     });
 }
 

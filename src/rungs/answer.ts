@@ -8,6 +8,7 @@
  * `skipped` when there is no prose answer.
  */
 import { invalidValue, optionReader } from '../options.js';
+import type { ParseMemo } from './parse-memo.js';
 import type { Engine, Row } from '../engine/engine.js';
 import { groundNumbers } from '../answer/ground.js';
 import type { GroundedNumber, GroundingOptions } from '../answer/ground.js';
@@ -28,6 +29,8 @@ export interface AnswerGroundingInput {
   /** The predicted SQL: its numbers are context, not claims. */
   readonly sql?: string;
   readonly options?: GroundingOptions;
+  /** The item's shared parses (the SQL's select list is read once per item). */
+  readonly parses?: ParseMemo;
 }
 
 /** `details` of a scored L7 result. */
@@ -61,6 +64,7 @@ export function checkAnswerGrounding(input: AnswerGroundingInput): RungResult<An
     ...(input.sql !== undefined ? { sql: input.sql } : {}),
     ...(input.columns ? { columns: input.columns } : {}),
     ...(input.options ? { options: input.options } : {}),
+    ...(input.parses ? { dialect: input.parses.dialect, parse: (sql: string) => input.parses!.parse(sql) } : {}),
   });
   const answer = input.answer;
   const counts = {

@@ -195,7 +195,7 @@ const efficiencyRung: ExecutingRung<'efficiency'> = {
 const answerRung: ExecutingRung<'answer'> = {
   listed: (listing) => listing.prose !== undefined,
   endToEnd: false,
-  async run(context: Pick<LadderContext, 'prose' | 'question' | 'sql' | 'options'>, earlier: Pick<LadderResults, 'execution'>) {
+  async run(context: Pick<LadderContext, 'prose' | 'question' | 'sql' | 'options' | 'parses'>, earlier: Pick<LadderResults, 'execution'>) {
     if (context.prose === undefined) return createSkippedResult('answer', 'no prose answer to ground');
     const first = earlier.execution?.details?.predictedRuns[0];
     if (first === undefined) return createSkippedResult('answer', `no rows to ground the answer in (${scoreNameOf('execution')} ${earlier.execution?.status ?? 'skipped'})`);
@@ -205,6 +205,7 @@ const answerRung: ExecutingRung<'answer'> = {
       rows: first.rows,
       columns: first.columns,
       sql: context.sql,
+      parses: context.parses,
       ...(context.question !== undefined ? { question: context.question } : {}),
       ...(context.options.answer !== undefined ? { options: context.options.answer } : {}),
     });

@@ -170,9 +170,9 @@ describe('misuse', () => {
   const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bin/text2sql-ladder.ts'), 'compare', ...args], { encoding: 'utf8', cwd: ROOT });
 
   it.each([
-    [['--fail-on', 'regresion'], "error: option '--fail-on <kind>' argument 'regresion' is invalid. --fail-on must be one of regression, significant-regression\n"],
-    [['--min', 'e2e'], `error: option '--min <list>' argument 'e2e' is invalid. expected metric=rate (e.g. end_to_end=0.9 or end_to_end=90%); received "e2e"\n`],
-    [['--frobnicate'], "error: unknown option '--frobnicate'\n"],
+    [['--fail-on', 'regresion'], "error: option '--fail-on <kind>' argument 'regresion' is invalid. --fail-on must be one of regression, significant-regression (text2sql-ladder compare --help lists the options)\n"],
+    [['--min', 'e2e'], `error: option '--min <list>' argument 'e2e' is invalid. expected metric=rate (e.g. end_to_end=0.9 or end_to_end=90%); received "e2e" (text2sql-ladder compare --help lists the options)\n`],
+    [['--frobnicate'], "error: unknown option '--frobnicate' (text2sql-ladder compare --help lists the options)\n"],
   ])('the command line: %j is exit 2 with one line', (flags, stderr) => {
     const result = cli([baseline, candidate, ...flags]);
     expect([result.status, result.stdout, result.stderr]).toEqual([2, '', stderr]);
@@ -180,7 +180,7 @@ describe('misuse', () => {
 
   it('the command line: a missing argument is exit 2; a failed gate is exit 1; a passed one 0', () => {
     const missing = cli([baseline]);
-    expect([missing.status, missing.stderr]).toEqual([2, "error: missing required argument 'cand'\n"]);
+    expect([missing.status, missing.stderr]).toEqual([2, "error: missing required argument 'cand' (text2sql-ladder compare --help lists the options)\n"]);
     expect(cli([baseline, candidate, '--fail-on', 'regression', '--bootstrap', '0']).status).toBe(1);
     const ok = cli([baseline, candidate, '--bootstrap', '0', '--format', 'markdown']);
     expect([ok.status, ok.stderr, ok.stdout.split('\n')[0]]).toEqual([0, '', '### text2sql-ladder compare: base → cand']);

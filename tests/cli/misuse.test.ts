@@ -66,6 +66,8 @@ describe('misuse exits 2 with one line and no stack', () => {
     ['spider: a db_id mismatch (misaligned files)', () => ['spider', '--gold', gold, '--pred', path.join(dir, 'misaligned.sql'), '--db', dbDir], 'error: --pred: <dir>/misaligned.sql:2 names db_id "concert_singer" but gold item 1 (<dir>/gold.sql:2) is on "shop": the files are not aligned'],
     ['spider: an unreadable gold file', () => ['spider', '--gold', path.join(dir, 'missing.sql'), '--pred', pred, '--db', dbDir], "error: cannot read gold file <dir>/missing.sql: ENOENT: no such file or directory, open '<dir>/missing.sql'"],
     ['an unknown command', () => ['frobnicate'], "error: unknown command 'frobnicate' (text2sql-ladder --help lists the options)"],
+    ['compare: a missing argument', () => ['compare'], "error: missing required argument 'base' (text2sql-ladder compare --help lists the options)"],
+    ['compare: an unknown flag', () => ['compare', 'a.json', 'b.json', '--frobnicate'], "error: unknown option '--frobnicate' (text2sql-ladder compare --help lists the options)"],
     ['check: a missing --db', () => ['check'], "error: required option '--db <path>' not specified (text2sql-ladder check --help lists the options)"],
     ['check: an unknown flag', () => ['check', '--db', 'x.sqlite', '--frobnicate'], "error: unknown option '--frobnicate' (text2sql-ladder check --help lists the options)"],
     ['check: a bad --max-limit', () => ['check', '--db', 'x.sqlite', '--max-limit', '1e9'], "error: option '--max-limit <n>' argument '1e9' is invalid. expected an integer >= 1 (text2sql-ladder check --help lists the options)"],

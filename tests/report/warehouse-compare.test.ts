@@ -140,7 +140,8 @@ describe('warehouse: weak vs strong recorded runs', () => {
     const lists = (name: string) => [byMetric[name]!.improvements.map((c) => c.id), byMetric[name]!.regressions.map((c) => c.id)];
     expect(lists('L1_syntax')).toEqual([['wh-030'], []]);
     expect(lists('L2_schema')).toEqual([['wh-014'], []]);
-    expect(lists('L3_safety')).toEqual([[], []]);
+    // wh-030's syntax error also fails L3 closed (L3 judges every text, also after a failed L1).
+    expect(lists('L3_safety')).toEqual([['wh-030'], []]);
     expect(lists('L6_efficiency')).toEqual([['wh-056'], []]);
     expect(lists('L7_answer')).toEqual([['wh-003', 'wh-034', 'wh-040', 'wh-046'], ['wh-036']]);
     expect(lists('L4_execution')).toEqual([IMPROVED_AT_L4, []]);
@@ -170,12 +171,12 @@ describe('warehouse: weak vs strong recorded runs', () => {
     expect(compareJson(`${evalFile}#strong`, `${evalFile}#weak`, { required }).code).toBe(0);
   });
 
-  it('--min on the weak run: end_to_end 26/70 is below 0.9, L3_safety 59/59 meets 1', () => {
+  it('--min on the weak run: end_to_end 26/70 is below 0.9, L3_safety 60/61 misses 1', () => {
     const { code, report } = compareJson(`${evalFile}#strong`, `${evalFile}#weak`, { min: { end_to_end: 0.9, L3_safety: 1 } });
     expect(code).toBe(1);
     expect(report.gate.checks.map((check) => [check.pass, check.message])).toEqual([
       [false, 'end_to_end ≥ 90.0%: candidate 26/70 = 37.1%'],
-      [true, 'L3_safety ≥ 100.0%: candidate 59/59 = 100.0%'],
+      [false, 'L3_safety ≥ 100.0%: candidate 60/61 = 98.4%'],
     ]);
   });
 

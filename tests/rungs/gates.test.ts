@@ -11,7 +11,7 @@ let engine: SqliteEngine;
 let db: string;
 
 beforeAll(() => {
-  db = makeDb(path.join(tempDir('ladder-gates-'), 'shop.sqlite'), 'CREATE TABLE orders (id INTEGER, amount REAL); CREATE TABLE Match (winner TEXT); INSERT INTO orders VALUES (1, 2.5);');
+  db = makeDb(path.join(tempDir('ladder-gates-'), 'shop.sqlite'), 'CREATE TABLE orders (id INTEGER, amount REAL); INSERT INTO orders VALUES (1, 2.5);');
   engine = createSqliteEngine({ poolSize: 1 });
 });
 afterAll(() => engine.close());
@@ -25,7 +25,7 @@ describe('runGates: one rule for L1 → L2 → L3', () => {
     ['a second statement that writes: L1 fails, L3 names the UPDATE', 'SELECT 1; UPDATE orders SET amount = 0', 'fail/skipped/fail closed', 'multiple_statements@1:11 write_statement@1:11'],
     ['a write alone', 'DELETE FROM orders', 'fail/skipped/fail closed', 'write_statement@1:1'],
     ['unreadable text: L3 fails closed', 'SELEC amount FROM orders', 'fail/skipped/fail closed', 'not_analysed@1:1'],
-    ['SQLite accepts what the AST layer cannot read (table Match): L2 and L3 pass on the engine\'s word', 'SELECT winner FROM Match', 'pass/pass/pass open', ''],
+    ['SQLite accepts what the AST layer cannot read (an empty IN list): L2 and L3 pass on the engine\'s word', 'SELECT amount FROM orders WHERE id IN ()', 'pass/pass/pass open', ''],
   ])('%s', async (_name, sql, expected, violations) => {
     const run = await runGates({ sql, dialect: 'sqlite', engine, db });
     expect(statuses(run)).toBe(expected);
@@ -33,7 +33,7 @@ describe('runGates: one rule for L1 → L2 → L3', () => {
   });
 
   it('engineAccepted is read once from L1 and handed to L2 and L3', async () => {
-    const run = await runGates({ sql: 'SELECT winner FROM Match', dialect: 'sqlite', engine, db });
+    const run = await runGates({ sql: 'SELECT amount FROM orders WHERE id IN ()', dialect: 'sqlite', engine, db });
     expect([run.engineAccepted, run.schema.reason, run.safety.reason]).toEqual([
       true,
       expect.stringMatching(/^passed by engine, not analysed: /),
@@ -72,12 +72,12 @@ describe('runGate: one gate alone (rung assertions, matchers)', () => {
   });
 
   it('L3 alone gets engineAccepted from L1 when SQLite decides', async () => {
-    const result = await runGate('safety', { sql: 'SELECT winner FROM Match', dialect: 'sqlite', engine, db });
+    const result = await runGate('safety', { sql: 'SELECT amount FROM orders WHERE id IN ()', dialect: 'sqlite', engine, db });
     expect(result.reason).toMatch(/^passed by engine, not analysed: /);
   });
 
   it('judgeSafety is L3 without an engine, synchronously', () => {
-    expect(judgeSafety({ sql: 'SELECT winner FROM Match', dialect: 'sqlite' }).status).toBe('fail');
+    expect(judgeSafety({ sql: 'SELECT amount FROM orders WHERE id IN ()', dialect: 'sqlite' }).status).toBe('fail');
     expect(judgeSafety({ sql: 'PRAGMA query_only = 0', dialect: 'sqlite' }).issues.map((issue) => issue.kind)).toEqual(['pragma']);
   });
 });
