@@ -273,7 +273,7 @@ class TableFiller {
     for (const slot of plan) {
       let done = false;
       for (let attempt = 0; attempt < 12 && !done; attempt += 1) {
-        const values = generator.draw(slot.fixed);
+        const values = generator.draw(slot.fixed, attempt);
         if (values === null) break;
         if (!generator.keysAreFree(values) || !generator.passesRowChecks(values)) continue;
         if (record(values)) {
@@ -293,7 +293,7 @@ class TableFiller {
       const parentTable = findTable(this.plan.schema, deferred.foreignKey.parentTable)!;
       const parentRows = this.rows.get(parentTable.name) ?? [];
       const parentColumns = TableFiller.insertable(parentTable);
-      const nullable = deferred.foreignKey.columns.every((c) => !table.columns.find((col) => col.name === c)!.notNull);
+      const nullable = mayBeNull(table, deferred.foreignKey.columns);
       const sets = deferred.foreignKey.columns.map((c) => `${quoteIdentifier(c)} = ?`).join(', ');
       const update = this.db.prepare(`UPDATE ${quoteIdentifier(table.name)} SET ${sets} WHERE rowid = ?`);
       for (const row of this.rows.get(table.name) ?? []) {
@@ -323,6 +323,8 @@ class RowGenerator {
   readonly #keys: { readonly positions: number[]; readonly seen: Set<string> }[];
   readonly #checks: { readonly statement: Database.Statement }[];
   readonly #deferredColumns: Set<string>;
+  readonly #brokenColumns: Set<string>;
+  readonly #uniqueColumns: Set<number>;
   readonly #sequentialKey: number | null;
   #nextKey = 1n;
 
@@ -343,7 +345,11 @@ class RowGenerator {
     const position = (name: string): number => columns.indexOf(name);
     const keys = [...(table.primaryKey.length > 0 ? [table.primaryKey] : []), ...table.uniqueKeys];
     this.#keys = keys.map((key) => ({ positions: key.map(position), seen: new Set<string>() })).filter((k) => k.positions.every((p) => p >= 0));
+    this.#uniqueColumns = new Set(this.#keys.filter((k) => k.positions.length === 1).map((k) => k.positions[0]!));
     this.#deferredColumns = new Set(filler.plan.order.deferred.filter((d) => d.table === table.name).flatMap((d) => d.foreignKey.columns));
+    // A foreign key to a table or column that does not exist holds only NULL (foreign_key_check
+    // reports every other value).
+    this.#brokenColumns = new Set(filler.plan.schema.brokenForeignKeys.filter((b) => b.table === table.name).flatMap((b) => b.columns.map((c) => c.toLowerCase())));
     const derived = new Set(filler.plan.invariants.filter((i) => i.kind === 'derive').map((i) => (i.columnName ?? '').toLowerCase()));
     this.#checks = filler.plan.invariants
       .filter((i): i is BoundInvariant & CheckInvariant => i.kind === 'check' && i.tableName === table.name)
@@ -359,7 +365,7 @@ class RowGenerator {
   }
 
   /** One candidate row, or `null` when a required parent has no rows. */
-  draw(fixed?: { column: string; parentRow: StoredRow; fk: number }): GenValue[] | null {
+  draw(fixed: { column: string; parentRow: StoredRow; fk: number } | undefined, attempt: number): GenValue[] | null {
     const values: (GenValue | undefined)[] = this.columns.map(() => undefined);
     for (let f = 0; f < this.table.foreignKeys.length; f += 1) {
       const fk = this.table.foreignKeys[f]!;
@@ -367,7 +373,7 @@ class RowGenerator {
       const parentTable = findTable(this.filler.plan.schema, fk.parentTable)!;
       const parentColumns = TableFiller.insertable(parentTable);
       const parents = this.filler.rows.get(parentTable.name) ?? [];
-      const nullable = fk.columns.every((c) => !this.table.columns.find((col) => col.name === c)!.notNull);
+      const nullable = mayBeNull(this.table, fk.columns);
       let parent: StoredRow | undefined;
       if (fixed !== undefined && fixed.fk === f) parent = fixed.parentRow;
       else if (parents.length === 0 || (nullable && this.rng.chance(this.profile.nullRate))) parent = undefined;
@@ -382,17 +388,37 @@ class RowGenerator {
     }
     for (let i = 0; i < this.columns.length; i += 1) {
       if (values[i] !== undefined) continue;
+      if (this.#brokenColumns.has(this.columns[i]!.toLowerCase())) {
+        if (this.table.columns.find((c) => c.name === this.columns[i])!.notNull) return null;
+        values[i] = null;
+        continue;
+      }
       const pool = this.filler.plan.pools.get(columnKey(this.table.name, this.columns[i]!))!;
       if (i === this.#sequentialKey) {
         values[i] = this.#nextKey;
         continue;
       }
-      let value = drawValue(pool, this.rng, this.#profiles[i]!, this.#previous[i]!);
+      // After a collision, a column of a single-column key takes the next integer above those
+      // drawn (integer keys) or a fresh value.
+      let value: GenValue;
+      if (attempt >= 1 && this.#uniqueColumns.has(i) && pool.fixedValues === undefined && pool.kind === 'integer') value = this.#nextAbove(i);
+      else if (attempt >= 2 && this.#uniqueColumns.has(i) && pool.fixedValues === undefined) value = freshValue(pool, this.rng);
+      else value = drawValue(pool, this.rng, this.#profiles[i]!, this.#previous[i]!);
       const column = this.table.columns.find((c) => c.name === this.columns[i])!;
       if (value === null && (column.notNull || column.primaryKeyPosition > 0)) value = pool.observed.length > 0 ? this.rng.pick(pool.observed) : freshValue(pool, this.rng);
       values[i] = value;
     }
     return values as GenValue[];
+  }
+
+  /** One more than the largest integer drawn in column `i` (1 when none). */
+  #nextAbove(i: number): bigint {
+    let max = 0n;
+    for (const v of this.#previous[i]!) {
+      const n = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null;
+      if (n !== null && n > max) max = n;
+    }
+    return max + 1n;
   }
 
   /** True when no primary-key or UNIQUE column set repeats (NULLs never collide, as in SQLite). */
@@ -423,6 +449,18 @@ class RowGenerator {
     }
     if (this.#sequentialKey !== null) this.#nextKey += 1n;
   }
+}
+
+/**
+ * True when the generator may leave these columns NULL: none is NOT NULL or part of the primary
+ * key (SQLite lets a non-INTEGER primary key column hold NULL in a rowid table, a legacy quirk the
+ * generator does not use).
+ */
+function mayBeNull(table: TableSchema, columns: readonly string[]): boolean {
+  return columns.every((c) => {
+    const column = table.columns.find((col) => col.name === c)!;
+    return !column.notNull && column.primaryKeyPosition === 0;
+  });
 }
 
 /** better-sqlite3 binds Uint8Array only as Buffer. */
@@ -491,7 +529,7 @@ function deleteOrphans(plan: GeneratorPlan, db: Database.Database): number {
         const present = fk.columns.map((c) => `${t}.${quoteIdentifier(c)} IS NOT NULL`).join(' AND ');
         const match = fk.columns.map((c, i) => `${p}.${quoteIdentifier(fk.parentColumns[i]!)} = ${t}.${quoteIdentifier(c)}`).join(' AND ');
         const orphan = `${present} AND NOT EXISTS (SELECT 1 FROM ${p} WHERE ${match})`;
-        const nullable = fk.columns.every((c) => !table.columns.find((col) => col.name === c)!.notNull);
+        const nullable = mayBeNull(table, fk.columns);
         if (nullable) {
           changed += db.prepare(`UPDATE ${t} SET ${fk.columns.map((c) => `${quoteIdentifier(c)} = NULL`).join(', ')} WHERE ${orphan}`).run().changes;
         } else {

@@ -34,6 +34,8 @@ export interface ColumnSchema {
   readonly primaryKeyPosition: number;
   /** A generated (computed) column: never inserted. */
   readonly generated: boolean;
+  /** Values of a `CHECK (column IN (literal, …))` constraint, when the table declares one. */
+  readonly checkValues?: readonly (string | number)[];
 }
 
 /** A foreign key: `columns` of the child reference `parentColumns` of `parentTable`. */
@@ -208,6 +210,7 @@ function readTable(db: Database.Database, name: string, createSql: string, kind:
   const pkColumns = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
   const rowidAlias =
     !kind.withoutRowid && pkColumns.length === 1 && pkColumns[0]!.type.trim().toUpperCase() === 'INTEGER' ? pkColumns[0]!.name : null;
+  const checkValues = checkInLists(createSql);
   const columns: ColumnSchema[] = info.map((c) => ({
     name: c.name,
     declaredType: c.type,
@@ -218,6 +221,7 @@ function readTable(db: Database.Database, name: string, createSql: string, kind:
     defaultSql: c.dflt_value,
     primaryKeyPosition: c.pk,
     generated: c.hidden === 2 || c.hidden === 3,
+    ...(checkValues.has(c.name.toLowerCase()) ? { checkValues: checkValues.get(c.name.toLowerCase())! } : {}),
   }));
 
   const uniqueKeys: string[][] = [];
@@ -259,6 +263,31 @@ function readTable(db: Database.Database, name: string, createSql: string, kind:
     rawForeignKeys: [...byId.entries()].sort((a, b) => b[0] - a[0]).map(([, fk]) => fk),
     hasCheck: tokenizeSqlite(createSql).some((t) => t.kind === 'word' && t.value.toUpperCase() === 'CHECK'),
   };
+}
+
+/**
+ * `CHECK (name IN ('a', 'b', 3))` constraints, by lower-case column name: the tokens `CHECK ( name
+ * IN ( literal , … ) )` exactly; any other CHECK is left to SQLite to enforce on insert.
+ */
+export function checkInLists(createSql: string): Map<string, (string | number)[]> {
+  const tokens = tokenizeSqlite(createSql);
+  const out = new Map<string, (string | number)[]>();
+  for (let i = 0; i + 5 < tokens.length; i += 1) {
+    if (!(tokens[i]!.kind === 'word' && tokens[i]!.value.toUpperCase() === 'CHECK' && tokens[i + 1]!.value === '(')) continue;
+    const column = tokens[i + 2]!;
+    if (!['word', 'double_quoted', 'quoted_identifier'].includes(column.kind) || tokens[i + 3]!.value.toUpperCase() !== 'IN' || tokens[i + 4]!.value !== '(') continue;
+    const values: (string | number)[] = [];
+    let j = i + 5;
+    for (; j < tokens.length; j += 2) {
+      const literal = tokens[j]!;
+      if (literal.kind === 'string') values.push(literal.value);
+      else if (literal.kind === 'number' && Number.isFinite(Number(literal.value))) values.push(Number(literal.value));
+      else break;
+      if (tokens[j + 1]?.value !== ',') break;
+    }
+    if (values.length > 0 && tokens[j + 1]?.value === ')' && tokens[j + 2]?.value === ')') out.set(column.value.toLowerCase(), values);
+  }
+  return out;
 }
 
 function dedupeKeys(keys: string[][]): string[][] {

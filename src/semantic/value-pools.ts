@@ -164,7 +164,8 @@ function buildPool(
   const days = dayValues.length > 0 ? { min: Math.min(...dayValues) - 30, max: Math.max(...dayValues) + 30 } : { min: dayNumber('2015-01-01'), max: dayNumber('2025-12-31') };
   const lengths = [...observedValues, ...constants].filter((v): v is string => typeof v === 'string').map((s) => s.length);
   const textLength = lengths.length > 0 ? { min: Math.max(1, Math.min(...lengths)), max: Math.max(1, ...lengths) } : { min: 3, max: 12 };
-  const fixedValues = valuesDomain?.values.filter((v): v is string | number => v !== null).map((v) => toGen(v, kind));
+  // A `values` invariant, else a `CHECK (column IN (…))` list, fixes the values.
+  const fixedValues = (valuesDomain?.values ?? column.checkValues)?.filter((v): v is string | number => v !== null).map((v) => toGen(v, kind));
   return {
     table: table.name,
     column: column.name,
