@@ -24,6 +24,9 @@ import { generateDatabase, type GeneratedDatabase, type GeneratorPlan } from './
 import { mapConcurrent, type Neighbour } from './neighbours.js';
 import { createPrng, type Prng } from './prng.js';
 
+/** Bumped whenever distillation could keep different databases for the same draws (part of suite cache keys). */
+export const DISTILL_VERSION = 2;
+
 /** Budget per gold. */
 export interface SuiteBudget {
   /** Most databases drawn for one gold (integer ≥ 0; default 300). */

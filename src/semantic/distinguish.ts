@@ -45,11 +45,20 @@ export async function runGold(ctx: DistinguishContext, db: string, goldSql: stri
   const ordering = await resolveGoldOrdering({ engine: ctx.engine, db, goldSql: result.executedSql, goldResult: result, policy: ctx.policy, ...timeout(ctx) });
   if (!strictTies || !ordering.ordered) return { usable: true, result, ordering };
   if (ordering.nondeterministic) return { usable: false, reason: 'nondeterministic', message: 'a LIMIT cuts a tie group whose rows differ' };
-  if (!ctx.policy.tieAware && result.rows.length > 1) {
-    const tieAware = resolvePolicy({ ...policyInput(ctx.policy), rowOrder: 'gold-order-by', tieAware: true });
-    const ties = await resolveGoldOrdering({ engine: ctx.engine, db, goldSql: result.executedSql, goldResult: result, policy: tieAware, ...timeout(ctx) });
-    if (ties.nondeterministic) return { usable: false, reason: 'nondeterministic', message: 'a LIMIT cuts a tie group whose rows differ' };
-    const differing = (ties.segments ?? []).some((segment) => new Set(segment.pool.map((row) => row.map(cellKey).join('\u0001'))).size > 1);
+  // The tie groups under the gold's parsed ORDER BY, whatever the policy: a LIMIT that cuts a tie
+  // group makes the gold's answer arbitrary (even a one-row answer), and under a policy that
+  // checks order row by row, rows tied on the sort keys may come in any order.
+  const tieAware = ctx.policy.tieAware && ctx.policy.rowOrder === 'gold-order-by' ? ordering : await resolveGoldOrdering({
+    engine: ctx.engine,
+    db,
+    goldSql: result.executedSql,
+    goldResult: result,
+    policy: resolvePolicy({ ...policyInput(ctx.policy), rowOrder: 'gold-order-by', tieAware: true }),
+    ...timeout(ctx),
+  });
+  if (tieAware.nondeterministic) return { usable: false, reason: 'nondeterministic', message: 'a LIMIT cuts a tie group whose rows differ' };
+  if (!ctx.policy.tieAware) {
+    const differing = (tieAware.segments ?? []).some((segment) => new Set(segment.pool.map((row) => row.map(cellKey).join('\u0001'))).size > 1);
     if (differing) return { usable: false, reason: 'ties', message: 'rows tied on the sort keys differ, and the policy checks order row by row' };
   }
   return { usable: true, result, ordering };

@@ -152,11 +152,11 @@ function collectCandidates(gold: string, schema: DatabaseSchema, options: Neighb
     }
     out.push({ sql, kind, start, end, replacement, description });
   };
+  // Whole predicates, conditions, clauses and items first, so that a drop that is also a short
+  // token span keeps the more telling kind.
+  if (tree) treeNeighbours(gold, tree.statement, add);
   tokenNeighbours(gold, tokens, add, rng, options.maxSpanTokens ?? 4, tree?.stringLiteralStarts ?? new Set<number>());
-  if (tree) {
-    treeNeighbours(gold, tree.statement, add);
-    columnSwaps(gold, tree, schema, add, rng, options);
-  }
+  if (tree) columnSwaps(gold, tree, schema, add, rng, options);
   return { candidates: out, equivalent };
 }
 
@@ -302,7 +302,8 @@ function equivalentEdits(gold: string, tree: ReadTree, schema: DatabaseSchema): 
 }
 
 /**
- * True when the select's rows are unique: it selects every primary-key column of one FROM table,
+ * True when the select's rows are unique: it selects every column of the primary key (or of a
+ * UNIQUE key of NOT NULL columns) of one FROM table,
  * and every other FROM table is joined on its own primary key or a UNIQUE column (so it adds at
  * most one row per row).
  */
@@ -331,7 +332,10 @@ function selectsUniqueRows(items: readonly SqlNode[], from: SqlNode, schema: Dat
   };
   return tables.some((root, r) => {
     const table = findTable(schema, root.name);
-    if (!table || table.primaryKey.length === 0 || !table.primaryKey.every((c) => selected.has(`${table.name}.${c}`.toLowerCase()))) return false;
+    if (!table) return false;
+    // A selected primary key, or a selected UNIQUE key of NOT NULL columns (NULLs may repeat).
+    const keys = [table.primaryKey, ...table.uniqueKeys.filter((k) => k.every((c) => findColumn(table, c)?.notNull))].filter((k) => k.length > 0);
+    if (!keys.some((key) => key.every((c) => selected.has(`${table.name}.${c}`.toLowerCase())))) return false;
     return tables.every((other, o) => {
       if (o === r) return true;
       const condition = other.joinedOn;
@@ -410,14 +414,6 @@ function word(token: SqliteToken | undefined): string {
 }
 
 function tokenNeighbours(gold: string, tokens: readonly SqliteToken[], add: Add, rng: Prng, maxSpan: number, stringStarts: ReadonlySet<number>): void {
-  // Drop every span of up to maxSpan tokens.
-  for (let i = 0; i < tokens.length; i += 1) {
-    for (let len = 1; len <= maxSpan && i + len <= tokens.length; len += 1) {
-      const start = tokens[i]!.start;
-      const end = tokens[i + len - 1]!.end;
-      add('drop_span', start, end, '', `dropped ${show(gold.slice(start, end))}`);
-    }
-  }
   let depth = 0;
   const betweenDepths: number[] = [];
   for (let i = 0; i < tokens.length; i += 1) {
@@ -491,6 +487,15 @@ function tokenNeighbours(gold: string, tokens: readonly SqliteToken[], add: Add,
         const replacement = quoted + value.split(quoted).join(quoted + quoted) + quoted;
         add('literal', token.start, token.end, replacement, `${show(gold.slice(token.start, token.end))} → ${show(replacement)}`);
       }
+    }
+  }
+  // Drop every span of up to maxSpan tokens (after the replacements, so that a drop giving the
+  // same text as a replacement keeps the replacement's kind and equivalence check).
+  for (let i = 0; i < tokens.length; i += 1) {
+    for (let len = 1; len <= maxSpan && i + len <= tokens.length; len += 1) {
+      const start = tokens[i]!.start;
+      const end = tokens[i + len - 1]!.end;
+      add('drop_span', start, end, '', `dropped ${show(gold.slice(start, end))}`);
     }
   }
 }

@@ -23,7 +23,7 @@ import { sqliteLibraryVersion } from '../fixtures/build.js';
 import { LadderError } from '../errors.js';
 import { checkExecution, type ExecutionDetails } from '../rungs/execution.js';
 import type { RungResult } from '../rungs/rung-result.js';
-import { distillSuites, drawStream, generatedDatabaseFile, generatedName, resolveSuiteBudget, type Coverage, type ResolvedSuiteBudget, type SkippedDatabases, type StopReason, type SuiteBudget } from './distill.js';
+import { DISTILL_VERSION, distillSuites, drawStream, generatedDatabaseFile, generatedName, resolveSuiteBudget, type Coverage, type ResolvedSuiteBudget, type SkippedDatabases, type StopReason, type SuiteBudget } from './distill.js';
 import { createGeneratorPlan, finiteDomains, generateDatabase, GENERATOR_VERSION, type GeneratorPlan } from './generate-database.js';
 import { extractGoldLiterals } from './gold-literals.js';
 import { bindInvariants, canonicalInvariants, type FixtureInvariant } from './invariants.js';
@@ -206,6 +206,7 @@ export async function buildTestSuite(input: BuildTestSuiteInput): Promise<TestSu
   const key = contentKey({
     format: SUITE_FORMAT,
     generatorVersion: GENERATOR_VERSION,
+    distillVersion: DISTILL_VERSION,
     sqliteVersion,
     schema: schema.fingerprint,
     snapshots: snapshots.map((s) => [s.name, s.checksum]),
