@@ -62,6 +62,7 @@ export function extractGoldLiterals(sql: string, schema: DatabaseSchema, catalog
   const byStart = new Map<number, ColumnReference>();
   if (refs.ok) for (const ref of refs.columns) byStart.set(ref.start, ref);
   const byName = columnsByName(schema);
+  const referenced = new Set(refs.ok ? refs.tables.map((t) => (t.table?.name ?? t.name).toLowerCase()) : []);
   const out: GoldLiteral[] = [];
 
   const targetsOf = (node: SqlNode): { columns: ColumnTarget[]; wrapped: boolean } | undefined => {
@@ -75,7 +76,7 @@ export function extractGoldLiterals(sql: string, schema: DatabaseSchema, catalog
     });
     const ref = refsInside[0];
     if (ref === undefined) return undefined;
-    return { columns: resolveTargets(ref, byName), wrapped: !direct };
+    return { columns: resolveTargets(ref, byName, referenced), wrapped: !direct };
   };
   const literalsOf = (node: SqlNode): { value: GenValue; start: number; end: number }[] => {
     if (node.type === 'paren_expr') {
@@ -165,10 +166,13 @@ export function numberValue(text: string): bigint | number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
-function resolveTargets(ref: ColumnReference, byName: Map<string, ColumnTarget[]>): ColumnTarget[] {
+/** A base-table column; an ambiguous name maps to the tables of that name the query reads; other sources by name. */
+function resolveTargets(ref: ColumnReference, byName: Map<string, ColumnTarget[]>, referenced: ReadonlySet<string>): ColumnTarget[] {
   const resolution = ref.resolution;
   if (resolution.kind === 'table' && resolution.table.kind === 'table') return [{ table: resolution.table.name, column: resolution.column }];
-  return byName.get(ref.name.toLowerCase()) ?? [];
+  const all = byName.get(ref.name.toLowerCase()) ?? [];
+  if (resolution.kind === 'ambiguous') return all.filter((t) => referenced.has(t.table.toLowerCase()));
+  return all;
 }
 
 function columnsByName(schema: DatabaseSchema): Map<string, ColumnTarget[]> {
