@@ -31,7 +31,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '0' },
     'max-databases': { type: 'string', default: '300' },
     patience: { type: 'string', default: '100' },
-    'max-seconds': { type: 'string', default: '60' },
+    'max-seconds': { type: 'string', default: '3600' },
     nulls: { type: 'string', default: 'allowed' },
     'cache-dir': { type: 'string' },
     'db-id': { type: 'string', multiple: true },
