@@ -28,16 +28,19 @@ const policy = resolvePolicy('spider');
 const work = mkdtempSync(path.join(os.tmpdir(), 'ladder-semantic-shared-'));
 let engine: SqliteEngine;
 let gold: SpiderGoldItem[];
+/** Suites by `nulls` policy and db_id. */
 const suites = new Map<string, TestSuite>();
+const NULL_POLICIES = ['allowed', 'observed'] as const;
 
 beforeAll(async () => {
   engine = createSqliteEngine();
   gold = await readSpiderGold(path.join(slice, 'dev_gold.sql'));
-  for (const dbId of [...new Set(gold.map((g) => g.dbId))].sort()) {
+  for (const nulls of NULL_POLICIES) for (const dbId of [...new Set(gold.map((g) => g.dbId))].sort()) {
     const snapshots = await listSnapshots(path.join(slice, 'database'), dbId, { checksums: true });
     suites.set(
-      dbId,
+      `${nulls}/${dbId}`,
       await buildTestSuite({
+        nulls,
         engine,
         schemaDb: snapshots[0]!.path,
         snapshots,
@@ -81,14 +84,16 @@ function fromPython(result: { columns: string[]; rows: (null | Record<string, st
 
 describe('test-suite rejections on the Spider slice replay in stock Python sqlite3', () => {
   it.each([
-    ['DINSQL', 48],
-    ['C3_SQL', 57],
-  ])('%s: %i items EX accepts and the suite rejects, every one replayed', async (model, expectedRejections) => {
+    ['DINSQL', 'allowed', 48],
+    ['C3_SQL', 'allowed', 57],
+    ['DINSQL', 'observed', 0],
+    ['C3_SQL', 'observed', 0],
+  ] as const)('%s, NULLs %s: %i items EX accepts and the suite rejects, every one replayed', async (model, nulls, expectedRejections) => {
     const predictions = await readPredictions(path.join(slice, 'predictions', `${model}.sql`));
     const cache = new GoldResultCache();
     const rejections: Rejection[] = [];
     for (const item of gold) {
-      const suite = suites.get(item.dbId)!;
+      const suite = suites.get(`${nulls}/${item.dbId}`)!;
       const predictedSql = predictions[item.index]?.sql ?? '';
       if (item.error !== undefined || predictedSql === '') continue;
       const ex = await checkExecution({ predictedSql, golds: [item.sql], snapshots: suite.snapshots, engine, policy, cache });
@@ -106,7 +111,7 @@ describe('test-suite rejections on the Spider slice replay in stock Python sqlit
         engineGold: (goldRun as { ok: true; result: QueryResult }).result,
       });
     }
-    const jobs = path.join(work, `${model}-jobs.json`);
+    const jobs = path.join(work, `${model}-${nulls}-jobs.json`);
     writeFileSync(jobs, JSON.stringify(rejections.map((r) => ({ dump: r.dump, queries: [r.goldSql, r.predictedSql] }))));
     const python = spawnSync('python3', [path.resolve(import.meta.dirname, 'replay-sqlite.py'), jobs], { encoding: 'utf8', maxBuffer: 512 * 2 ** 20 });
     expect(python.status, python.stderr).toBe(0);

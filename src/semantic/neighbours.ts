@@ -18,7 +18,7 @@
  * `ASC`, `<>` vs `!=`); drops of an unused output alias or of a qualifier are not neighbours.
  */
 import type { Catalog, Engine } from '../engine/engine.js';
-import { parseSql } from '../sql/parse.js';
+import { parseSql, positionAt } from '../sql/parse.js';
 import { collectReferences } from '../sql/references.js';
 import { isSqlNode, keywordText, type SqlNode } from '../sql/sql-tree.js';
 import { tokenizeSqlite, type SqliteToken } from '../sql/sqlite-lexer.js';
@@ -465,7 +465,8 @@ function tokenNeighbours(gold: string, tokens: readonly SqliteToken[], add: Add,
       }
     }
     if (w === 'select' && !['distinct', 'all'].includes(word(next))) {
-      add('add_distinct', token.end, token.end, ` ${matchCase('distinct', token.value)}`, 'added DISTINCT');
+      const at = positionAt(gold, token.start);
+      add('add_distinct', token.end, token.end, ` ${matchCase('distinct', token.value)}`, `added DISTINCT after the SELECT at line ${at.line}, column ${at.column}`);
     }
     if (w === 'count' && next?.value === '(') {
       const arg = tokens[i + 2];
