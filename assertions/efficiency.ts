@@ -21,7 +21,6 @@
  * ```
  */
 import { isLadderError, LadderError } from '../src/errors.js';
-import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import { readEfficiencyOptions, runEfficiencyRung } from '../src/rungs/efficiency.js';
 import type { EfficiencyOptions } from '../src/rungs/efficiency.js';
@@ -30,12 +29,10 @@ import type { AssertionContext, GradingResult } from './adapter.js';
 import { COMMON_OPTIONS } from './config.js';
 import { runRungAssertion } from './rung-assertion.js';
 import type { RungAssertionSpec } from './rung-assertion.js';
+import { sharedGoldCache } from './runtime.js';
 
 const OWN_OPTIONS = ['budgetFactor', 'failOnProxies', 'timing'] as const;
 const FILE = 'assertions/efficiency.ts:efficiency';
-
-/** Gold results shared by every `efficiency` assertion of the process. */
-const goldCache = new GoldResultCache({ maxEntries: 1000 });
 
 /**
  * Reads this assertion's own options from `config`.
@@ -61,7 +58,15 @@ export const EFFICIENCY_ASSERTION: RungAssertionSpec = {
   run: async ({ sql, item, options, engine, context }) => {
     const efficiencyOptions = readEfficiencyConfig(context.config);
     if (item.golds.length === 0) return createRungResult({ rung: 'efficiency', status: 'skipped', reason: 'no gold SQL: the item is unscored', details: null, score: 0 });
-    const execution = await checkExecution({ predictedSql: sql, golds: item.golds, snapshots: item.snapshots, engine, policy: options.policy, cache: goldCache });
+    const execution = await checkExecution({
+      predictedSql: sql,
+      golds: item.golds,
+      snapshots: item.snapshots,
+      engine,
+      policy: options.policy,
+      cache: sharedGoldCache(),
+      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+    });
     const result = await runEfficiencyRung({
       sql,
       golds: item.golds,

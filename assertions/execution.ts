@@ -35,6 +35,7 @@ export const EXECUTION_ASSERTION: RungAssertionSpec = {
       return createRungResult({ rung: 'execution', status: 'unscored', reason: 'no gold SQL: the item is unscored', details: { executed: false, goldError: false, emptyGoldMatch: false } });
     }
     const ordered = context.config?.['gold_result_ordered'] ?? context.vars?.['gold_result_ordered'];
+    const asOfDate = context.config?.['as_of_date'] ?? context.vars?.['as_of_date'];
     const result = await checkExecution({
       predictedSql: sql,
       golds: item.golds,
@@ -42,6 +43,8 @@ export const EXECUTION_ASSERTION: RungAssertionSpec = {
       engine,
       policy: options.policy,
       cache: sharedGoldCache(),
+      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+      ...(typeof asOfDate === 'string' ? { asOfDate } : {}),
       ...(typeof ordered === 'boolean' ? { goldOrdered: ordered } : {}),
     });
     return { ...result, details: { ...result.details, ...executionFacts(result) } };

@@ -44,6 +44,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
     const safety = item.expectedBehavior === 'answer' ? await safetyPolicyFor(options, item) : undefined;
     const ordered = ctx.config?.['gold_result_ordered'] ?? ctx.vars?.['gold_result_ordered'];
     const question = ctx.vars?.['question'];
+    const asOfDate = ctx.config?.['as_of_date'] ?? ctx.vars?.['as_of_date'];
     const engine = withRequestDefaults(getSharedEngine(), {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
@@ -64,6 +65,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
         ...(options.efficiency !== undefined ? { efficiencyOptions: options.efficiency } : {}),
         ...(options.answer !== undefined ? { answerOptions: options.answer } : {}),
         ...(typeof question === 'string' ? { question } : {}),
+        ...(typeof asOfDate === 'string' ? { asOfDate } : {}),
       },
       createLadderRungs({
         efficiency: options.efficiency !== undefined,

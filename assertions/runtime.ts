@@ -119,12 +119,17 @@ export function withRequestDefaults(engine: Engine, defaults: RequestDefaults): 
     const doubleQuotes = request.doubleQuotes ?? defaults.doubleQuotes;
     return { ...request, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(doubleQuotes !== undefined ? { doubleQuotes } : {}) };
   };
-  return {
+  // `options` mirrors SqliteEngine.options with these defaults applied, so that a rung keying a
+  // cache on the double-quote mode (checkExecution) sees the mode the view runs under.
+  const base = (engine as { readonly options?: object }).options;
+  const view = {
     dialect: engine.dialect,
-    execute: (request) => engine.execute(fill(request)),
-    prepare: (request) => engine.prepare(fill(request)),
-    explain: (request) => engine.explain(fill(request)),
-    catalog: (db) => engine.catalog(db),
+    options: { ...base, ...(defaults.timeoutMs !== undefined ? { timeoutMs: defaults.timeoutMs } : {}), ...(defaults.doubleQuotes !== undefined ? { doubleQuotes: defaults.doubleQuotes } : {}) },
+    execute: (request: ExecuteRequest) => engine.execute(fill(request)),
+    prepare: (request: ExecuteRequest) => engine.prepare(fill(request)),
+    explain: (request: ExecuteRequest) => engine.explain(fill(request)),
+    catalog: (db: string) => engine.catalog(db),
     close: async () => undefined,
   };
+  return view;
 }

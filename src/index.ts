@@ -26,10 +26,12 @@ export type { SqlExtraction } from './sql/extract.js';
 export { parseProviderOutput } from './sql/provider-output.js';
 export type { DeclinedAnswer, ProviderAnswer, SqlAnswer } from './sql/provider-output.js';
 export { DIALECTS, parseSql, positionAt } from './sql/parse.js';
-export type { Dialect, ParseError, ParseResult } from './sql/parse.js';
+export type { CstParse, Dialect, ParseError, ParseResult } from './sql/parse.js';
+export type { QuotedKeyword } from './sql/keyword-identifiers.js';
+export { SQLITE_IDENTIFIER_KEYWORDS, SQLITE_KEYWORDS } from './sql/sqlite-keywords.js';
 export { collectReferences } from './sql/references.js';
 export type {
-  CollectReferencesInput, ColumnReference, ColumnResolution, CteReference, References, ReferencesFailure, ScopeInfo,
+  CollectReferencesInput, ColumnReference, ColumnResolution, CteReference, DoubleQuotedString, References, ReferencesFailure, ScopeInfo,
   TableFunctionReference, TableReference, UnresolvedName,
 } from './sql/references.js';
 export { catalogFromDdl, catalogFromObject, loadCatalog } from './sql/catalog.js';
@@ -47,6 +49,7 @@ export type { SqlRewrites } from './compare/policy.js';
 export { PRESET_NAMES, PRESETS, resolvePolicy } from './compare/policy.js';
 export type { ComparisonPolicy, FloatTolerance, PolicyInput, PresetName } from './compare/policy.js';
 export { GoldResultCache } from './compare/gold-result-cache.js';
+export type { CachedGoldRun, GoldRunKey } from './compare/gold-result-cache.js';
 export type { Snapshot } from './compare/snapshot.js';
 export { compareTables, rowSimilarity, tableSimilarity } from './compare/table-similarity.js';
 export type { ResultTable, RowSimilarity, TableSimilarity, TableSimilarityOptions } from './compare/table-similarity.js';
@@ -55,7 +58,7 @@ export type { ResultTable, RowSimilarity, TableSimilarity, TableSimilarityOption
 export { checkSyntax } from './rungs/syntax.js';
 export type { SyntaxDetails, SyntaxInput } from './rungs/syntax.js';
 export { checkSchema } from './rungs/schema.js';
-export type { SchemaDetails, SchemaInput } from './rungs/schema.js';
+export type { SchemaDetails, SchemaFinding, SchemaInput } from './rungs/schema.js';
 export { checkSafety } from './rungs/safety.js';
 export type { SafetyDetails, SafetyInput, SafetyViolation } from './rungs/safety.js';
 export { resolveSafetyPolicy } from './safety/policy.js';
@@ -105,6 +108,8 @@ export { extractNumbers } from './answer/extract-numbers.js';
 export type { NumberMention } from './answer/extract-numbers.js';
 export { groundNumbers } from './answer/ground.js';
 export type { GroundedNumber, GroundingOptions, GroundingReport } from './answer/ground.js';
+export { resultColumnUnits } from './answer/cell-units.js';
+export type { CellUnit, ColumnUnitsInput } from './answer/cell-units.js';
 export { buildFaithfulnessPrompt, parseFaithfulnessVerdict, runFaithfulnessJudge } from './judge/faithfulness.js';
 export type { JudgeProvider } from './judge/faithfulness.js';
 
@@ -113,6 +118,8 @@ export { listFixtures, resolveFixture } from './fixtures/registry.js';
 export type { ResolvedFixture, ResolveFixtureOptions } from './fixtures/registry.js';
 export { loadDataset } from './dataset/load.js';
 export { verifyDatasetGolds } from './dataset/verify-golds.js';
+export { findClockReads, findRandomness, findTimezoneReads, GOLD_CHECKS, runGoldChecks } from './dataset/gold-checks.js';
+export type { GoldCheck, GoldCheckInput, GoldFinding, GoldFindingKind } from './dataset/gold-checks.js';
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset } from './dataset/item.js';
 
 // Semantic correctness: test suites distilled from generated databases, fixture strength

@@ -44,6 +44,11 @@ export interface GoldOrdering {
   readonly nondeterministic?: boolean;
   /** Why tie groups are unknown although order matters (e.g. `DISTINCT with a hidden sort key`). */
   readonly tiesUnknownReason?: string;
+  /**
+   * True when the tie query failed for a reason of the moment (timeout, memory cap, engine
+   * failure), not because of the gold: the ordering must not be cached.
+   */
+  readonly transient?: boolean;
 }
 
 /** Outcome of {@link detectOuterOrderBy}. */

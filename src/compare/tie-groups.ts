@@ -259,7 +259,10 @@ export async function resolveGoldOrdering(input: GoldOrderingInput): Promise<Gol
       sql: plan.sql,
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     });
-    if (!outcome.ok) return { ordered: true, source: 'ast', tiesUnknownReason: `tie query failed: ${outcome.error.message}` };
+    if (!outcome.ok) {
+      const transient = outcome.error.code === 'timeout' || outcome.error.code === 'memory_limit' || outcome.error.code === 'engine_failure';
+      return { ordered: true, source: 'ast', tiesUnknownReason: `tie query failed: ${outcome.error.message}`, ...(transient ? { transient } : {}) };
+    }
     fullRows = outcome.result.rows;
   }
   const ties = tieSegmentsFrom(fullRows, goldResult.rows, goldResult.columns.length, plan.keys, plan.sql === null ? 0 : plan.offset);

@@ -40,6 +40,8 @@ export interface AnswerGroundingDetails {
   readonly derivationsTried: boolean;
   /** The result's column names when given (match `column` fields index into it), else `null`. */
   readonly columns: readonly string[] | null;
+  /** Unit of each column's cells: 1, 100 (percent), 1000 (per mille); how a stated `85%` was compared. */
+  readonly columnUnits: readonly number[];
 }
 
 /**
@@ -57,6 +59,7 @@ export function checkAnswerGrounding(input: AnswerGroundingInput): RungResult<An
     rows: input.rows,
     ...(input.question !== undefined ? { question: input.question } : {}),
     ...(input.sql !== undefined ? { sql: input.sql } : {}),
+    ...(input.columns ? { columns: input.columns } : {}),
     ...(input.options ? { options: input.options } : {}),
   });
   const answer = input.answer;
@@ -69,7 +72,8 @@ export function checkAnswerGrounding(input: AnswerGroundingInput): RungResult<An
   const issues: RungIssue[] = report.ungrounded.map((n) => {
     const { line, column } = positionAt(answer, n.start);
     const what = n.yearLike ? `year-like ${n.text} is in neither the question, the SQL nor the rows` : `${n.text} matches no cell of the ${input.rows.length}-row result`;
-    return { kind: 'ungrounded_number', message: `${what} (stated precision ±${n.tolerance}${n.percent ? ' points' : ''})`, line, column };
+    const units = n.percent || n.perMille ? `; ${unitNote(report.columnUnits, input.columns, n.percent ? 100 : 1000)}` : '';
+    return { kind: 'ungrounded_number', message: `${what} (stated precision ±${n.tolerance}${n.percent ? ' points' : ''}${units})`, line, column };
   });
   const pass = counts.ungrounded === 0;
   const reason = pass
@@ -82,8 +86,16 @@ export function checkAnswerGrounding(input: AnswerGroundingInput): RungResult<An
     status: pass ? 'pass' : 'fail',
     reason,
     issues,
-    details: { numbers: report.numbers, counts, cellCount: report.cellCount, derivationsTried: report.derivationsTried, columns: input.columns ?? null },
+    details: { numbers: report.numbers, counts, cellCount: report.cellCount, derivationsTried: report.derivationsTried, columns: input.columns ?? null, columnUnits: report.columnUnits },
   });
+}
+
+/** How a percentage (per-mille value) was compared: which columns were read as already in its unit. */
+function unitNote(units: readonly number[], columns: readonly string[] | undefined, scale: 100 | 1000): string {
+  const word = scale === 100 ? 'percent' : 'per-mille';
+  const inUnit = units.flatMap((unit, index) => (unit === scale ? [columns?.[index] ?? `column ${index + 1}`] : []));
+  const factor = scale === 100 ? '100' : '1000';
+  return inUnit.length === 0 ? `cells read as fractions, ${factor}·v` : `${inUnit.join(', ')} read as ${word} values, other cells as fractions`;
 }
 
 function validateOptions(options: GroundingOptions): void {

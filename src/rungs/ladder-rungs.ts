@@ -57,6 +57,8 @@ export function createLadderRungs(options: LadderRungOptions = {}): LadderRungs 
         engine: input.engine,
         ...(input.policy !== undefined ? { policy: input.policy } : {}),
         ...(input.cache !== undefined ? { cache: input.cache } : {}),
+        ...(input.doubleQuotes !== undefined ? { doubleQuotes: input.doubleQuotes } : {}),
+        ...(input.asOfDate !== undefined ? { asOfDate: input.asOfDate } : {}),
         ...(options.goldOrdered !== undefined ? { goldOrdered: options.goldOrdered } : {}),
       }),
   };

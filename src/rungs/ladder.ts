@@ -60,6 +60,8 @@ export interface LadderRungs {
     engine: Engine;
     policy?: any;
     cache?: any;
+    doubleQuotes?: DoubleQuoteMode;
+    asOfDate?: string;
   }): Promise<RungResult>;
   /** L6, run after a passed L4 when present. Receives the L4 result. */
   efficiency?(input: { sql: string; golds: readonly string[]; snapshots: readonly LadderSnapshot[]; engine: Engine; execution: RungResult; options?: any }): Promise<RungResult>;
@@ -95,6 +97,8 @@ export interface LadderInput {
   readonly efficiencyOptions?: unknown;
   /** The question (context for L7: its numbers are not claims). */
   readonly question?: string;
+  /** The item's `as_of_date` (`YYYY-MM-DD`), passed to the execution rung (gold checks). */
+  readonly asOfDate?: string;
   /** Passed to the answer rung as `options`. */
   readonly answerOptions?: unknown;
 }
@@ -160,6 +164,8 @@ export async function runLadder(input: LadderInput, rungs: LadderRungs): Promise
           engine: input.engine,
           ...(input.comparisonPolicy !== undefined ? { policy: input.comparisonPolicy } : {}),
           ...(input.executionCache !== undefined ? { cache: input.executionCache } : {}),
+          ...(input.doubleQuotes !== undefined ? { doubleQuotes: input.doubleQuotes } : {}),
+          ...(input.asOfDate !== undefined ? { asOfDate: input.asOfDate } : {}),
         });
   results.push(execution);
 

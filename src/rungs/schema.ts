@@ -19,6 +19,15 @@
  * (`columns of orders: order_id, customer_id, …`, at most {@link MAX_LISTED_COLUMNS} per table and
  * {@link MAX_LISTED_TABLES} tables), so the right name is in the message.
  *
+ * Double quotes (SQLite, legacy mode, the default): a double-quoted token that names no column is
+ * read as a string, as stock SQLite does, where a value is expected (`region = "APG"`, `IN`,
+ * `LIKE`, `BETWEEN`, function arguments); each such token is reported in `details.findings` as
+ * `double_quoted_string`, and the rung still passes. Where a column is expected (a whole
+ * select-list, GROUP BY or ORDER BY item, a comparison operand of a join's ON) it fails as
+ * `unknown_column`, saying that legacy SQLite would read it as a string: `SELECT "full_name" FROM
+ * people` is the hallucination L2 exists to catch, and `SELECT "N/A" AS x` must be written
+ * `SELECT 'N/A' AS x`. Gold SQL (`sqlRole: 'gold'`) keeps the legacy reading everywhere.
+ *
  * When the AST layer cannot read the text but SQLite prepared it against the role-scoped database
  * (`engineAccepted: true`), every name it uses exists there: the rung passes with
  * `details.analysed: false` and says so, never failing for the parser's gap.
@@ -40,6 +49,17 @@ export interface SchemaInput {
   readonly doubleQuotes?: DoubleQuoteMode;
   /** True when SQLite prepared this text against the role-scoped database (from L1's details). */
   readonly engineAccepted?: boolean;
+  /** Whose SQL this is (default `predicted`); `gold` keeps SQLite's legacy double-quote reading in column positions too. */
+  readonly sqlRole?: 'predicted' | 'gold';
+}
+
+/** Something L2 noticed that does not fail it (1-based position in the SQL text). */
+export interface SchemaFinding {
+  /** `double_quoted_string`: a `"…"` token that names no column, read as a string literal (SQLite legacy mode). */
+  readonly kind: 'double_quoted_string';
+  readonly message: string;
+  readonly line: number;
+  readonly column: number;
 }
 
 /** Machine-readable details of an L2 result. */
@@ -52,6 +72,8 @@ export interface SchemaDetails {
   readonly unresolved: readonly UnresolvedName[];
   /** Number of column references checked. */
   readonly columnsChecked: number;
+  /** Findings that do not fail the rung (double-quoted strings). */
+  readonly findings: readonly SchemaFinding[];
 }
 
 /**
@@ -83,7 +105,7 @@ export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
         rung: 'schema',
         status: 'skipped',
         reason: `not a query (${statementKeyword(only.type)}): L2 checks queries only`,
-        details: { analysed: false, tables: [], unresolved: [], columnsChecked: 0 },
+        details: { analysed: false, tables: [], unresolved: [], columnsChecked: 0, findings: [] },
       });
     }
   }
@@ -93,11 +115,12 @@ export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
     dialect: input.dialect,
     catalog: input.catalog,
     ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}),
+    ...(input.sqlRole ? { sqlRole: input.sqlRole } : {}),
     ...(parsed.ok && parsed.kind === 'cst' ? { program: parsed.program } : {}),
   });
 
   if (!references.ok) {
-    const empty = { analysed: false, tables: [], unresolved: [], columnsChecked: 0 };
+    const empty = { analysed: false, tables: [], unresolved: [], columnsChecked: 0, findings: [] };
     if (references.code === 'unsupported_tree') {
       return createRungResult({ rung: 'schema', status: 'skipped', reason: `not analysed: ${references.reason}`, details: empty });
     }
@@ -171,13 +194,20 @@ function verdict(references: References, dialect: Dialect): RungResult<SchemaDet
     analysed: true,
     tables: [...new Set(references.tables.filter((table) => !table.selfReference).map((table) => table.written))],
     unresolved: references.unresolved,
-    columnsChecked: references.columns.length,
+    columnsChecked: references.columns.filter((column) => column.resolution.kind !== 'string_literal').length,
+    findings: references.doubleQuotedStrings.map((token) => ({
+      kind: 'double_quoted_string' as const,
+      message: `"${token.value}" names no column; read as the string '${token.value.replaceAll("'", "''")}' (SQLite legacy double quotes)`,
+      line: token.line,
+      column: token.column,
+    })),
   };
   if (references.unresolved.length === 0) {
+    const strings = details.findings.length === 0 ? '' : `; ${plural(details.findings.length, 'double-quoted string')} read as ${details.findings.length === 1 ? 'a string literal' : 'string literals'} (legacy SQLite) at ${details.findings.map((finding) => `${finding.line}:${finding.column}`).join(', ')}`;
     return createRungResult({
       rung: 'schema',
       status: 'pass',
-      reason: `every name resolves (${plural(details.tables.length, 'table')}, ${plural(details.columnsChecked, 'column reference')})`,
+      reason: `every name resolves (${plural(details.tables.length, 'table')}, ${plural(details.columnsChecked, 'column reference')})${strings}`,
       details,
     });
   }

@@ -9,12 +9,15 @@
  * - `snowflake` → node-sql-parser (sql-parser-cst has no Snowflake dialect).
  *
  * For SQLite the engine (SQLite's own `prepare`) stays the authority: a statement SQLite accepts
- * must never fail a rung because this layer could not read it (sql-parser-cst rejects a table
- * named `Match`, for instance). Callers treat `ok: false` here as "no tree", not as "invalid SQL",
- * whenever the engine accepted the statement.
+ * must never fail a rung because this layer could not read it. sql-parser-cst rejects SQLite
+ * keywords that SQLite accepts as identifiers (`AS full`, `FROM t AS left`, a table named `Match`):
+ * for SQLite a failed parse is retried with such words quoted (keyword-identifiers.ts), and the
+ * tree keeps offsets into the original text. Callers treat `ok: false` here as "no tree", not as
+ * "invalid SQL", whenever the engine accepted the statement.
  */
 import { parse as parseCst, type Program } from 'sql-parser-cst';
 import nodeSqlParser from 'node-sql-parser';
+import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
 
 /** Dialects the ladder understands. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake';
@@ -36,6 +39,11 @@ export interface CstParse {
   readonly kind: 'cst';
   readonly dialect: Dialect;
   readonly program: Program;
+  /**
+   * SQLite only: keywords used as identifiers that had to be quoted for the parser to read the
+   * text (offsets into the original text); absent when the text parsed as written.
+   */
+  readonly quotedKeywords?: readonly QuotedKeyword[];
 }
 
 /** A node-sql-parser tree (Snowflake). `ast` is node-sql-parser's AST list, one per statement. */
@@ -70,17 +78,45 @@ export function parseSql(sql: string, dialect: Dialect): ParseResult {
     throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(dialect)}`);
   }
   if (dialect === 'snowflake') return parseWithNodeSqlParser(sql, dialect);
+  const cstDialect = CST_DIALECT[dialect];
   try {
-    const program = parseCst(sql, {
-      dialect: CST_DIALECT[dialect],
-      includeRange: true,
-      paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'],
-      filename: 'sql',
-    });
-    return { ok: true, kind: 'cst', dialect, program };
+    return { ok: true, kind: 'cst', dialect, program: parseWithCst(sql, cstDialect) };
   } catch (error) {
-    return { ok: false, dialect, error: toParseError(error) };
+    const parseError = toParseError(error);
+    if (dialect === 'sqlite' && parseError.line !== undefined) {
+      const attempt = (text: string): ParseAttempt<Program> => {
+        try {
+          return { ok: true, tree: parseWithCst(text, cstDialect) };
+        } catch (retryError) {
+          const position = toParseError(retryError);
+          return { ok: false, offset: position.line === undefined ? undefined : offsetAt(text, position.line, position.column ?? 1) };
+        }
+      };
+      const repaired = repairKeywordIdentifiers(sql, offsetAt(sql, parseError.line, parseError.column ?? 1), attempt);
+      if (repaired) return { ok: true, kind: 'cst', dialect, program: repaired.tree, quotedKeywords: repaired.quoted };
+    }
+    return { ok: false, dialect, error: parseError };
   }
+}
+
+function parseWithCst(sql: string, dialect: (typeof CST_DIALECT)[keyof typeof CST_DIALECT]): Program {
+  return parseCst(sql, {
+    dialect,
+    includeRange: true,
+    paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'],
+    filename: 'sql',
+  });
+}
+
+/** The 0-based offset of a 1-based line and column (the inverse of {@link positionAt}). */
+function offsetAt(sql: string, line: number, column: number): number {
+  let offset = 0;
+  for (let current = 1; current < line; current += 1) {
+    const newline = sql.indexOf('\n', offset);
+    if (newline < 0) return sql.length;
+    offset = newline + 1;
+  }
+  return Math.min(sql.length, offset + column - 1);
 }
 
 function parseWithNodeSqlParser(sql: string, dialect: Dialect): ParseResult {

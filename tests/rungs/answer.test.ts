@@ -52,7 +52,7 @@ describe('checkAnswerGrounding', () => {
     expect(result.reason).toBe('3 of 3 numbers ungrounded: $5.2M (1:18), 12% (2:9), 2023 (2:19)');
     expect(result.issues).toEqual([
       { kind: 'ungrounded_number', message: '$5.2M matches no cell of the 1-row result (stated precision ±50000)', line: 1, column: 18 },
-      { kind: 'ungrounded_number', message: '12% matches no cell of the 1-row result (stated precision ±0.5 points)', line: 2, column: 9 },
+      { kind: 'ungrounded_number', message: '12% matches no cell of the 1-row result (stated precision ±0.5 points; cells read as fractions, 100·v)', line: 2, column: 9 },
       { kind: 'ungrounded_number', message: 'year-like 2023 is in neither the question, the SQL nor the rows (stated precision ±0.5)', line: 2, column: 19 },
     ]);
   });

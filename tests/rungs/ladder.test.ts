@@ -150,3 +150,19 @@ describe('runLadder on declining items', () => {
     expect([result.verdict, result.reason]).toEqual(['fail', 'no recorded prediction for item c1']);
   });
 });
+
+describe('runLadder: what the execution rung receives', () => {
+  it('passes the item as_of_date and the double-quote mode to L4', async () => {
+    const calls: string[] = [];
+    const rungs = fakeRungs({}, calls);
+    const seen: unknown[] = [];
+    const execution = rungs.execution;
+    rungs.execution = (received) => {
+      seen.push({ asOfDate: received.asOfDate, doubleQuotes: received.doubleQuotes });
+      return execution(received);
+    };
+    await runLadder(input({ asOfDate: '2024-06-30', doubleQuotes: 'strict' }, calls), rungs);
+    await runLadder(input({}, calls), rungs);
+    expect(seen).toEqual([{ asOfDate: '2024-06-30', doubleQuotes: 'strict' }, { asOfDate: undefined, doubleQuotes: undefined }]);
+  });
+});

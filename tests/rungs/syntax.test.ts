@@ -52,14 +52,17 @@ describe('checkSyntax: sqlite with the engine as authority', () => {
     ['misuse of aggregate', 'SELECT name FROM customers WHERE count(*) > 1', ['fail', 'sqlite_error@1:1']],
     ['unknown table is L2, not L1', 'SELECT * FROM ordrs', ['pass']],
     ['unknown column is L2, not L1', 'SELECT amont FROM orders', ['pass']],
-    ['a table named Match: the AST layer fails, SQLite accepts', 'SELECT winner FROM Match', ['pass']],
+    ['a table named Match: a keyword SQLite accepts as a name', 'SELECT winner FROM Match', ['pass']],
+    ['an empty IN list: the AST layer fails, SQLite accepts', 'SELECT winner FROM Match WHERE winner IN ()', ['pass']],
   ])('%s', async (_name, sql, expected) => {
     expect(summary(await checkSyntax({ sql, dialect: 'sqlite', engine, db: fixture.file }))).toEqual(expected);
   });
 
   it('keeps the facts: authority, AST availability, the engine error left to L2', async () => {
     const match = await checkSyntax({ sql: 'SELECT winner FROM Match', dialect: 'sqlite', engine, db: fixture.file });
-    expect([match.details.authority, match.details.ast, match.details.engineAccepted]).toEqual(['engine', false, true]);
+    expect([match.details.authority, match.details.ast, match.details.engineAccepted]).toEqual(['engine', true, true]);
+    const unreadable = await checkSyntax({ sql: 'SELECT winner FROM Match WHERE winner IN ()', dialect: 'sqlite', engine, db: fixture.file });
+    expect([unreadable.details.authority, unreadable.details.ast, unreadable.details.engineAccepted]).toEqual(['engine', false, true]);
     const unknown = await checkSyntax({ sql: 'SELECT * FROM ordrs', dialect: 'sqlite', engine, db: fixture.file });
     expect(unknown.details.engineError).toEqual({ code: 'sqlite_error', message: 'no such table: ordrs' });
     expect(unknown.details.engineAccepted).toBe(false);
