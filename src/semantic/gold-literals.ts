@@ -58,7 +58,7 @@ export function extractGoldLiterals(sql: string, schema: DatabaseSchema, catalog
   if (!parsed.ok || parsed.kind !== 'cst') return tokenLiterals(sql, schema);
   const statements = (parsed.program.statements as unknown as SqlNode[]).filter((s) => s.type !== 'empty');
   if (statements.length !== 1) return tokenLiterals(sql, schema);
-  const refs = collectReferences({ sql, dialect: 'sqlite', catalog: catalog ?? catalogOf(schema), doubleQuotes: 'legacy', program: parsed.program });
+  const refs = collectReferences({ sql, dialect: 'sqlite', catalog: catalog ?? catalogOf(schema), doubleQuotes: 'legacy', sqlRole: 'gold', program: parsed.program });
   const byStart = new Map<number, ColumnReference>();
   if (refs.ok) for (const ref of refs.columns) byStart.set(ref.start, ref);
   const byName = columnsByName(schema);

@@ -563,7 +563,7 @@ function readTree(gold: string, catalog: Catalog): ReadTree | undefined {
   if (!parsed.ok || parsed.kind !== 'cst') return undefined;
   const statements = (parsed.program.statements as unknown as SqlNode[]).filter((s) => s.type !== 'empty');
   if (statements.length !== 1) return undefined;
-  const references = collectReferences({ sql: gold, dialect: 'sqlite', doubleQuotes: 'legacy', program: parsed.program, catalog });
+  const references = collectReferences({ sql: gold, dialect: 'sqlite', doubleQuotes: 'legacy', sqlRole: 'gold', program: parsed.program, catalog });
   const stringLiteralStarts = new Set<number>();
   if (references.ok) for (const ref of references.columns) if (ref.resolution.kind === 'string_literal') stringLiteralStarts.add(ref.start);
   return { statement: statements[0]!, stringLiteralStarts, references };

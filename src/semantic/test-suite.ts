@@ -18,7 +18,7 @@ import { GoldResultCache } from '../compare/gold-result-cache.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
 import type { Snapshot } from '../compare/snapshot.js';
 import { applySqlRewrites } from '../compare/sql-rewrites.js';
-import type { Engine, ExecutionOutcome } from '../engine/engine.js';
+import type { DoubleQuoteMode, Engine, ExecutionOutcome } from '../engine/engine.js';
 import { sqliteLibraryVersion } from '../fixtures/build.js';
 import { LadderError } from '../errors.js';
 import { checkExecution, type ExecutionDetails } from '../rungs/execution.js';
@@ -360,6 +360,8 @@ export interface EvaluateOnSuiteInput {
   readonly timeoutMs?: number;
   /** The item's `gold_result_ordered` override. */
   readonly goldOrdered?: boolean;
+  /** The item's `as_of_date` (`YYYY-MM-DD`), passed to `checkExecution` for its gold checks. */
+  readonly asOfDate?: string;
   /** Shared gold-result cache (one per run is typical). */
   readonly cache?: GoldResultCache;
 }
@@ -415,6 +417,7 @@ export async function evaluateOnSuite(input: EvaluateOnSuiteInput): Promise<Suit
     cache,
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     ...(input.goldOrdered === undefined ? {} : { goldOrdered: input.goldOrdered }),
+    ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }),
   });
   const generated = new Map(input.suite.databases.map((db) => [db.name, db]));
   let failing: SuiteEvaluation['failing'] = null;
@@ -440,8 +443,15 @@ export async function evaluateOnSuite(input: EvaluateOnSuiteInput): Promise<Suit
 
 async function findGoldDisagreements(input: EvaluateOnSuiteInput, databases: readonly Snapshot[], cache: GoldResultCache, policy: ComparisonPolicy): Promise<GoldDisagreement[]> {
   const golds = input.golds.map((g) => applySqlRewrites(g, 'gold', policy.rewrites));
+  // The same cache key as checkExecution's (the engine's double-quote mode and row cap), so the
+  // golds' runs of the verdict are reused.
+  const options = (input.engine as { readonly options?: { readonly doubleQuotes?: unknown; readonly maxRows?: unknown } }).options;
+  const doubleQuotes: DoubleQuoteMode = options?.doubleQuotes === 'strict' ? 'strict' : 'legacy';
+  const maxRows = typeof options?.maxRows === 'number' ? options.maxRows : undefined;
   const run = (db: Snapshot, sql: string): Promise<ExecutionOutcome> =>
-    cache.getOrRun(db, sql, () => input.engine.execute({ db: db.path, sql, ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }) })).outcome;
+    cache.getOrRun({ snapshot: db, sql, doubleQuotes, maxRows }, () =>
+      input.engine.execute({ db: db.path, sql, doubleQuotes, ...(maxRows === undefined ? {} : { maxRows }), ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }) }),
+    ).outcome;
   const out: GoldDisagreement[] = [];
   for (let a = 0; a < golds.length; a += 1) {
     for (let b = a + 1; b < golds.length; b += 1) {
