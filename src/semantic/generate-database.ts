@@ -23,6 +23,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { computeFillOrder, type FillOrder } from './fill-order.js';
 import { valueKey, type GenValue } from './gen-value.js';
@@ -39,7 +40,7 @@ import {
   type DeriveInvariant,
 } from './invariants.js';
 import { readObservedValues, type ObservedData } from './observed-values.js';
-import type { Prng } from './prng.js';
+import { createPrng, type Prng } from './prng.js';
 import { findTable, type DatabaseSchema, type TableSchema } from './schema-reader.js';
 import { buildValuePools, drawProfile, drawValue, freshValue, type ColumnPool, type DrawProfile, type NullPolicy } from './value-pools.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
@@ -198,6 +199,65 @@ function drawOnce(plan: GeneratorPlan, rng: Prng, rows: RowRange | undefined, fi
     return { ok: true, rowCounts, tier: tier.name, droppedRows: filler.skipped + repaired.deleted };
   } catch (error) {
     return { ok: false, reason: `generation failed: ${(error as Error).message}` };
+  } finally {
+    db.close();
+  }
+}
+
+/** Rows to delete from one table, by rowid. */
+export interface RowRemoval {
+  readonly table: string;
+  readonly rowids: readonly bigint[];
+}
+
+/**
+ * Writes a copy of a generated database without some rows — the step a counterexample shrinker
+ * repeats. Rows that referenced a deleted row through a NOT NULL foreign key are deleted with it
+ * (nullable references become NULL); derived columns are recomputed, rows that then break a check
+ * or a children count are deleted, and the result is verified like a fresh draw.
+ *
+ * @param plan - the plan the source was generated from.
+ * @param source - an existing database (opened read-only).
+ * @param removals - rows to delete, by table and rowid.
+ * @param file - output file; overwritten.
+ * @param rng - stream for `ladder_random()` in derived columns (default: seeded by `file`).
+ * @returns the written database, or why the remaining rows cannot make a valid database.
+ */
+export function removeRows(plan: GeneratorPlan, source: string, removals: readonly RowRemoval[], file: string, rng?: Prng): GenerateOutcome {
+  const bytes = new Database(source, { readonly: true, fileMustExist: true });
+  let image: Buffer;
+  try {
+    image = bytes.serialize();
+  } finally {
+    bytes.close();
+  }
+  const db = new Database(image);
+  try {
+    db.defaultSafeIntegers(true);
+    db.pragma('foreign_keys = OFF');
+    const deriveRng = rng ?? createPrng(`remove/${path.basename(file)}`);
+    db.function(RANDOM_FUNCTION, { deterministic: false, varargs: true, safeIntegers: true }, () => deriveRng.next());
+    for (const removal of removals) {
+      const table = findTable(plan.schema, removal.table);
+      if (table === undefined) throw new RangeError(`removeRows: no table ${removal.table} in the schema`);
+      const remove = db.prepare(`DELETE FROM ${quoteIdentifier(table.name)} WHERE rowid = ?`);
+      for (const rowid of removal.rowids) remove.run(rowid);
+    }
+    const repaired = repairAndDerive(plan, db);
+    if (!repaired.ok) return { ok: false, reason: repaired.reason, attempts: 1 };
+    const problem = verifyOpenDatabase(plan, db);
+    if (problem !== null) return { ok: false, reason: problem, attempts: 1 };
+    const rowCounts: Record<string, number> = {};
+    for (const table of plan.schema.tables) rowCounts[table.name] = Number(db.prepare(`SELECT COUNT(*) FROM ${quoteIdentifier(table.name)}`).pluck().get());
+    const temp = `${file}.tmp-${process.pid}`;
+    rmSync(temp, { force: true });
+    db.prepare('VACUUM INTO ?').run(temp);
+    renameSync(temp, file);
+    const checksum = createHash('sha256').update(readFileSync(file)).digest('hex');
+    return { ok: true, database: { file, checksum, rowCounts, tier: 'shrunk', attempt: 0, droppedRows: repaired.deleted } };
+  } catch (error) {
+    if (error instanceof RangeError) throw error;
+    return { ok: false, reason: `removing rows failed: ${(error as Error).message}`, attempts: 1 };
   } finally {
     db.close();
   }

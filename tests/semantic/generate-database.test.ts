@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteLibraryVersion } from '../../src/fixtures/build.js';
 import { resolveFixture } from '../../src/fixtures/registry.js';
-import { createGeneratorPlan, generateDatabase, GENERATOR_VERSION, verifyDatabaseFile, type GeneratorPlan } from '../../src/semantic/generate-database.js';
+import { createGeneratorPlan, generateDatabase, GENERATOR_VERSION, removeRows, verifyDatabaseFile, type GeneratorPlan } from '../../src/semantic/generate-database.js';
 import { bindInvariants, readFixtureInvariants, type BoundInvariant } from '../../src/semantic/invariants.js';
 import { createPrng } from '../../src/semantic/prng.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
@@ -127,3 +127,25 @@ describe('generateDatabase on the bundled warehouse fixture with its declared in
 
 const PINNED_ROWS = { dept: 3, emp: 3, project: 4, assignment: 2, audit: 2 };
 const PINNED_CHECKSUM = '6d581e6950b952e0e7fa1cfe79da8888b96ed459a8993f9b32894dae1c782b66';
+
+describe('removeRows (the shrinking step of a counterexample search)', () => {
+  it('deletes rows with everything that needs them, recomputes derived columns and verifies', async () => {
+    const fixture = await resolveFixture('warehouse');
+    const whSchema = readSchema(fixture.snapshots[0]!.path);
+    const invariants = bindInvariants(whSchema, readFixtureInvariants(path.resolve('fixtures/warehouse/fixture.yaml')));
+    const whPlan = createGeneratorPlan({ schema: whSchema, snapshots: fixture.snapshots.map((s) => s.path), invariants });
+    const source = path.join(temp.dir, 'shrink-source.sqlite');
+    const drawn = generateDatabase(whPlan, { rng: createPrng('shrink'), file: source, rows: { min: 2, max: 3 } });
+    expect(drawn.ok).toBe(true);
+    const [orderId] = query<[bigint | number]>(source, 'SELECT order_id FROM orders ORDER BY order_id LIMIT 1')[0]!;
+    const before = query<[number, number]>(source, `SELECT (SELECT COUNT(*) FROM order_items), (SELECT COUNT(*) FROM order_items WHERE order_id = ${orderId})`)[0]!;
+    const shrunk = path.join(temp.dir, 'shrink-out.sqlite');
+    const outcome = removeRows(whPlan, source, [{ table: 'orders', rowids: [BigInt(orderId)] }], shrunk);
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.database.rowCounts['orders']).toBe((drawn.ok ? drawn.database.rowCounts['orders']! : 0) - 1);
+    expect(outcome.database.rowCounts['order_items']).toBe(before[0] - before[1]);
+    expect(verifyDatabaseFile(shrunk, whSchema, invariants)).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
+    expect(() => removeRows(whPlan, source, [{ table: 'nope', rowids: [1n] }], shrunk)).toThrow(new RangeError('removeRows: no table nope in the schema'));
+  });
+});
