@@ -49,7 +49,7 @@ import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
  * Version of the generation procedure. Bumped whenever a change could alter the bytes generated
  * from a seed, so that cached suites are rebuilt instead of regenerated differently.
  */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 /** Everything fixed for one schema, gold set and invariant set: the input of every draw. */
 export interface GeneratorPlan {
@@ -354,11 +354,12 @@ class TableFiller {
       const parentRows = this.rows.get(parentTable.name) ?? [];
       const parentColumns = TableFiller.insertable(parentTable);
       const nullable = mayBeNull(table, deferred.foreignKey.columns);
+      const nullByChoice = nullable && deferred.foreignKey.columns.every((c) => this.plan.pools.get(columnKey(table.name, c))?.nullable === true);
       const sets = deferred.foreignKey.columns.map((c) => `${quoteIdentifier(c)} = ?`).join(', ');
       const update = this.db.prepare(`UPDATE ${quoteIdentifier(table.name)} SET ${sets} WHERE rowid = ?`);
       for (const row of this.rows.get(table.name) ?? []) {
         let values: GenValue[];
-        if (parentRows.length === 0 || (nullable && rng.chance(this.#profile.nullRate + 0.1))) {
+        if (parentRows.length === 0 || (nullByChoice && rng.chance(this.#profile.nullRate + 0.1))) {
           if (!nullable) continue;
           values = deferred.foreignKey.columns.map(() => null);
         } else {
@@ -434,9 +435,12 @@ class RowGenerator {
       const parentColumns = TableFiller.insertable(parentTable);
       const parents = this.filler.rows.get(parentTable.name) ?? [];
       const nullable = mayBeNull(this.table, fk.columns);
+      // NULL by choice only where the NULL policy allows it (the columns' pools); NULL when no
+      // parent row exists wherever the schema allows it.
+      const nullByChoice = nullable && fk.columns.every((c) => this.filler.plan.pools.get(columnKey(this.table.name, c))?.nullable === true);
       let parent: StoredRow | undefined;
       if (fixed !== undefined && fixed.fk === f) parent = fixed.parentRow;
-      else if (parents.length === 0 || (nullable && this.rng.chance(this.profile.nullRate))) parent = undefined;
+      else if (parents.length === 0 || (nullByChoice && this.rng.chance(this.profile.nullRate))) parent = undefined;
       else if (this.fkSkew > 0 && this.rng.chance(this.fkSkew)) parent = parents[this.rng.int(0, Math.max(0, Math.ceil(parents.length / 3) - 1))];
       else parent = this.rng.pick(parents);
       if (parent === undefined && !nullable) return null;
