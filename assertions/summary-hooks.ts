@@ -24,12 +24,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { closeSharedEngine } from './runtime.js';
+import { closeSharedEngine, resolveFixtureOnce } from './runtime.js';
 import type { RungMetadata } from './adapter.js';
 import type { LadderMetadata } from './ladder-result.js';
 import { summarizeLadder } from '../src/report/ladder-summary.js';
 import type { ProviderSummary, SummaryRecord } from '../src/report/ladder-summary.js';
 import { renderLadderSummary } from '../src/report/render-summary.js';
+import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../src/report/promptfoo-run-identity.js';
 import { LADDER_SCORE_NAMES, type RungStatus } from '../src/rungs/rung-result.js';
 
 /** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
@@ -155,15 +156,23 @@ export function summarizeRows(rows: readonly ResultRow[]): ProviderSummary[] {
   return summarizeLadder(records);
 }
 
-/** Prints the summary, writes `LADDER_SUMMARY_JSON` when set, closes the shared engine. */
-export async function afterAll(context: { results?: ResultRow[] }): Promise<void> {
+/**
+ * Prints the summary, records each column's run identity in the eval's `config.metadata`
+ * (src/report/promptfoo-run-identity.ts), writes `LADDER_SUMMARY_JSON` when set (each provider with
+ * its `runs` identities), closes the shared engine.
+ */
+export async function afterAll(context: { results?: ResultRow[] } & Omit<PromptfooEvalContext, 'results'>): Promise<void> {
   try {
     const summaries = summarizeRows(context.results ?? []);
     if (summaries.length > 0) process.stdout.write(`\n${renderLadderSummary(summaries)}\n\n`);
+    const identities = await recordPromptfooRunIdentities(context, { resolveFixture: resolveFixtureOnce }).catch((error: unknown) => {
+      process.stderr.write(`text2sql-ladder afterAll: run identity not recorded: ${error instanceof Error ? error.message : String(error)}\n`);
+      return [];
+    });
     const target = process.env['LADDER_SUMMARY_JSON'];
     if (target) {
       mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
-      writeFileSync(target, `${JSON.stringify(summaries, null, 2)}\n`);
+      writeFileSync(target, `${JSON.stringify(withRunIdentities(summaries, identities), null, 2)}\n`);
     }
   } catch (error) {
     process.stderr.write(`text2sql-ladder afterAll: ${error instanceof Error ? error.message : String(error)}\n`);

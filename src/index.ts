@@ -155,3 +155,18 @@ export type { Hardness } from './spider/hardness.js';
 export { rate, summarizeLadder } from './report/ladder-summary.js';
 export type { ProviderSummary, Rate, SummaryRecord } from './report/ladder-summary.js';
 export { formatRate, renderLadderSummary } from './report/render-summary.js';
+
+// Baseline vs candidate: run identity, paired statistics, comparison, gate
+export { compareRunIdentities, hashDatasetItems, RUN_IDENTITY_FORMAT } from './report/run-identity.js';
+export type { DatasetIdentity, IdentityDifference, PromptIdentity, ProviderIdentity, RunIdentity, SnapshotIdentity } from './report/run-identity.js';
+export { identifyPromptfooColumns, recordPromptfooRunIdentities } from './report/promptfoo-run-identity.js';
+export { identifySpiderRun, recordSpiderRunIdentity, runFilePathOf } from './report/spider-run-identity.js';
+export { mcnemarExact, pairedBootstrap } from './report/paired-statistics.js';
+export type { BootstrapInterval, McNemarResult, PairedBootstrapOptions } from './report/paired-statistics.js';
+export { readRun } from './report/read-run.js';
+export type { MetricOutcome, RunItem, RunRecord } from './report/run-record.js';
+export { compareRuns } from './report/compare-runs.js';
+export type { CompareRunsOptions, ItemChange, MetricComparison, RunComparison, SliceComparison } from './report/compare-runs.js';
+export { evaluateGate } from './report/comparison-gate.js';
+export type { FailOn, GateCheck, GateOptions, GateResult } from './report/comparison-gate.js';
+export { renderComparisonMarkdown, renderComparisonText } from './report/render-comparison.js';

@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { findPackageRoot } from '../fixtures/package-root.js';
 import { registerSpiderCommand } from './spider.js';
 import { registerCheckCommand } from './check.js';
+import { registerCompareCommand } from './compare.js';
 import { registerFixturesCommand } from './fixtures-strength.js';
 
 /** Builds the program with every subcommand registered (exported for tests). */
@@ -18,6 +19,7 @@ export function createProgram(): Command {
     .showHelpAfterError();
   registerSpiderCommand(program);
   registerCheckCommand(program);
+  registerCompareCommand(program);
   registerFixturesCommand(program);
   return program;
 }

@@ -20,6 +20,7 @@ import { evaluateSpider, type SpiderSummary } from '../spider/evaluate-spider.js
 import { listSnapshots } from '../spider/list-snapshots.js';
 import { readPredictions, readSpiderGold, type SpiderGoldItem } from '../spider/read-spider-files.js';
 import { HARDNESS_LEVELS } from '../spider/hardness.js';
+import { recordSpiderRunIdentity } from '../report/spider-run-identity.js';
 
 /** Parsed flags of the `spider` command. */
 export interface SpiderCommandOptions {
@@ -111,6 +112,8 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       const line = ({ i, db_id, exec, error, flags, goldIndex, hardness, diagnostics }: (typeof output.items)[number]): string =>
         JSON.stringify({ i, db_id, exec, error, flags, goldIndex, hardness, ...(diagnostics === undefined ? {} : { diagnostics }) });
       await writeFile(options.out, output.items.map(line).join('\n') + (output.items.length > 0 ? '\n' : ''));
+      // The run's identity beside the JSONL (<out>.run.json), for `text2sql-ladder compare`.
+      await recordSpiderRunIdentity(options.out, { gold, goldFile: options.gold, predFile: options.pred, dbDir: options.db, policy, settings: { preset: options.preset, keepDistinct: options.keepDistinct, timeoutMs: options.timeoutMs ?? null, diagnostics: options.diagnostics === true } });
     }
     io.stdout.write(formatSpiderSummary(output.summary, policy.preset, options.keepDistinct));
     return 0;
