@@ -129,6 +129,26 @@ export { findClockReads, findRandomness, findTimezoneReads, GOLD_CHECKS, runGold
 export type { GoldCheck, GoldCheckInput, GoldFinding, GoldFindingKind } from './dataset/gold-checks.js';
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset } from './dataset/item.js';
 
+// Semantic correctness: test suites distilled from generated databases, fixture strength
+export { buildTestSuite, evaluateOnSuite, findGold, suiteDatabasesFor } from './semantic/test-suite.js';
+export type { BuildTestSuiteInput, EvaluateOnSuiteInput, GoldDisagreement, GoldSuite, SuiteDatabase, SuiteEvaluation, SuiteNeighbour, SuiteProgress, TestSuite } from './semantic/test-suite.js';
+export { DEFAULT_SUITE_BUDGET, resolveSuiteBudget } from './semantic/distill.js';
+export type { Coverage, SkippedDatabases, StopReason, SuiteBudget } from './semantic/distill.js';
+export { fixtureStrength } from './semantic/fixture-strength.js';
+export type { FixtureStrength, GoldStrength, StrengthGold, Survivor } from './semantic/fixture-strength.js';
+export { bindInvariants, invariantViolationSql, readFixtureInvariants, validateInvariantShape } from './semantic/invariants.js';
+export type { BoundInvariant, FixtureInvariant } from './semantic/invariants.js';
+export { createGeneratorPlan, generateDatabase, GENERATOR_VERSION, removeRows, SIZE_TIERS, verifyDatabaseFile } from './semantic/generate-database.js';
+export type { GeneratedDatabase, GenerateOptions, GenerateOutcome, GeneratorPlan, RowRange, RowRemoval } from './semantic/generate-database.js';
+export { findNeighbours, listNeighbourCandidates, NEIGHBOUR_KINDS } from './semantic/neighbours.js';
+export type { Neighbour, NeighbourCandidate, NeighbourKind, NeighbourSet } from './semantic/neighbours.js';
+export { readSchema } from './semantic/schema-reader.js';
+export type { DatabaseSchema, TableSchema } from './semantic/schema-reader.js';
+export { createPrng } from './semantic/prng.js';
+export type { Prng } from './semantic/prng.js';
+export { dumpDatabase } from './semantic/dump-database.js';
+export { defaultSuiteCacheDir } from './semantic/suite-cache.js';
+
 // Spider-format files and evaluation
 export { evaluateSpider } from './spider/evaluate-spider.js';
 export type { EvaluateSpiderInput, EvaluateSpiderOutput, SpiderItemVerdict, SpiderSummary } from './spider/evaluate-spider.js';

@@ -12,6 +12,7 @@ import type { CliIo } from './cli-io.js';
 import { registerSpiderCommand } from './spider.js';
 import { registerCheckCommand } from './check.js';
 import { registerCompareCommand } from './compare.js';
+import { registerFixturesCommand } from './fixtures-strength.js';
 
 /**
  * Builds the program with every subcommand registered (exported for tests).
@@ -26,6 +27,7 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerSpiderCommand(program);
   registerCheckCommand(program);
   registerCompareCommand(program);
+  registerFixturesCommand(program);
   return program;
 }
 
