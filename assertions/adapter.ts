@@ -9,12 +9,14 @@
  * 2. **Signature** `(output: unknown, context: AssertionContext) => Promise<GradingResult>`.
  *    Read options from `context.config` and inputs from `context.vars` (dataset fields such as
  *    `gold_sql`, `db`, `snapshots`) — never cast before checking.
- * 3. **Misuse throws, model output never does.** Validate `context.config` first with the helpers
- *    in `assertions/options.ts` and throw a {@link LadderError} naming the option, what was expected
- *    and what was received, plus the assertion file (`assertions/x.ts`); promptfoo turns a throw from
- *    a `file://`/`package:` assertion into an ERROR row, which is right for a broken config.
+ * 3. **Misuse throws, model output never does.** Validate `context.config` first with the typed
+ *    readers of `src/options.ts` (`configReader` in assertions/config.ts); they throw a
+ *    {@link LadderError} naming the option, what was expected and what was received, and the guard
+ *    adds the assertion file (`assertions/x.ts`); promptfoo turns a throw from a
+ *    `file://`/`package:` assertion into an ERROR row, which is right for a broken config.
  *    Then run the rung inside {@link guardAssertion}: anything the model's output provokes becomes a
- *    failing GradingResult (`pass: false`, one-line reason), never an errored row.
+ *    failing GradingResult (`pass: false`, one-line reason), never an errored row. The guard tells
+ *    the two apart by the error's code only (`MISUSE_CODES` in src/errors.ts).
  * 4. **Return** `toGradingResult(rungResult, { assertionValue: 'assertions/x.ts:name' })`. It sets
  *    `namedScores` under the rung's score name (table in src/rungs/rung-result.ts), one
  *    `componentResults` entry with its own `assertion` (promptfoo ignores nested namedScores and lets
@@ -34,9 +36,8 @@
  * `unscored:` and `metadata.text2sqlLadder.status` carries the status, which the ladder summary
  * (src/report) reads — it never reads promptfoo's pass counts.
  */
-import { LadderError, isLadderError } from '../src/errors.js';
-import type { LadderErrorCode } from '../src/errors.js';
-import { LADDER_SCORE_NAMES } from '../src/rungs/rung-result.js';
+import { LadderError, isLadderError, isMisuseError } from '../src/errors.js';
+import { scoreNameOf as ladderScoreName } from '../src/rungs/rung-result.js';
 import type { RungId, RungResult, RungStatus } from '../src/rungs/rung-result.js';
 
 /**
@@ -107,7 +108,7 @@ export interface ToGradingResultOptions {
 
 /** The named-score key of a rung: `L1_syntax` … for ladder rungs, the rung id otherwise. */
 export function scoreNameOf(rung: RungId): string {
-  return (LADDER_SCORE_NAMES as Partial<Record<RungId, string>>)[rung] ?? rung;
+  return ladderScoreName(rung);
 }
 
 /** True when a status counts as a verdict (pass or fail), false for skipped / unscored. */
@@ -129,7 +130,11 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The `metadata.text2sqlLadder` entry for a rung result (plain data, JSON-safe). */
+/**
+ * The `metadata.text2sqlLadder` entry for a rung result (plain data, JSON-safe). L4's
+ * `predictedRuns` keep their column names and row counts but not their rows: a prediction may
+ * return 100 000 rows, and the verdict's missing / extra row samples already show the difference.
+ */
 export function rungMetadata(result: RungResult): RungMetadata {
   return {
     kind: 'rung',
@@ -138,8 +143,18 @@ export function rungMetadata(result: RungResult): RungMetadata {
     score: result.score,
     reason: result.reason,
     issues: result.issues,
-    details: toJsonSafe(result.details),
+    details: toJsonSafe(withoutPredictedRows(result.details)),
   };
+}
+
+function withoutPredictedRows(details: unknown): unknown {
+  if (details === null || typeof details !== 'object' || !('predictedRuns' in details) || !Array.isArray(details.predictedRuns)) return details;
+  const predictedRuns = (details.predictedRuns as unknown[]).map((run) => {
+    if (run === null || typeof run !== 'object' || !('rows' in run) || !Array.isArray(run.rows)) return run;
+    const { rows, ...rest } = run;
+    return { ...rest, rowCount: rows.length };
+  });
+  return { ...details, predictedRuns };
 }
 
 /**
@@ -183,19 +198,12 @@ export function failingResult(reason: string, metadata?: Record<string, unknown>
   return { pass: false, score: 0, reason: oneLine(reason), ...(metadata ? { metadata } : {}) };
 }
 
-/** LadderError codes that mean the configuration (not the model output) is wrong. */
-const MISUSE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCode>([
-  'invalid_option',
-  'unknown_fixture',
-  'db_not_found',
-  'dataset_invalid',
-  'input_invalid',
-]);
-
-/** True when `error` is misuse that must surface as an ERROR row (see the module doc). */
+/**
+ * True when `error` is misuse that must surface as an ERROR row (see the module doc): a
+ * LadderError whose code is one of `MISUSE_CODES` (src/errors.ts). Decided by the code only.
+ */
 export function isMisuse(error: unknown): boolean {
-  if (isLadderError(error)) return MISUSE_CODES.has(error.code);
-  return error instanceof TypeError && /^(config|vars)\./.test(error.message);
+  return isMisuseError(error);
 }
 
 /**

@@ -29,7 +29,8 @@
  *     config: { judge: true }
  * ```
  */
-import { LadderError, isLadderError } from '../src/errors.js';
+import { LadderError } from '../src/errors.js';
+import { describeReceived, optionReader } from '../src/options.js';
 import type { Row } from '../src/engine/engine.js';
 import { DEFAULT_JUDGE_MAX_ROWS, runFaithfulnessJudge } from '../src/judge/faithfulness.js';
 import type { FaithfulnessJudgement, JudgeProvider } from '../src/judge/faithfulness.js';
@@ -41,7 +42,7 @@ import type { GroundingOptions } from '../src/answer/ground.js';
 import { parseProviderOutput } from '../src/sql/provider-output.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { COMMON_OPTIONS } from './config.js';
-import { describeValue } from './options.js';
+import { configReader } from './config.js';
 import { firstDatabase, runRungAssertion } from './rung-assertion.js';
 import type { RungAssertionSpec } from './rung-assertion.js';
 
@@ -68,25 +69,17 @@ export type JudgeDetails =
  */
 export function readAnswerGroundingConfig(config: Readonly<Record<string, unknown>> | undefined): { grounding: GroundingOptions; judge: JudgeConfig | null } {
   const own: Record<string, unknown> = {};
-  for (const key of GROUNDING_OPTIONS) if (config?.[key] !== undefined) own[key] = config[key];
-  let grounding: GroundingOptions;
-  try {
-    grounding = readGroundingOptions(own);
-  } catch (error) {
-    if (isLadderError(error)) throw new LadderError(error.code, `config: ${error.message}`, { cause: error });
-    throw error;
-  }
-  const raw = config?.['judge'];
-  if (raw === undefined || raw === null || raw === false) return { grounding, judge: null };
+  for (const key of GROUNDING_OPTIONS) if (config?.[key] !== undefined && config[key] !== null) own[key] = config[key];
+  const grounding = readGroundingOptions(own, { name: 'config' });
+  const read = configReader(config);
+  const raw = read.raw('judge');
+  if (raw === undefined || raw === false) return { grounding, judge: null };
   if (raw === true) return { grounding, judge: { maxRows: DEFAULT_JUDGE_MAX_ROWS } };
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new LadderError('invalid_option', `config.judge must be true, false or { provider, maxRows }, received ${describeValue(raw)}`);
-  const judge = raw as Record<string, unknown>;
-  for (const key of Object.keys(judge)) {
-    if (key !== 'provider' && key !== 'maxRows') throw new LadderError('invalid_option', `config.judge.${key} is not an option; known options: provider, maxRows`);
-  }
-  const maxRows = judge['maxRows'] ?? DEFAULT_JUDGE_MAX_ROWS;
-  if (typeof maxRows !== 'number' || !Number.isInteger(maxRows) || maxRows < 1) throw new LadderError('invalid_option', `config.judge.maxRows must be a positive integer, received ${describeValue(maxRows)}`);
-  return { grounding, judge: { maxRows, ...(judge['provider'] !== undefined ? { provider: judge['provider'] } : {}) } };
+  const judgeRead = optionReader(read.record('judge', 'true, false or { provider, maxRows }'), { prefix: 'config.judge.' });
+  judgeRead.unknownKeys(['provider', 'maxRows']);
+  const maxRows = judgeRead.positiveInteger('maxRows') ?? DEFAULT_JUDGE_MAX_ROWS;
+  const provider = judgeRead.raw('provider');
+  return { grounding, judge: { maxRows, ...(provider !== undefined ? { provider } : {}) } };
 }
 
 function isJudgeProvider(value: unknown): value is JudgeProvider {
@@ -111,7 +104,7 @@ export async function resolveJudgeProvider(configured: unknown, context: Asserti
     id = (spec as { id: string }).id;
     providerConfig = (spec as { config?: unknown }).config;
   } else {
-    throw new LadderError('invalid_option', `config.judge.provider (or the test's options.provider) must be a provider id or { id, config }, received ${describeValue(spec)}`);
+    throw new LadderError('invalid_option', `config.judge.provider (or the test's options.provider) must be a provider id or { id, config }; received ${describeReceived(spec)}`);
   }
   const key = JSON.stringify([id, providerConfig ?? null]);
   let pending = loadedProviders.get(key);

@@ -17,7 +17,7 @@ import { scoreComponents } from '../src/rungs/components.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { runDiagnosticAssertion } from './diagnostic-assertion.js';
 import type { DiagnosticAssertionSpec } from './diagnostic-assertion.js';
-import { readEnum } from './options.js';
+import { configReader } from './config.js';
 
 /** The spec (exported for tests). */
 export const COMPONENTS_ASSERTION: DiagnosticAssertionSpec = {
@@ -25,9 +25,9 @@ export const COMPONENTS_ASSERTION: DiagnosticAssertionSpec = {
   rung: 'components',
   options: ['aliasResolution'],
   needsDatabase: false,
-  validate: (config) => void readEnum(config, 'aliasResolution', ['resolve', 'seed'] as const),
+  validate: (config) => void configReader(config).oneOf('aliasResolution', ['resolve', 'seed'] as const),
   run: async ({ sql, golds, options, config }) => {
-    const aliasResolution = readEnum(config, 'aliasResolution', ['resolve', 'seed'] as const);
+    const aliasResolution = configReader(config).oneOf('aliasResolution', ['resolve', 'seed'] as const);
     return scoreComponents({ predictedSql: sql, goldSqls: golds, dialect: options.dialect, ...(aliasResolution ? { aliasResolution } : {}) });
   },
 };

@@ -1,6 +1,6 @@
 /**
- * The options every rung assertion and the ladder accept in their promptfoo `config` block.
- * All are optional; defaults in the table.
+ * The options every rung assertion and the ladder accept in their promptfoo `config` block, read
+ * with the library's typed readers (src/options.ts). All are optional; defaults in the table.
  *
  * | option        | kind                               | default     | used by                  |
  * |---------------|------------------------------------|-------------|--------------------------|
@@ -11,29 +11,37 @@
  * | `safety`      | SafetyPolicy (src/safety/policy.ts): `maxLimit`, `allowedTables` (a list, or `role` for the item role's tables), … | LIMIT and allowed tables off | L3 |
  * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
- * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior` | from the test vars | see assertions/item.ts |
+ * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see assertions/item.ts |
  *
- * Every problem is a LadderError('invalid_option') naming `config.<option>`; the assertion adds its
- * file. Unknown options are errors too (with a did-you-mean), so a misspelt option never silently
- * does nothing.
+ * Every problem is a LadderError('invalid_option') naming `config.<option>` in the library's one
+ * message format; the assertion adds its file. Unknown options are errors too (with a
+ * did-you-mean), so a misspelt option never silently does nothing.
  */
 import type { DoubleQuoteMode } from '../src/engine/engine.js';
-import { LadderError, isLadderError } from '../src/errors.js';
+import type { GroundingOptions } from '../src/answer/ground.js';
 import { resolvePolicy } from '../src/compare/policy.js';
-import type { ComparisonPolicy } from '../src/compare/policy.js';
+import type { ComparisonPolicy, PolicyInput, PresetName } from '../src/compare/policy.js';
+import { optionReader } from '../src/options.js';
+import type { OptionReader } from '../src/options.js';
 import { readGroundingOptions } from '../src/rungs/answer.js';
+import { readEfficiencyOptions } from '../src/rungs/efficiency.js';
+import type { EfficiencyOptions } from '../src/rungs/efficiency.js';
 import { resolveSafetyPolicy } from '../src/safety/policy.js';
 import type { SafetyPolicy } from '../src/safety/policy.js';
 import { DIALECTS } from '../src/sql/parse.js';
 import type { Dialect } from '../src/sql/parse.js';
-import type { ConfigBlock } from './options.js';
-import { readEnum, readObject, readPositiveInteger, rejectUnknownOptions } from './options.js';
+
+/** A config block as promptfoo passes it (`context.config`, possibly absent). */
+export type ConfigBlock = Readonly<Record<string, unknown>> | undefined;
 
 /** Item fields a config may pin for every test (see assertions/item.ts). */
 export const ITEM_FIELDS = ['gold_sql', 'db', 'db_path', 'snapshots', 'role', 'expected_behavior'] as const;
 
 /** Options shared by every assertion. */
 export const COMMON_OPTIONS = ['dialect', 'timeoutMs', 'doubleQuotes', ...ITEM_FIELDS] as const;
+
+/** The safety policy as configured: `allowedTables: role` is kept for the caller to expand per item. */
+export type ConfiguredSafetyPolicy = Omit<SafetyPolicy, 'allowedTables'> & { readonly allowedTables?: readonly string[] | 'role' };
 
 /** The interpreted options. */
 export interface AssertionOptions {
@@ -42,18 +50,17 @@ export interface AssertionOptions {
   readonly doubleQuotes: DoubleQuoteMode | undefined;
   /** Resolved comparison policy (L4). */
   readonly policy: ComparisonPolicy;
-  /** Safety policy as given (validated); `allowedTables: 'role'` is kept for the caller to expand. */
-  readonly safety: (Omit<SafetyPolicy, 'allowedTables'> & { allowedTables?: readonly string[] | 'role' }) | undefined;
-  /** `undefined` = L6 off. */
-  readonly efficiency: Record<string, unknown> | undefined;
+  /** Safety policy as given (validated). */
+  readonly safety: ConfiguredSafetyPolicy | undefined;
+  /** `undefined` = L6 off; otherwise its validated options. */
+  readonly efficiency: EfficiencyOptions | undefined;
   /** `undefined` = L7 off; `{}` = on with defaults. */
-  readonly answer: Record<string, unknown> | undefined;
+  readonly answer: GroundingOptions | undefined;
 }
 
-/** Re-labels a library misuse error as being about `config.<option>`. */
-function about(option: string, error: unknown): never {
-  if (isLadderError(error)) throw new LadderError(error.code, `config.${option}: ${error.message}`, { cause: error });
-  throw error;
+/** The reader of an assertion's `config` block (names every option `config.<option>`). */
+export function configReader(config: ConfigBlock): OptionReader {
+  return optionReader(config, { prefix: 'config.' });
 }
 
 /**
@@ -62,49 +69,33 @@ function about(option: string, error: unknown): never {
  * @throws LadderError('invalid_option') naming `config.<option>`.
  */
 export function readAssertionOptions(config: ConfigBlock, known: readonly string[]): AssertionOptions {
-  rejectUnknownOptions(config, known);
-  const dialect = readEnum(config, 'dialect', DIALECTS) ?? 'sqlite';
-  const timeoutMs = readPositiveInteger(config, 'timeoutMs');
-  const doubleQuotes = readEnum<DoubleQuoteMode>(config, 'doubleQuotes', ['legacy', 'strict']);
+  const read = configReader(config);
+  read.unknownKeys(known);
+  const dialect = read.oneOf('dialect', DIALECTS) ?? 'sqlite';
+  const timeoutMs = read.positiveInteger('timeoutMs', 'ms');
+  const doubleQuotes = read.oneOf<DoubleQuoteMode>('doubleQuotes', ['legacy', 'strict']);
+  const policy = resolvePolicy(read.raw('policy') as PresetName | PolicyInput | ComparisonPolicy | undefined, { name: 'config.policy' });
 
-  let policy: ComparisonPolicy;
-  try {
-    const raw = config?.['policy'];
-    policy = resolvePolicy(raw === null ? undefined : (raw as Parameters<typeof resolvePolicy>[0]));
-  } catch (error) {
-    about('policy', error);
-  }
-
-  const safetyRaw = readObject(config, 'safety');
-  let safety: AssertionOptions['safety'];
+  const safetyRaw = read.record('safety');
+  let safety: ConfiguredSafetyPolicy | undefined;
   if (safetyRaw !== undefined) {
     const { allowedTables, ...rest } = safetyRaw;
-    try {
-      resolveSafetyPolicy({ ...(rest as SafetyPolicy), ...(allowedTables === 'role' ? { allowedTables: [] } : allowedTables !== undefined ? { allowedTables: allowedTables as string[] } : {}) });
-    } catch (error) {
-      about('safety', error);
-    }
-    safety = safetyRaw as AssertionOptions['safety'];
+    // `role` is expanded per item (assertions/safety.ts); validate the rest now.
+    resolveSafetyPolicy({ ...(rest as SafetyPolicy), ...(allowedTables === 'role' ? {} : allowedTables !== undefined ? { allowedTables: allowedTables as string[] } : {}) }, { name: 'config.safety' });
+    safety = safetyRaw as ConfiguredSafetyPolicy;
   }
 
-  const efficiencyRaw = config?.['efficiency'];
-  let efficiency: Record<string, unknown> | undefined;
+  const efficiencyRaw = read.raw('efficiency');
+  let efficiency: EfficiencyOptions | undefined;
   if (efficiencyRaw === true) efficiency = {};
-  else if (efficiencyRaw === false || efficiencyRaw === undefined || efficiencyRaw === null) efficiency = undefined;
-  else efficiency = readObject(config, 'efficiency');
+  else if (efficiencyRaw === false || efficiencyRaw === undefined) efficiency = undefined;
+  else efficiency = readEfficiencyOptions(read.record('efficiency', 'true, false or { budgetFactor, failOnProxies, timing }'), { name: 'config.efficiency' });
 
-  const answerRaw = config?.['answer'];
-  let answer: Record<string, unknown> | undefined;
+  const answerRaw = read.raw('answer');
+  let answer: GroundingOptions | undefined;
   if (answerRaw === false) answer = undefined;
-  else if (answerRaw === true || answerRaw === undefined || answerRaw === null) answer = {};
-  else answer = readObject(config, 'answer');
-  if (answer !== undefined) {
-    try {
-      readGroundingOptions(answer);
-    } catch (error) {
-      about('answer', error);
-    }
-  }
+  else if (answerRaw === true || answerRaw === undefined) answer = {};
+  else answer = readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: 'config.answer' });
 
   return { dialect, timeoutMs, doubleQuotes, policy, safety, efficiency, answer };
 }

@@ -11,7 +11,6 @@
  * 4. Run the diagnostic on the extracted SQL (and the provider's retrieved `tables`) and map its
  *    RungResult with the adapter; anything else the output provokes becomes a failing result.
  */
-import { LadderError } from '../src/errors.js';
 import type { Engine } from '../src/engine/engine.js';
 import { createSkippedResult } from '../src/rungs/rung-result.js';
 import type { RungId, RungResult } from '../src/rungs/rung-result.js';
@@ -19,12 +18,10 @@ import { parseProviderOutput } from '../src/sql/provider-output.js';
 import type { SqlAnswer } from '../src/sql/provider-output.js';
 import { guardAssertion, toGradingResult } from './adapter.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
-import { COMMON_OPTIONS, readAssertionOptions } from './config.js';
-import type { AssertionOptions } from './config.js';
+import { COMMON_OPTIONS, configReader, readAssertionOptions } from './config.js';
+import type { AssertionOptions, ConfigBlock } from './config.js';
 import { missingOutputOf, readItem } from './item.js';
 import type { AssertionItem } from './item.js';
-import { describeValue } from './options.js';
-import type { ConfigBlock } from './options.js';
 import { getSharedEngine, withRequestDefaults } from './runtime.js';
 
 /** What a diagnostic's runner receives. */
@@ -56,10 +53,7 @@ export interface DiagnosticAssertionSpec {
 
 /** A number option in [0, 1], or `undefined` when absent. */
 export function readUnitInterval(config: ConfigBlock, option: string): number | undefined {
-  const value = config?.[option];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'number' && value >= 0 && value <= 1) return value;
-  throw new LadderError('invalid_option', `config.${option} must be a number in [0, 1], received ${describeValue(value)}`);
+  return configReader(config).number(option, { min: 0, max: 1 });
 }
 
 /**

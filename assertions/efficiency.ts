@@ -20,8 +20,6 @@
  *     config: { budgetFactor: 3, failOnProxies: [scansWhereGoldUsesIndex] }
  * ```
  */
-import { isLadderError, LadderError } from '../src/errors.js';
-import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import { readEfficiencyOptions, runEfficiencyRung } from '../src/rungs/efficiency.js';
 import type { EfficiencyOptions } from '../src/rungs/efficiency.js';
@@ -30,12 +28,10 @@ import type { AssertionContext, GradingResult } from './adapter.js';
 import { COMMON_OPTIONS } from './config.js';
 import { runRungAssertion } from './rung-assertion.js';
 import type { RungAssertionSpec } from './rung-assertion.js';
+import { sharedGoldCache } from './runtime.js';
 
 const OWN_OPTIONS = ['budgetFactor', 'failOnProxies', 'timing'] as const;
 const FILE = 'assertions/efficiency.ts:efficiency';
-
-/** Gold results shared by every `efficiency` assertion of the process. */
-const goldCache = new GoldResultCache({ maxEntries: 1000 });
 
 /**
  * Reads this assertion's own options from `config`.
@@ -43,13 +39,8 @@ const goldCache = new GoldResultCache({ maxEntries: 1000 });
  */
 export function readEfficiencyConfig(config: Readonly<Record<string, unknown>> | undefined): EfficiencyOptions {
   const own: Record<string, unknown> = {};
-  for (const key of OWN_OPTIONS) if (config?.[key] !== undefined) own[key] = config[key];
-  try {
-    return readEfficiencyOptions(own);
-  } catch (error) {
-    if (isLadderError(error)) throw new LadderError(error.code, `config: ${error.message}`, { cause: error });
-    throw error;
-  }
+  for (const key of OWN_OPTIONS) if (config?.[key] !== undefined && config[key] !== null) own[key] = config[key];
+  return readEfficiencyOptions(own, { name: 'config' });
 }
 
 /** The spec (exported for tests). */
@@ -61,7 +52,15 @@ export const EFFICIENCY_ASSERTION: RungAssertionSpec = {
   run: async ({ sql, item, options, engine, context }) => {
     const efficiencyOptions = readEfficiencyConfig(context.config);
     if (item.golds.length === 0) return createRungResult({ rung: 'efficiency', status: 'skipped', reason: 'no gold SQL: the item is unscored', details: null, score: 0 });
-    const execution = await checkExecution({ predictedSql: sql, golds: item.golds, snapshots: item.snapshots, engine, policy: options.policy, cache: goldCache });
+    const execution = await checkExecution({
+      predictedSql: sql,
+      golds: item.golds,
+      snapshots: item.snapshots,
+      engine,
+      policy: options.policy,
+      cache: sharedGoldCache(),
+      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+    });
     const result = await runEfficiencyRung({
       sql,
       golds: item.golds,

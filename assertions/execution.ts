@@ -30,11 +30,10 @@ export const EXECUTION_ASSERTION: RungAssertionSpec = {
   rung: 'execution',
   options: [...COMMON_OPTIONS, 'policy', 'gold_result_ordered'],
   needsDatabase: true,
-  run: async ({ sql, item, options, engine, context }) => {
+  run: async ({ sql, item, options, engine }) => {
     if (item.golds.length === 0) {
       return createRungResult({ rung: 'execution', status: 'unscored', reason: 'no gold SQL: the item is unscored', details: { executed: false, goldError: false, emptyGoldMatch: false } });
     }
-    const ordered = context.config?.['gold_result_ordered'] ?? context.vars?.['gold_result_ordered'];
     const result = await checkExecution({
       predictedSql: sql,
       golds: item.golds,
@@ -42,7 +41,9 @@ export const EXECUTION_ASSERTION: RungAssertionSpec = {
       engine,
       policy: options.policy,
       cache: sharedGoldCache(),
-      ...(typeof ordered === 'boolean' ? { goldOrdered: ordered } : {}),
+      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+      ...(item.asOfDate !== undefined ? { asOfDate: item.asOfDate } : {}),
+      ...(item.goldOrdered !== undefined ? { goldOrdered: item.goldOrdered } : {}),
     });
     return { ...result, details: { ...result.details, ...executionFacts(result) } };
   },

@@ -13,15 +13,18 @@
  * | snapshots          | `snapshots`           | every snapshot of the fixture             |
  * | role               | `role`                | none (full databases)                     |
  * | item id            | `id`                  | the test description                      |
+ * | row order          | `gold_result_ordered` | derived from the gold's ORDER BY          |
+ * | frozen date        | `as_of_date`          | none (golds reading the clock are flagged) |
  *
- * A malformed field is misuse of the dataset: LadderError('dataset_invalid') naming the field and,
- * when the loader recorded it in `test.metadata.source`, the dataset `file:line`.
+ * A malformed field is misuse: LadderError('dataset_invalid') naming the field and, when the loader
+ * recorded it in `test.metadata.source`, the dataset `file:line`; or, for a value pinned in the
+ * config, LadderError('invalid_option') naming `config.<field>`.
  */
 import path from 'node:path';
-import { LadderError } from '../src/errors.js';
+import { optionReader } from '../src/options.js';
+import type { OptionReader } from '../src/options.js';
 import type { ExpectedBehavior, LadderSnapshot } from '../src/rungs/ladder.js';
 import type { AssertionContext } from './adapter.js';
-import { describeValue } from './options.js';
 import { resolveFixtureOnce } from './runtime.js';
 import { missingPredictionMessage } from '../providers/replay.js';
 import type { ReplayMetadata } from '../providers/replay.js';
@@ -38,57 +41,55 @@ export interface AssertionItem {
   readonly db: string | undefined;
   /** `file:line` of the item in its dataset, when the loader recorded it. */
   readonly source: string | undefined;
+  /** Dataset `gold_result_ordered` (absent: row order derived from the gold). */
+  readonly goldOrdered: boolean | undefined;
+  /** Dataset `as_of_date` (`YYYY-MM-DD`; L4's gold checks read it). */
+  readonly asOfDate: string | undefined;
+  /** The question (`vars.question`), when the test has one. */
+  readonly question: string | undefined;
 }
 
 const BEHAVIORS: readonly ExpectedBehavior[] = ['answer', 'clarify', 'refuse'];
-
-/** Looks a field up in `config` first, then in `vars`. */
-function field(context: AssertionContext, key: string): unknown {
-  const fromConfig = context.config?.[key];
-  return fromConfig !== undefined ? fromConfig : context.vars?.[key];
-}
 
 function itemSource(context: AssertionContext): string | undefined {
   const source = context.test?.metadata?.['source'];
   return typeof source === 'string' ? source : undefined;
 }
 
-function bad(context: AssertionContext, key: string, expected: string, value: unknown): LadderError {
+/**
+ * Reads item fields from `config` first, then `vars`: a value pinned in the config is misuse of the
+ * config (`invalid_option`, named `config.<field>`), one in the vars misuse of the dataset
+ * (`dataset_invalid`, named by the field after the dataset `file:line` when known). An empty
+ * string counts as absent (a var left blank).
+ */
+function itemFields(context: AssertionContext): { read: <T>(key: string, read: (reader: OptionReader, key: string) => T | undefined) => T | undefined; reader: (key: string) => OptionReader } {
   const source = itemSource(context);
-  return new LadderError('dataset_invalid', `${source ? `${source}: ` : ''}${key} must be ${expected}, received ${describeValue(value)}`);
-}
-
-/** A string or a list of strings (a single string is a list of one); `undefined` when absent. */
-function stringList(context: AssertionContext, key: string): string[] | undefined {
-  const value = field(context, key);
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return value as string[];
-  throw bad(context, key, 'a string or a list of strings', value);
-}
-
-function optionalString(context: AssertionContext, key: string): string | undefined {
-  const value = field(context, key);
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value === 'string') return value;
-  throw bad(context, key, 'a string', value);
+  const blankless = (record: Record<string, unknown> | undefined): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(record ?? {}).filter(([, value]) => value !== ''));
+  const fromConfig = optionReader(blankless(context.config), { prefix: 'config.' });
+  const fromVars = optionReader(blankless(context.vars), { code: 'dataset_invalid', ...(source ? { at: `${source}: ` } : {}) });
+  const reader = (key: string): OptionReader => (fromConfig.has(key) ? fromConfig : fromVars);
+  return { reader, read: (key, read) => read(reader(key), key) };
 }
 
 /**
  * Reads the item (resolving and, on first use, building its fixture).
  * @param needsDatabase - true for rungs that read a database (L1 on SQLite, L2, L4, the ladder on
  *   answer items): then a missing `db`/`db_path` is misuse.
- * @throws LadderError `dataset_invalid` / `unknown_fixture` / `invalid_option` (misuse).
+ * @throws LadderError `dataset_invalid` (a var) / `invalid_option` (a config value) /
+ *   `unknown_fixture` (misuse): e.g. `snapshots: []`, `db_path: []`, `gold_result_ordered: "yes"`.
  */
 export async function readItem(context: AssertionContext, needsDatabase: boolean): Promise<AssertionItem> {
-  const behavior = field(context, 'expected_behavior') ?? 'answer';
-  if (!BEHAVIORS.includes(behavior as ExpectedBehavior)) throw bad(context, 'expected_behavior', 'one of answer, clarify, refuse', behavior);
-  const expectedBehavior = behavior as ExpectedBehavior;
-  const golds = stringList(context, 'gold_sql') ?? [];
-  const role = optionalString(context, 'role');
-  const db = optionalString(context, 'db');
-  const dbPaths = stringList(context, 'db_path');
-  const wanted = stringList(context, 'snapshots');
+  const { read, reader } = itemFields(context);
+  const expectedBehavior = read('expected_behavior', (r, k) => r.oneOf(k, BEHAVIORS)) ?? 'answer';
+  const golds = read('gold_sql', (r, k) => r.stringList(k, { single: true, expected: 'a SQL string or a list of them' })) ?? [];
+  const role = read('role', (r, k) => r.string(k));
+  const db = read('db', (r, k) => r.string(k, 'a fixture name'));
+  const dbPaths = read('db_path', (r, k) => r.stringList(k, { single: true, nonEmpty: true, expected: 'a database path or a non-empty list of them' }));
+  const wanted = read('snapshots', (r, k) => r.stringList(k, { single: true, nonEmpty: true, distinct: true, expected: 'a snapshot name or a non-empty list of them' }));
+  const goldOrdered = read('gold_result_ordered', (r, k) => r.boolean(k));
+  const asOfDate = read('as_of_date', (r, k) => r.string(k, 'a date "YYYY-MM-DD"'));
+  const rawQuestion = context.vars?.['question'];
   const rawId = context.vars?.['id'] ?? context.test?.metadata?.['id'] ?? context.test?.description;
   const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : '(no id)';
   const source = itemSource(context);
@@ -101,13 +102,24 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
     snapshots = fixture.snapshots.map((snapshot) => ({ name: snapshot.name, path: snapshot.path, ...(snapshot.checksum ? { checksum: snapshot.checksum } : {}) }));
     if (wanted !== undefined) {
       const unknown = wanted.filter((name) => !snapshots.some((snapshot) => snapshot.name === name));
-      if (unknown.length > 0) throw bad(context, 'snapshots', `names of snapshots of fixture ${db} (${snapshots.map((s) => s.name).join(', ')})`, unknown);
+      if (unknown.length > 0) throw reader('snapshots').invalid('snapshots', `names of snapshots of fixture ${db} (${snapshots.map((s) => s.name).join(', ')})`, unknown);
       snapshots = wanted.map((name) => snapshots.find((snapshot) => snapshot.name === name)!);
     }
   } else if (needsDatabase && expectedBehavior === 'answer') {
-    throw bad(context, 'db', 'a fixture name (or db_path a database file) for an answer item', db);
+    throw reader('db').invalid('db', 'a fixture name (or db_path a database file) for an answer item', db);
   }
-  return { id, expectedBehavior, golds, snapshots, role, db: dbPaths === undefined ? db : undefined, source };
+  return {
+    id,
+    expectedBehavior,
+    golds,
+    snapshots,
+    role,
+    db: dbPaths === undefined ? db : undefined,
+    source,
+    goldOrdered,
+    asOfDate,
+    question: typeof rawQuestion === 'string' ? rawQuestion : undefined,
+  };
 }
 
 /** The reason to fail the item when the provider had nothing to say (replay without prediction). */

@@ -42,8 +42,6 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
     const item = await readItem(ctx, true);
     const missing = missingOutputOf(ctx);
     const safety = item.expectedBehavior === 'answer' ? await safetyPolicyFor(options, item) : undefined;
-    const ordered = ctx.config?.['gold_result_ordered'] ?? ctx.vars?.['gold_result_ordered'];
-    const question = ctx.vars?.['question'];
     const engine = withRequestDefaults(getSharedEngine(), {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
@@ -61,20 +59,18 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
         ...(missing !== undefined ? { missingOutput: missing } : {}),
         ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
         ...(safety !== undefined ? { safetyPolicy: safety } : {}),
+        ...(item.goldOrdered !== undefined ? { goldOrdered: item.goldOrdered } : {}),
         ...(options.efficiency !== undefined ? { efficiencyOptions: options.efficiency } : {}),
         ...(options.answer !== undefined ? { answerOptions: options.answer } : {}),
-        ...(typeof question === 'string' ? { question } : {}),
+        ...(item.question !== undefined ? { question: item.question } : {}),
+        ...(item.asOfDate !== undefined ? { asOfDate: item.asOfDate } : {}),
       },
-      createLadderRungs({
-        efficiency: options.efficiency !== undefined,
-        answer: options.answer !== undefined,
-        ...(typeof ordered === 'boolean' ? { goldOrdered: ordered } : {}),
-      }),
+      createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined }),
     );
     return toLadderGradingResult(result, {
       id: item.id,
       snapshots: item.snapshots.map((snapshot) => snapshot.name),
-      facts: executionFacts(result.rungs.find((rung) => rung.rung === 'execution')),
+      facts: executionFacts(result.results.execution),
     });
   });
 }

@@ -9,8 +9,8 @@
  * 4. run the rung on the SQL and map its RungResult with the adapter.
  */
 import type { Engine } from '../src/engine/engine.js';
-import { runLadder } from '../src/rungs/ladder.js';
-import type { LadderRungs } from '../src/rungs/ladder.js';
+import type { GateInput } from '../src/rungs/gates.js';
+import { judgeDecline } from '../src/rungs/ladder.js';
 import { createRungResult } from '../src/rungs/rung-result.js';
 import type { RungId, RungResult } from '../src/rungs/rung-result.js';
 import { parseProviderOutput } from '../src/sql/provider-output.js';
@@ -30,6 +30,8 @@ export interface RungRunArgs {
   /** The shared engine with this assertion's `timeoutMs` / `doubleQuotes` applied. */
   readonly engine: Engine;
   readonly context: AssertionContext;
+  /** The gate runner's input for this item (SQL, dialect, engine, first snapshot, double quotes). */
+  readonly gateInput: GateInput;
 }
 
 /** How one rung assertion is defined. */
@@ -44,13 +46,6 @@ export interface RungAssertionSpec {
   readonly run: (args: RungRunArgs) => Promise<RungResult>;
 }
 
-const NO_RUNGS: LadderRungs = {
-  syntax: () => Promise.reject(new Error('not used for declining items')),
-  schema: () => Promise.reject(new Error('not used for declining items')),
-  safety: () => Promise.reject(new Error('not used for declining items')),
-  execution: () => Promise.reject(new Error('not used for declining items')),
-};
-
 /**
  * Runs one rung assertion (see the module doc).
  * @throws misuse only (LadderError naming `config.<option>` or the dataset field, plus the file).
@@ -62,16 +57,11 @@ export function runRungAssertion(spec: RungAssertionSpec, output: unknown, conte
     const missing = missingOutputOf(context ?? {});
     const grade = (result: RungResult) => toGradingResult(result, { assertionValue: spec.file });
 
-    if (item.expectedBehavior !== 'answer' || missing !== undefined) {
-      if (item.expectedBehavior !== 'answer') {
-        const decline = await runLadder(
-          { output, expectedBehavior: item.expectedBehavior, golds: [], snapshots: [], dialect: options.dialect, engine: getSharedEngine(), ...(missing !== undefined ? { missingOutput: missing } : {}) },
-          NO_RUNGS,
-        );
-        return grade(createRungResult({ rung: spec.rung, status: decline.verdict === 'pass' ? 'skipped' : 'fail', reason: decline.reason, details: { expectedBehavior: item.expectedBehavior } }));
-      }
-      return grade(createRungResult({ rung: spec.rung, status: 'fail', reason: missing!, details: { output: 'missing' } }));
+    if (item.expectedBehavior !== 'answer') {
+      const decline = judgeDecline(item.expectedBehavior, missing !== undefined ? { kind: 'missing', message: missing } : parseProviderOutput(output));
+      return grade(createRungResult({ rung: spec.rung, status: decline.verdict === 'pass' ? 'skipped' : 'fail', reason: decline.reason, details: { expectedBehavior: item.expectedBehavior } }));
     }
+    if (missing !== undefined) return grade(createRungResult({ rung: spec.rung, status: 'fail', reason: missing, details: { output: 'missing' } }));
 
     const answer = parseProviderOutput(output);
     if (answer.kind === 'declined') {
@@ -82,7 +72,15 @@ export function runRungAssertion(spec: RungAssertionSpec, output: unknown, conte
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
     });
-    return grade(await spec.run({ sql: answer.sql, item, options, engine, context: context ?? {} }));
+    const db = firstDatabase(item);
+    const gateInput: GateInput = {
+      sql: answer.sql,
+      dialect: options.dialect,
+      engine,
+      ...(db !== undefined ? { db } : {}),
+      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+    };
+    return grade(await spec.run({ sql: answer.sql, item, options, engine, context: context ?? {}, gateInput }));
   });
 }
 

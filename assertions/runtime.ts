@@ -1,24 +1,23 @@
 /**
- * Process-wide state of the promptfoo assertions: one shared engine, fixture resolutions and the
- * gold-result cache. Kept on `globalThis` under a registered symbol, so that the TypeScript sources
- * (`file://assertions/…`) and the compiled package (`package:text2sql-ladder:assertions.…`) loaded
- * in the same promptfoo process share one engine instead of starting two pools.
+ * The promptfoo front end's runtime (src/runtime/ladder-runtime.ts): one shared engine, fixture
+ * resolutions and the gold-result cache for the whole process. Kept on `globalThis` under a
+ * registered symbol, so that the TypeScript sources (`file://assertions/…`) and the compiled package
+ * (`package:text2sql-ladder:assertions.…`) loaded in the same promptfoo process share one engine
+ * instead of starting two pools.
  *
  * Closing: the ladder-summary extension's `afterAll` calls {@link closeSharedEngine}; a
  * `beforeExit` hook does the same when no extension is configured. The engine also `unref`s idle
  * children, so an unclosed engine never keeps promptfoo from exiting.
  */
-import { GoldResultCache } from '../src/compare/gold-result-cache.js';
+import type { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import type { Engine, ExecuteRequest } from '../src/engine/engine.js';
-import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import type { SqliteEngineOptions } from '../src/engine/sqlite/sqlite-engine-options.js';
-import { resolveFixture } from '../src/fixtures/registry.js';
 import type { ResolvedFixture } from '../src/fixtures/registry.js';
+import { CLOSE_WAIT_MS, createLadderRuntime } from '../src/runtime/ladder-runtime.js';
+import type { LadderRuntime } from '../src/runtime/ladder-runtime.js';
 
 interface RuntimeState {
-  engine: Engine | undefined;
-  fixtures: Map<string, Promise<ResolvedFixture>>;
-  goldCache: GoldResultCache;
+  runtime: LadderRuntime | undefined;
   exitHook: boolean;
 }
 
@@ -28,60 +27,51 @@ function state(): RuntimeState {
   const holder = globalThis as unknown as Record<symbol, RuntimeState | undefined>;
   let current = holder[STATE_KEY];
   if (current === undefined) {
-    current = { engine: undefined, fixtures: new Map(), goldCache: new GoldResultCache(), exitHook: false };
+    current = { runtime: undefined, exitHook: false };
     holder[STATE_KEY] = current;
   }
   return current;
 }
 
 /**
- * The process's shared SQLite engine, created on first use with the engine defaults (pool size =
- * available cores, 10 000 ms deadline, legacy double quotes). Per-assertion limits are applied with
+ * The promptfoo front end's runtime (engine, gold cache, fixtures), created on first use. The
+ * first call's `engineOptions` configure the engine (defaults: pool size = available cores,
+ * 10 000 ms deadline, legacy double quotes); per-assertion limits are applied with
  * {@link withRequestDefaults}, never by creating another engine.
  */
+export function promptfooRuntime(engineOptions?: SqliteEngineOptions): LadderRuntime {
+  const current = state();
+  current.runtime ??= createLadderRuntime(engineOptions === undefined ? {} : { engine: engineOptions });
+  return current.runtime;
+}
+
+/** The process's shared SQLite engine (the runtime's), created on first use. */
 export function getSharedEngine(options?: SqliteEngineOptions): Engine {
   const current = state();
-  if (current.engine === undefined) {
-    current.engine = createSqliteEngine(options);
-    if (!current.exitHook) {
-      current.exitHook = true;
-      process.once('beforeExit', () => void closeSharedEngine());
-    }
+  const engine = promptfooRuntime(options).engine();
+  if (!current.exitHook) {
+    current.exitHook = true;
+    process.once('beforeExit', () => void closeSharedEngine());
   }
-  return current.engine;
+  return engine;
 }
 
 /** Longest wait for the engine's children to exit in {@link closeSharedEngine}, in milliseconds. */
-export const CLOSE_TIMEOUT_MS = 5_000;
+export const CLOSE_TIMEOUT_MS = CLOSE_WAIT_MS;
 
 /**
- * Closes the shared engine (if any); the next {@link getSharedEngine} starts a new one.
- *
- * The engine `unref`s idle children, so nothing would keep Node's event loop alive while `close()`
- * waits for them to exit: inside promptfoo's afterAll that drained the loop and Node exited with
- * code 13 (unsettled top-level await) before promptfoo wrote its results. A ref'd timer keeps the
- * loop alive for the wait, capped at {@link CLOSE_TIMEOUT_MS}.
+ * Closes the shared engine (if any); the next {@link getSharedEngine} starts a new one. Waits at
+ * most {@link CLOSE_TIMEOUT_MS} with the event loop kept alive (see `LadderRuntime.close`).
  */
 export async function closeSharedEngine(): Promise<void> {
   const current = state();
-  const engine = current.engine;
-  current.engine = undefined;
   current.exitHook = false;
-  if (engine === undefined) return;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([engine.close(), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await current.runtime?.close(CLOSE_TIMEOUT_MS);
 }
 
 /** The gold-result cache shared by every execution assertion in the process. */
 export function sharedGoldCache(): GoldResultCache {
-  return state().goldCache;
+  return promptfooRuntime().goldCache;
 }
 
 /**
@@ -89,15 +79,7 @@ export function sharedGoldCache(): GoldResultCache {
  * @throws LadderError `unknown_fixture` / `invalid_option` from the registry (misuse).
  */
 export function resolveFixtureOnce(name: string, role: string | undefined): Promise<ResolvedFixture> {
-  const key = `${name}\u0000${role ?? ''}`;
-  const fixtures = state().fixtures;
-  let pending = fixtures.get(key);
-  if (pending === undefined) {
-    pending = resolveFixture(name, role === undefined ? {} : { role });
-    fixtures.set(key, pending);
-    pending.catch(() => fixtures.delete(key));
-  }
-  return pending;
+  return promptfooRuntime().resolveFixture(name, role);
 }
 
 /** Per-request defaults an assertion applies on top of the shared engine. */
@@ -119,12 +101,17 @@ export function withRequestDefaults(engine: Engine, defaults: RequestDefaults): 
     const doubleQuotes = request.doubleQuotes ?? defaults.doubleQuotes;
     return { ...request, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(doubleQuotes !== undefined ? { doubleQuotes } : {}) };
   };
-  return {
+  // `options` mirrors SqliteEngine.options with these defaults applied, so that a rung keying a
+  // cache on the double-quote mode (checkExecution) sees the mode the view runs under.
+  const base = (engine as { readonly options?: object }).options;
+  const view = {
     dialect: engine.dialect,
-    execute: (request) => engine.execute(fill(request)),
-    prepare: (request) => engine.prepare(fill(request)),
-    explain: (request) => engine.explain(fill(request)),
-    catalog: (db) => engine.catalog(db),
+    options: { ...base, ...(defaults.timeoutMs !== undefined ? { timeoutMs: defaults.timeoutMs } : {}), ...(defaults.doubleQuotes !== undefined ? { doubleQuotes: defaults.doubleQuotes } : {}) },
+    execute: (request: ExecuteRequest) => engine.execute(fill(request)),
+    prepare: (request: ExecuteRequest) => engine.prepare(fill(request)),
+    explain: (request: ExecuteRequest) => engine.explain(fill(request)),
+    catalog: (db: string) => engine.catalog(db),
     close: async () => undefined,
   };
+  return view;
 }

@@ -14,12 +14,12 @@
  */
 import { LadderError } from '../src/errors.js';
 import type { SafetyPolicy } from '../src/safety/policy.js';
-import { checkSafety } from '../src/rungs/safety.js';
+import { runGate } from '../src/rungs/gates.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { COMMON_OPTIONS } from './config.js';
 import type { AssertionOptions } from './config.js';
 import type { AssertionItem } from './item.js';
-import { firstDatabase, runRungAssertion } from './rung-assertion.js';
+import { runRungAssertion } from './rung-assertion.js';
 import type { RungAssertionSpec } from './rung-assertion.js';
 import { resolveFixtureOnce } from './runtime.js';
 
@@ -44,16 +44,9 @@ export const SAFETY_ASSERTION: RungAssertionSpec = {
   rung: 'safety',
   options: [...COMMON_OPTIONS, 'safety'],
   needsDatabase: false,
-  run: async ({ sql, item, options, engine }) => {
+  run: async ({ item, options, gateInput }) => {
     const policy = await safetyPolicyFor(options, item);
-    const db = options.dialect === 'sqlite' ? firstDatabase(item) : undefined;
-    const prepared = db !== undefined ? await engine.prepare({ db, sql }) : undefined;
-    return checkSafety({
-      sql,
-      dialect: options.dialect,
-      ...(policy !== undefined ? { policy } : {}),
-      ...(prepared !== undefined ? { engineAccepted: prepared.ok } : {}),
-    });
+    return runGate('safety', { ...gateInput, ...(policy !== undefined ? { safetyPolicy: policy } : {}) });
   },
 };
 

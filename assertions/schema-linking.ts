@@ -19,7 +19,7 @@ import { scoreSchemaLinking } from '../src/rungs/schema-linking.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { runDiagnosticAssertion } from './diagnostic-assertion.js';
 import type { DiagnosticAssertionSpec } from './diagnostic-assertion.js';
-import { readPositiveInteger } from './options.js';
+import { configReader } from './config.js';
 
 /** The spec (exported for tests). */
 export const SCHEMA_LINKING_ASSERTION: DiagnosticAssertionSpec = {
@@ -27,9 +27,9 @@ export const SCHEMA_LINKING_ASSERTION: DiagnosticAssertionSpec = {
   rung: 'schemaLinking',
   options: ['k'],
   needsDatabase: false,
-  validate: (config) => void readPositiveInteger(config, 'k'),
+  validate: (config) => void configReader(config).positiveInteger('k'),
   run: async ({ sql, answer, golds, options, config, database }) => {
-    const k = readPositiveInteger(config, 'k');
+    const k = configReader(config).positiveInteger('k');
     let extra = {};
     if (database) {
       const catalog = await database.engine.catalog(database.db);

@@ -9,10 +9,10 @@
  *     value: file://assertions/schema.ts:schema          # or package:text2sql-ladder:assertions.schema
  * ```
  */
-import { checkSchema } from '../src/rungs/schema.js';
+import { runGate } from '../src/rungs/gates.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { COMMON_OPTIONS } from './config.js';
-import { firstDatabase, runRungAssertion } from './rung-assertion.js';
+import { runRungAssertion } from './rung-assertion.js';
 import type { RungAssertionSpec } from './rung-assertion.js';
 
 /** The spec (exported for tests). */
@@ -21,19 +21,9 @@ export const SCHEMA_ASSERTION: RungAssertionSpec = {
   rung: 'schema',
   options: COMMON_OPTIONS,
   needsDatabase: true,
-  run: async ({ sql, item, options, engine }) => {
-    const db = firstDatabase(item)!;
-    const catalog = await engine.catalog(db);
-    // SQLite's prepare vouches for texts the AST layer cannot read (see SchemaInput.engineAccepted).
-    const prepared = options.dialect === 'sqlite' ? await engine.prepare({ db, sql }) : undefined;
-    return checkSchema({
-      sql,
-      dialect: options.dialect,
-      catalog,
-      ...(prepared !== undefined ? { engineAccepted: prepared.ok } : {}),
-      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
-    });
-  },
+  // The catalog of the first snapshot; on SQLite, L1's prepare vouches for texts the AST layer
+  // cannot read (engineAccepted, from the gate runner).
+  run: ({ gateInput }) => runGate('schema', gateInput),
 };
 
 /** promptfoo assertion: L2 schema existence on the provider output. */

@@ -26,12 +26,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { closeSharedEngine } from './runtime.js';
+import { closeSharedEngine, resolveFixtureOnce } from './runtime.js';
 import type { RungMetadata } from './adapter.js';
 import type { LadderMetadata } from './ladder-result.js';
 import { checkRowCount, summarizeLadder } from '../src/report/ladder-summary.js';
 import type { ProviderSummary, SummaryRecord } from '../src/report/ladder-summary.js';
 import { renderLadderSummary } from '../src/report/render-summary.js';
+import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../src/report/promptfoo-run-identity.js';
+import { columnsOf } from '../src/report/promptfoo-rows.js';
 import { LADDER_SCORE_NAMES, type RungStatus } from '../src/rungs/rung-result.js';
 
 /** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
@@ -161,16 +163,17 @@ export function summarizeRows(rows: readonly ResultRow[]): ProviderSummary[] {
   return summarizeLadder(records);
 }
 
-/** What afterAll reads of promptfoo's suite and columns. */
-export interface AfterAllContext {
+/** What afterAll reads: promptfoo's rows, columns and config, and the suite's tests. */
+export interface AfterAllContext extends Omit<PromptfooEvalContext, 'results'> {
   results?: ResultRow[];
   suite?: { tests?: unknown[]; scenarios?: unknown[] };
-  prompts?: Array<{ provider?: string; label?: string }>;
 }
 
 /**
- * Prints the summary, writes `LADDER_SUMMARY_JSON` when set, closes the shared engine. A run
- * whose rows do not cover every test in every column is reported on stderr and exits 1.
+ * Prints the summary, records each column's run identity in the eval's `config.metadata`
+ * (src/report/promptfoo-run-identity.ts), writes `LADDER_SUMMARY_JSON` when set (each provider with
+ * its `runs` identities), closes the shared engine. A run whose rows do not cover every test in
+ * every column is reported on stderr and exits 1.
  */
 export async function afterAll(context: AfterAllContext): Promise<void> {
   try {
@@ -180,7 +183,7 @@ export async function afterAll(context: AfterAllContext): Promise<void> {
     if (Array.isArray(tests) && columns.length > 0 && (context.suite?.scenarios ?? []).length === 0) {
       const check = checkRowCount({
         items: tests.length,
-        columns: columns.map((column, index) => column.provider ?? column.label ?? `column ${index}`),
+        columns: columnsOf(columns, context.results ?? []).map((column) => column.provider),
         rows: (context.results ?? []).map((row) => ({ item: row.testIdx ?? -1, column: row.promptIdx ?? -1 })),
       });
       if (!check.ok) {
@@ -190,10 +193,14 @@ export async function afterAll(context: AfterAllContext): Promise<void> {
     }
     const summaries = summarizeRows(context.results ?? []);
     if (summaries.length > 0) process.stdout.write(`\n${renderLadderSummary(summaries)}\n\n`);
+    const identities = await recordPromptfooRunIdentities(context, { resolveFixture: resolveFixtureOnce }).catch((error: unknown) => {
+      process.stderr.write(`text2sql-ladder afterAll: run identity not recorded: ${error instanceof Error ? error.message : String(error)}\n`);
+      return [];
+    });
     const target = process.env['LADDER_SUMMARY_JSON'];
     if (target) {
       mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
-      writeFileSync(target, `${JSON.stringify(summaries, null, 2)}\n`);
+      writeFileSync(target, `${JSON.stringify(withRunIdentities(summaries, identities), null, 2)}\n`);
     }
   } catch (error) {
     process.stderr.write(`text2sql-ladder afterAll: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -9,10 +9,10 @@
  *     value: file://assertions/syntax.ts:syntax          # or package:text2sql-ladder:assertions.syntax
  * ```
  */
-import { checkSyntax } from '../src/rungs/syntax.js';
+import { runGate } from '../src/rungs/gates.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { COMMON_OPTIONS } from './config.js';
-import { firstDatabase, runRungAssertion } from './rung-assertion.js';
+import { runRungAssertion } from './rung-assertion.js';
 import type { RungAssertionSpec } from './rung-assertion.js';
 
 /** The spec (exported for tests and for the ladder's documentation). */
@@ -21,15 +21,8 @@ export const SYNTAX_ASSERTION: RungAssertionSpec = {
   rung: 'syntax',
   options: COMMON_OPTIONS,
   needsDatabase: false,
-  run: ({ sql, item, options, engine }) => {
-    const db = options.dialect === 'sqlite' ? firstDatabase(item) : undefined;
-    return checkSyntax({
-      sql,
-      dialect: options.dialect,
-      ...(db !== undefined ? { engine, db } : {}),
-      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
-    });
-  },
+  // SQLite's prepare decides when the engine runs the dialect and the item has a database.
+  run: ({ gateInput }) => runGate('syntax', gateInput),
 };
 
 /** promptfoo assertion: L1 syntax on the provider output. */

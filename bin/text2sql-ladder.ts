@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { createProgram } from '../src/cli/program.js';
+import { runCli } from '../src/cli/program.js';
 
-await createProgram().parseAsync(process.argv);
+process.exitCode = await runCli(process.argv);

@@ -30,6 +30,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LadderError } from '../src/errors.js';
+import { optionReader } from '../src/options.js';
 import { findPackageRoot } from '../src/fixtures/package-root.js';
 import { loadDataset } from '../src/dataset/load.js';
 import type { DatasetItem, TagValue } from '../src/dataset/load.js';
@@ -139,18 +140,15 @@ export async function loadTests(config?: LoadTestsConfig): Promise<PromptfooTest
   if (config === undefined || config === null || typeof config !== 'object') {
     throw new LadderError('invalid_option', 'datasets/promptfoo-tests.ts:loadTests needs a config object with `file` (use the object form: `- path: file://…:loadTests` + `config: { file: … }`)');
   }
-  for (const key of Object.keys(config)) {
-    if (!KNOWN.includes(key)) throw new LadderError('invalid_option', `datasets/promptfoo-tests.ts: config.${key} is not an option; known options: ${KNOWN.join(', ')}`);
-  }
-  if (typeof config.file !== 'string' || config.file === '') {
-    throw new LadderError('invalid_option', `datasets/promptfoo-tests.ts: config.file must be the path of a dataset file, received ${JSON.stringify(config.file)}`);
-  }
-  if (config.assert !== undefined && !Array.isArray(config.assert)) {
-    throw new LadderError('invalid_option', `datasets/promptfoo-tests.ts: config.assert must be a list of assertions, received ${JSON.stringify(config.assert)}`);
-  }
-  if (config.ids !== undefined && !(Array.isArray(config.ids) && config.ids.every((id) => typeof id === 'string'))) {
-    throw new LadderError('invalid_option', `datasets/promptfoo-tests.ts: config.ids must be a list of item ids, received ${JSON.stringify(config.ids)}`);
-  }
+  const read = optionReader(config, { prefix: 'config.', at: 'datasets/promptfoo-tests.ts: ' });
+  read.unknownKeys(KNOWN);
+  const file = read.string('file', 'the path of a dataset file');
+  if (file === undefined) throw read.invalid('file', 'the path of a dataset file', config.file);
+  const assertList = read.raw('assert');
+  if (assertList !== undefined && !Array.isArray(assertList)) throw read.invalid('assert', 'a list of assertions', assertList);
+  read.record('ladder', 'the ladder assertion\'s config (an object)');
+  read.stringList('ids', { expected: 'a list of item ids' });
+  read.boolean('strict');
   // Interpret options.
   const { items, errors } = await loadDataset(resolveDatasetFile(config.file));
   if (errors.length > 0) {

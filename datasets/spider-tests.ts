@@ -35,6 +35,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LadderError } from '../src/errors.js';
+import { describeReceived, optionReader } from '../src/options.js';
 import { PRESET_NAMES } from '../src/compare/policy.js';
 import type { PresetName } from '../src/compare/policy.js';
 import { listSnapshots } from '../src/spider/list-snapshots.js';
@@ -121,10 +122,18 @@ function envNumber(name: string): number | undefined {
  * @throws LadderError `invalid_option` for a missing folder or a bad option (naming it);
  *   `input_invalid` for an unreadable gold file.
  */
-export async function spiderTests(config: SpiderTestsConfig = {}): Promise<PromptfooTestCase[]> {
-  // Validate arguments.
-  if (config === null || typeof config !== 'object') throw misuse(`config must be an object, received ${JSON.stringify(config)}`);
-  for (const key of Object.keys(config)) if (!KNOWN.includes(key)) throw misuse(`config.${key} is not an option; known options: ${KNOWN.join(', ')}`);
+export async function spiderTests(given: SpiderTestsConfig | null = {}): Promise<PromptfooTestCase[]> {
+  // Validate arguments (a YAML `config:` left empty is null: no options).
+  const read = optionReader(given, { prefix: 'config.', at: 'datasets/spider-tests.ts: ' });
+  const config: SpiderTestsConfig = given ?? {};
+  read.unknownKeys(KNOWN);
+  read.string('dir');
+  read.string('gold');
+  read.string('databases');
+  read.oneOf('preset', PRESET_NAMES);
+  read.boolean('keepDistinct');
+  read.positiveInteger('timeoutMs', 'ms');
+  read.positiveInteger('limit');
   // Apply defaults (config, then environment).
   const dir = config.dir ?? process.env['SPIDER_DIR'];
   if (typeof dir !== 'string' || dir === '') throw misuse('config.dir (or SPIDER_DIR) must name a Spider-format folder (dev.json or dev_gold.sql, tables.json, database/)');
@@ -137,9 +146,9 @@ export async function spiderTests(config: SpiderTestsConfig = {}): Promise<Promp
   const timeoutMs = config.timeoutMs ?? envNumber('SPIDER_TIMEOUT_MS');
   const limit = config.limit ?? envNumber('SPIDER_LIMIT');
   // Validate the interpreted options.
-  if (!PRESET_NAMES.includes(preset)) throw misuse(`config.preset (or SPIDER_PRESET) must be one of ${PRESET_NAMES.join(', ')}, received ${JSON.stringify(preset)}`);
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw misuse(`config.timeoutMs (or SPIDER_TIMEOUT_MS) must be a positive integer (ms), received ${String(timeoutMs)}`);
-  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw misuse(`config.limit (or SPIDER_LIMIT) must be a positive integer, received ${String(limit)}`);
+  if (!PRESET_NAMES.includes(preset)) throw misuse(`config.preset (or SPIDER_PRESET) must be one of ${PRESET_NAMES.join(', ')}; received ${describeReceived(preset)}`);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw misuse(`config.timeoutMs (or SPIDER_TIMEOUT_MS) must be a positive integer (ms); received ${describeReceived(timeoutMs)}`);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw misuse(`config.limit (or SPIDER_LIMIT) must be a positive integer; received ${describeReceived(limit)}`);
   if (!existsSync(goldFile)) throw misuse(`config.gold (or SPIDER_GOLD): no file ${path.resolve(goldFile)}`);
 
   const items = (await readItems(goldFile)).slice(0, limit);

@@ -6,6 +6,7 @@
  * `LadderError('invalid_option')`, as everywhere in the library.
  */
 import { LadderError } from '../src/errors.js';
+import { describeReceived, isPlainRecord, unknownKeyMessage } from '../src/options.js';
 import { DIALECTS } from '../src/sql/parse.js';
 import type { Dialect } from '../src/sql/parse.js';
 
@@ -49,36 +50,13 @@ export function matcherTypeError(boundary: StackBoundary, message: string): Type
 }
 
 /**
- * Describes a value for an error message: `a number (42)`, `null`, `undefined`, `an array`,
- * `a string ("x")`, `an object`, `a function`.
+ * Describes a value for an error message, as the whole library does (src/options.ts):
+ * `a number (42)`, `null`, `undefined`, `an array ([])`, `a string ("x")`, `an object`, `a function`.
  */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return `an array (length ${value.length})`;
-  switch (typeof value) {
-    case 'string':
-      return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
-    case 'number':
-    case 'boolean':
-      return `a ${typeof value} (${String(value)})`;
-    case 'bigint':
-      return `a bigint (${value}n)`;
-    case 'function':
-      return 'a function';
-    case 'symbol':
-      return 'a symbol';
-    default:
-      return value instanceof Uint8Array ? 'a Uint8Array' : 'an object';
-  }
-}
+export const describeValue = describeReceived;
 
 /** True for `{ … }` objects (not arrays, not null, not class instances such as Date). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
+export const isPlainObject = isPlainRecord;
 
 /**
  * Throws `LadderError('invalid_option')` for a key of `options` that is not in `known` (a
@@ -99,10 +77,7 @@ export function rejectUnknownOptions(
 ): void {
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
-    const error = new LadderError(
-      'invalid_option',
-      `${matcherName}: ${argumentName}.${key} is not an option; known options: ${known.join(', ')}`,
-    );
+    const error = new LadderError('invalid_option', `${matcherName}: ${unknownKeyMessage(key, known, { prefix: `${argumentName}.` })}`);
     Error.captureStackTrace(error, boundary);
     throw error;
   }

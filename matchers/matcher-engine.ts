@@ -1,13 +1,15 @@
 /**
- * The one SQLite engine the vitest matchers share in a process (a test file's worker, under
+ * The vitest front end's runtime: the one SQLite engine (and gold cache) the matchers share in a
+ * process (a test file's worker, under
  * vitest's default isolation). It is created on first use — tests that only use the static
  * matchers never start a child process — and closed by the `afterAll` hook that
  * `text2sql-ladder/vitest` registers. An engine left open does not keep Node alive either (the
  * pool holds its children only while jobs wait), so vitest exits cleanly even when the hook did
  * not run (e.g. `isolate: false`, where a later file re-creates the engine after the first close).
  */
-import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import type { SqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
+import { createLadderRuntime } from '../src/runtime/ladder-runtime.js';
+import type { LadderRuntime } from '../src/runtime/ladder-runtime.js';
 
 /**
  * Options of the shared engine: two children (a gold and a prediction run side by side), the
@@ -16,17 +18,22 @@ import type { SqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
  */
 export const MATCHER_ENGINE_OPTIONS = Object.freeze({ poolSize: 2 });
 
-let shared: SqliteEngine | undefined;
+/** The vitest front end's runtime: the matchers' engine and gold cache (src/runtime/ladder-runtime.ts). */
+const runtime: LadderRuntime = createLadderRuntime({ engine: MATCHER_ENGINE_OPTIONS });
+
+/** The matchers' runtime (engine created on first use, gold cache shared by every matcher call). */
+export function matcherRuntime(): LadderRuntime {
+  return runtime;
+}
 
 /** The process's matcher engine, created on first call with {@link MATCHER_ENGINE_OPTIONS}. */
 export function getMatcherEngine(): SqliteEngine {
-  shared ??= createSqliteEngine(MATCHER_ENGINE_OPTIONS);
-  return shared;
+  return runtime.engine();
 }
 
 /** True when the matcher engine exists (created and not yet closed). */
 export function hasMatcherEngine(): boolean {
-  return shared !== undefined;
+  return runtime.hasEngine();
 }
 
 /**
@@ -34,7 +41,5 @@ export function hasMatcherEngine(): boolean {
  * Idempotent; resolves when the children are gone.
  */
 export async function closeMatcherEngine(): Promise<void> {
-  const engine = shared;
-  shared = undefined;
-  await engine?.close();
+  await runtime.close();
 }

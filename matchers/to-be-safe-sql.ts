@@ -5,7 +5,7 @@
  * rung (`checkSafety`, src/rungs/safety.ts), as the promptfoo `safety` assertion does.
  */
 import type { MatcherState } from 'vitest';
-import { checkSafety } from '../src/rungs/safety.js';
+import { judgeSafety } from '../src/rungs/gates.js';
 import type { ResolvedSafetyPolicy, SafetyPolicy } from '../src/safety/policy.js';
 import type { Dialect } from '../src/sql/parse.js';
 import { argumentTypeError, readDialect, readOptionsObject } from './arguments.js';
@@ -46,7 +46,7 @@ export function toBeSafeSql(this: MatcherState, received: unknown, policy?: Safe
   const dialect = readDialect(toBeSafeSql, NAME, 'policy.dialect', dialectOption, 'sqlite');
 
   // checkSafety validates the policy (LadderError naming the option) before reading it.
-  const result = checkSafety({ sql: received, dialect, policy: safetyPolicy as SafetyPolicy });
+  const result = judgeSafety({ sql: received, dialect, safetyPolicy: safetyPolicy as SafetyPolicy });
   return toMatcherResult(this, {
     matcherName: NAME,
     receivedLabel: 'sql',

@@ -4,7 +4,7 @@
  * promptfoo `syntax` assertion calls.
  */
 import type { MatcherState } from 'vitest';
-import { checkSyntax } from '../src/rungs/syntax.js';
+import { runGate } from '../src/rungs/gates.js';
 import type { Dialect } from '../src/sql/parse.js';
 import { argumentTypeError, isPlainObject, readDialect, readOptionalString, rejectUnknownOptions } from './arguments.js';
 import { getMatcherEngine } from './matcher-engine.js';
@@ -53,7 +53,7 @@ export async function toBeValidSql(this: MatcherState, received: unknown, option
     throw argumentTypeError(toBeValidSql, NAME, 'options.db', `absent for dialect "${dialect}" (only SQLite prepares against a database)`, db);
   }
 
-  const result = await checkSyntax(db === undefined ? { sql: received, dialect } : { sql: received, dialect, engine: getMatcherEngine(), db });
+  const result = await runGate('syntax', db === undefined ? { sql: received, dialect } : { sql: received, dialect, engine: getMatcherEngine(), db });
   return toMatcherResult(this, {
     matcherName: NAME,
     receivedLabel: 'sql',

@@ -11,12 +11,11 @@ import type { Verdict } from '../src/compare/compare-results.js';
 import { PRESETS, resolvePolicy } from '../src/compare/policy.js';
 import type { ComparisonPolicy, PolicyInput, PresetName } from '../src/compare/policy.js';
 import type { Snapshot } from '../src/compare/snapshot.js';
-import type { Engine } from '../src/engine/engine.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import type { ExecutionDetails, SnapshotVerdict } from '../src/rungs/execution.js';
 import type { RungResult } from '../src/rungs/rung-result.js';
 import { argumentTypeError, isPlainObject, matcherTypeError, rejectUnknownOptions } from './arguments.js';
-import { getMatcherEngine } from './matcher-engine.js';
+import { matcherRuntime } from './matcher-engine.js';
 import { formatCell, formatTable, toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
 
@@ -71,7 +70,8 @@ const OPTION_NAMES = ['db', 'snapshots', 'policy', 'timeoutMs'] as const;
  *   and the verdict's flags.
  * @throws TypeError naming the argument for a non-string `received`, an empty or non-string gold,
  *   options without exactly one of `db` / `snapshots`, or a bad snapshot; LadderError
- *   `invalid_option` for an unknown option or a bad policy.
+ *   `invalid_option` for an unknown option or a bad policy; LadderError `db_not_found` when a
+ *   database file does not exist (never a gold error).
  * @example
  * await expect('SELECT name FROM customers ORDER BY name').toMatchGoldResult('SELECT name FROM customers', { db: 'db/shop.sqlite' });
  * await expect(sql).toMatchGoldResult([goldA, goldB], { snapshots: ['db/base.sqlite', 'db/edge.sqlite'], policy: 'spider' });
@@ -98,20 +98,21 @@ export async function toMatchGoldResult(
   // Interpret: resolve the policy (LadderError naming the option when it is bad).
   const policy = resolvePolicy(given['policy'] as PresetName | PolicyInput | ComparisonPolicy | undefined);
 
-  const engine = getMatcherEngine();
+  const runtime = matcherRuntime();
   const result = await checkExecution({
     predictedSql: received,
     golds,
     snapshots,
-    engine,
+    engine: runtime.engine(),
     policy,
+    // Gold results are shared across matcher calls only for snapshots with a checksum: a test may
+    // rewrite a database file in place under the same path.
+    ...(snapshots.every((snapshot) => snapshot.checksum !== undefined) ? { cache: runtime.goldCache } : {}),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
 
-  // The message shows column names, which verdicts keep as positions: read them (prepare, no
-  // rows) only when the message will be shown.
-  const shown = result.status === 'pass' ? this.isNot : result.status === 'fail' ? !this.isNot : true;
-  const names = shown ? await columnNames(engine, result, snapshots) : undefined;
+  // The message shows column names, which L4's details carry beside the positions.
+  const names = columnNames(result);
   return toMatcherResult(this, {
     matcherName: NAME,
     receivedLabel: 'sql',
@@ -177,25 +178,15 @@ function snapshotName(path: string): string {
   return extension === '' ? file : file.slice(0, -extension.length);
 }
 
-/** Column names of the gold and the prediction, read with `prepare` on the snapshot the message shows. */
+/** Column names of the gold and the prediction on the snapshot the message shows. */
 interface ColumnNames {
   readonly gold: readonly string[];
   readonly predicted: readonly string[];
 }
 
-async function columnNames(engine: Engine, result: RungResult<ExecutionDetails>, snapshots: readonly Snapshot[]): Promise<ColumnNames | undefined> {
-  const details = result.details;
-  const shownVerdict = shownSnapshot(details);
-  if (details.goldIndex === null || shownVerdict?.verdict === undefined) return undefined;
-  const snapshot = snapshots.find((s) => s.name === shownVerdict.snapshot);
-  const goldSql = details.executedSql.golds[details.goldIndex];
-  if (snapshot === undefined || goldSql === undefined) return undefined;
-  const [gold, predicted] = await Promise.all([
-    engine.prepare({ db: snapshot.path, sql: goldSql }),
-    engine.prepare({ db: snapshot.path, sql: details.executedSql.predicted }),
-  ]);
-  if (!gold.ok || !predicted.ok) return undefined;
-  return { gold: gold.result.columns, predicted: predicted.result.columns };
+/** The column names L4 recorded for the snapshot the message shows (none when it was not compared). */
+function columnNames(result: RungResult<ExecutionDetails>): ColumnNames | undefined {
+  return shownSnapshot(result.details)?.columns;
 }
 
 /** The snapshot a message explains: the first failing one, else the first. */

@@ -6,10 +6,11 @@
  */
 import type { MatcherState } from 'vitest';
 import type { Catalog } from '../src/engine/engine.js';
+import type { RungResult } from '../src/rungs/rung-result.js';
 import { catalogFromDdl, catalogFromObject, loadCatalog } from '../src/sql/catalog.js';
 import type { CatalogObject } from '../src/sql/catalog.js';
 import type { Dialect } from '../src/sql/parse.js';
-import { checkSchema } from '../src/rungs/schema.js';
+import { runGate } from '../src/rungs/gates.js';
 import { argumentTypeError, isPlainObject, readDialect, readOptionsObject, rejectUnknownOptions } from './arguments.js';
 import { getMatcherEngine } from './matcher-engine.js';
 import { toMatcherResult } from './message.js';
@@ -69,18 +70,18 @@ export async function toReferenceExistingSchema(
   const dialect = readDialect(toReferenceExistingSchema, NAME, 'options.dialect', given['dialect'], 'sqlite');
   const source = readSource(catalogOrDb, dialect);
 
-  // Interpret: build the catalog; for a database, let SQLite vouch for what it prepares.
+  // Interpret: build the catalog; for a database, the gate runner lets SQLite's prepare vouch for
+  // what the AST layer cannot read (engineAccepted from L1).
   let catalog: Catalog;
-  let engineAccepted: boolean | undefined;
+  let result: RungResult;
   if (source.kind === 'db') {
     const engine = getMatcherEngine();
     catalog = await loadCatalog(engine, source.db);
-    engineAccepted = (await engine.prepare({ db: source.db, sql: received })).ok;
+    result = await runGate('schema', { sql: received, dialect, engine, db: source.db, catalog });
   } else {
     catalog = source.catalog;
+    result = await runGate('schema', { sql: received, dialect, catalog });
   }
-
-  const result = checkSchema({ sql: received, dialect, catalog, ...(engineAccepted === undefined ? {} : { engineAccepted }) });
   return toMatcherResult(this, {
     matcherName: NAME,
     receivedLabel: 'sql',

@@ -28,12 +28,16 @@
  * ladder and the rung assertions read that flag and fail the item at L1 with this reason, even for
  * `clarify`/`refuse` items (where text without SQL would otherwise count as declining).
  *
- * Misuse (no `predictions` option, a missing file, a malformed line, a duplicate id) throws from the
- * constructor with the option or `file:line` named, so promptfoo stops before running anything.
+ * Misuse (no `predictions` option, a misspelt option, a missing file, a malformed line, a duplicate
+ * id) makes every test of the provider an ERROR row whose message names the option or the
+ * recording's `file:line` (and prints that line once on stderr when promptfoo loads the provider):
+ * promptfoo does not catch a provider's constructor, so a throw there would end the whole run with
+ * a stack instead of a message.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LadderError } from '../src/errors.js';
+import { LadderError, isMisuseError } from '../src/errors.js';
+import { optionReader } from '../src/options.js';
 
 /** Recording formats (see the module doc). */
 export type ReplayFormat = 'jsonl' | 'lines' | 'bird';
@@ -146,46 +150,68 @@ function defaultFormat(file: string): ReplayFormat {
   return 'jsonl';
 }
 
+/** The provider's config keys (`basePath` is set by promptfoo). */
+const CONFIG_KEYS = ['predictions', 'format', 'key', 'basePath'] as const;
+
+/**
+ * Reads and checks the config and loads the recording.
+ * @throws LadderError `invalid_option` naming `config.<option>`, or `input_invalid` naming the
+ *   recording's `file:line`.
+ */
+function loadFromConfig(options: ReplayProviderOptions): { recording: Recording; keyVar: string; displayFile: string; file: string } {
+  const read = optionReader(options.config ?? {}, { prefix: 'config.', at: 'providers/replay: ' });
+  // Validate arguments.
+  read.unknownKeys(CONFIG_KEYS);
+  const predictions = read.string('predictions', 'the path of a recording file');
+  if (predictions === undefined) throw read.invalid('predictions', 'the path of a recording file', undefined);
+  const requestedFormat = read.oneOf('format', FORMATS);
+  const keyOption = read.string('key', 'a var name');
+  const basePath = read.string('basePath', 'a folder');
+  // Interpret options: relative to the config folder; when no such file exists there, relative to
+  // the working directory (paths handed in through environment variables).
+  const fromConfig = path.resolve(basePath ?? '.', predictions);
+  const file = !existsSync(fromConfig) && existsSync(path.resolve(predictions)) ? path.resolve(predictions) : fromConfig;
+  const format = requestedFormat ?? defaultFormat(file);
+  return { recording: loadRecording(file, format), keyVar: keyOption ?? (format === 'jsonl' ? 'id' : 'index'), displayFile: predictions, file };
+}
+
 /**
  * The replay provider. promptfoo requires a default-exported class for `file://` providers.
  * `id()` is `replay:<file name>` unless an `id` other than the file reference is given.
+ *
+ * A mistake in the config or the recording (a misspelt option, a missing file, a malformed line, a
+ * duplicate id) is reported **as an ERROR row for every test of this provider**, each naming the
+ * option or the recording's `file:line`, and once on stderr when promptfoo loads the provider —
+ * not as a crash with a stack: promptfoo does not catch a provider's constructor.
  */
 export default class ReplayProvider {
-  /** The loaded recording. */
+  /** The loaded recording (empty when the config or the recording is wrong, see {@link problem}). */
   readonly recording: Recording;
   /** The test var that holds the key. */
   readonly keyVar: string;
   /** promptfoo's column label, when set. */
   readonly label: string | undefined;
+  /** The config or recording mistake every call reports as an ERROR row; `undefined` when fine. */
+  readonly problem: LadderError | undefined;
   private readonly providerId: string;
   /** The recording path as written in the config (for messages). */
   private readonly displayFile: string;
 
   constructor(options: ReplayProviderOptions = {}) {
-    const config = options.config ?? {};
-    // Validate arguments.
-    const predictions = config.predictions;
-    if (typeof predictions !== 'string' || predictions.trim() === '') {
-      throw new LadderError('invalid_option', `providers/replay.ts: config.predictions must be the path of a recording file, received ${JSON.stringify(predictions)}`);
+    let loaded: ReturnType<typeof loadFromConfig> | undefined;
+    try {
+      loaded = loadFromConfig(options);
+    } catch (error) {
+      if (!isMisuseError(error)) throw error;
+      this.problem = error;
+      process.stderr.write(`text2sql-ladder: ${error.message} (every test of this provider is an ERROR row)\n`);
     }
-    const requestedFormat = config.format;
-    if (requestedFormat !== undefined && !FORMATS.includes(requestedFormat as ReplayFormat)) {
-      throw new LadderError('invalid_option', `providers/replay.ts: config.format must be one of ${FORMATS.join(', ')}, received ${JSON.stringify(config.format)}`);
-    }
-    const keyOption = config.key;
-    if (keyOption !== undefined && (typeof keyOption !== 'string' || keyOption === '')) {
-      throw new LadderError('invalid_option', `providers/replay.ts: config.key must be a var name, received ${JSON.stringify(config.key)}`);
-    }
-    // Interpret options: relative to the config folder; when no such file exists there, relative to
-    // the working directory (paths handed in through environment variables).
-    const fromConfig = path.resolve(typeof config.basePath === 'string' ? config.basePath : '.', predictions);
-    const file = !existsSync(fromConfig) && existsSync(path.resolve(predictions)) ? path.resolve(predictions) : fromConfig;
-    const format = (requestedFormat as ReplayFormat | undefined) ?? defaultFormat(file);
-    this.recording = loadRecording(file, format);
-    this.keyVar = (keyOption as string | undefined) ?? (format === 'jsonl' ? 'id' : 'index');
-    this.displayFile = predictions;
+    this.recording = loaded?.recording ?? { file: '', format: 'jsonl', outputs: new Map() };
+    this.keyVar = loaded?.keyVar ?? 'id';
+    this.displayFile = loaded?.displayFile ?? '';
     this.label = options.label;
-    this.providerId = options.id && !options.id.startsWith('file://') ? options.id : `replay:${path.basename(file)}`;
+    const fileName = loaded === undefined ? 'unconfigured' : path.basename(loaded.file);
+    this.providerId = options.id && !options.id.startsWith('file://') ? options.id : `replay:${fileName}`;
   }
 
   /** The provider id promptfoo shows when no label is set. */
@@ -194,12 +220,11 @@ export default class ReplayProvider {
   }
 
   /** Returns the recorded output for the test's key (see the module doc for a missing one). */
-  async callApi(_prompt: string, context?: ReplayCallContext): Promise<{ output: unknown; metadata: { replay: ReplayMetadata } }> {
+  async callApi(_prompt: string, context?: ReplayCallContext): Promise<{ output: unknown; metadata: { replay: ReplayMetadata } } | { error: string }> {
+    if (this.problem !== undefined) return { error: this.problem.message };
     const raw = context?.vars?.[this.keyVar];
     const key = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
-    if (key === '') {
-      throw new LadderError('invalid_option', `providers/replay.ts: the test has no var "${this.keyVar}" to look up a prediction (config.key)`);
-    }
+    if (key === '') return { error: `providers/replay: the test has no var "${this.keyVar}" to look up a prediction (config.key)` };
     const found = this.recording.outputs.has(key);
     const metadata = { replay: { file: this.displayFile, key, missing: !found } };
     if (!found) return { output: `[${missingPredictionMessage(key, this.displayFile)}]`, metadata };

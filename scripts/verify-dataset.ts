@@ -1,6 +1,7 @@
 /**
  * Prints, for every item of a dataset, each gold's row count (and first rows with --rows) on
- * each snapshot, and every problem found by verifyDatasetGolds. Exit status 1 on any problem.
+ * each snapshot, and every problem found by verifyDatasetGolds (golds run through the engine and
+ * compared under the default comparison policy). Exit status 1 on any problem.
  *
  * Usage: npx tsx scripts/verify-dataset.ts [datasets/warehouse.yaml] [--rows]
  */
@@ -23,7 +24,8 @@ for (const check of checks) {
   if (showRows) {
     for (const s of check.snapshots) {
       const first = s.runs[0];
-      if (first?.ok) console.log(`    ${s.snapshot}: ${JSON.stringify(first.result.rows.slice(0, 6))}`);
+      // Integers beyond 2^53 come back exact (bigint): print their digits.
+      if (first?.ok) console.log(`    ${s.snapshot}: ${JSON.stringify(first.result.rows.slice(0, 6), (_key, cell: unknown) => (typeof cell === 'bigint' ? cell.toString() : cell))}`);
     }
   }
   for (const problem of check.problems) console.log(`  PROBLEM ${problem}`);

@@ -10,6 +10,11 @@
 export type LadderErrorCode =
   /** An option has the wrong value or kind; the message names the option, expected and received. */
   | 'invalid_option'
+  /**
+   * A library function received an argument of the wrong kind or shape (a non-string SQL text, an
+   * empty snapshot list); the message names the argument, expected and received.
+   */
+  | 'invalid_argument'
   /** A fixture name is not in the registry; the message lists the known names. */
   | 'unknown_fixture'
   /** A database path does not exist; the engine never creates one. */
@@ -44,6 +49,26 @@ export class LadderError extends Error {
     this.name = 'LadderError';
     this.code = code;
   }
+}
+
+/**
+ * Codes that mean the caller (a config, a dataset, a command line, a function call) is wrong, not
+ * the model's output and not the machine. Front ends decide by these codes only: promptfoo turns
+ * them into an ERROR row, the CLI into exit status 2, the matchers into a thrown error.
+ * `engine_closed` and `engine_failure` are not misuse.
+ */
+export const MISUSE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCode>([
+  'invalid_option',
+  'invalid_argument',
+  'unknown_fixture',
+  'db_not_found',
+  'dataset_invalid',
+  'input_invalid',
+]);
+
+/** True when `error` is a {@link LadderError} whose code is one of {@link MISUSE_CODES}. */
+export function isMisuseError(error: unknown): error is LadderError {
+  return error instanceof LadderError && MISUSE_CODES.has(error.code);
 }
 
 /** True when `value` is a {@link LadderError}, optionally with the given code. */

@@ -5,10 +5,10 @@
  */
 
 // Errors and the rung result shape
-export { LadderError, isLadderError } from './errors.js';
+export { LadderError, isLadderError, isMisuseError, MISUSE_CODES } from './errors.js';
 export type { LadderErrorCode } from './errors.js';
-export { createRungResult, createSkippedResult, LADDER_SCORE_NAMES } from './rungs/rung-result.js';
-export type { RungId, RungIssue, RungResult, RungStatus } from './rungs/rung-result.js';
+export { createRungResult, createSkippedResult, GATE_IDS, LADDER_RUNG_IDS, LADDER_SCORE_NAMES } from './rungs/rung-result.js';
+export type { ExecutingRungId, GateId, LadderRungId, RungId, RungIssue, RungResult, RungStatus } from './rungs/rung-result.js';
 
 // Engine
 export { createSqliteEngine } from './engine/sqlite/sqlite-engine.js';
@@ -26,10 +26,12 @@ export type { SqlExtraction } from './sql/extract.js';
 export { parseProviderOutput } from './sql/provider-output.js';
 export type { DeclinedAnswer, ProviderAnswer, SqlAnswer } from './sql/provider-output.js';
 export { DIALECTS, parseSql, positionAt } from './sql/parse.js';
-export type { Dialect, ParseError, ParseResult } from './sql/parse.js';
+export type { CstParse, Dialect, ParseError, ParseResult } from './sql/parse.js';
+export type { QuotedKeyword } from './sql/keyword-identifiers.js';
+export { SQLITE_IDENTIFIER_KEYWORDS, SQLITE_KEYWORDS } from './sql/sqlite-keywords.js';
 export { collectReferences } from './sql/references.js';
 export type {
-  CollectReferencesInput, ColumnReference, ColumnResolution, CteReference, References, ReferencesFailure, ScopeInfo,
+  CollectReferencesInput, ColumnReference, ColumnResolution, CteReference, DoubleQuotedString, References, ReferencesFailure, ScopeInfo,
   TableFunctionReference, TableReference, UnresolvedName,
 } from './sql/references.js';
 export { catalogFromDdl, catalogFromObject, loadCatalog } from './sql/catalog.js';
@@ -47,6 +49,7 @@ export type { SqlRewrites } from './compare/policy.js';
 export { PRESET_NAMES, PRESETS, resolvePolicy } from './compare/policy.js';
 export type { ComparisonPolicy, FloatTolerance, PolicyInput, PresetName } from './compare/policy.js';
 export { GoldResultCache } from './compare/gold-result-cache.js';
+export type { CachedGoldRun, GoldRunKey } from './compare/gold-result-cache.js';
 export type { Snapshot } from './compare/snapshot.js';
 export { compareTables, rowSimilarity, tableSimilarity } from './compare/table-similarity.js';
 export type { ResultTable, RowSimilarity, TableSimilarity, TableSimilarityOptions } from './compare/table-similarity.js';
@@ -55,7 +58,7 @@ export type { ResultTable, RowSimilarity, TableSimilarity, TableSimilarityOption
 export { checkSyntax } from './rungs/syntax.js';
 export type { SyntaxDetails, SyntaxInput } from './rungs/syntax.js';
 export { checkSchema } from './rungs/schema.js';
-export type { SchemaDetails, SchemaInput } from './rungs/schema.js';
+export type { SchemaDetails, SchemaFinding, SchemaInput } from './rungs/schema.js';
 export { checkSafety } from './rungs/safety.js';
 export type { SafetyDetails, SafetyInput, SafetyViolation } from './rungs/safety.js';
 export { resolveSafetyPolicy } from './safety/policy.js';
@@ -64,15 +67,21 @@ export { BLOCKED_FUNCTIONS, checkFunction } from './safety/functions.js';
 export { readRecording, runRedTeam } from './safety/redteam.js';
 export type { RecordedPrediction, RedTeamOptions, RedTeamReport, RedTeamResult } from './safety/redteam.js';
 export { checkExecution } from './rungs/execution.js';
-export type { ExecutionDetails, ExecutionFlag, ExecutionInput, GoldError, SnapshotVerdict } from './rungs/execution.js';
+export type { ExecutionDetails, ExecutionFlag, ExecutionInput, GoldError, PredictedRun, SnapshotVerdict } from './rungs/execution.js';
 export { checkEfficiency, DEFAULT_BUDGET_FACTOR, readEfficiencyOptions, runEfficiencyRung } from './rungs/efficiency.js';
 export type { EfficiencyDetails, EfficiencyInput, EfficiencyOptions } from './rungs/efficiency.js';
 export { checkAnswerGrounding, readGroundingOptions, runAnswerRung } from './rungs/answer.js';
 export type { AnswerGroundingDetails, AnswerGroundingInput } from './rungs/answer.js';
+export { runGates } from './rungs/gates.js';
+export type { GateInput, GateRun } from './rungs/gates.js';
 export { runLadder, ladderRungIds } from './rungs/ladder.js';
 export type { LadderAnswer, LadderInput, LadderResult, LadderRungs, LadderSnapshot } from './rungs/ladder.js';
-export { createLadderRungs, executionFacts } from './rungs/ladder-rungs.js';
-export type { ExecutionFacts, LadderRungOptions } from './rungs/ladder-rungs.js';
+export { createLadderRungs, executionFacts, LADDER_RUNGS } from './rungs/ladder-rungs.js';
+export type { ExecutingRung, ExecutionFacts, LadderContext, LadderResults, LadderRungDetails, LadderRungOptions, LadderRungTable } from './rungs/ladder-rungs.js';
+
+// One runtime per front end: engine, gold cache, fixtures
+export { createLadderRuntime } from './runtime/ladder-runtime.js';
+export type { LadderRuntime, LadderRuntimeOptions } from './runtime/ladder-runtime.js';
 
 // Diagnostics (never gates)
 export { multisetF1, scoreComponents, scoreSpiderComponents } from './rungs/components.js';
@@ -105,6 +114,8 @@ export { extractNumbers } from './answer/extract-numbers.js';
 export type { NumberMention } from './answer/extract-numbers.js';
 export { groundNumbers } from './answer/ground.js';
 export type { GroundedNumber, GroundingOptions, GroundingReport } from './answer/ground.js';
+export { resultColumnUnits } from './answer/cell-units.js';
+export type { CellUnit, ColumnUnitsInput } from './answer/cell-units.js';
 export { buildFaithfulnessPrompt, parseFaithfulnessVerdict, runFaithfulnessJudge } from './judge/faithfulness.js';
 export type { JudgeProvider } from './judge/faithfulness.js';
 
@@ -113,7 +124,30 @@ export { listFixtures, resolveFixture } from './fixtures/registry.js';
 export type { ResolvedFixture, ResolveFixtureOptions } from './fixtures/registry.js';
 export { loadDataset } from './dataset/load.js';
 export { verifyDatasetGolds } from './dataset/verify-golds.js';
+export type { GoldRun, ItemCheck, SnapshotCheck, VerifyGoldsOptions } from './dataset/verify-golds.js';
+export { findClockReads, findRandomness, findTimezoneReads, GOLD_CHECKS, runGoldChecks } from './dataset/gold-checks.js';
+export type { GoldCheck, GoldCheckInput, GoldFinding, GoldFindingKind } from './dataset/gold-checks.js';
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset } from './dataset/item.js';
+
+// Semantic correctness: test suites distilled from generated databases, fixture strength
+export { buildTestSuite, evaluateOnSuite, findGold, suiteDatabasesFor } from './semantic/test-suite.js';
+export type { BuildTestSuiteInput, EvaluateOnSuiteInput, GoldDisagreement, GoldSuite, SuiteDatabase, SuiteEvaluation, SuiteNeighbour, SuiteProgress, TestSuite } from './semantic/test-suite.js';
+export { DEFAULT_SUITE_BUDGET, resolveSuiteBudget } from './semantic/distill.js';
+export type { Coverage, SkippedDatabases, StopReason, SuiteBudget } from './semantic/distill.js';
+export { fixtureStrength } from './semantic/fixture-strength.js';
+export type { FixtureStrength, GoldStrength, StrengthGold, Survivor } from './semantic/fixture-strength.js';
+export { bindInvariants, invariantViolationSql, readFixtureInvariants, validateInvariantShape } from './semantic/invariants.js';
+export type { BoundInvariant, FixtureInvariant } from './semantic/invariants.js';
+export { createGeneratorPlan, generateDatabase, GENERATOR_VERSION, removeRows, SIZE_TIERS, verifyDatabaseFile } from './semantic/generate-database.js';
+export type { GeneratedDatabase, GenerateOptions, GenerateOutcome, GeneratorPlan, RowRange, RowRemoval } from './semantic/generate-database.js';
+export { findNeighbours, listNeighbourCandidates, NEIGHBOUR_KINDS } from './semantic/neighbours.js';
+export type { Neighbour, NeighbourCandidate, NeighbourKind, NeighbourSet } from './semantic/neighbours.js';
+export { readSchema } from './semantic/schema-reader.js';
+export type { DatabaseSchema, TableSchema } from './semantic/schema-reader.js';
+export { createPrng } from './semantic/prng.js';
+export type { Prng } from './semantic/prng.js';
+export { dumpDatabase } from './semantic/dump-database.js';
+export { defaultSuiteCacheDir } from './semantic/suite-cache.js';
 
 // Spider-format files and evaluation
 export { evaluateSpider } from './spider/evaluate-spider.js';
@@ -128,3 +162,18 @@ export type { Hardness } from './spider/hardness.js';
 export { rate, summarizeLadder } from './report/ladder-summary.js';
 export type { ProviderSummary, Rate, SummaryRecord } from './report/ladder-summary.js';
 export { formatRate, renderLadderSummary } from './report/render-summary.js';
+
+// Baseline vs candidate: run identity, paired statistics, comparison, gate
+export { compareRunIdentities, hashDatasetItems, RUN_IDENTITY_FORMAT } from './report/run-identity.js';
+export type { DatasetIdentity, IdentityDifference, PromptIdentity, ProviderIdentity, RunIdentity, SnapshotIdentity } from './report/run-identity.js';
+export { identifyPromptfooColumns, recordPromptfooRunIdentities } from './report/promptfoo-run-identity.js';
+export { identifySpiderRun, recordSpiderRunIdentity, runFilePathOf } from './report/spider-run-identity.js';
+export { mcnemarExact, pairedBootstrap } from './report/paired-statistics.js';
+export type { BootstrapInterval, McNemarResult, PairedBootstrapOptions } from './report/paired-statistics.js';
+export { readRun } from './report/read-run.js';
+export type { MetricOutcome, RunItem, RunRecord } from './report/run-record.js';
+export { compareRuns } from './report/compare-runs.js';
+export type { CompareRunsOptions, ItemChange, MetricComparison, RunComparison, SliceComparison } from './report/compare-runs.js';
+export { evaluateGate } from './report/comparison-gate.js';
+export type { FailOn, GateCheck, GateOptions, GateResult } from './report/comparison-gate.js';
+export { renderComparisonMarkdown, renderComparisonText } from './report/render-comparison.js';

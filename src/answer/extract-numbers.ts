@@ -1,7 +1,9 @@
 /**
  * Finding the numbers a prose answer states (reference 000 §9): currency (`$4.12M`), thousands
- * separators (`1,200`), decimals, negatives (`-3.5`, `−3.5`), scale suffixes and words (`12k`,
- * `4.12M`, `2bn`, `4.12 million`), and percentages (`8%`, `87.3 percent`).
+ * separators (`1,200`, and the non-breaking or thin spaces of `1 200`), decimals, negatives
+ * (`-3.5`, `−3.5`), scale suffixes and words (`12k`, `4.12M`, `2bn`, `4.12 million`), percentages
+ * (`8%`, `87.3 percent`), per-mille values (`5‰`, `5 per mille`) and multipliers (`3.2x`,
+ * `3.2×`, `3.2 times`, `3-fold`).
  *
  * Rules (each one a test in tests/answer/extract-numbers.test.ts):
  * - A number must stand alone: not preceded by a letter, digit, `_` or `.` (so the `3` in `Q3`,
@@ -12,6 +14,10 @@
  * - Numbered-list markers (`1.` or `2)` opening a line) are not read as numbers.
  * - Single-letter suffixes must touch the number (`12k`, `$4.12M`); scale words may follow a space
  *   (`4.12 million`). `m`/`M` is read as million, as in finance prose.
+ * - Thousands are grouped by commas or by U+00A0 / U+2009 / U+202F spaces, three digits a group; a
+ *   plain space separates two numbers (`in 3 200-page books`).
+ * - A multiplier's `x` / `×` must touch the number (`3.2x`); `times` and `fold` follow a space,
+ *   `fold` also a hyphen. `0x1F` and `2x4` are not multipliers.
  * - The stated precision is the place value of the last digit written, scale included: `4.12M`
  *   is precise to 10 000, `1,200` to 1, `1.2k` to 100; trailing zeros of an integer count as
  *   written (`1,200` claims 1,200 ± 0.5). The tolerance is half of that unit.
@@ -31,6 +37,10 @@ export interface NumberMention {
   readonly value: number;
   /** True for `%`, `percent`, `pct`. */
   readonly percent: boolean;
+  /** True for `‰`, `per mille`, `permille` (the value is in per-mille units: `5‰` → 5). */
+  readonly perMille: boolean;
+  /** True for a multiplier: `3.2x`, `3.2×`, `3.2 times`, `3-fold` (the value is the factor). */
+  readonly multiplier: boolean;
   /** `$`, `€`, `£` or `null`. */
   readonly currency: string | null;
   /** The multiplier from a suffix or word (1 when none). */
@@ -65,9 +75,9 @@ const NUMBER = new RegExp(
   [
     '(?<![\\p{L}\\p{N}_.#])(?<!\\d[-/:])', // stands alone; not a rank (#1), not the tail of a date, time or range
     '(?<sign1>[-\u2212])?(?<currency>[$\u20AC\u00A3])?(?<sign2>[-\u2212])?',
-    '(?<digits>\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)',
+    '(?<digits>\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d{1,3}(?:[\u00A0\u2009\u202F]\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?)',
     '(?:(?<suffix>mm|MM|bn|Bn|BN|[kKmMbBtT])(?![\\p{L}\\p{N}_])|\\s?(?<word>thousand|million|billion|trillion)(?![\\p{L}\\p{N}_]))?',
-    '(?<percent>\\s?%|\\s(?:percent|per cent|pct)(?![\\p{L}\\p{N}_]))?',
+    '(?:(?<percent>\\s?%|\\s(?:percent|per cent|pct)(?![\\p{L}\\p{N}_]))|(?<permille>\\s?\u2030|\\s(?:per mille|per mil|permille)(?![\\p{L}\\p{N}_]))|(?<times>[x\u00D7](?![\\p{L}\\p{N}_])|\\s(?:times|fold)(?![\\p{L}\\p{N}_])|-fold(?![\\p{L}\\p{N}_])))?',
     '(?![\\p{L}\\p{N}_])(?![-/:]\\d)(?!\\.\\d)',
   ].join(''),
   'gu',
@@ -86,11 +96,13 @@ export function extractNumbers(text: string): NumberMention[] {
     if (isListMarker(text, match.index, match[0])) continue;
     const groups = match.groups ?? {};
     const digits = groups['digits']!;
-    const [whole, fraction = ''] = digits.replace(/,/g, '').split('.');
+    const [whole, fraction = ''] = digits.replace(/[,\u00A0\u2009\u202F]/g, '').split('.');
     const scaleKey = (groups['suffix'] ?? groups['word'] ?? '').toLowerCase();
     const scale = scaleKey === '' ? 1 : SCALES[scaleKey] ?? 1;
     const negative = groups['sign1'] !== undefined || groups['sign2'] !== undefined;
     const percent = groups['percent'] !== undefined;
+    const perMille = groups['permille'] !== undefined;
+    const multiplier = groups['times'] !== undefined;
     const currency = groups['currency'] ?? null;
     const decimals = fraction.length;
     // integer digits / 10^decimals × scale keeps 4.12M exactly 4 120 000 (no 4.12 × 1e6 rounding)
@@ -98,7 +110,7 @@ export function extractNumbers(text: string): NumberMention[] {
     const magnitude = (Number(whole + fraction) * scale) / 10 ** decimals;
     const value = negative ? -magnitude : magnitude;
     const yearLike =
-      !negative && currency === null && scale === 1 && !percent && decimals === 0 && /^\d{4}$/.test(digits) && magnitude >= 1900 && magnitude <= 2100;
+      !negative && currency === null && scale === 1 && !percent && !perMille && !multiplier && decimals === 0 && /^\d{4}$/.test(digits) && magnitude >= 1900 && magnitude <= 2100;
     const start = match.index;
     mentions.push({
       text: match[0],
@@ -106,6 +118,8 @@ export function extractNumbers(text: string): NumberMention[] {
       end: start + match[0].length,
       value,
       percent,
+      perMille,
+      multiplier,
       currency,
       scale,
       decimals,

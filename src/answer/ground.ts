@@ -6,10 +6,15 @@
  *      of the last stated digit (`4.12M` matches 4 118 530, `5.2M` does not), widened to
  *      `relativeTolerance` × |cell| when that option is larger. An unsigned number matches a cell by
  *      magnitude (prose states signs in words: "a loss of $4.5M"); a written minus must match a
- *      negative cell.
- *    - `fraction` (percentages only): a cell that is the fraction (0.873 as `87.3%`).
- *    - `ratio` (percentages only, `derivations` on): 100 · a / b for two different cells a, b in the
- *      same row or the same column ("EMEA was 25% of revenue").
+ *      negative cell. A percentage matches a cell this way only when the cell's column is in
+ *      percent units (cell-units.ts: a `* 100` in its select expression, or a name such as `pct`,
+ *      `percent`, `rate_pct`); a per-mille value only in a per-mille column.
+ *    - `fraction` (percentages and per-mille values): a cell of a column that is not in those
+ *      units, read as a fraction: 100·v (0.873 as `87.3%`), 1000·v for per mille. Never both
+ *      readings of one cell: against 0.8519, `85%` is grounded and `0.85%` or `1%` are not.
+ *    - `ratio` (`derivations` on): for a percentage 100 · a / b, for a per-mille value 1000 · a / b,
+ *      for a multiplier (`3.2x`, `3.2 times`) a / b, for two different cells a, b in the same row or
+ *      the same column ("EMEA was 25% of revenue", "orders grew 3.2x").
  *    - `percent-change` (percentages only, `derivations` on): 100 · (a − b) / b for two different
  *      cells in the same row or column ("up 8%" from Q2 to Q3): by magnitude unless a minus is
  *      written; direction words are left to the judge. Pairs across both rows and columns are not
@@ -26,6 +31,8 @@ import { extractContextNumbers, extractNumbers } from './extract-numbers.js';
 import type { NumberMention } from './extract-numbers.js';
 import { collectResultNumbers } from './numeric-cells.js';
 import type { NumericCell } from './numeric-cells.js';
+import { resultColumnUnits, type CellUnit } from './cell-units.js';
+import type { Dialect, ParseResult } from '../sql/parse.js';
 
 /** Which derivation or cell grounded a number. */
 export type GroundingMatch =
@@ -60,8 +67,14 @@ export interface GroundingInput {
   readonly rows: readonly Row[];
   /** The question asked (its numbers are context). */
   readonly question?: string;
-  /** The predicted SQL (its numbers are context). */
+  /** The predicted SQL (its numbers are context; its select list says which columns are percentages). */
   readonly sql?: string;
+  /** Column names of `rows`, by position (a name such as `pct` says the column is in percent units). */
+  readonly columns?: readonly string[];
+  /** Dialect of `sql` (default `sqlite`). */
+  readonly dialect?: Dialect;
+  /** The parser to read `sql` with (default `parseSql`; the ladder passes its item's parse memo). */
+  readonly parse?: (sql: string) => ParseResult;
   readonly options?: GroundingOptions;
 }
 
@@ -73,6 +86,8 @@ export interface GroundingReport {
   readonly cellCount: number;
   /** False when the cell count exceeded `maxDerivationCells` (derivations skipped). */
   readonly derivationsTried: boolean;
+  /** The unit of each column's cells (1, 100 for percent, 1000 for per mille), by position (cell-units.ts). */
+  readonly columnUnits: readonly CellUnit[];
 }
 
 const EPSILON = 1e-9;
@@ -89,17 +104,29 @@ export function groundNumbers(input: GroundingInput): GroundingReport {
   const derivationsTried = (input.options?.derivations ?? true) && cells.length <= maxDerivationCells;
   const questionNumbers = extractContextNumbers(input.question ?? '');
   const sqlNumbers = extractContextNumbers(input.sql ?? '');
+  const columnUnits = resultColumnUnits({
+    ...(input.columns ? { columns: input.columns } : {}),
+    ...(input.sql !== undefined ? { sql: input.sql } : {}),
+    ...(input.dialect ? { dialect: input.dialect } : {}),
+    ...(input.parse ? { parse: input.parse } : {}),
+  });
+  const unitOf = (cell: NumericCell): CellUnit => columnUnits[cell.column] ?? 1;
 
   const numbers = extractNumbers(input.answer).map((mention): GroundedNumber => {
     const match =
-      matchCell(mention, cells, relativeTolerance) ??
-      (mention.percent && derivationsTried ? matchDerivation(mention, cells) : null) ??
+      matchCell(mention, cells, relativeTolerance, unitOf) ??
+      (derivationsTried && (unitScale(mention) !== undefined || mention.multiplier) ? matchDerivation(mention, cells) : null) ??
       matchTextCell(mention, textNumbers) ??
       matchContext(mention, questionNumbers, sqlNumbers);
     const status = match === null ? 'ungrounded' : match.kind === 'context' ? 'context' : 'grounded';
     return { ...mention, status, match };
   });
-  return { numbers, ungrounded: numbers.filter((n) => n.status === 'ungrounded'), cellCount: cells.length, derivationsTried };
+  return { numbers, ungrounded: numbers.filter((n) => n.status === 'ungrounded'), cellCount: cells.length, derivationsTried, columnUnits };
+}
+
+/** 100 for a percentage, 1000 for a per-mille value, `undefined` for a plain number or a multiplier. */
+function unitScale(mention: NumberMention): CellUnit | undefined {
+  return mention.percent ? 100 : mention.perMille ? 1000 : undefined;
 }
 
 function within(mention: NumberMention, candidate: number, slack: number): boolean {
@@ -108,27 +135,30 @@ function within(mention: NumberMention, candidate: number, slack: number): boole
   return !mention.negative && Math.abs(-candidate - mention.value) <= tolerance;
 }
 
-function matchCell(mention: NumberMention, cells: readonly NumericCell[], relativeTolerance: number): GroundingMatch | null {
+function matchCell(mention: NumberMention, cells: readonly NumericCell[], relativeTolerance: number, unitOf: (cell: NumericCell) => CellUnit): GroundingMatch | null {
+  const scale = unitScale(mention);
   for (const cell of cells) {
-    if (within(mention, cell.value, relativeTolerance * Math.abs(cell.value))) return { kind: 'cell', row: cell.row, column: cell.column, cell: cell.value };
-  }
-  if (!mention.percent) return null;
-  for (const cell of cells) {
-    const asPercent = cell.value * 100;
-    if (within(mention, asPercent, relativeTolerance * Math.abs(asPercent))) return { kind: 'fraction', row: cell.row, column: cell.column, cell: cell.value };
+    // A plain number reads every cell as it is; a percentage (per mille) reads a cell in its own
+    // column's unit, one reading per cell: v in a percent column, 100·v anywhere else.
+    const unit = unitOf(cell);
+    const value = scale === undefined || scale === unit ? cell.value : (cell.value * scale) / unit;
+    if (within(mention, value, relativeTolerance * Math.abs(value))) {
+      return { kind: scale === undefined || scale === unit ? 'cell' : 'fraction', row: cell.row, column: cell.column, cell: cell.value };
+    }
   }
   return null;
 }
 
 function matchDerivation(mention: NumberMention, cells: readonly NumericCell[]): GroundingMatch | null {
   const at = (cell: NumericCell) => ({ row: cell.row, column: cell.column, cell: cell.value });
-  for (const kind of ['ratio', 'percent-change'] as const) {
+  const factor = unitScale(mention) ?? 1;
+  for (const kind of mention.percent ? (['ratio', 'percent-change'] as const) : (['ratio'] as const)) {
     for (let i = 0; i < cells.length; i += 1) {
       for (let j = 0; j < cells.length; j += 1) {
         const a = cells[i]!;
         const b = cells[j]!;
         if (i === j || b.value === 0 || (a.row !== b.row && a.column !== b.column)) continue;
-        const derived = kind === 'ratio' ? (100 * a.value) / b.value : (100 * (a.value - b.value)) / b.value;
+        const derived = kind === 'ratio' ? (factor * a.value) / b.value : (100 * (a.value - b.value)) / b.value;
         if (within(mention, derived, 0)) return { kind, a: at(a), b: at(b), derived };
       }
     }

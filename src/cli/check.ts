@@ -7,25 +7,28 @@
  *
  * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`; `--role` needs one), or, for
  * a dialect other than SQLite, a DDL file (`.sql`) that gives the catalog. When stdin is a
- * terminal, a prompt on stderr says how to end the input. L2 is skipped
- * when L1 fails (as in the ladder); L3 always runs, since a text that is not one query can still
- * be unsafe. Exit status: 0 when every rung passes, 1 when one fails (or the input holds no SQL),
- * 2 on bad usage (unknown flag, bad value, missing database, unknown fixture or role).
+ * terminal, a prompt on stderr says how to end the input. The rungs run through the gate runner
+ * shared with the ladder (src/rungs/gates.ts): L2 is skipped when L1 fails; L3 always runs, since a
+ * text that is not one query can still be unsafe. Exit status: 0 when no rung fails (a skipped
+ * rung does not count against it), 1 when one fails (or the input holds no SQL), 2 on bad usage
+ * (unknown flag, bad value, missing database, unknown fixture or role; one line, see cli-io.ts).
  */
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { InvalidArgumentError, type Command } from 'commander';
-import type { Catalog } from '../engine/engine.js';
-import { createSqliteEngine, type SqliteEngine } from '../engine/sqlite/sqlite-engine.js';
-import { LadderError } from '../errors.js';
-import { resolveFixture } from '../fixtures/registry.js';
-import { checkSafety } from '../rungs/safety.js';
-import { checkSchema } from '../rungs/schema.js';
-import { checkSyntax } from '../rungs/syntax.js';
-import { createSkippedResult, type RungResult } from '../rungs/rung-result.js';
+import type { Command } from 'commander';
+import type { Catalog, Engine } from '../engine/engine.js';
+import { LadderError, isLadderError, isMisuseError } from '../errors.js';
+import { invalidValue } from '../options.js';
+import { runGates } from '../rungs/gates.js';
+import type { RungResult } from '../rungs/rung-result.js';
+import { createLadderRuntime } from '../runtime/ladder-runtime.js';
+import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
 import { DIALECTS, type Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
+import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
+import { checkSqliteFile } from './database-file.js';
+import { parseChoice, parseList, parsePositiveInteger } from './flags.js';
 
 /** Parsed flags of the `check` command. */
 export interface CheckCommandOptions {
@@ -48,6 +51,11 @@ export interface CheckCommandIo {
   readonly stdin: () => Promise<string>;
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
+  /**
+   * The engine to check SQLite databases with (default: the command's own runtime creates one
+   * child and closes it at the end). Tests that call the command many times pass one.
+   */
+  readonly engine?: Engine;
 }
 
 /** The JSON printed with `--json`. */
@@ -65,25 +73,18 @@ export interface CheckReport {
 
 /** Registers `text2sql-ladder check` on the program. */
 export function registerCheckCommand(program: Command): void {
-  program
-    .command('check')
+  const command = program.command('check');
+  applyCliConventions(command)
     .description('Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin')
     .requiredOption('--db <path>', 'SQLite: a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects: a DDL .sql file')
-    .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')}`, parseDialect, 'sqlite' as Dialect)
+    .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')}`, parseChoice(DIALECTS), 'sqlite' as Dialect)
     .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
     .option('--max-limit <n>', 'LIMIT policy: the outermost query needs LIMIT n with 1 <= n <= this', parsePositiveInteger)
     .option('--json', 'print one JSON object (pass, sql, rungs) instead of text', false)
-    .exitOverride((error) => {
-      // Bad usage is exit status 2 (commander's default is 1); help and version stay 0.
-      process.exit(error.exitCode === 0 ? 0 : 2);
-    })
     .action(async (options: CheckCommandOptions) => {
-      process.exitCode = await runCheckCommand(options, {
-        stdin: () => readStdin(process.stderr),
-        stdout: process.stdout,
-        stderr: process.stderr,
-      });
+      const io = cliIoOf(command);
+      setExitCode(command, await runCheckCommand(options, { stdin: () => readStdin(io.stderr), stdout: io.stdout, stderr: io.stderr }));
     });
 }
 
@@ -91,16 +92,17 @@ export function registerCheckCommand(program: Command): void {
  * Runs the checks. Resolves to the exit status: 0 all pass, 1 a failure or no SQL, 2 misuse.
  */
 export async function runCheckCommand(options: CheckCommandOptions, io: CheckCommandIo): Promise<number> {
-  let engine: SqliteEngine | undefined;
+  // One child: the command checks one text.
+  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 } });
   try {
     // Validate the interpreted options.
-    if (!DIALECTS.includes(options.dialect)) throw new LadderError('invalid_option', `--dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(options.dialect)}`);
+    if (!DIALECTS.includes(options.dialect)) throw invalidValue('--dialect', `one of ${DIALECTS.join(', ')}`, options.dialect);
     const policy = {
       ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
       ...(options.allowedTables !== undefined ? { allowedTables: options.allowedTables } : {}),
     };
 
-    const target = await resolveTarget(options);
+    const target = await resolveTarget(options, runtime);
     const input = await io.stdin();
     const answer = parseProviderOutput(input);
     if (answer.kind === 'declined') {
@@ -113,47 +115,44 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     }
     const sql = answer.sql;
 
-    let catalog: Catalog;
-    let syntax: RungResult;
+    let gates;
     if (target.kind === 'sqlite') {
-      engine = createSqliteEngine({ poolSize: 1 });
-      catalog = await loadCatalog(engine, target.db).catch((error: unknown) => {
+      const engine = io.engine ?? runtime.engine();
+      const catalog: Catalog = await loadCatalog(engine, target.db).catch((error: unknown) => {
         if (error instanceof LadderError && error.code === 'engine_failure' && /cannot open /.test(error.message)) {
-          throw new LadderError(error.code, `${error.message} (for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake)`, { cause: error });
+          // A file SQLite cannot open is the wrong kind of --db: misuse.
+          throw new LadderError('input_invalid', `--db: ${error.message} (${DDL_HINT})`, { cause: error });
         }
         throw error;
       });
-      syntax = await checkSyntax({ sql, dialect: 'sqlite', engine, db: target.db });
+      gates = await runGates({ sql, dialect: 'sqlite', engine, db: target.db, catalog, safetyPolicy: policy });
     } else {
-      catalog = target.catalog;
-      syntax = await checkSyntax({ sql, dialect: options.dialect });
+      gates = await runGates({ sql, dialect: options.dialect, catalog: target.catalog, safetyPolicy: policy });
     }
-    const engineAccepted = (syntax.details as { engineAccepted?: boolean }).engineAccepted === true;
-    const schema = syntax.status === 'pass'
-      ? checkSchema({ sql, dialect: options.dialect, catalog, engineAccepted })
-      : createSkippedResult('schema', 'L1 syntax failed');
-    const safety = checkSafety({ sql, dialect: options.dialect, policy, engineAccepted });
 
-    const rungs = [syntax, schema, safety];
-    const pass = rungs.every((rung) => rung.status !== 'fail');
+    const rungs: RungResult[] = [gates.syntax, gates.schema, gates.safety];
+    const pass = gates.failed === undefined;
     const report: CheckReport = { pass, sql, ...(target.db ? { db: target.db } : {}), rungs };
     io.stdout.write(options.json ? `${JSON.stringify(report, jsonReplacer)}\n` : formatReport(report));
     return pass ? 0 : 1;
   } catch (error) {
-    if (error instanceof LadderError || error instanceof TypeError) {
-      io.stderr.write(`error: ${error.message}\n`);
+    if (isMisuseError(error)) {
+      io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
       return 2;
     }
     throw error;
   } finally {
-    await engine?.close();
+    await runtime.close();
   }
 }
 
 type Target = { kind: 'sqlite'; db: string } | { kind: 'ddl'; db: string; catalog: Catalog };
 
+/** Said when a SQLite `--db` is not a database (most often a DDL file without `--dialect`). */
+const DDL_HINT = 'for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake';
+
 /** Interprets `--db` (+ `--role`, `--dialect`). */
-async function resolveTarget(options: CheckCommandOptions): Promise<Target> {
+async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntime): Promise<Target> {
   const isFile = existsSync(options.db) && statSync(options.db).isFile();
   if (options.dialect !== 'sqlite') {
     if (options.role !== undefined) throw new LadderError('invalid_option', `--role needs a SQLite fixture; dialect ${options.dialect} takes a DDL file in --db`);
@@ -165,15 +164,21 @@ async function resolveTarget(options: CheckCommandOptions): Promise<Target> {
   }
   if (options.role !== undefined) {
     if (isFile) throw new LadderError('invalid_option', `--role needs --db to name a fixture (e.g. warehouse), not a database file: ${options.db}`);
-    const fixture = await resolveFixture(options.db, { role: options.role });
+    const fixture = await runtime.resolveFixture(options.db, options.role);
     const first = fixture.snapshots[0];
     if (!first) throw new LadderError('unknown_fixture', `fixture ${options.db} has no snapshots`);
     return { kind: 'sqlite', db: first.path };
   }
-  if (isFile) return { kind: 'sqlite', db: options.db };
+  if (isFile) {
+    await checkSqliteFile(options.db, '--db').catch((error: unknown) => {
+      if (!isLadderError(error, 'input_invalid')) throw error;
+      throw new LadderError('input_invalid', `${error.message} (${DDL_HINT})`, { cause: error });
+    });
+    return { kind: 'sqlite', db: options.db };
+  }
   if (existsSync(options.db)) throw new LadderError('db_not_found', `--db: ${options.db} is not a file`);
   if (/[/\\]|\.(sqlite3?|db)$/i.test(options.db)) throw new LadderError('db_not_found', `--db: database ${options.db} does not exist (it is never created)`);
-  const fixture = await resolveFixture(options.db);
+  const fixture = await runtime.resolveFixture(options.db);
   const first = fixture.snapshots[0];
   if (!first) throw new LadderError('unknown_fixture', `fixture ${options.db} has no snapshots`);
   return { kind: 'sqlite', db: first.path };
@@ -208,21 +213,4 @@ async function readStdin(prompt: { write(text: string): unknown }): Promise<stri
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseDialect(value: string): Dialect {
-  if (!(DIALECTS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${DIALECTS.join(', ')}`);
-  return value as Dialect;
-}
-
-function parseList(value: string): string[] {
-  const items = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
-  if (items.length === 0) throw new InvalidArgumentError('expected a comma-separated list of table names');
-  return items;
-}
-
-function parsePositiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected an integer >= 1');
-  return parsed;
 }

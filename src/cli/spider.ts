@@ -7,19 +7,32 @@
  *
  * Prints execution accuracy by hardness (easy, medium, hard, extra, all) and the counts, shows a
  * progress bar on a TTY (stderr), and writes one JSON line per item to `--out`.
+ *
+ * Misuse (exit 2, one line, nothing run; cli-io.ts): a bad flag value, an unknown flag, a missing
+ * required flag; `--out` in a folder that does not exist; a gold file that is empty, is JSON (e.g.
+ * Spider's `dev.json`) or has no `sql<TAB>db_id` line at all; a `--db` folder that resolves none
+ * of the gold's db_ids; a snapshot file that is empty or not a SQLite database; a prediction line
+ * whose `<TAB>db_id` differs from the gold's (the files are not aligned). A malformed line among
+ * good ones is a per-item problem, reported and not scored.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { createSqliteEngine } from '../engine/sqlite/sqlite-engine.js';
-import { isLadderError, LadderError } from '../errors.js';
+import { createLadderRuntime } from '../runtime/ladder-runtime.js';
+import type { LadderRuntime } from '../runtime/ladder-runtime.js';
+import { isLadderError, isMisuseError, LadderError } from '../errors.js';
+import type { Snapshot } from '../compare/snapshot.js';
 import { PRESET_NAMES, resolvePolicy, type PresetName } from '../compare/policy.js';
 import { evaluateSpider, type SpiderSummary } from '../spider/evaluate-spider.js';
 import { listSnapshots } from '../spider/list-snapshots.js';
-import { readPredictions, readSpiderGold, type SpiderGoldItem } from '../spider/read-spider-files.js';
+import { readPredictions, readSpiderGold, type SpiderGoldItem, type SpiderPrediction } from '../spider/read-spider-files.js';
 import { HARDNESS_LEVELS } from '../spider/hardness.js';
+import { recordSpiderRunIdentity } from '../report/spider-run-identity.js';
+import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
+import { checkSqliteFile } from './database-file.js';
+import { parseChoice, parsePositiveInteger } from './flags.js';
 
 /** Parsed flags of the `spider` command. */
 export interface SpiderCommandOptions {
@@ -37,22 +50,21 @@ export interface SpiderCommandOptions {
 
 /** Registers `text2sql-ladder spider` on the program. */
 export function registerSpiderCommand(program: Command): void {
-  program
-    .command('spider')
+  const command = program.command('spider');
+  applyCliConventions(command)
     .description('Spider-format execution accuracy by hardness, under an explicit comparison policy')
     .requiredOption('--gold <file>', 'gold file: one "sql<TAB>db_id" per line')
     .requiredOption('--pred <file>', 'predictions: one SQL per line, optionally "<TAB>db_id", aligned with the gold')
     .requiredOption('--db <dir>', 'database folder: every <dir>/<db_id>/*.sqlite is a snapshot')
     .option('--tables <file>', 'Spider tables.json: db_ids outside it are reported as unknown')
-    .option('--preset <name>', `comparison policy: ${PRESET_NAMES.join(', ')}`, parsePreset, 'default' as PresetName)
+    .option('--preset <name>', `comparison policy: ${PRESET_NAMES.join(', ')}`, parseChoice(PRESET_NAMES), 'default' as PresetName)
     .option('--keep-distinct', 'spider preset: do not remove DISTINCT from the queries (official --keep_distinct)', false)
-    .option('--timeout-ms <n>', 'deadline per statement in milliseconds (default 10000)', parsePositiveInteger('--timeout-ms'))
+    .option('--timeout-ms <n>', 'deadline per statement in milliseconds (default 10000)', parsePositiveInteger)
     .option('--out <file>', 'write one JSON line per item: {"i","db_id","exec","error","flags","goldIndex","hardness"}')
-    .option('--concurrency <n>', 'items evaluated at once (default 8)', parsePositiveInteger('--concurrency'))
+    .option('--concurrency <n>', 'items evaluated at once (default 8)', parsePositiveInteger)
     .option('--diagnostics', 'add per-item diagnostics (component F1, exact match, AST distance, schema linking, result similarity) to the JSONL and their averages to the summary', false)
     .action(async (options: SpiderCommandOptions) => {
-      const code = await runSpiderCommand(options, { stdout: process.stdout, stderr: process.stderr });
-      process.exitCode = code;
+      setExitCode(command, await runSpiderCommand(options, cliIoOf(command)));
     });
 }
 
@@ -71,16 +83,21 @@ const MAX_LISTED_PROBLEMS = 20;
  * snapshot for none of the gold's db_ids).
  */
 export async function runSpiderCommand(options: SpiderCommandOptions, io: SpiderCommandIo): Promise<number> {
-  let engine: ReturnType<typeof createSqliteEngine> | undefined;
+  let runtime: LadderRuntime | undefined;
   try {
     const policy = resolvePolicy({ preset: options.preset, ...(options.keepDistinct ? { keepDistinct: true } : {}) });
+    if (options.out !== undefined) await checkOutFolder(options.out);
     const [gold, predictions, knownDbIds] = await Promise.all([
       readSpiderGold(options.gold),
       readPredictions(options.pred),
       options.tables === undefined ? Promise.resolve(undefined) : readTables(options.tables),
     ]);
+    await checkGoldFile(options.gold, gold);
+    checkAligned(options.gold, options.pred, gold, predictions);
     await checkDbDir(options.db, gold);
-    engine = createSqliteEngine(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
+    // The command's runtime: its engine and gold cache (no fixtures: Spider folders hold plain files).
+    runtime = createLadderRuntime(options.timeoutMs === undefined ? {} : { engine: { timeoutMs: options.timeoutMs } });
+    const engine = runtime.engine();
     const bar = io.stderr.isTTY
       ? new cliProgress.SingleBar({ format: 'spider [{bar}] {value}/{total} items | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
       : undefined;
@@ -90,6 +107,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       predictions,
       dbDir: options.db,
       engine,
+      cache: runtime.goldCache,
       policy,
       ...(knownDbIds === undefined ? {} : { knownDbIds }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -111,17 +129,19 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       const line = ({ i, db_id, exec, error, flags, goldIndex, hardness, diagnostics }: (typeof output.items)[number]): string =>
         JSON.stringify({ i, db_id, exec, error, flags, goldIndex, hardness, ...(diagnostics === undefined ? {} : { diagnostics }) });
       await writeFile(options.out, output.items.map(line).join('\n') + (output.items.length > 0 ? '\n' : ''));
+      // The run's identity beside the JSONL (<out>.run.json), for `text2sql-ladder compare`.
+      await recordSpiderRunIdentity(options.out, { gold, goldFile: options.gold, predFile: options.pred, dbDir: options.db, policy, settings: { preset: options.preset, keepDistinct: options.keepDistinct, timeoutMs: options.timeoutMs ?? null, diagnostics: options.diagnostics === true } });
     }
     io.stdout.write(formatSpiderSummary(output.summary, policy.preset, options.keepDistinct));
     return 0;
   } catch (error) {
-    if (error instanceof LadderError) {
-      io.stderr.write(`error: ${error.message}\n`);
+    if (isMisuseError(error)) {
+      io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
       return 2;
     }
     throw error;
   } finally {
-    await engine?.close();
+    await runtime?.close();
   }
 }
 
@@ -180,7 +200,10 @@ async function checkDbDir(dbDir: string, gold: readonly SpiderGoldItem[]): Promi
         throw error;
       },
     );
-  if ((await Promise.all(dbIds.map(resolves))).some(Boolean)) return;
+  if ((await Promise.all(dbIds.map(resolves))).some(Boolean)) {
+    await checkSnapshotFiles(dbDir, dbIds);
+    return;
+  }
   const names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
   const shown = names.length === 0 ? 'nothing (empty folder)' : names.slice(0, 10).join(', ') + (names.length > 10 ? `, … (${names.length - 10} more)` : '');
   const none = dbIds.length === 1 ? `the gold's only db_id, ${JSON.stringify(dbIds[0])}, has no snapshot` : `none of the gold's ${dbIds.length} db_ids (${JSON.stringify(dbIds[0])}, …) has a snapshot`;
@@ -203,15 +226,63 @@ async function readTables(file: string): Promise<Set<string>> {
   return new Set(data.flatMap((entry) => (typeof entry === 'object' && entry !== null && typeof (entry as { db_id?: unknown }).db_id === 'string' ? [(entry as { db_id: string }).db_id] : [])));
 }
 
-function parsePreset(value: string): PresetName {
-  if (!PRESET_NAMES.includes(value as PresetName)) throw new InvalidArgumentError(`expected one of ${PRESET_NAMES.join(', ')}`);
-  return value as PresetName;
+/**
+ * `--out` is created, its folder is not: a missing folder is misuse, found before the run (not as
+ * an ENOENT after it).
+ * @throws LadderError `invalid_option` naming `--out` and the folder.
+ */
+async function checkOutFolder(out: string): Promise<void> {
+  const folder = path.dirname(path.resolve(out));
+  const found = await stat(folder).catch(() => undefined);
+  if (found === undefined) throw new LadderError('invalid_option', `--out: the folder ${folder} does not exist (the file is created, its folder is not); received ${out}`);
+  if (!found.isDirectory()) throw new LadderError('invalid_option', `--out: ${folder} is not a folder; received ${out}`);
 }
 
-function parsePositiveInteger(flag: string): (value: string) => number {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} must be a positive integer`);
-    return n;
-  };
+/**
+ * Whole-file problems of the gold file are misuse: no item at all, JSON (Spider's `dev.json` is the
+ * usual mistake: the gold file is `dev_gold.sql`), or not one line in the `sql<TAB>db_id` format.
+ * @throws LadderError `input_invalid` naming `--gold`, the file and what was found.
+ */
+async function checkGoldFile(file: string, gold: readonly SpiderGoldItem[]): Promise<void> {
+  const expected = 'one "sql<TAB>db_id" per line (Spider\'s dev_gold.sql)';
+  if (gold.length === 0) throw new LadderError('input_invalid', `--gold: ${file} holds no item (no non-blank line); expected ${expected}`);
+  if (gold.some((item) => item.error === undefined)) return;
+  const text = await readFile(file, 'utf8');
+  const start = text.trimStart()[0];
+  if (start === '[' || start === '{') {
+    throw new LadderError('input_invalid', `--gold: ${file} is JSON (Spider's dev.json?); expected ${expected}`);
+  }
+  throw new LadderError('input_invalid', `--gold: no line of ${file} is "sql<TAB>db_id" (${gold[0]!.error ?? 'no tab'}); expected ${expected}`);
+}
+
+/**
+ * A prediction line that names a db_id (`sql<TAB>db_id`) must name its gold item's: one that does
+ * not means the two files are not aligned, and every verdict after it would be wrong.
+ * @throws LadderError `input_invalid` naming both `file:line`s and the count of such lines.
+ */
+function checkAligned(goldFile: string, predFile: string, gold: readonly SpiderGoldItem[], predictions: readonly SpiderPrediction[]): void {
+  const mismatched = gold.flatMap((item, index) => {
+    const prediction = predictions[index];
+    return item.error === undefined && prediction?.dbId !== undefined && prediction.dbId !== '' && prediction.dbId !== item.dbId ? [{ item, prediction }] : [];
+  });
+  const first = mismatched[0];
+  if (first === undefined) return;
+  const more = mismatched.length > 1 ? ` (${mismatched.length} lines differ)` : '';
+  throw new LadderError(
+    'input_invalid',
+    `--pred: ${predFile}:${first.prediction.line} names db_id ${JSON.stringify(first.prediction.dbId)} but gold item ${first.item.index} (${goldFile}:${first.item.line}) is on ${JSON.stringify(first.item.dbId)}: the files are not aligned${more}`,
+  );
+}
+
+async function checkSnapshotFiles(dbDir: string, dbIds: readonly string[]): Promise<void> {
+  for (const dbId of dbIds) {
+    let snapshots: Snapshot[];
+    try {
+      snapshots = await listSnapshots(dbDir, dbId);
+    } catch (error) {
+      if (isLadderError(error)) continue; // an unknown db_id is a per-item problem
+      throw error;
+    }
+    for (const snapshot of snapshots) await checkSqliteFile(snapshot.path, '--db');
+  }
 }

@@ -5,8 +5,9 @@
  * Order of decisions (each rule's source is in policy.ts):
  * 1. Cells are canonicalized (`coerceNumericStrings`); under `duplicates: 'set'` rows are
  *    deduplicated on both sides.
- * 2. Empty vs empty: a match (flag `empty_gold`) — under `emptyMatchesEmpty: 'same-columns'` only
- *    when the column counts agree as they must for other results.
+ * 2. Empty vs empty: a match — under `emptyMatchesEmpty: 'same-columns'` only when the column
+ *    counts agree as they must for other results. Every verdict on an empty gold carries the
+ *    `empty_gold` flag, match or not.
  * 3. Column counts: fewer predicted columns than gold fail; more fail unless `allowExtraColumns`.
  * 4. Row counts must agree (positions are compared segment by segment).
  * 5. Row order: from `context.ordering` (tie segments), else from `context.goldSql` under the
@@ -23,7 +24,7 @@ import type { IndexedSegment } from './row-matching.js';
 
 /** Machine-readable flags a verdict may carry. */
 export type VerdictFlag =
-  /** Both results are empty and that counted as a match (weak evidence). */
+  /** The gold result has no rows (weak evidence): set on every verdict, match or not. */
   | 'empty_gold'
   /** Row order mattered for this gold. */
   | 'ordered'
@@ -135,9 +136,9 @@ export function compareResults(
   if (ordering.ordered && ordering.segments === undefined && policy.tieAware) flags.add('ties_unknown');
 
   const columnsFit = np === ng || (np > ng && policy.allowExtraColumns);
+  if (goldRows.length === 0) flags.add('empty_gold');
   // Empty vs empty.
   if (goldRows.length === 0 && predRows.length === 0 && (policy.emptyMatchesEmpty === 'always' || columnsFit)) {
-    flags.add('empty_gold');
     return finish({ ...base, match: true, columnMap: identity(Math.min(ng, np)), missingRows: empty, extraRows: empty, firstDifference: null, reason: 'both results are empty' }, flags);
   }
   // Column counts.

@@ -13,6 +13,7 @@
  */
 import type { Row } from '../engine/engine.js';
 import { parseSql } from '../sql/parse.js';
+import type { ParseResult } from '../sql/parse.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 
 /** Rows at result positions `[start, end)` may come in any order; `pool` lists every acceptable row. */
@@ -44,6 +45,11 @@ export interface GoldOrdering {
   readonly nondeterministic?: boolean;
   /** Why tie groups are unknown although order matters (e.g. `DISTINCT with a hidden sort key`). */
   readonly tiesUnknownReason?: string;
+  /**
+   * True when the tie query failed for a reason of the moment (timeout, memory cap, engine
+   * failure), not because of the gold: the ordering must not be cached.
+   */
+  readonly transient?: boolean;
 }
 
 /** Outcome of {@link detectOuterOrderBy}. */
@@ -60,8 +66,8 @@ export interface OuterOrderBy {
  * @example detectOuterOrderBy('SELECT rank() OVER (ORDER BY a) FROM t')             // { ordered: false, source: 'ast' }
  * @example detectOuterOrderBy('SELECT * FROM (SELECT a FROM t ORDER BY a)')         // { ordered: false, source: 'ast' }
  */
-export function detectOuterOrderBy(sql: string): OuterOrderBy {
-  const statement = parseSingleStatement(sql);
+export function detectOuterOrderBy(sql: string, parse?: SqliteParse): OuterOrderBy {
+  const statement = parseSingleStatement(sql, parse);
   if (statement !== undefined) {
     const outer = outerSelect(statement);
     if (outer !== undefined) return { ordered: findClause(outer, 'order_by_clause') !== undefined, source: 'ast' };
@@ -69,12 +75,15 @@ export function detectOuterOrderBy(sql: string): OuterOrderBy {
   return { ordered: tokenScanOrderBy(sql), source: 'token-scan' };
 }
 
+/** A SQLite parser (default `parseSql(sql, 'sqlite')`; the ladder passes its item's parse memo). */
+export type SqliteParse = (sql: string) => ParseResult;
+
 /**
  * Parses one SQLite statement with the AST layer; `undefined` when it cannot be read or holds more
  * than one statement (empty statements after a trailing `;` are ignored).
  */
-export function parseSingleStatement(sql: string): CstNode | undefined {
-  const parsed = parseSql(sql, 'sqlite');
+export function parseSingleStatement(sql: string, parse: SqliteParse = (text) => parseSql(text, 'sqlite')): CstNode | undefined {
+  const parsed = parse(sql);
   if (!parsed.ok || parsed.kind !== 'cst') return undefined;
   const statements = (parsed.program.statements as unknown as CstNode[]).filter((s) => s.type !== 'empty');
   return statements.length === 1 ? statements[0] : undefined;

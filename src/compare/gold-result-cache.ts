@@ -1,10 +1,23 @@
 /**
- * Cache of gold executions keyed by (snapshot checksum — or path when there is none —, gold SQL as
- * run). Values are promises, so concurrent items asking for the same gold share one execution.
- * Tie-group orderings derived from a cached gold result are cached beside it, per ordering rule.
+ * Cache of gold executions. A cached result is reused only when everything that can change it is
+ * the same:
+ * - the snapshot: its checksum; without one, its resolved path plus the file's identity (device,
+ *   inode, size, modification time), so a database rebuilt at the same path is not confused with
+ *   the old one;
+ * - the SQL exactly as sent to the engine (after the policy's rewrites);
+ * - the double-quote mode (`legacy` may rewrite `"x"` into a string, `strict` fails on it);
+ * - the row cap (`result_too_large` under one cap is a result under another).
+ *
+ * Outcomes that depend on the moment rather than on these inputs are never kept: `timeout`,
+ * `memory_limit` and `engine_failure` (a killed or crashed child), and `db_not_found` (the file
+ * may appear). Such an entry is dropped when its run settles; callers already waiting share it.
+ *
+ * Values are promises, so concurrent items asking for the same gold share one execution. Tie-group
+ * orderings derived from a cached gold result are cached beside it, per ordering rule.
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { ExecutionOutcome } from '../engine/engine.js';
+import type { DoubleQuoteMode, ExecutionErrorCode, ExecutionOutcome } from '../engine/engine.js';
 import type { GoldOrdering } from './gold-ordering.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -15,8 +28,23 @@ export interface CachedGoldRun {
   readonly orderings: Map<string, Promise<GoldOrdering>>;
 }
 
+/** Everything a gold result depends on: the cache key. */
+export interface GoldRunKey {
+  readonly snapshot: Snapshot;
+  /** The SQL exactly as it is sent to the engine. */
+  readonly sql: string;
+  /** The double-quote mode the engine runs it under. */
+  readonly doubleQuotes: DoubleQuoteMode;
+  /** The row cap it runs under; `undefined` for the engine's default. */
+  readonly maxRows: number | undefined;
+}
+
+/** Error codes that say something about the run, not about the gold: never cached. */
+const TRANSIENT: ReadonlySet<ExecutionErrorCode> = new Set(['timeout', 'memory_limit', 'engine_failure', 'db_not_found']);
+
 /**
- * A bounded cache of gold results (oldest entries evicted first).
+ * A bounded cache of gold results (oldest entries evicted first). Keep one per runtime (one per
+ * engine): the key does not name the engine.
  * @example
  * const cache = new GoldResultCache({ maxEntries: 1000 });
  * await checkExecution({ ..., cache });
@@ -30,7 +58,7 @@ export class GoldResultCache {
   misses = 0;
 
   /**
-   * @param options.maxEntries - most (snapshot, gold) results kept; integer ≥ 1, default 10 000.
+   * @param options.maxEntries - most gold results kept; integer ≥ 1, default 10 000.
    * @throws RangeError when `maxEntries` is not an integer ≥ 1.
    */
   constructor(options: { readonly maxEntries?: number } = {}) {
@@ -41,23 +69,35 @@ export class GoldResultCache {
     this.maxEntries = maxEntries;
   }
 
-  /** The cache key of a (snapshot, gold SQL) pair. */
-  static key(snapshot: Snapshot, goldSql: string): string {
-    const identity = snapshot.checksum ?? `path:${path.resolve(snapshot.path)}`;
-    return `${identity}\u0000${goldSql.trim()}`;
+  /**
+   * The cache key of a gold run (see the module doc for its parts).
+   * @example
+   * GoldResultCache.key({ snapshot: { name: 'base', path: 'a.sqlite', checksum: 'c1' }, sql: 'SELECT 1', doubleQuotes: 'legacy', maxRows: 100 })
+   * // 'c1\u0000legacy\u0000100\u0000SELECT 1'
+   */
+  static key(key: GoldRunKey): string {
+    return [snapshotIdentity(key.snapshot), key.doubleQuotes, key.maxRows === undefined ? 'default' : String(key.maxRows), key.sql].join('\u0000');
   }
 
-  /** Returns the cached run, or starts `run()` and caches it. */
-  getOrRun(snapshot: Snapshot, goldSql: string, run: () => Promise<ExecutionOutcome>): CachedGoldRun {
-    const key = GoldResultCache.key(snapshot, goldSql);
-    const found = this.#entries.get(key);
+  /** Returns the cached run, or starts `run()` and caches it (until it settles on a transient error). */
+  getOrRun(key: GoldRunKey, run: () => Promise<ExecutionOutcome>): CachedGoldRun {
+    const id = GoldResultCache.key(key);
+    const found = this.#entries.get(id);
     if (found !== undefined) {
       this.hits += 1;
       return found;
     }
     this.misses += 1;
     const entry: CachedGoldRun = { outcome: run(), orderings: new Map() };
-    this.#entries.set(key, entry);
+    this.#entries.set(id, entry);
+    entry.outcome.then(
+      (outcome) => {
+        if (!outcome.ok && TRANSIENT.has(outcome.error.code) && this.#entries.get(id) === entry) this.#entries.delete(id);
+      },
+      () => {
+        if (this.#entries.get(id) === entry) this.#entries.delete(id);
+      },
+    );
     if (this.#entries.size > this.maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
@@ -73,5 +113,17 @@ export class GoldResultCache {
   /** Drops every entry. */
   clear(): void {
     this.#entries.clear();
+  }
+}
+
+/** The checksum, else `path:<resolved>@<dev>:<ino>:<size>:<mtimeNs>` (just the path when the file cannot be read). */
+function snapshotIdentity(snapshot: Snapshot): string {
+  if (snapshot.checksum !== undefined) return snapshot.checksum;
+  const resolved = path.resolve(snapshot.path);
+  try {
+    const stats = statSync(resolved, { bigint: true });
+    return `path:${resolved}@${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+  } catch {
+    return `path:${resolved}`;
   }
 }

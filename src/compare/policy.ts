@@ -22,6 +22,7 @@
  * set(ground_truth_res)`).
  */
 import { LadderError } from '../errors.js';
+import { describeReceived, invalidValue, isPlainRecord, rejectUnknownKeys } from '../options.js';
 
 /** The named presets. */
 export type PresetName = 'default' | 'spider' | 'bird';
@@ -193,11 +194,11 @@ export type PolicyInput = Partial<Omit<ComparisonPolicy, 'rewrites' | 'floatTole
   readonly keepDistinct?: boolean;
 };
 
-const KNOWN_KEYS = new Set([
+const KNOWN_KEYS: readonly string[] = [
   'preset', 'rowOrder', 'tieAware', 'duplicates', 'columnOrder', 'matchColumnNames', 'allowExtraColumns',
   'floatTolerance', 'coerceNumericStrings', 'emptyMatchesEmpty', 'columnSearchBudget', 'maxSampleRows',
   'rewrites', 'keepDistinct',
-]);
+];
 
 /** Misspellings and other libraries' names, with the option that replaces them. */
 const RENAMED: Readonly<Record<string, string>> = {
@@ -215,6 +216,8 @@ const RENAMED: Readonly<Record<string, string>> = {
  *
  * @param input - `undefined` (→ `default`), a {@link PresetName}, a complete policy, or a
  *   {@link PolicyInput}.
+ * @param options.name - how messages name the policy (default `policy`; a promptfoo assertion
+ *   passes `config.policy`).
  * @returns the resolved policy (a preset object itself when nothing is overridden).
  * @throws LadderError `invalid_option` naming the option, the expected and the received value
  *   (unknown preset, unknown or renamed option, out-of-range tolerance or budget).
@@ -223,36 +226,25 @@ const RENAMED: Readonly<Record<string, string>> = {
  * resolvePolicy({ preset: 'spider', keepDistinct: true }).rewrites.removeDistinct // false
  * resolvePolicy({ floatTolerance: { kind: 'absolute', value: 0.01 } }).preset     // 'default'
  */
-export function resolvePolicy(input?: PresetName | PolicyInput | ComparisonPolicy): ComparisonPolicy {
+export function resolvePolicy(input?: PresetName | PolicyInput | ComparisonPolicy, naming: { readonly name?: string } = {}): ComparisonPolicy {
+  const name = naming.name ?? 'policy';
   // Defaults.
   if (input === undefined) return PRESETS.default;
   // Validate the argument's kind.
   if (typeof input === 'string') {
     if (!PRESET_NAMES.includes(input as PresetName)) {
-      throw invalid('policy', `one of ${PRESET_NAMES.join(', ')}`, input);
+      throw invalidValue(name, `one of ${PRESET_NAMES.join(', ')}`, input);
     }
     return PRESETS[input as PresetName];
   }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new LadderError(
-      'invalid_option',
-      `policy must be a preset name (${PRESET_NAMES.join(', ')}) or an options object; received ${describe(input)}`,
-    );
+  if (!isPlainRecord(input)) {
+    throw invalidValue(name, `a preset name (${PRESET_NAMES.join(', ')}) or an options object`, input);
   }
-  for (const key of Object.keys(input)) {
-    if (KNOWN_KEYS.has(key)) continue;
-    const renamed = RENAMED[key];
-    throw new LadderError(
-      'invalid_option',
-      renamed !== undefined
-        ? `policy option "${key}" does not exist; use "${renamed}"`
-        : `unknown policy option "${key}"; known options: ${[...KNOWN_KEYS].join(', ')}`,
-    );
-  }
+  rejectUnknownKeys(input, KNOWN_KEYS, { prefix: `${name}.`, renamed: RENAMED });
   // Interpret: start from the preset, apply overrides.
   const options: PolicyInput = input;
   const presetName = options.preset ?? 'default';
-  if (!PRESET_NAMES.includes(presetName)) throw invalid('preset', `one of ${PRESET_NAMES.join(', ')}`, presetName);
+  if (!PRESET_NAMES.includes(presetName)) throw invalidValue(`${name}.preset`, `one of ${PRESET_NAMES.join(', ')}`, presetName);
   const base = PRESETS[presetName];
   const rewrites: SqlRewrites = {
     ...base.rewrites,
@@ -275,11 +267,18 @@ export function resolvePolicy(input?: PresetName | PolicyInput | ComparisonPolic
     rewrites,
   };
   // Validate the interpreted options.
-  validatePolicy(policy, options.keepDistinct);
+  validatePolicy(policy, options.keepDistinct, name);
   return Object.freeze({ ...policy, floatTolerance: Object.freeze({ ...policy.floatTolerance }), rewrites: Object.freeze(rewrites) });
 }
 
-function validatePolicy(policy: ComparisonPolicy, keepDistinct: unknown): void {
+function validatePolicy(policy: ComparisonPolicy, keepDistinct: unknown, name: string): void {
+  const invalid = (option: string, expected: string, received: unknown): LadderError => invalidValue(`${name}.${option}`, expected, received);
+  const oneOf = (option: string, value: unknown, allowed: readonly string[]): void => {
+    if (!allowed.includes(value as string)) throw invalid(option, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);
+  };
+  const positiveInteger = (option: string, value: unknown, allowZero = false): void => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw invalid(option, `an integer ≥ ${allowZero ? 0 : 1}`, value);
+  };
   oneOf('rowOrder', policy.rowOrder, ['gold-order-by', 'gold-text-order-by', 'ignore']);
   oneOf('duplicates', policy.duplicates, ['multiset', 'set']);
   oneOf('columnOrder', policy.columnOrder, ['ignore', 'significant']);
@@ -296,7 +295,7 @@ function validatePolicy(policy: ComparisonPolicy, keepDistinct: unknown): void {
   if (kind !== 'relative' && kind !== 'absolute') throw invalid('floatTolerance.kind', "'relative' or 'absolute'", kind);
   if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid('floatTolerance.value', 'a finite number', value);
   if (value < 0) {
-    throw new LadderError('invalid_option', `floatTolerance.value must be ≥ 0; received ${value}`, {
+    throw new LadderError('invalid_option', `${name}.floatTolerance.value must be ≥ 0; received ${describeReceived(value)}`, {
       cause: new RangeError('floatTolerance.value'),
     });
   }
@@ -309,27 +308,4 @@ function validatePolicy(policy: ComparisonPolicy, keepDistinct: unknown): void {
   if (r.currentYear !== null && !(typeof r.currentYear === 'number' && Number.isInteger(r.currentYear))) {
     throw invalid('rewrites.currentYear', 'an integer year or null', r.currentYear);
   }
-}
-
-function oneOf(name: string, value: unknown, allowed: readonly string[]): void {
-  if (!allowed.includes(value as string)) throw invalid(name, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value);
-}
-
-function positiveInteger(name: string, value: unknown, allowZero = false): void {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
-    throw invalid(name, `an integer ≥ ${allowZero ? 0 : 1}`, value);
-  }
-}
-
-function invalid(name: string, expected: string, received: unknown): LadderError {
-  return new LadderError('invalid_option', `${name} must be ${expected}; received ${describe(received)}`);
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  if (typeof value === 'object') return 'an object';
-  return String(value);
 }

@@ -17,7 +17,7 @@
  */
 import type { Engine, QueryResult, Row } from '../engine/engine.js';
 import { cellKey } from './cell-key.js';
-import { detectOuterOrderBy, findClause, outerSelect, parseSingleStatement, textHasOrderBy, type CstNode, type GoldOrdering, type TieSegment } from './gold-ordering.js';
+import { detectOuterOrderBy, findClause, outerSelect, parseSingleStatement, textHasOrderBy, type CstNode, type GoldOrdering, type SqliteParse, type TieSegment } from './gold-ordering.js';
 import type { ComparisonPolicy } from './policy.js';
 
 /** Where a sort key's value is read: a visible result column or an appended hidden one. */
@@ -48,8 +48,8 @@ export type TiePlan =
  * planTieQuery('SELECT name FROM t ORDER BY age LIMIT 2', ['name'])
  * // { kind: 'ordered', keys: [{ hidden: 0 }], hiddenExpressions: ['age'], sql: 'SELECT name, age FROM t ORDER BY age ', limit: 2, offset: 0 }
  */
-export function planTieQuery(goldSql: string, visibleColumns: readonly string[]): TiePlan {
-  const statement = parseSingleStatement(goldSql);
+export function planTieQuery(goldSql: string, visibleColumns: readonly string[], parse?: SqliteParse): TiePlan {
+  const statement = parseSingleStatement(goldSql, parse);
   if (statement === undefined) return { kind: 'unknown', reason: 'the AST layer cannot read the gold' };
   const outer = outerSelect(statement);
   if (outer === undefined) return { kind: 'unknown', reason: `unsupported statement ${statement.type}` };
@@ -232,6 +232,8 @@ export interface GoldOrderingInput {
   readonly policy: ComparisonPolicy;
   /** Deadline for the tie query, ms (engine default when absent). */
   readonly timeoutMs?: number;
+  /** The parser to read the gold with (default `parseSql(sql, 'sqlite')`; the ladder passes its item's memo). */
+  readonly parse?: SqliteParse;
 }
 
 /**
@@ -243,13 +245,13 @@ export async function resolveGoldOrdering(input: GoldOrderingInput): Promise<Gol
   const { policy, goldSql, goldResult } = input;
   if (policy.rowOrder === 'ignore') return { ordered: false, source: 'policy' };
   if (policy.rowOrder === 'gold-text-order-by') return { ordered: textHasOrderBy(goldSql), source: 'text' };
-  const detected = detectOuterOrderBy(goldSql);
+  const detected = detectOuterOrderBy(goldSql, input.parse);
   if (!detected.ordered) return { ordered: false, source: detected.source };
   if (!policy.tieAware) return { ordered: true, source: detected.source };
   if (detected.source === 'token-scan') {
     return { ordered: true, source: 'token-scan', tiesUnknownReason: 'the AST layer cannot read the gold' };
   }
-  const plan = planTieQuery(goldSql, goldResult.columns);
+  const plan = planTieQuery(goldSql, goldResult.columns, input.parse);
   if (plan.kind === 'unordered') return { ordered: false, source: 'ast' };
   if (plan.kind === 'unknown') return { ordered: true, source: 'ast', tiesUnknownReason: plan.reason };
   let fullRows: readonly Row[] = goldResult.rows;
@@ -259,7 +261,10 @@ export async function resolveGoldOrdering(input: GoldOrderingInput): Promise<Gol
       sql: plan.sql,
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     });
-    if (!outcome.ok) return { ordered: true, source: 'ast', tiesUnknownReason: `tie query failed: ${outcome.error.message}` };
+    if (!outcome.ok) {
+      const transient = outcome.error.code === 'timeout' || outcome.error.code === 'memory_limit' || outcome.error.code === 'engine_failure';
+      return { ordered: true, source: 'ast', tiesUnknownReason: `tie query failed: ${outcome.error.message}`, ...(transient ? { transient } : {}) };
+    }
     fullRows = outcome.result.rows;
   }
   const ties = tieSegmentsFrom(fullRows, goldResult.rows, goldResult.columns.length, plan.keys, plan.sql === null ? 0 : plan.offset);

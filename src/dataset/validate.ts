@@ -2,7 +2,7 @@
  * Validation of one dataset record (reference 000 §12) into a {@link DatasetItem}. Reports every
  * problem of the record at once, each with the line of the offending field.
  */
-import { distance } from 'fastest-levenshtein';
+import { describeReceived, unknownKeyMessage } from '../options.js';
 import type { DatasetError, DatasetItem, ExpectedBehavior, TagValue } from './item.js';
 
 /** The record's keys, in the order of reference 000 §12. */
@@ -54,8 +54,7 @@ export interface RecordValidation {
  */
 export function validateRecord(raw: unknown, at: RecordLocation): RecordValidation {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    const received = raw === null ? 'null' : Array.isArray(raw) ? 'a list' : typeof raw;
-    return { errors: [makeError(at.file, at.line, undefined, undefined, `a dataset item must be a mapping of fields, received ${received}`)] };
+    return { errors: [makeError(at.file, at.line, undefined, undefined, `a dataset item must be a mapping of fields; received ${describeReceived(raw)}`)] };
   }
   const record = raw as Record<string, unknown>;
   const rawId = record['id'];
@@ -67,12 +66,11 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
 
   for (const key of Object.keys(record)) {
     if (!(RECORD_KEYS as readonly string[]).includes(key)) {
-      const suggestion = suggest(key, RECORD_KEYS);
-      problem(key, `unknown field "${key}"${suggestion ? `; did you mean "${suggestion}"?` : `; known fields: ${RECORD_KEYS.join(', ')}`}`);
+      problem(key, unknownKeyMessage(key, RECORD_KEYS, { noun: 'field' }));
     }
   }
 
-  if (id === undefined) problem(rawId === undefined ? undefined : 'id', `id must be a non-empty string, received ${describe(rawId)}`);
+  if (id === undefined) problem(rawId === undefined ? undefined : 'id', `id must be a non-empty string; received ${describeReceived(rawId)}`);
   const question = requireString(record, 'question', problem);
   const db = requireString(record, 'db', problem);
 
@@ -83,7 +81,7 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
   if (record['as_of_date'] !== undefined) {
     const value = record['as_of_date'];
     if (typeof value !== 'string' || !isCalendarDate(value)) {
-      problem('as_of_date', `as_of_date must be a date "YYYY-MM-DD" (quote it in YAML), received ${describe(value)}`);
+      problem('as_of_date', `as_of_date must be a date "YYYY-MM-DD" (quote it in YAML); received ${describeReceived(value)}`);
     } else {
       asOfDate = value;
     }
@@ -96,17 +94,17 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
     else goldSql = [rawGold];
   } else if (Array.isArray(rawGold)) {
     rawGold.forEach((entry, index) => {
-      if (typeof entry !== 'string' || entry.trim() === '') problem('gold_sql', `gold_sql[${index}] must be a non-empty SQL string, received ${describe(entry)}`);
+      if (typeof entry !== 'string' || entry.trim() === '') problem('gold_sql', `gold_sql[${index}] must be a non-empty SQL string; received ${describeReceived(entry)}`);
       else goldSql.push(entry);
     });
   } else if (rawGold !== undefined && rawGold !== null) {
-    problem('gold_sql', `gold_sql must be a SQL string or a list of them, received ${describe(rawGold)}`);
+    problem('gold_sql', `gold_sql must be a SQL string or a list of them; received ${describeReceived(rawGold)}`);
   }
 
   let ordered: boolean | undefined;
   if (record['gold_result_ordered'] !== undefined) {
     const value = record['gold_result_ordered'];
-    if (typeof value !== 'boolean') problem('gold_result_ordered', `gold_result_ordered must be true or false, received ${describe(value)}`);
+    if (typeof value !== 'boolean') problem('gold_result_ordered', `gold_result_ordered must be true or false; received ${describeReceived(value)}`);
     else ordered = value;
   }
 
@@ -117,7 +115,7 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
   if (record['expected_behavior'] !== undefined) {
     const value = record['expected_behavior'];
     if (typeof value !== 'string' || !(BEHAVIORS as readonly string[]).includes(value)) {
-      problem('expected_behavior', `expected_behavior must be one of ${BEHAVIORS.join(', ')}, received ${describe(value)}`);
+      problem('expected_behavior', `expected_behavior must be one of ${BEHAVIORS.join(', ')}; received ${describeReceived(value)}`);
     } else {
       behavior = value as ExpectedBehavior;
     }
@@ -128,7 +126,7 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
 
   let notes: string | undefined;
   if (record['notes'] !== undefined) {
-    if (typeof record['notes'] !== 'string') problem('notes', `notes must be a string, received ${describe(record['notes'])}`);
+    if (typeof record['notes'] !== 'string') problem('notes', `notes must be a string; received ${describeReceived(record['notes'])}`);
     else notes = record['notes'];
   }
 
@@ -170,7 +168,7 @@ type Problem = (field: string | undefined, message: string) => void;
 function requireString(record: Record<string, unknown>, field: string, problem: Problem): string | undefined {
   const value = record[field];
   if (typeof value === 'string' && value.trim() !== '') return value;
-  problem(value === undefined ? undefined : field, value === undefined ? `missing required field ${field}` : `${field} must be a non-empty string, received ${describe(value)}`);
+  problem(value === undefined ? undefined : field, value === undefined ? `missing required field ${field}` : `${field} must be a non-empty string; received ${describeReceived(value)}`);
   return undefined;
 }
 
@@ -178,7 +176,7 @@ function optionalName(record: Record<string, unknown>, field: string, problem: P
   const value = record[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string' && value.trim() !== '') return value;
-  problem(field, `${field} must be a non-empty string, received ${describe(value)}`);
+  problem(field, `${field} must be a non-empty string; received ${describeReceived(value)}`);
   return undefined;
 }
 
@@ -186,13 +184,13 @@ function optionalNameList(record: Record<string, unknown>, field: string, proble
   const value = record[field];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || (nonEmpty && value.length === 0)) {
-    problem(field, `${field} must be a ${nonEmpty ? 'non-empty ' : ''}list of names, received ${describe(value)}`);
+    problem(field, `${field} must be a ${nonEmpty ? 'non-empty ' : ''}list of names; received ${describeReceived(value)}`);
     return undefined;
   }
   const names: string[] = [];
   for (const [index, entry] of value.entries()) {
     if (typeof entry !== 'string' || entry.trim() === '') {
-      problem(field, `${field}[${index}] must be a non-empty string, received ${describe(entry)}`);
+      problem(field, `${field}[${index}] must be a non-empty string; received ${describeReceived(entry)}`);
       return undefined;
     }
     if (names.includes(entry)) {
@@ -208,7 +206,7 @@ function readTags(record: Record<string, unknown>, problem: Problem): Record<str
   const value = record['tags'];
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    problem('tags', `tags must be a mapping such as {difficulty: easy, category: join}, received ${describe(value)}`);
+    problem('tags', `tags must be a mapping such as {difficulty: easy, category: join}; received ${describeReceived(value)}`);
     return {};
   }
   const tags: Record<string, TagValue> = {};
@@ -218,7 +216,7 @@ function readTags(record: Record<string, unknown>, problem: Problem): Record<str
     } else if (Array.isArray(tag) && tag.every((t): t is string => typeof t === 'string')) {
       tags[key] = [...tag];
     } else {
-      problem('tags', `tag ${key} must be a string, number, boolean or list of strings, received ${describe(tag)}`);
+      problem('tags', `tag ${key} must be a string, number, boolean or list of strings; received ${describeReceived(tag)}`);
     }
   }
   return tags;
@@ -231,29 +229,4 @@ export function isCalendarDate(text: string): boolean {
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `a list ${truncate(JSON.stringify(value))}`;
-  if (typeof value === 'object') return 'a mapping';
-  return `${typeof value} ${truncate(JSON.stringify(value))}`;
-}
-
-function truncate(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-function suggest(key: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of known) {
-    const d = distance(key.toLowerCase(), candidate);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
-  }
-  return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
 }

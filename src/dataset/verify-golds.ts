@@ -1,24 +1,26 @@
 /**
- * Runs every gold query of dataset items on every snapshot they name, directly with
- * better-sqlite3 (read-only, `query_only`), and checks what reviewers must know before trusting
- * a dataset (reference 004, "Review after data or schema changes"):
+ * Runs every gold query of dataset items on every snapshot they name, through the Engine (the same
+ * read-only, killable SQLite children as the ladder, exact integers), and checks what reviewers
+ * must know before trusting a dataset (reference 004, "Review after data or schema changes"):
  * - each gold runs without error on each snapshot;
- * - several golds of one item return the same multiset of rows on every snapshot;
+ * - several golds of one item agree on every snapshot: each later gold matches the first under the
+ *   item's comparison policy exactly as L4 would judge a prediction (`checkExecution`: the policy's
+ *   column map, float tolerance and row order, the item's `gold_result_ordered`);
  * - which snapshots give an empty gold result (to be paired with a non-empty twin).
- *
- * Cells are compared by a canonical text: integers exactly, other numbers to 12 significant
- * digits (so 0.1 + 0.2 equals 0.3), NULL distinct from 0 and ''. Column names are ignored; column
- * order is not.
  */
-import Database from 'better-sqlite3';
-import { resolveFixture } from '../fixtures/registry.js';
-import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
+import { resolvePolicy } from '../compare/policy.js';
+import type { ComparisonPolicy, PolicyInput, PresetName } from '../compare/policy.js';
+import type { Cell, ExecutionOutcome } from '../engine/engine.js';
+import type { ResolveFixtureOptions } from '../fixtures/registry.js';
+import { checkExecution } from '../rungs/execution.js';
+import { createLadderRuntime } from '../runtime/ladder-runtime.js';
+import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import type { DatasetItem } from './item.js';
 
 /** A result read by position: column names apart from rows of cells. */
 export interface GoldRows {
   readonly columns: readonly string[];
-  readonly rows: readonly (readonly unknown[])[];
+  readonly rows: readonly (readonly Cell[])[];
 }
 
 /** One gold on one snapshot. */
@@ -31,7 +33,7 @@ export interface SnapshotCheck {
   readonly path: string;
   /** One entry per gold, in the item's order. */
   readonly runs: readonly GoldRun[];
-  /** True when every gold ran and all give the same multiset of rows. */
+  /** True when every gold ran and each later gold matches the first under the policy. */
   readonly agree: boolean;
   /** True when the (first) gold ran and returned no rows. */
   readonly empty: boolean;
@@ -45,91 +47,85 @@ export interface ItemCheck {
   readonly problems: readonly string[];
 }
 
-/**
- * Canonical text of a cell: `null` → `NULL`; integral numbers and bigints exactly; other numbers
- * to 12 significant digits; strings quoted; blobs as hex.
- */
-export function canonicalCell(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : `${Number(value.toPrecision(12))}`;
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value instanceof Uint8Array) return `x'${Buffer.from(value).toString('hex')}'`;
-  return JSON.stringify(value);
-}
-
-/** The sorted canonical rows of a result: equal for two results with the same multiset of rows. */
-export function canonicalMultiset(rows: readonly (readonly unknown[])[]): string[] {
-  return rows.map((row) => row.map(canonicalCell).join('\u0001')).sort();
-}
-
-/**
- * Runs one query read-only on one database file.
- * @returns rows by position with the column names kept apart, or the SQLite error message.
- */
-export function runQuery(dbPath: string, sql: string): GoldRun {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
-  try {
-    db.pragma('query_only = ON');
-    db.defaultSafeIntegers(false);
-    const statement = db.prepare(sql);
-    if (!statement.reader) return { ok: false, error: 'not a query: the statement returns no rows' };
-    const columns = statement.columns().map((c) => c.name);
-    const rows = statement.raw(true).all() as unknown[][];
-    return { ok: true, result: { columns, rows } };
-  } catch (error) {
-    return { ok: false, error: (error as Error).message };
-  } finally {
-    db.close();
-  }
+/** Options of {@link verifyDatasetGolds}. */
+export interface VerifyGoldsOptions extends Omit<ResolveFixtureOptions, 'role'> {
+  /**
+   * The runtime whose engine, gold cache and fixtures to use. Default: one of its own (fixtures
+   * from `fixturesDir` / `cacheDir`), closed at the end.
+   */
+  readonly runtime?: LadderRuntime;
+  /** The comparison policy golds must agree under (default `default`, as the ladder's). */
+  readonly policy?: PresetName | PolicyInput | ComparisonPolicy;
 }
 
 /**
  * Checks the golds of `items` on their snapshots (every snapshot of the fixture when an item
  * names none; role-scoped snapshots when it has a role). Items without gold are skipped.
  *
- * @param options - passed to {@link resolveFixture} (`cacheDir`, `fixturesDir`).
  * @returns one {@link ItemCheck} per item with gold SQL, in input order.
- * @throws LadderError from {@link resolveFixture} for an unknown fixture or role.
+ * @throws LadderError from the fixture registry for an unknown fixture or role; `invalid_option`
+ *   for a bad policy.
  */
-export async function verifyDatasetGolds(
-  items: readonly DatasetItem[],
-  options: Omit<ResolveFixtureOptions, 'role'> = {},
-): Promise<ItemCheck[]> {
-  const fixtures = new Map<string, Promise<ResolvedFixture>>();
-  const resolve = (db: string, role: string | undefined): Promise<ResolvedFixture> => {
-    const key = `${db}\n${role ?? ''}`;
-    let pending = fixtures.get(key);
-    if (!pending) {
-      pending = resolveFixture(db, { ...options, ...(role !== undefined ? { role } : {}) });
-      fixtures.set(key, pending);
+export async function verifyDatasetGolds(items: readonly DatasetItem[], options: VerifyGoldsOptions = {}): Promise<ItemCheck[]> {
+  // Apply defaults.
+  const { runtime: given, policy: policyInput, ...fixtureOptions } = options;
+  const runtime = given ?? createLadderRuntime({ fixtures: fixtureOptions });
+  // Validate and interpret the options.
+  const policy = resolvePolicy(policyInput);
+  try {
+    const checks: ItemCheck[] = [];
+    for (const item of items) {
+      if (item.gold_sql.length > 0) checks.push(await verifyItem(item, runtime, policy));
     }
-    return pending;
-  };
-  const checks: ItemCheck[] = [];
-  for (const item of items) {
-    if (item.gold_sql.length === 0) continue;
-    const fixture = await resolve(item.db, item.role);
-    const problems: string[] = [];
-    const wanted = item.snapshots ?? fixture.snapshots.map((s) => s.name);
-    const snapshotChecks: SnapshotCheck[] = [];
-    for (const name of wanted) {
-      const snapshot = fixture.snapshots.find((s) => s.name === name);
-      if (!snapshot) {
-        problems.push(`snapshot "${name}" is not one of ${fixture.snapshots.map((s) => s.name).join(', ')}`);
-        continue;
-      }
-      const runs = item.gold_sql.map((sql) => runQuery(snapshot.path, sql));
-      runs.forEach((run, index) => {
-        if (!run.ok) problems.push(`gold ${index + 1} fails on ${name}: ${run.error}`);
-      });
-      const multisets = runs.map((run) => (run.ok ? canonicalMultiset(run.result.rows).join('\n') : undefined));
-      const agree = multisets.every((m) => m !== undefined && m === multisets[0]);
-      if (!agree && runs.every((r) => r.ok)) problems.push(`golds disagree on ${name}`);
-      const first = runs[0];
-      snapshotChecks.push({ snapshot: name, path: snapshot.path, runs, agree, empty: first !== undefined && first.ok && first.result.rows.length === 0 });
-    }
-    checks.push({ id: item.id, snapshots: snapshotChecks, problems });
+    return checks;
+  } finally {
+    if (given === undefined) await runtime.close();
   }
-  return checks;
+}
+
+async function verifyItem(item: DatasetItem, runtime: LadderRuntime, policy: ComparisonPolicy): Promise<ItemCheck> {
+  const engine = runtime.engine();
+  const fixture = await runtime.resolveFixture(item.db, item.role);
+  const problems: string[] = [];
+  const wanted = item.snapshots ?? fixture.snapshots.map((s) => s.name);
+  const snapshotChecks: SnapshotCheck[] = [];
+  for (const name of wanted) {
+    const snapshot = fixture.snapshots.find((s) => s.name === name);
+    if (!snapshot) {
+      problems.push(`snapshot "${name}" is not one of ${fixture.snapshots.map((s) => s.name).join(', ')}`);
+      continue;
+    }
+    // Keyed as L4 keys them: the engine's double-quote mode and row cap.
+    const { doubleQuotes, maxRows } = engine.options;
+    const outcomes = await Promise.all(
+      item.gold_sql.map((sql) => runtime.goldCache.getOrRun({ snapshot, sql, doubleQuotes, maxRows }, () => engine.execute({ db: snapshot.path, sql, doubleQuotes, maxRows })).outcome),
+    );
+    const runs = outcomes.map(toGoldRun);
+    runs.forEach((run, index) => {
+      if (!run.ok) problems.push(`gold ${index + 1} fails on ${name}: ${run.error}`);
+    });
+    let agree = runs.every((run) => run.ok);
+    if (agree && item.gold_sql.length > 1) {
+      for (const other of item.gold_sql.slice(1)) {
+        const verdict = await checkExecution({
+          predictedSql: other,
+          golds: [item.gold_sql[0]!],
+          snapshots: [snapshot],
+          engine,
+          policy,
+          cache: runtime.goldCache,
+          ...(item.gold_result_ordered !== undefined ? { goldOrdered: item.gold_result_ordered } : {}),
+        });
+        if (verdict.status !== 'pass') agree = false;
+      }
+      if (!agree) problems.push(`golds disagree on ${name}`);
+    }
+    const first = runs[0];
+    snapshotChecks.push({ snapshot: name, path: snapshot.path, runs, agree, empty: first !== undefined && first.ok && first.result.rows.length === 0 });
+  }
+  return { id: item.id, snapshots: snapshotChecks, problems };
+}
+
+function toGoldRun(outcome: ExecutionOutcome): GoldRun {
+  return outcome.ok ? { ok: true, result: { columns: outcome.result.columns, rows: outcome.result.rows } } : { ok: false, error: outcome.error.message };
 }

@@ -4,6 +4,7 @@
  * many rows `c` has. This reads the FROM clauses of the SQL (sql-parser-cst, via src/sql/parse.ts).
  */
 import { parseSql } from '../sql/parse.js';
+import type { ParseResult } from '../sql/parse.js';
 
 /**
  * Alias (lower-case) → base table name (lower-case) for every `FROM t AS a` / `JOIN t a` in the
@@ -28,12 +29,14 @@ interface Node {
  * Collects the table aliases of a SQLite statement.
  *
  * @param sql - one statement.
+ * @param parse - the parser to use (default `parseSql(sql, 'sqlite')`); the ladder passes its
+ *   item's parse memo so that a text is parsed once.
  * @example
  * collectTableAliases('SELECT 1 FROM orders AS o JOIN customers c ON c.id = o.customer_id').byName
  * // Map { 'orders' => 'orders', 'o' => 'orders', 'customers' => 'customers', 'c' => 'customers' }
  */
-export function collectTableAliases(sql: string): TableAliases {
-  const parsed = parseSql(sql, 'sqlite');
+export function collectTableAliases(sql: string, parse: (sql: string) => ParseResult = (text) => parseSql(text, 'sqlite')): TableAliases {
+  const parsed = parse(sql);
   if (!parsed.ok || parsed.kind !== 'cst') return { byName: new Map(), ambiguous: [], parsed: false };
   const byName = new Map<string, string>();
   const ambiguous = new Set<string>();

@@ -7,7 +7,8 @@
  * with that said in the reason); `fail` otherwise, with one positioned issue per ungrounded number;
  * `skipped` when there is no prose answer.
  */
-import { LadderError } from '../errors.js';
+import { invalidValue, optionReader } from '../options.js';
+import type { ParseMemo } from './parse-memo.js';
 import type { Engine, Row } from '../engine/engine.js';
 import { groundNumbers } from '../answer/ground.js';
 import type { GroundedNumber, GroundingOptions } from '../answer/ground.js';
@@ -28,6 +29,8 @@ export interface AnswerGroundingInput {
   /** The predicted SQL: its numbers are context, not claims. */
   readonly sql?: string;
   readonly options?: GroundingOptions;
+  /** The item's shared parses (the SQL's select list is read once per item). */
+  readonly parses?: ParseMemo;
 }
 
 /** `details` of a scored L7 result. */
@@ -40,6 +43,8 @@ export interface AnswerGroundingDetails {
   readonly derivationsTried: boolean;
   /** The result's column names when given (match `column` fields index into it), else `null`. */
   readonly columns: readonly string[] | null;
+  /** Unit of each column's cells: 1, 100 (percent), 1000 (per mille); how a stated `85%` was compared. */
+  readonly columnUnits: readonly number[];
 }
 
 /**
@@ -57,7 +62,9 @@ export function checkAnswerGrounding(input: AnswerGroundingInput): RungResult<An
     rows: input.rows,
     ...(input.question !== undefined ? { question: input.question } : {}),
     ...(input.sql !== undefined ? { sql: input.sql } : {}),
+    ...(input.columns ? { columns: input.columns } : {}),
     ...(input.options ? { options: input.options } : {}),
+    ...(input.parses ? { dialect: input.parses.dialect, parse: (sql: string) => input.parses!.parse(sql) } : {}),
   });
   const answer = input.answer;
   const counts = {
@@ -69,7 +76,8 @@ export function checkAnswerGrounding(input: AnswerGroundingInput): RungResult<An
   const issues: RungIssue[] = report.ungrounded.map((n) => {
     const { line, column } = positionAt(answer, n.start);
     const what = n.yearLike ? `year-like ${n.text} is in neither the question, the SQL nor the rows` : `${n.text} matches no cell of the ${input.rows.length}-row result`;
-    return { kind: 'ungrounded_number', message: `${what} (stated precision ±${n.tolerance}${n.percent ? ' points' : ''})`, line, column };
+    const units = n.percent || n.perMille ? `; ${unitNote(report.columnUnits, input.columns, n.percent ? 100 : 1000)}` : '';
+    return { kind: 'ungrounded_number', message: `${what} (stated precision ±${n.tolerance}${n.percent ? ' points' : ''}${units})`, line, column };
   });
   const pass = counts.ungrounded === 0;
   const reason = pass
@@ -82,20 +90,28 @@ export function checkAnswerGrounding(input: AnswerGroundingInput): RungResult<An
     status: pass ? 'pass' : 'fail',
     reason,
     issues,
-    details: { numbers: report.numbers, counts, cellCount: report.cellCount, derivationsTried: report.derivationsTried, columns: input.columns ?? null },
+    details: { numbers: report.numbers, counts, cellCount: report.cellCount, derivationsTried: report.derivationsTried, columns: input.columns ?? null, columnUnits: report.columnUnits },
   });
+}
+
+/** How a percentage (per-mille value) was compared: which columns were read as already in its unit. */
+function unitNote(units: readonly number[], columns: readonly string[] | undefined, scale: 100 | 1000): string {
+  const word = scale === 100 ? 'percent' : 'per-mille';
+  const inUnit = units.flatMap((unit, index) => (unit === scale ? [columns?.[index] ?? `column ${index + 1}`] : []));
+  const factor = scale === 100 ? '100' : '1000';
+  return inUnit.length === 0 ? `cells read as fractions, ${factor}·v` : `${inUnit.join(', ')} read as ${word} values, other cells as fractions`;
 }
 
 function validateOptions(options: GroundingOptions): void {
   const { relativeTolerance, maxDerivationCells, derivations, decimalText } = options;
   if (relativeTolerance !== undefined && !(typeof relativeTolerance === 'number' && relativeTolerance >= 0 && relativeTolerance < 1)) {
-    throw new LadderError('invalid_option', `answer relativeTolerance must be a number in [0, 1) (fraction of the cell), received ${String(relativeTolerance)}`);
+    throw invalidValue('answer.relativeTolerance', 'a number in [0, 1) (fraction of the cell)', relativeTolerance);
   }
   if (maxDerivationCells !== undefined && !(Number.isInteger(maxDerivationCells) && maxDerivationCells >= 0)) {
-    throw new LadderError('invalid_option', `answer maxDerivationCells must be a non-negative integer, received ${String(maxDerivationCells)}`);
+    throw invalidValue('answer.maxDerivationCells', 'a non-negative integer', maxDerivationCells);
   }
   for (const [name, value] of [['derivations', derivations], ['decimalText', decimalText]] as const) {
-    if (value !== undefined && typeof value !== 'boolean') throw new LadderError('invalid_option', `answer ${name} must be true or false, received ${String(value)}`);
+    if (value !== undefined && typeof value !== 'boolean') throw invalidValue(`answer.${name}`, 'true or false', value);
   }
 }
 
@@ -144,15 +160,22 @@ const OPTION_NAMES = ['relativeTolerance', 'derivations', 'maxDerivationCells', 
 /**
  * Reads {@link GroundingOptions} from an unchecked value (a promptfoo config block). `undefined`
  * and `true` mean defaults.
+ * @param naming.name - how messages name the block (default `answer`; e.g. `config.answer`).
  * @throws LadderError('invalid_option') naming the option.
  */
-export function readGroundingOptions(value: unknown): GroundingOptions {
+export function readGroundingOptions(value: unknown, naming: { readonly name?: string } = {}): GroundingOptions {
   if (value === undefined || value === null || value === true) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new LadderError('invalid_option', `answer options must be an object, received ${JSON.stringify(value)}`);
-  for (const key of Object.keys(value)) {
-    if (!(OPTION_NAMES as readonly string[]).includes(key)) throw new LadderError('invalid_option', `answer option ${key} is unknown; known options: ${OPTION_NAMES.join(', ')}`);
-  }
-  const options = value as GroundingOptions;
-  validateOptions(options);
-  return options;
+  const read = optionReader(value, { prefix: `${naming.name ?? 'answer'}.` });
+  read.unknownKeys(OPTION_NAMES);
+  const relativeTolerance = read.number('relativeTolerance', { min: 0, expected: 'a number in [0, 1) (fraction of the cell)' });
+  if (relativeTolerance !== undefined && relativeTolerance >= 1) throw read.invalid('relativeTolerance', 'a number in [0, 1) (fraction of the cell)', relativeTolerance);
+  const maxDerivationCells = read.number('maxDerivationCells', { min: 0, integer: true, expected: 'a non-negative integer' });
+  const derivations = read.boolean('derivations');
+  const decimalText = read.boolean('decimalText');
+  return {
+    ...(relativeTolerance !== undefined ? { relativeTolerance } : {}),
+    ...(maxDerivationCells !== undefined ? { maxDerivationCells } : {}),
+    ...(derivations !== undefined ? { derivations } : {}),
+    ...(decimalText !== undefined ? { decimalText } : {}),
+  };
 }

@@ -10,6 +10,7 @@
  * is optional and never decides the verdict: wall-clock timings are not reproducible.
  */
 import { LadderError } from '../errors.js';
+import { invalidValue, isPlainRecord, optionReader } from '../options.js';
 import type { DoubleQuoteMode, Engine, PlanStep } from '../engine/engine.js';
 import { analyzePlan } from '../efficiency/plan-analysis.js';
 import type { PlanAnalysis } from '../efficiency/plan-analysis.js';
@@ -19,6 +20,8 @@ import { DEFAULT_TABLE_ROWS, loadStatistics, loadViewDefinitions } from '../effi
 import { collectTableAliases, mergeTableAliases } from '../efficiency/table-aliases.js';
 import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../efficiency/ves.js';
 import type { TimingSource } from '../efficiency/ves.js';
+import type { ExecutionDetails } from './execution.js';
+import type { ParseMemo } from './parse-memo.js';
 import { createRungResult, createSkippedResult } from './rung-result.js';
 import type { RungIssue, RungResult, RungStatus } from './rung-result.js';
 
@@ -57,6 +60,8 @@ export interface EfficiencyInput {
   /** The L4 verdict; anything but `pass` skips this rung. */
   readonly execution: { readonly status: RungStatus };
   readonly options?: EfficiencyOptions;
+  /** The item's shared parses (SQLite); absent → the rung parses the two texts itself. */
+  readonly parses?: ParseMemo;
 }
 
 /** One side of the comparison. */
@@ -114,10 +119,11 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
   if (!goldPlan.ok) return unscored(`gold plan unavailable: ${goldPlan.error.code}: ${goldPlan.error.message}`);
   if (!predictedPlan.ok) return unscored(`predicted plan unavailable: ${predictedPlan.error.code}: ${predictedPlan.error.message}`);
 
+  const parse = input.parses ? (sql: string) => input.parses!.parse(sql) : undefined;
   const viewAliases = views.map((view) => collectTableAliases(view));
   const side = (sql: string, plan: readonly PlanStep[]): PlanSide => ({
     plan,
-    analysis: analyzePlan(plan, { statistics: stats.statistics, aliases: mergeTableAliases(collectTableAliases(sql), viewAliases) }),
+    analysis: analyzePlan(plan, { statistics: stats.statistics, aliases: mergeTableAliases(collectTableAliases(sql, parse), viewAliases) }),
   });
   const predicted = side(input.predictedSql, predictedPlan.result.plan);
   const gold = side(input.goldSql, goldPlan.result.plan);
@@ -151,18 +157,18 @@ function resolveOptions(options: EfficiencyOptions): ResolvedOptions {
   const failOnProxies = options.failOnProxies ?? [];
   // validate
   if (typeof budgetFactor !== 'number' || !Number.isFinite(budgetFactor) || budgetFactor < 1) {
-    throw new LadderError('invalid_option', `efficiency budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio), received ${String(budgetFactor)}`);
+    throw invalidValue('efficiency.budgetFactor', 'a finite number ≥ 1 (allowed predicted/gold cost ratio)', budgetFactor);
   }
   if (!Array.isArray(failOnProxies) || failOnProxies.some((kind) => !PROXY_KINDS.includes(kind))) {
-    throw new LadderError('invalid_option', `efficiency failOnProxies must list only ${PROXY_KINDS.join(', ')}, received ${JSON.stringify(failOnProxies)}`);
+    throw invalidValue('efficiency.failOnProxies', `a list of ${PROXY_KINDS.join(', ')}`, failOnProxies);
   }
   // interpret timing
   const raw = options.timing ?? false;
   if (raw === false) return { budgetFactor, failOnProxies, timing: null };
   const timing = raw === true ? {} : raw;
   const runs = timing.runs ?? DEFAULT_TIMING_RUNS;
-  if (!Number.isInteger(runs) || runs < 1) throw new LadderError('invalid_option', `efficiency timing.runs must be a positive integer, received ${String(runs)}`);
-  if (timing.source !== undefined && typeof timing.source !== 'function') throw new LadderError('invalid_option', 'efficiency timing.source must be a function (role, run) => Promise<ms>');
+  if (!Number.isInteger(runs) || runs < 1) throw invalidValue('efficiency.timing.runs', 'a positive integer', runs);
+  if (timing.source !== undefined && typeof timing.source !== 'function') throw invalidValue('efficiency.timing.source', 'a function (role, run) => Promise<ms>', timing.source);
   return {
     budgetFactor,
     failOnProxies,
@@ -225,7 +231,7 @@ export interface EfficiencyLadderInput {
   readonly snapshots: readonly { readonly name: string; readonly path: string }[];
   readonly engine: Engine;
   /** The L4 result; its details name the gold that matched and the SQL as run after rewrites. */
-  readonly execution: RungResult;
+  readonly execution: RungResult<ExecutionDetails | null>;
   /** {@link EfficiencyOptions}, unvalidated (e.g. from a promptfoo config). */
   readonly options?: unknown;
 }
@@ -237,13 +243,10 @@ export interface EfficiencyLadderInput {
  */
 export function runEfficiencyRung(input: EfficiencyLadderInput): Promise<RungResult<EfficiencyDetails | null>> {
   const options = readEfficiencyOptions(input.options);
-  const details = (input.execution.details ?? {}) as { goldIndex?: unknown; executedSql?: { predicted?: unknown; golds?: unknown } };
-  const goldIndex = typeof details.goldIndex === 'number' ? details.goldIndex : 0;
-  const executedGolds = Array.isArray(details.executedSql?.golds) ? (details.executedSql.golds as unknown[]) : [];
-  const ranGold = executedGolds[goldIndex];
-  const goldSql = typeof ranGold === 'string' ? ranGold : input.golds[goldIndex];
-  const ranPredicted = details.executedSql?.predicted;
-  const predictedSql = typeof ranPredicted === 'string' ? ranPredicted : input.sql;
+  const details = input.execution.details;
+  const goldIndex = details?.goldIndex ?? 0;
+  const goldSql = details?.executedSql.golds[goldIndex] ?? input.golds[goldIndex];
+  const predictedSql = details?.executedSql.predicted ?? input.sql;
   const snapshot = input.snapshots[0];
   if (goldSql === undefined || snapshot === undefined) {
     return Promise.resolve(createSkippedResult('efficiency', goldSql === undefined ? 'no gold SQL to compare with' : 'no snapshot to analyze'));
@@ -256,28 +259,37 @@ const OPTION_NAMES = ['budgetFactor', 'failOnProxies', 'timing', 'doubleQuotes']
 /**
  * Reads {@link EfficiencyOptions} from an unchecked value (a promptfoo config block). `undefined`
  * and `true` mean defaults.
+ * @param naming.name - how messages name the block (default `efficiency`; e.g. `config.efficiency`).
  * @throws LadderError('invalid_option') naming the option, the expected and the received value.
  */
-export function readEfficiencyOptions(value: unknown): EfficiencyOptions {
+export function readEfficiencyOptions(value: unknown, naming: { readonly name?: string } = {}): EfficiencyOptions {
+  const name = naming.name ?? 'efficiency';
   if (value === undefined || value === null || value === true) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new LadderError('invalid_option', `efficiency options must be an object, received ${JSON.stringify(value)}`);
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!(OPTION_NAMES as readonly string[]).includes(key)) throw new LadderError('invalid_option', `efficiency option ${key} is unknown; known options: ${OPTION_NAMES.join(', ')}`);
+  const read = optionReader(value, { prefix: `${name}.` });
+  read.unknownKeys(OPTION_NAMES);
+  const budgetFactor = read.number('budgetFactor', { min: 1, expected: 'a finite number ≥ 1 (allowed predicted/gold cost ratio)' });
+  const failOnProxies = read.raw('failOnProxies');
+  if (failOnProxies !== undefined && (!Array.isArray(failOnProxies) || failOnProxies.some((kind) => !PROXY_KINDS.includes(kind as ProxyKind)))) {
+    throw read.invalid('failOnProxies', `a list of ${PROXY_KINDS.join(', ')}`, failOnProxies);
   }
-  const { budgetFactor, failOnProxies, timing, doubleQuotes } = record;
-  if (doubleQuotes !== undefined && doubleQuotes !== 'legacy' && doubleQuotes !== 'strict') {
-    throw new LadderError('invalid_option', `efficiency doubleQuotes must be "legacy" or "strict", received ${JSON.stringify(doubleQuotes)}`);
+  const doubleQuotes = read.oneOf<DoubleQuoteMode>('doubleQuotes', ['legacy', 'strict']);
+  const timingRaw = read.raw('timing');
+  let timing: boolean | EfficiencyTimingOptions | undefined;
+  if (typeof timingRaw === 'boolean' || timingRaw === undefined) timing = timingRaw;
+  else if (!isPlainRecord(timingRaw)) throw read.invalid('timing', 'true, false or { runs, timeoutMs }', timingRaw);
+  else {
+    const timingRead = optionReader(timingRaw, { prefix: `${name}.timing.` });
+    timingRead.unknownKeys(['runs', 'timeoutMs', 'source']);
+    const runs = timingRead.positiveInteger('runs');
+    const timeoutMs = timingRead.positiveInteger('timeoutMs', 'ms');
+    const source = timingRead.raw('source');
+    if (source !== undefined && typeof source !== 'function') throw timingRead.invalid('source', 'a function (role, run) => Promise<ms>', source);
+    timing = { ...(runs !== undefined ? { runs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(source !== undefined ? { source: source as TimingSource } : {}) };
   }
-  if (timing !== undefined && typeof timing !== 'boolean' && (timing === null || typeof timing !== 'object' || Array.isArray(timing))) {
-    throw new LadderError('invalid_option', `efficiency timing must be true, false or { runs, timeoutMs }, received ${JSON.stringify(timing)}`);
-  }
-  const options: EfficiencyOptions = {
-    ...(budgetFactor !== undefined ? { budgetFactor: budgetFactor as number } : {}),
+  return {
+    ...(budgetFactor !== undefined ? { budgetFactor } : {}),
     ...(failOnProxies !== undefined ? { failOnProxies: failOnProxies as ProxyKind[] } : {}),
-    ...(timing !== undefined ? { timing: timing as boolean | EfficiencyTimingOptions } : {}),
-    ...(doubleQuotes !== undefined ? { doubleQuotes: doubleQuotes as DoubleQuoteMode } : {}),
+    ...(timing !== undefined ? { timing } : {}),
+    ...(doubleQuotes !== undefined ? { doubleQuotes } : {}),
   };
-  resolveOptions(options); // validates the values
-  return options;
 }

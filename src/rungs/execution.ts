@@ -11,11 +11,23 @@
  * - A prediction that fails to run on a snapshot fails there (`prediction_error`).
  * - A comparison whose column-map search ran out of budget, with no other gold matching, leaves the
  *   item `unscored` with the `undecided` flag.
- * - Gold results are cached per (snapshot checksum, gold SQL as run) in a {@link GoldResultCache}.
+ * - Gold results are cached per (snapshot checksum, gold SQL as run, double-quote mode, row cap) in
+ *   a {@link GoldResultCache}; a timeout is never cached. The rung sends the double-quote mode and
+ *   the row cap with every statement, so what ran is what the key says.
  * - The policy's SQL rewrites (Spider quirks) are applied before anything runs; the verdicts use
  *   the rewritten gold for ordering.
+ * - `executedSql` is the SQL that actually ran: after the policy's rewrites and, in legacy
+ *   double-quote mode, after the engine rewrote `"x"` into `'x'`; the flags `gold_rewritten` /
+ *   `prediction_rewritten` say when that fallback changed the reported gold or the prediction.
+ * - `empty_gold` is set whenever the reported gold returned no rows on a snapshot, whether the
+ *   verdict passed or failed: an empty gold is weak evidence either way.
+ * - Gold checks (src/dataset/gold-checks.ts) flag a gold whose result depends on the clock
+ *   (without an `asOfDate`), on randomness or on the time zone: `clock_dependent_gold`,
+ *   `random_dependent_gold`, `timezone_dependent_gold`, with the constructs in `goldFindings`.
  */
-import type { Engine, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import { runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
+import { LadderError } from '../errors.js';
 import { compareResults, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
@@ -23,10 +35,25 @@ import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName
 import type { Snapshot } from '../compare/snapshot.js';
 import { applySqlRewrites } from '../compare/sql-rewrites.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
+import type { ParseMemo } from './parse-memo.js';
+import { predictedRunsOf, throwMissingDatabase, type PredictedRun } from './predicted-runs.js';
 import { createRungResult, type RungResult } from './rung-result.js';
 
+export type { PredictedRun } from './predicted-runs.js';
+
 /** Flags the execution rung adds to the verdict flags. */
-export type ExecutionFlag = 'gold_error' | 'prediction_error' | 'undecided';
+export type ExecutionFlag =
+  | 'gold_error'
+  | 'prediction_error'
+  | 'undecided'
+  /** The legacy double-quote fallback rewrote the reported gold before it ran. */
+  | 'gold_rewritten'
+  /** The legacy double-quote fallback rewrote the prediction before it ran. */
+  | 'prediction_rewritten'
+  /** The reported gold returned no rows on a snapshot (also on a failing verdict). */
+  | 'empty_gold'
+  /** A gold check found a clock, randomness or time-zone dependence (src/dataset/gold-checks.ts). */
+  | GoldFinding['kind'];
 
 /** The outcome on one snapshot for the reported gold. */
 export interface SnapshotVerdict {
@@ -35,6 +62,8 @@ export interface SnapshotVerdict {
   readonly verdict?: Verdict;
   /** Present when the prediction failed on this snapshot. */
   readonly predictedError?: ExecutionError;
+  /** Column names by position of the gold and of the prediction (present when both ran). */
+  readonly columns?: { readonly gold: readonly string[]; readonly predicted: readonly string[] };
 }
 
 /** A gold that could not run on a snapshot (left out of the decision). */
@@ -56,8 +85,21 @@ export interface ExecutionDetails {
   readonly goldErrors: readonly GoldError[];
   /** Union of the reported verdicts' flags and the rung's own flags. */
   readonly flags: readonly string[];
-  /** The SQL that ran after the policy's rewrites. */
+  /**
+   * The SQL that actually ran: after the policy's rewrites and the engine's legacy double-quote
+   * fallback (the text of the first snapshot where it ran; the text sent when it ran nowhere).
+   */
   readonly executedSql: { readonly predicted: string; readonly golds: readonly string[] };
+  /** The double-quote mode every statement ran under. */
+  readonly doubleQuotes: DoubleQuoteMode;
+  /** What the gold checks found in the golds (clock, randomness, time zone). */
+  readonly goldFindings: readonly GoldFinding[];
+  /**
+   * The prediction as it ran (after the rewrites) on every snapshot, in snapshot order: its column
+   * names and rows, or its error. Later rungs (L7) and the matchers read the rows here instead of
+   * running the query again. Not copied into promptfoo metadata (see assertions/adapter.ts).
+   */
+  readonly predictedRuns: readonly PredictedRun[];
 }
 
 /** Inputs of {@link checkExecution}. */
@@ -75,8 +117,19 @@ export interface ExecutionInput {
   readonly cache?: GoldResultCache;
   /** Deadline per statement in ms (engine default when absent). */
   readonly timeoutMs?: number;
+  /**
+   * Double-quote mode for every statement; default: the engine's own (`options.doubleQuotes` of a
+   * SQLite engine), else `legacy`. Part of the gold cache key.
+   */
+  readonly doubleQuotes?: DoubleQuoteMode;
+  /** Row cap per statement (engine default when absent). Part of the gold cache key. */
+  readonly maxRows?: number;
+  /** The item's `as_of_date` (`YYYY-MM-DD`): when present, golds that read the clock are not flagged. */
+  readonly asOfDate?: string;
   /** Dataset override (`gold_result_ordered`): forces row order on or off, without tie groups when on. */
   readonly goldOrdered?: boolean;
+  /** The item's shared parses (SQLite): the gold is read once for its ORDER BY and tie groups. */
+  readonly parses?: ParseMemo;
 }
 
 /**
@@ -84,25 +137,51 @@ export interface ExecutionInput {
  *
  * @returns `pass` / `fail`, or `unscored` with flag `gold_error` (no gold runs everywhere) or
  *   `undecided` (column-map budget). Reasons look like `snapshot edge: 2 missing rows, 1 extra row`.
- * @throws TypeError when `golds` or `snapshots` is empty or holds non-strings / bad snapshots;
- *   LadderError `invalid_option` for a bad policy.
+ * @throws LadderError `invalid_argument` when `golds` or `snapshots` is empty or holds
+ *   non-strings / bad snapshots; `invalid_option` for a bad policy; `db_not_found` when a
+ *   snapshot's database file does not exist (misuse, not a gold or prediction error).
  */
 export async function checkExecution(input: ExecutionInput): Promise<RungResult<ExecutionDetails>> {
   // Defaults and validation.
   const policy = isResolved(input.policy) ? input.policy : resolvePolicy(input.policy);
   validateInput(input);
   const cache = input.cache ?? new GoldResultCache();
+  const doubleQuotes = input.doubleQuotes ?? engineDefaults(input.engine).doubleQuotes ?? 'legacy';
+  const maxRows = input.maxRows ?? engineDefaults(input.engine).maxRows;
   const predicted = applySqlRewrites(input.predictedSql, 'predicted', policy.rewrites);
   const golds = input.golds.map((gold) => applySqlRewrites(gold, 'gold', policy.rewrites));
   const run = (db: string, sql: string): Promise<ExecutionOutcome> =>
-    input.engine.execute({ db, sql, ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }) });
+    input.engine.execute({
+      db,
+      sql,
+      doubleQuotes,
+      ...(maxRows === undefined ? {} : { maxRows }),
+      ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+    });
 
   // Execute: golds (cached) and the prediction on every snapshot, concurrently.
-  const goldRuns = golds.map((sql) => input.snapshots.map((snapshot) => cache.getOrRun(snapshot, sql, () => run(snapshot.path, sql))));
+  const goldRuns = golds.map((sql) => input.snapshots.map((snapshot) => cache.getOrRun({ snapshot, sql, doubleQuotes, maxRows }, () => run(snapshot.path, sql))));
   const [goldOutcomes, predOutcomes] = await Promise.all([
     Promise.all(goldRuns.map((runs) => Promise.all(runs.map((entry) => entry.outcome)))),
     Promise.all(input.snapshots.map((snapshot) => run(snapshot.path, predicted))),
   ]);
+  throwMissingDatabase(input.snapshots, [...goldOutcomes, predOutcomes]);
+  const predictedRuns = predictedRunsOf(input.snapshots, predOutcomes);
+  const goldFindings = runGoldChecks({ golds: input.golds, ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }) });
+  const ran = (outcomes: readonly ExecutionOutcome[]): QueryResult[] => outcomes.flatMap((outcome) => (outcome.ok ? [outcome.result] : []));
+  const executedSql = {
+    predicted: ran(predOutcomes)[0]?.executedSql ?? predicted,
+    golds: golds.map((sql, g) => ran(goldOutcomes[g]!)[0]?.executedSql ?? sql),
+  };
+  const predictionRewritten = ran(predOutcomes).some((result) => result.doubleQuoteFallback);
+  const goldFlags = (goldIndex: number | null): string[] => {
+    const flags: string[] = [];
+    if (goldIndex !== null && ran(goldOutcomes[goldIndex]!).some((result) => result.doubleQuoteFallback)) flags.push('gold_rewritten');
+    if (predictionRewritten) flags.push('prediction_rewritten');
+    if (goldIndex !== null && ran(goldOutcomes[goldIndex]!).some((result) => result.rows.length === 0)) flags.push('empty_gold');
+    for (const found of goldFindings) if (goldIndex === null || found.goldIndex === goldIndex) flags.push(found.kind);
+    return flags;
+  };
 
   const goldErrors: GoldError[] = [];
   goldOutcomes.forEach((outcomes, goldIndex) =>
@@ -111,7 +190,6 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
     }),
   );
   const runnable = goldOutcomes.flatMap((outcomes, g) => (outcomes.every((o) => o.ok) ? [g] : []));
-  const executedSql = { predicted, golds };
   if (runnable.length === 0) {
     const first = goldErrors[0]!;
     return createRungResult({
@@ -119,7 +197,7 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
       status: 'unscored',
       score: 0,
       reason: `gold_error: no gold runs on every snapshot (gold ${first.goldIndex} on ${first.snapshot}: ${first.error.message})`,
-      details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors, flags: ['gold_error'], executedSql },
+      details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors, flags: [...new Set(['gold_error', ...goldFlags(null)])], executedSql, doubleQuotes, goldFindings, predictedRuns },
     });
   }
 
@@ -142,7 +220,11 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
       }
       const goldResult = (goldOutcomes[g]![s] as { ok: true; result: QueryResult }).result;
       const ordering = await orderingFor(goldRuns[g]![s]!.orderings, input, policy, snapshot, goldResult);
-      snapshots.push({ snapshot: snapshot.name, verdict: compareResults(goldResult, predOutcome.result, policy, { ordering }) });
+      snapshots.push({
+        snapshot: snapshot.name,
+        verdict: compareResults(goldResult, predOutcome.result, policy, { ordering }),
+        columns: { gold: goldResult.columns, predicted: predOutcome.result.columns },
+      });
     }
     const matched = snapshots.filter((v) => v.verdict?.match === true).length;
     const anyFalse = snapshots.some((v) => v.predictedError !== undefined || v.verdict?.match === false);
@@ -158,6 +240,7 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
   for (const v of chosen.snapshots) for (const flag of v.verdict?.flags ?? []) flags.add(flag);
   if (goldErrors.length > 0) flags.add('gold_error');
   if (chosen.snapshots.some((v) => v.predictedError !== undefined)) flags.add('prediction_error');
+  for (const flag of goldFlags(chosen.goldIndex)) flags.add(flag);
   const failing = chosen.snapshots.find((v) => v.verdict?.match !== true);
   const goldNote = input.golds.length > 1 ? ` gold ${chosen.goldIndex}` : '';
   const snapshotsNote = input.snapshots.length > 1 ? ` on ${input.snapshots.length} snapshots` : '';
@@ -190,8 +273,21 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
       goldErrors,
       flags: [...flags],
       executedSql,
+      doubleQuotes,
+      goldFindings,
+      predictedRuns,
     },
   });
+}
+
+/** The defaults a SQLite engine exposes (`createSqliteEngine().options`); other engines: none. */
+export function engineDefaults(engine: Engine): { readonly doubleQuotes?: DoubleQuoteMode; readonly maxRows?: number } {
+  const options = (engine as { readonly options?: { readonly doubleQuotes?: unknown; readonly maxRows?: unknown } }).options;
+  if (typeof options !== 'object' || options === null) return {};
+  return {
+    ...(options.doubleQuotes === 'legacy' || options.doubleQuotes === 'strict' ? { doubleQuotes: options.doubleQuotes } : {}),
+    ...(typeof options.maxRows === 'number' ? { maxRows: options.maxRows } : {}),
+  };
 }
 
 function orderingFor(
@@ -212,8 +308,15 @@ function orderingFor(
       goldResult,
       policy,
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+      ...(input.parses?.dialect === 'sqlite' ? { parse: (sql: string) => input.parses!.parse(sql) } : {}),
     });
     cache.set(key, found);
+    // An ordering that a timed-out tie query left unknown is not kept (like a gold timeout).
+    const pending = found;
+    const forget = (): void => {
+      if (cache.get(key) === pending) cache.delete(key);
+    };
+    pending.then((ordering) => (ordering.transient === true ? forget() : undefined), forget);
   }
   return found;
 }
@@ -224,19 +327,29 @@ function isResolved(policy: ExecutionInput['policy']): policy is ComparisonPolic
 }
 
 function validateInput(input: ExecutionInput): void {
-  if (typeof input.predictedSql !== 'string') throw new TypeError(`predictedSql must be a string; received ${typeof input.predictedSql}`);
+  const invalid = (message: string): LadderError => new LadderError('invalid_argument', message);
+  if (typeof input.predictedSql !== 'string') throw invalid(`predictedSql must be a string; received ${typeof input.predictedSql}`);
   if (!Array.isArray(input.golds) || input.golds.length === 0 || input.golds.some((g) => typeof g !== 'string')) {
-    throw new TypeError('golds must be a non-empty array of SQL strings');
+    throw invalid('golds must be a non-empty array of SQL strings');
   }
   if (!Array.isArray(input.snapshots) || input.snapshots.length === 0) {
-    throw new TypeError('snapshots must be a non-empty array of { name, path, checksum? }');
+    throw invalid('snapshots must be a non-empty array of { name, path, checksum? }');
   }
   for (const snapshot of input.snapshots) {
     if (typeof snapshot !== 'object' || snapshot === null || typeof snapshot.name !== 'string' || typeof snapshot.path !== 'string') {
-      throw new TypeError('each snapshot must be { name: string, path: string, checksum?: string }');
+      throw invalid('each snapshot must be { name: string, path: string, checksum?: string }');
     }
   }
   if (input.engine === null || typeof input.engine !== 'object' || typeof input.engine.execute !== 'function') {
-    throw new TypeError('engine must implement Engine (see createSqliteEngine)');
+    throw invalid('engine must implement Engine (see createSqliteEngine)');
+  }
+  if (input.doubleQuotes !== undefined && input.doubleQuotes !== 'legacy' && input.doubleQuotes !== 'strict') {
+    throw invalid(`doubleQuotes must be 'legacy' or 'strict'; received ${JSON.stringify(input.doubleQuotes)}`);
+  }
+  if (input.maxRows !== undefined && !(Number.isInteger(input.maxRows) && input.maxRows >= 1)) {
+    throw invalid(`maxRows must be an integer ≥ 1; received ${String(input.maxRows)}`);
+  }
+  if (input.asOfDate !== undefined && (typeof input.asOfDate !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(input.asOfDate))) {
+    throw invalid(`asOfDate must be a date "YYYY-MM-DD"; received ${JSON.stringify(input.asOfDate)}`);
   }
 }

@@ -1,28 +1,227 @@
 /**
- * The shipped rung implementations wired into the ladder's {@link LadderRungs} shape, plus the
- * facts about L4 that reports need. Front ends (promptfoo assertions, CLI, vitest) call
- * `runLadder(input, createLadderRungs(options))`.
+ * The typed ladder: the table of rungs keyed by the rung-id union, the context every rung reads,
+ * and the details each returns. `runLadder` (src/rungs/ladder.ts) walks {@link LADDER_RUNG_IDS} in
+ * order: the gates through the gate runner (src/rungs/gates.ts), then each executing rung of the
+ * table.
  *
- * Wiring rules:
- * - L2 gets `engineAccepted` from L1 (SQLite's prepare accepted the text), so a statement SQLite
- *   accepts is never failed because the AST layer could not read it.
- * - L3 gets the same flag, and the safety policy (LIMIT / allowed tables off by default).
- * - L6 (`runEfficiencyRung`) compares the prediction with the gold that matched in L4 (as run after
- *   the policy's rewrites), on the first snapshot.
- * - L7 (`runAnswerRung`) grounds the prose answer in the rows the prediction returns on the first
- *   snapshot.
+ * Adding a rung (e.g. an `L5_semantic` rung after L4): write its file (one pure function returning
+ * a RungResult, and its details type); add its id to `LADDER_RUNG_IDS` in ladder order and its named
+ * score to `LADDER_SCORE_NAMES` (src/rungs/rung-result.ts); add its details to
+ * {@link LadderRungDetails} and its entry to {@link LADDER_RUNGS}. A missing entry is a compile error.
+ *
+ * Wiring rules of the shipped entries:
+ * - L1–L3: {@link GATE_RUNGS}; `engineAccepted` comes from L1 (gates.ts).
+ * - L4: `checkExecution` on every snapshot under the item's policy and gold cache. An item without
+ *   gold runs the prediction anyway (so later rungs have its rows) and is `unscored`.
+ * - L6: compares the prediction with the gold L4 matched, both as run after the policy's rewrites
+ *   (`details.executedSql`), on the first snapshot; skipped unless L4 passed.
+ * - L7: grounds the prose answer in the rows the prediction returned on the first snapshot as L4 ran
+ *   it (`details.predictedRuns[0]`): the engine is not asked again.
  */
+import type { DoubleQuoteMode, Engine } from '../engine/engine.js';
+import type { GoldResultCache } from '../compare/gold-result-cache.js';
+import type { ComparisonPolicy } from '../compare/policy.js';
+import { applySqlRewrites } from '../compare/sql-rewrites.js';
+import type { GroundingOptions } from '../answer/ground.js';
 import type { SafetyPolicy } from '../safety/policy.js';
-import { runAnswerRung } from './answer.js';
-import { runEfficiencyRung } from './efficiency.js';
-import { checkExecution } from './execution.js';
-import type { ExecutionDetails } from './execution.js';
-import type { LadderRungs } from './ladder.js';
-import type { RungResult } from './rung-result.js';
-import { checkSafety } from './safety.js';
-import { checkSchema } from './schema.js';
-import { checkSyntax } from './syntax.js';
+import type { Dialect } from '../sql/parse.js';
+import { checkAnswerGrounding, type AnswerGroundingDetails } from './answer.js';
+import { checkEfficiency, type EfficiencyDetails, type EfficiencyOptions } from './efficiency.js';
+import { checkExecution, engineDefaults, type ExecutionDetails } from './execution.js';
+import { GATE_RUNGS, engineAcceptedBy, type GateRungs } from './gates.js';
+import type { ParseMemo } from './parse-memo.js';
+import { runPrediction } from './predicted-runs.js';
+import { createRungResult, createSkippedResult, scoreNameOf } from './rung-result.js';
+import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
+import type { SafetyDetails } from './safety.js';
+import type { SchemaDetails } from './schema.js';
 import type { SyntaxDetails } from './syntax.js';
+
+export { LADDER_RUNG_IDS, GATE_IDS } from './rung-result.js';
+export type { ExecutingRungId, GateId, LadderRungId } from './rung-result.js';
+
+/** A snapshot database the item runs on (structurally the comparison layer's `Snapshot`). */
+export interface LadderSnapshot {
+  readonly name: string;
+  /** Path of the database file. */
+  readonly path: string;
+  readonly checksum?: string;
+}
+
+/** L1's details when the output held no SQL at all (a decline, or no recorded prediction). */
+export interface NoSqlDetails {
+  /** `missing` (no output), or the decline's action. */
+  readonly answer: 'missing' | 'clarify' | 'refuse' | 'none';
+}
+
+/** The details each ladder rung returns, keyed by rung id (a skipped rung carries `null`). */
+export interface LadderRungDetails {
+  readonly syntax: SyntaxDetails | NoSqlDetails;
+  readonly schema: SchemaDetails;
+  readonly safety: SafetyDetails;
+  readonly execution: ExecutionDetails;
+  readonly efficiency: EfficiencyDetails;
+  readonly answer: AnswerGroundingDetails;
+}
+
+/** One rung's result with its typed details (`null` when skipped or not scored). */
+export type LadderRungResult<K extends LadderRungId> = RungResult<LadderRungDetails[K] | null>;
+
+/** The results of the rungs that ran so far, by id. */
+export type LadderResults = { readonly [K in LadderRungId]?: LadderRungResult<K> };
+
+/**
+ * Everything the rungs of one ladder run read: the item, its policy, the front end's runtime pieces
+ * (engine view, gold cache) and the fixture's snapshots.
+ */
+export interface LadderContext {
+  /** The predicted SQL, extracted from the output. */
+  readonly sql: string;
+  /** The output's prose answer, when it has one (L7). */
+  readonly prose: string | undefined;
+  /** The question (its numbers are context for L7, not claims). */
+  readonly question: string | undefined;
+  /** Gold SQL, one or many; empty for an unscored item. */
+  readonly golds: readonly string[];
+  readonly dialect: Dialect;
+  /** The fixture: its snapshots (at least one), role-scoped; the gates read the first. */
+  readonly fixture: { readonly snapshots: readonly LadderSnapshot[] };
+  /** The front end's engine view (its per-request defaults applied). */
+  readonly engine: Engine;
+  /** The front end's gold-result cache (shared across items). */
+  readonly goldCache: GoldResultCache;
+  /** The item's policies. */
+  readonly policy: {
+    /** L4's comparison policy, resolved. */
+    readonly comparison: ComparisonPolicy;
+    /** L3's opt-in policies (absent: LIMIT and allowed tables off). */
+    readonly safety: SafetyPolicy | undefined;
+    /** Dataset `gold_result_ordered` (absent: derived from the gold). */
+    readonly goldOrdered: boolean | undefined;
+    /** SQLite double-quote handling for L1 / L2 (absent: the engine's). */
+    readonly doubleQuotes: DoubleQuoteMode | undefined;
+  };
+  /** Options of the optional rungs, validated (absent: defaults). */
+  readonly options: { readonly efficiency: EfficiencyOptions | undefined; readonly answer: GroundingOptions | undefined };
+  /** The item's parses: one per SQL text, shared by every rung. */
+  readonly parses: ParseMemo;
+  /** The item's `as_of_date` (`YYYY-MM-DD`), for L4's gold checks (a gold reading the clock). */
+  readonly asOfDate: string | undefined;
+}
+
+/** What decides whether an executing rung is listed for an item (known before anything runs). */
+export type RungListing = Pick<LadderContext, 'prose' | 'golds'>;
+
+/** A rung that executes (after the gates). */
+export interface ExecutingRung<K extends ExecutingRungId> {
+  /** Whether the rung is part of this run at all (not listed → not reported). */
+  listed(listing: RungListing): boolean;
+  /** True when the rung counts in `end_to_end` (it must pass for 1). */
+  readonly endToEnd: boolean;
+  /** Runs the rung once the gates are open; `earlier` holds the rungs before it in ladder order. */
+  run(context: LadderContext, earlier: LadderResults): Promise<LadderRungResult<K>>;
+}
+
+/** One entry per executing rung, keyed by id. */
+export type ExecutingRungs = { readonly [K in ExecutingRungId]: ExecutingRung<K> };
+
+/** The ladder's table: the gate implementations and one entry per executing rung, keyed by id. */
+export type LadderRungTable = GateRungs & ExecutingRungs;
+
+/** Compile-time check that the table covers every id of `LADDER_RUNG_IDS` (gate or executing). */
+type Covers<T, K extends PropertyKey> = [K] extends [keyof T] ? true : never;
+const COVERS_EVERY_RUNG: Covers<LadderRungTable, LadderRungId> = true;
+void COVERS_EVERY_RUNG;
+
+/** L4 (+ snapshots). Reads the item, the policy, the gold cache and the engine. */
+const executionRung: ExecutingRung<'execution'> = {
+  listed: () => true,
+  endToEnd: true,
+  async run(context: Pick<LadderContext, 'sql' | 'golds' | 'fixture' | 'engine' | 'goldCache' | 'policy' | 'parses' | 'asOfDate'>) {
+    const { snapshots } = context.fixture;
+    const policy = context.policy.comparison;
+    if (context.golds.length === 0) {
+      const predicted = applySqlRewrites(context.sql, 'predicted', policy.rewrites);
+      const doubleQuotes = context.policy.doubleQuotes ?? engineDefaults(context.engine).doubleQuotes ?? 'legacy';
+      const predictedRuns = await runPrediction(context.engine, snapshots, predicted, { doubleQuotes });
+      return createRungResult<ExecutionDetails>({
+        rung: 'execution',
+        status: 'unscored',
+        reason: 'no gold SQL: the item is unscored',
+        details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors: [], flags: [], executedSql: { predicted, golds: [] }, doubleQuotes, goldFindings: [], predictedRuns },
+      });
+    }
+    return checkExecution({
+      predictedSql: context.sql,
+      golds: context.golds,
+      snapshots,
+      engine: context.engine,
+      policy,
+      cache: context.goldCache,
+      parses: context.parses,
+      ...(context.policy.doubleQuotes !== undefined ? { doubleQuotes: context.policy.doubleQuotes } : {}),
+      ...(context.asOfDate !== undefined ? { asOfDate: context.asOfDate } : {}),
+      ...(context.policy.goldOrdered !== undefined ? { goldOrdered: context.policy.goldOrdered } : {}),
+    });
+  },
+};
+
+/** L6. Reads L4's result (the gold that matched, the SQL as run) and the first snapshot. */
+const efficiencyRung: ExecutingRung<'efficiency'> = {
+  listed: () => false,
+  endToEnd: false,
+  async run(context: Pick<LadderContext, 'fixture' | 'engine' | 'options' | 'parses'>, earlier: Pick<LadderResults, 'execution'>) {
+    const execution = earlier.execution;
+    if (execution === undefined || execution.status !== 'pass' || execution.details === null || execution.details.goldIndex === null) {
+      return createSkippedResult('efficiency', `${scoreNameOf('execution')} ${execution?.status ?? 'skipped'}`);
+    }
+    const { executedSql, goldIndex } = execution.details;
+    const goldSql = executedSql.golds[goldIndex];
+    const snapshot = context.fixture.snapshots[0];
+    if (goldSql === undefined || snapshot === undefined) return createSkippedResult('efficiency', goldSql === undefined ? 'no gold SQL to compare with' : 'no snapshot to analyze');
+    return checkEfficiency({
+      predictedSql: executedSql.predicted,
+      goldSql,
+      snapshot: snapshot.path,
+      engine: context.engine,
+      execution,
+      ...(context.options.efficiency !== undefined ? { options: context.options.efficiency } : {}),
+      ...(context.parses.dialect === 'sqlite' ? { parses: context.parses } : {}),
+    });
+  },
+};
+
+/** L7. Reads the prose, the question, the predicted SQL and L4's predicted rows on the first snapshot. */
+const answerRung: ExecutingRung<'answer'> = {
+  listed: (listing) => listing.prose !== undefined,
+  endToEnd: false,
+  async run(context: Pick<LadderContext, 'prose' | 'question' | 'sql' | 'options' | 'parses'>, earlier: Pick<LadderResults, 'execution'>) {
+    if (context.prose === undefined) return createSkippedResult('answer', 'no prose answer to ground');
+    const first = earlier.execution?.details?.predictedRuns[0];
+    if (first === undefined) return createSkippedResult('answer', `no rows to ground the answer in (${scoreNameOf('execution')} ${earlier.execution?.status ?? 'skipped'})`);
+    if (!first.ok) return createSkippedResult('answer', `the predicted SQL did not run on ${first.snapshot}: ${first.error.code}: ${first.error.message}`);
+    return checkAnswerGrounding({
+      answer: context.prose,
+      rows: first.rows,
+      columns: first.columns,
+      sql: context.sql,
+      parses: context.parses,
+      ...(context.question !== undefined ? { question: context.question } : {}),
+      ...(context.options.answer !== undefined ? { options: context.options.answer } : {}),
+    });
+  },
+};
+
+/**
+ * The shipped table with every optional rung off (L6 and L7 not listed). Use
+ * {@link createLadderRungs} to switch them on.
+ */
+export const LADDER_RUNGS: LadderRungTable = {
+  ...GATE_RUNGS,
+  execution: executionRung,
+  efficiency: efficiencyRung,
+  answer: answerRung,
+};
 
 /** Which optional rungs to include. */
 export interface LadderRungOptions {
@@ -30,40 +229,33 @@ export interface LadderRungOptions {
   readonly efficiency?: boolean;
   /** Include L7 (runs when the output has a prose answer). Default false. */
   readonly answer?: boolean;
-  /** Row order override from the dataset (`gold_result_ordered`). */
+  /**
+   * Row order override from the dataset (`gold_result_ordered`) for every item run with this table.
+   * Prefer `LadderInput.goldOrdered`, which is per item and wins over this.
+   */
   readonly goldOrdered?: boolean;
 }
 
-/**
- * True when SQLite's own prepare accepted the text at L1 (`details.engineAccepted`), so that L2
- * and L3 never fail a statement the engine accepted only because the AST layer cannot read it.
- */
-export function engineAccepted(syntax: RungResult): boolean {
-  const details = syntax.details as Partial<SyntaxDetails> | null | undefined;
-  return syntax.status === 'pass' && details?.engineAccepted === true;
+/** The shipped table with the chosen optional rungs listed (see {@link LadderRungOptions}). */
+export function createLadderRungs(options: LadderRungOptions = {}): LadderRungTable {
+  const goldOrdered = options.goldOrdered;
+  return {
+    ...LADDER_RUNGS,
+    execution:
+      goldOrdered === undefined
+        ? executionRung
+        : { ...executionRung, run: (context, earlier) => executionRung.run(context.policy.goldOrdered === undefined ? { ...context, policy: { ...context.policy, goldOrdered } } : context, earlier) },
+    efficiency: { ...efficiencyRung, listed: () => options.efficiency === true },
+    answer: { ...answerRung, listed: (listing) => options.answer === true && answerRung.listed(listing) },
+  };
 }
 
-/** The rung implementations for {@link runLadder}. */
-export function createLadderRungs(options: LadderRungOptions = {}): LadderRungs {
-  const rungs: LadderRungs = {
-    syntax: (input) => checkSyntax(input.engine !== undefined && input.db !== undefined ? input : { sql: input.sql, dialect: input.dialect }),
-    schema: (input) => checkSchema({ sql: input.sql, dialect: input.dialect, catalog: input.catalog, engineAccepted: engineAccepted(input.syntax), ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}) }),
-    safety: (input) => checkSafety({ sql: input.sql, dialect: input.dialect, engineAccepted: engineAccepted(input.syntax), ...(input.policy ? { policy: input.policy as SafetyPolicy } : {}) }),
-    execution: (input) =>
-      checkExecution({
-        predictedSql: input.predictedSql,
-        golds: input.golds,
-        snapshots: input.snapshots,
-        engine: input.engine,
-        ...(input.policy !== undefined ? { policy: input.policy } : {}),
-        ...(input.cache !== undefined ? { cache: input.cache } : {}),
-        ...(options.goldOrdered !== undefined ? { goldOrdered: options.goldOrdered } : {}),
-      }),
-  };
-  // L6 and L7 in the ladder's call shape, from their own modules (they validate their options).
-  if (options.efficiency) rungs.efficiency = runEfficiencyRung;
-  if (options.answer) rungs.answer = runAnswerRung;
-  return rungs;
+/**
+ * True when SQLite's own prepare accepted the text at L1 (`details.engineAccepted`).
+ * @deprecated use `engineAcceptedBy` from src/rungs/gates.ts (the gate runner derives it once).
+ */
+export function engineAccepted(syntax: RungResult): boolean {
+  return engineAcceptedBy(syntax);
 }
 
 /** Facts about an L4 result for reports (see src/report/ladder-summary.ts). */
@@ -76,14 +268,18 @@ export interface ExecutionFacts {
   readonly emptyGoldMatch: boolean;
 }
 
-/** Reads {@link ExecutionFacts} from an execution RungResult (any status; absent → all false). */
-export function executionFacts(execution: RungResult | undefined): ExecutionFacts {
-  const details = execution?.details as Partial<ExecutionDetails> | null | undefined;
-  if (!execution || !details || typeof details !== 'object') return { executed: false, goldError: false, emptyGoldMatch: false };
-  const snapshots = details.snapshots ?? [];
+/**
+ * Reads {@link ExecutionFacts} from an execution result (any status; absent or skipped → all
+ * false). `executed` is read from the comparisons of a scored item; an unscored item (no gold
+ * runs, no gold at all) counts as not executed, as reports count it.
+ */
+export function executionFacts(execution: RungResult<ExecutionDetails | null> | undefined): ExecutionFacts {
+  const details = execution?.details;
+  if (execution === undefined || details === null || details === undefined) return { executed: false, goldError: false, emptyGoldMatch: false };
+  const snapshots = details.snapshots;
   return {
     executed: snapshots.length > 0 && snapshots.every((snapshot) => snapshot.predictedError === undefined),
-    goldError: (details.goldErrors ?? []).length > 0,
-    emptyGoldMatch: execution.status === 'pass' && (details.flags ?? []).includes('empty_gold'),
+    goldError: details.goldErrors.length > 0,
+    emptyGoldMatch: execution.status === 'pass' && details.flags.includes('empty_gold'),
   };
 }

@@ -1,71 +1,58 @@
 /**
  * The ladder: runs the rungs of one item in order and decides the item's verdict once.
  *
- * Order and gates (../shared/DESIGN.md, "The data that flows" §3):
- * | step | rung        | runs when                                   | gate |
- * |------|-------------|---------------------------------------------|------|
- * | L1   | `syntax`    | the output holds SQL (else L1 fails)        | yes  |
- * | L2   | `schema`    | L1 passed                                   | yes  |
- * | L3   | `safety`    | L2 passed                                   | yes  |
- * | L4   | `execution` | L3 passed; `unscored` when the item has no gold | no |
- * | L6   | `efficiency`| L4 passed and an efficiency rung is given   | no   |
- * | L7   | `answer`    | L3 passed, the output has a prose answer and an answer rung is given (else not listed) | no |
- *
- * A rung after a failed gate is `skipped` (never passed, never failed). `end_to_end` is 1 only when
- * L1–L4 all pass; 0 when any of them fails or was skipped; absent (unscored) when L4 is unscored.
- * The item's verdict is `fail` when any rung that ran failed (so an L6 budget or an L7 grounding
- * failure fails the item without changing `end_to_end`, which measures correctness only).
+ * Order and gates (../shared/DESIGN.md, "The data that flows" §3); the order is
+ * `LADDER_RUNG_IDS`, the rungs are the typed table of src/rungs/ladder-rungs.ts:
+ * | step | rung        | runs when                                                    | gate |
+ * |------|-------------|--------------------------------------------------------------|------|
+ * | L1   | `syntax`    | the output holds SQL (else L1 fails)                         | yes  |
+ * | L2   | `schema`    | L1 passed                                                    | yes  |
+ * | L3   | `safety`    | the output holds SQL: it judges every statement, even after a failed L1 | yes |
+ * | L4   | `execution` | every gate passed; `unscored` when the item has no gold      | no   |
+ * | L6   | `efficiency`| listed when switched on; scored only after a passed L4       | no   |
+ * | L7   | `answer`    | listed when switched on and the output has a prose answer    | no   |
+ * The gates run through the one gate runner (`runGates`, src/rungs/gates.ts). An executing rung
+ * after a gate that did not pass is `skipped` (never passed, never failed), its reason naming that
+ * gate. `end_to_end` is 1 only when every gate and L4 pass; 0 when any of them fails or was
+ * skipped; absent (unscored) when L4 is unscored and nothing failed. The item's verdict is `fail`
+ * when any rung that ran failed (so an L3 finding on a text that also fails L1, an L6 budget or an
+ * L7 grounding failure fails the item; `end_to_end` measures correctness only).
  *
  * Declining (`expected_behavior`): `clarify` / `refuse` items pass when the output declines
  * (`{action: clarify|refuse}` or text without SQL) and fail when it holds SQL; nothing is run for
  * them, not even L1. An `answer` item answered with a decline fails at L1.
  *
- * The rung functions are injected ({@link LadderRungs}) so that the ladder is testable alone and
- * each front end (promptfoo, vitest, CLI) picks the implementations it ships.
+ * The table is injectable ({@link LadderRungTable}) so that the ladder is testable alone and each
+ * front end picks the optional rungs it ships (`createLadderRungs`).
  */
-import type { Catalog, DoubleQuoteMode, Engine } from '../engine/engine.js';
+import type { DoubleQuoteMode, Engine } from '../engine/engine.js';
+import { GoldResultCache } from '../compare/gold-result-cache.js';
+import { resolvePolicy } from '../compare/policy.js';
+import type { ComparisonPolicy, PolicyInput, PresetName } from '../compare/policy.js';
+import type { GroundingOptions } from '../answer/ground.js';
+import type { ExpectedBehavior } from '../dataset/item.js';
+import { LadderError } from '../errors.js';
+import type { SafetyPolicy } from '../safety/policy.js';
 import type { Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import type { ProviderAnswer } from '../sql/provider-output.js';
-import { LADDER_SCORE_NAMES, createRungResult, createSkippedResult } from './rung-result.js';
-import type { RungId, RungResult } from './rung-result.js';
-
-import type { ExpectedBehavior } from '../dataset/item.js';
+import type { EfficiencyOptions } from './efficiency.js';
+import { runGates } from './gates.js';
+import { createLadderRungs } from './ladder-rungs.js';
+import type { ExecutingRungs, LadderContext, LadderResults, LadderRungResult, LadderRungTable, LadderSnapshot, RungListing } from './ladder-rungs.js';
+import { createParseMemo } from './parse-memo.js';
+import { GATE_IDS, LADDER_RUNG_IDS, createRungResult, createSkippedResult, isGateId, scoreNameOf } from './rung-result.js';
+import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
 
 /** What an item expects from the provider (record format, reference 000 §12; defined by the dataset). */
 export type { ExpectedBehavior };
-
-/** A snapshot database the item runs on (structurally the comparison layer's `Snapshot`). */
-export interface LadderSnapshot {
-  readonly name: string;
-  /** Path of the database file. */
-  readonly path: string;
-  readonly checksum?: string;
-}
+export type { LadderSnapshot };
 
 /**
- * The rung implementations the ladder calls. Method syntax on purpose: each implementation may
- * declare a narrower policy type than `unknown`.
+ * The rung implementations the ladder calls: the typed table (gates + executing rungs).
+ * @deprecated alias of {@link LadderRungTable}.
  */
-export interface LadderRungs {
-  syntax(input: { sql: string; dialect: Dialect; engine?: Engine; db?: string; doubleQuotes?: DoubleQuoteMode }): Promise<RungResult>;
-  /** Receives the passed L1 result (its details say whether SQLite's prepare accepted the text). */
-  schema(input: { sql: string; dialect: Dialect; catalog: Catalog; syntax: RungResult; doubleQuotes?: DoubleQuoteMode }): RungResult | Promise<RungResult>;
-  /** Receives the passed L1 result too. */
-  safety(input: { sql: string; dialect: Dialect; syntax: RungResult; policy?: any }): RungResult | Promise<RungResult>;
-  execution(input: {
-    predictedSql: string;
-    golds: readonly string[];
-    snapshots: readonly LadderSnapshot[];
-    engine: Engine;
-    policy?: any;
-    cache?: any;
-  }): Promise<RungResult>;
-  /** L6, run after a passed L4 when present. Receives the L4 result. */
-  efficiency?(input: { sql: string; golds: readonly string[]; snapshots: readonly LadderSnapshot[]; engine: Engine; execution: RungResult; options?: any }): Promise<RungResult>;
-  /** L7, run when the output has a prose answer and L4 ran. Receives the L4 result. */
-  answer?(input: { answer: string; sql: string; question?: string; snapshots: readonly LadderSnapshot[]; engine: Engine; execution: RungResult; options?: any }): RungResult | Promise<RungResult>;
-}
+export type LadderRungs = LadderRungTable;
 
 /** Everything one ladder run reads. */
 export interface LadderInput {
@@ -74,9 +61,10 @@ export interface LadderInput {
   readonly expectedBehavior: ExpectedBehavior;
   /** Gold SQL, one or many; empty for an unscored `answer` item or a declining item. */
   readonly golds: readonly string[];
-  /** The item's snapshots, at least one for `answer` items. L1/L2 use the first. */
+  /** The item's snapshots, at least one for `answer` items. The gates use the first. */
   readonly snapshots: readonly LadderSnapshot[];
   readonly dialect: Dialect;
+  /** The front end's engine (view). */
   readonly engine: Engine;
   /**
    * Set when there is no output to grade (e.g. the replay provider had no recorded prediction);
@@ -85,18 +73,22 @@ export interface LadderInput {
   readonly missingOutput?: string;
   /** Double-quote handling for L1/L2 (engine default when absent). */
   readonly doubleQuotes?: DoubleQuoteMode;
-  /** Passed to the safety rung as `policy` (LIMIT / allowed tables; off by default). */
-  readonly safetyPolicy?: unknown;
-  /** Passed to the execution rung as `policy`. */
-  readonly comparisonPolicy?: unknown;
-  /** Passed to the execution rung as `cache` (gold results per snapshot checksum and SQL). */
-  readonly executionCache?: unknown;
-  /** Passed to the efficiency rung as `options`. */
-  readonly efficiencyOptions?: unknown;
+  /** L3's opt-in policies (LIMIT / allowed tables; off by default). */
+  readonly safetyPolicy?: SafetyPolicy;
+  /** L4's comparison policy: a preset name, options or a resolved policy (default `default`). */
+  readonly comparisonPolicy?: ComparisonPolicy | PresetName | PolicyInput;
+  /** Gold results per snapshot checksum and SQL; the front end's runtime shares one across items. Default: a new cache. */
+  readonly executionCache?: GoldResultCache;
+  /** Dataset `gold_result_ordered`: forces row order on or off (default: from the gold). */
+  readonly goldOrdered?: boolean;
+  /** L6's options (validated; see `readEfficiencyOptions`). */
+  readonly efficiencyOptions?: EfficiencyOptions;
   /** The question (context for L7: its numbers are not claims). */
   readonly question?: string;
-  /** Passed to the answer rung as `options`. */
-  readonly answerOptions?: unknown;
+  /** The item's `as_of_date` (`YYYY-MM-DD`): L4's gold checks do not flag a gold that reads the clock. */
+  readonly asOfDate?: string;
+  /** L7's options (validated; see `readGroundingOptions`). */
+  readonly answerOptions?: GroundingOptions;
 }
 
 /** How the item was read before any rung ran. */
@@ -110,131 +102,154 @@ export interface LadderResult {
   readonly endToEnd: number | undefined;
   readonly expectedBehavior: ExpectedBehavior;
   readonly answer: LadderAnswer;
-  /** One result per ladder rung in order (L1–L4 always; L6/L7 when given), skipped ones included. */
+  /** One result per listed ladder rung in order (L1–L4 always; L6/L7 when listed), skipped ones included. */
   readonly rungs: readonly RungResult[];
+  /** The same results by rung id, with their typed details. */
+  readonly results: LadderResults;
   /** One line: the deciding rung and its reason, plus the skipped rungs by name. */
   readonly reason: string;
 }
 
-const GATES = ['syntax', 'schema', 'safety'] as const;
-
 /**
  * Runs the ladder on one item.
  *
+ * @param rungs - the table (default: the shipped rungs with L6 and L7 off; see `createLadderRungs`).
  * @returns the verdict, `end_to_end`, and every rung's result (see the module doc). Never throws
- *   for the model's output; a rung implementation's misuse errors (LadderError) propagate.
+ *   for the model's output; misuse (LadderError: no snapshot for an answer item, a bad policy, a
+ *   missing database …) propagates.
  * @example
  * await runLadder({ output: 'SELECT 1 FORM t', expectedBehavior: 'answer', ... }, rungs)
- * // { verdict: 'fail', endToEnd: 0, reason: 'L1_syntax fail: near "FORM": syntax error; skipped: L2_schema, L3_safety, L4_execution', ... }
+ * // { verdict: 'fail', endToEnd: 0, reason: 'L1_syntax fail: near "FORM": syntax error; skipped: L2_schema, L4_execution', ... }
  */
-export async function runLadder(input: LadderInput, rungs: LadderRungs): Promise<LadderResult> {
+export async function runLadder(input: LadderInput, rungs: LadderRungTable = createLadderRungs()): Promise<LadderResult> {
   const answer: LadderAnswer =
     input.missingOutput !== undefined ? { kind: 'missing', message: input.missingOutput } : parseProviderOutput(input.output);
 
-  if (input.expectedBehavior !== 'answer') return declineVerdict(input.expectedBehavior, answer);
+  if (input.expectedBehavior !== 'answer') return judgeDecline(input.expectedBehavior, answer);
 
-  const results: RungResult[] = [];
   if (answer.kind !== 'sql') {
     const reason = answer.kind === 'missing' ? answer.message : `expected an answer, but the provider declined (${answer.action})${answer.message ? `: ${answer.message}` : ''}`;
-    results.push(createRungResult({ rung: 'syntax', status: 'fail', reason, details: { answer: answer.kind === 'missing' ? 'missing' : answer.action } }));
-    return finish(input, answer, skipRest(results, rungs, 'syntax', false));
+    // No SQL text: nothing for L2 / L3 to judge, nothing to execute.
+    const blocked = `${scoreNameOf('syntax')} fail`;
+    const results: MutableResults = {
+      syntax: createRungResult({ rung: 'syntax', status: 'fail', reason, details: { answer: answer.kind === 'missing' ? 'missing' : answer.action } }),
+      schema: createSkippedResult('schema', blocked),
+      safety: createSkippedResult('safety', blocked),
+    };
+    const executing = executingIds(rungs, { prose: undefined, golds: input.golds });
+    for (const id of executing) setResult(results, id, createSkippedResult(id, blocked));
+    return finish(input.expectedBehavior, answer, results, executing, rungs);
   }
 
-  const sql = answer.sql;
-  const [first] = input.snapshots;
-  if (first === undefined) throw new TypeError('snapshots must hold at least one snapshot for an answer item');
-
-  for (const gate of GATES) {
-    const result = await runGate(gate, sql, input, rungs, first.path, results[0]);
-    results.push(result);
-    if (result.status !== 'pass') return finish(input, answer, skipRest(results, rungs, gate, answer.answer !== undefined));
+  const context = createContext(input, answer);
+  const [first] = context.fixture.snapshots;
+  const gates = await runGates(
+    {
+      sql: context.sql,
+      dialect: context.dialect,
+      engine: context.engine,
+      db: first!.path,
+      parses: context.parses,
+      ...(context.policy.doubleQuotes !== undefined ? { doubleQuotes: context.policy.doubleQuotes } : {}),
+      ...(context.policy.safety !== undefined ? { safetyPolicy: context.policy.safety } : {}),
+    },
+    rungs,
+  );
+  const results: MutableResults = { syntax: gates.syntax, schema: gates.schema, safety: gates.safety };
+  const blocked = gates.blocking === undefined ? undefined : `${scoreNameOf(gates.blocking.rung)} ${gates.blocking.status}`;
+  const executing = executingIds(rungs, context);
+  for (const id of executing) {
+    setResult(results, id, blocked === undefined ? await runExecuting(rungs, id, context, results) : createSkippedResult(id, blocked));
   }
-
-  const execution =
-    input.golds.length === 0
-      ? createRungResult({ rung: 'execution', status: 'unscored', reason: 'no gold SQL: the item is unscored', details: null })
-      : await rungs.execution({
-          predictedSql: sql,
-          golds: input.golds,
-          snapshots: input.snapshots,
-          engine: input.engine,
-          ...(input.comparisonPolicy !== undefined ? { policy: input.comparisonPolicy } : {}),
-          ...(input.executionCache !== undefined ? { cache: input.executionCache } : {}),
-        });
-  results.push(execution);
-
-  if (rungs.efficiency) {
-    results.push(
-      execution.status === 'pass'
-        ? await rungs.efficiency({ sql, golds: input.golds, snapshots: input.snapshots, engine: input.engine, execution, options: input.efficiencyOptions })
-        : createSkippedResult('efficiency', `${LADDER_SCORE_NAMES.execution} ${execution.status}`),
-    );
-  }
-  if (rungs.answer && answer.answer !== undefined) {
-    results.push(
-      await rungs.answer({
-        answer: answer.answer,
-        sql,
-        ...(input.question !== undefined ? { question: input.question } : {}),
-        snapshots: input.snapshots,
-        engine: input.engine,
-        execution,
-        options: input.answerOptions,
-      }),
-    );
-  }
-  return finish(input, answer, results);
+  return finish(input.expectedBehavior, answer, results, executing, rungs);
 }
 
-async function runGate(gate: (typeof GATES)[number], sql: string, input: LadderInput, rungs: LadderRungs, db: string, syntax: RungResult | undefined): Promise<RungResult> {
-  const doubleQuotes = input.doubleQuotes !== undefined ? { doubleQuotes: input.doubleQuotes } : {};
-  switch (gate) {
-    case 'syntax':
-      return rungs.syntax({ sql, dialect: input.dialect, engine: input.engine, db, ...doubleQuotes });
-    case 'schema':
-      return rungs.schema({ sql, dialect: input.dialect, catalog: await input.engine.catalog(db), syntax: syntax!, ...doubleQuotes });
-    case 'safety':
-      return rungs.safety({ sql, dialect: input.dialect, syntax: syntax!, ...(input.safetyPolicy !== undefined ? { policy: input.safetyPolicy } : {}) });
+/** Builds the typed context of one run (policy resolved, a fresh parse memo, the gold cache). */
+function createContext(input: LadderInput, answer: Extract<LadderAnswer, { kind: 'sql' }>): LadderContext {
+  if (!Array.isArray(input.snapshots) || input.snapshots.length === 0) {
+    throw new LadderError('invalid_argument', 'snapshots must hold at least one snapshot for an answer item');
   }
+  const comparison = isResolvedPolicy(input.comparisonPolicy) ? input.comparisonPolicy : resolvePolicy(input.comparisonPolicy);
+  return {
+    sql: answer.sql,
+    prose: answer.answer,
+    question: input.question,
+    golds: input.golds,
+    dialect: input.dialect,
+    fixture: { snapshots: input.snapshots },
+    engine: input.engine,
+    goldCache: input.executionCache ?? new GoldResultCache(),
+    policy: { comparison, safety: input.safetyPolicy, goldOrdered: input.goldOrdered, doubleQuotes: input.doubleQuotes },
+    options: { efficiency: input.efficiencyOptions, answer: input.answerOptions },
+    parses: createParseMemo(input.dialect),
+    asOfDate: input.asOfDate,
+  };
+}
+
+/** A policy object that has every field (as `resolvePolicy` returns) is used as it is. */
+function isResolvedPolicy(policy: LadderInput['comparisonPolicy']): policy is ComparisonPolicy {
+  return typeof policy === 'object' && policy !== null && Object.isFrozen(policy) && 'rewrites' in policy && 'floatTolerance' in policy;
+}
+
+/** The results of one run, filled in ladder order. */
+type MutableResults = { -readonly [K in LadderRungId]?: LadderRungResult<K> };
+
+function runExecuting<K extends ExecutingRungId>(rungs: ExecutingRungs, id: K, context: LadderContext, earlier: LadderResults): Promise<LadderRungResult<K>> {
+  return rungs[id].run(context, earlier);
+}
+
+function setResult<K extends LadderRungId>(results: MutableResults, id: K, result: LadderRungResult<K>): void {
+  // The view of the results with only rung K's slot (a supertype): TypeScript checks the write there.
+  const slot: { -readonly [J in K]?: LadderRungResult<J> } = results;
+  slot[id] = result;
+}
+
+/** The executing rungs listed for this item, in ladder order. */
+function executingIds(rungs: LadderRungTable, listing: RungListing): ExecutingRungId[] {
+  return LADDER_RUNG_IDS.filter((id): id is ExecutingRungId => !isGateId(id) && rungs[id].listed(listing));
 }
 
 /**
- * The ladder rungs in order: L1–L4, then L6 when an efficiency rung is given, then L7 when an
- * answer rung is given and the output has a prose answer (otherwise L7 is not listed at all).
+ * The ladder rungs in order: L1–L4, then L6 when the table lists it, then L7 when the table lists
+ * it and the output has a prose answer.
  */
-export function ladderRungIds(rungs: Pick<LadderRungs, 'efficiency' | 'answer'>, hasProse: boolean): RungId[] {
-  return ['syntax', 'schema', 'safety', 'execution', ...(rungs.efficiency ? (['efficiency'] as const) : []), ...(rungs.answer && hasProse ? (['answer'] as const) : [])];
+export function ladderRungIds(rungs: LadderRungTable, hasProse: boolean, golds: readonly string[] = []): LadderRungId[] {
+  return [...GATE_IDS, ...executingIds(rungs, { prose: hasProse ? '' : undefined, golds })];
 }
 
-function skipRest(results: RungResult[], rungs: LadderRungs, failed: RungId, hasProse: boolean): RungResult[] {
-  const failedName = scoreName(failed);
-  const failedStatus = results[results.length - 1]?.status ?? 'fail';
-  for (const rung of ladderRungIds(rungs, hasProse).slice(results.length)) {
-    results.push(createSkippedResult(rung, `${failedName} ${failedStatus}`));
-  }
-  return results;
-}
-
-function scoreName(rung: RungId): string {
-  return (LADDER_SCORE_NAMES as Partial<Record<RungId, string>>)[rung] ?? rung;
-}
-
-function finish(input: LadderInput, answer: LadderAnswer, rungs: RungResult[]): LadderResult {
-  const core = rungs.slice(0, 4);
-  const execution = core[3];
-  const failedRung = rungs.find((result) => result.status === 'fail');
-  const unscored = execution?.status === 'unscored' && failedRung === undefined;
-  const endToEnd = unscored ? undefined : core.length === 4 && core.every((result) => result.status === 'pass') ? 1 : 0;
+function finish(
+  expectedBehavior: ExpectedBehavior,
+  answer: LadderAnswer,
+  results: LadderResults,
+  executing: readonly ExecutingRungId[],
+  rungs: LadderRungTable,
+): LadderResult {
+  const present = (ids: readonly LadderRungId[]): RungResult[] =>
+    ids.flatMap((id) => {
+      const result: RungResult | undefined = results[id];
+      return result === undefined ? [] : [result];
+    });
+  const ordered = present([...GATE_IDS, ...executing]);
+  // end_to_end: every gate and every executing rung that counts in it (L4) must pass.
+  const core = present([...GATE_IDS, ...executing.filter((id) => rungs[id].endToEnd)]);
+  const failedRung = ordered.find((result) => result.status === 'fail');
+  const unscoredRung = core.find((result) => result.status === 'unscored');
+  const unscored = unscoredRung !== undefined && failedRung === undefined;
+  const endToEnd = unscored ? undefined : core.every((result) => result.status === 'pass') ? 1 : 0;
   const verdict = failedRung ? 'fail' : unscored ? 'unscored' : 'pass';
-  const skipped = rungs.filter((result) => result.status === 'skipped').map((result) => scoreName(result.rung));
-  const deciding = failedRung ?? (unscored ? execution : rungs.findLast((result) => result.status === 'pass'));
-  const head = deciding ? `${scoreName(deciding.rung)} ${deciding.status}: ${oneLine(deciding.reason)}` : verdict;
+  const skipped = ordered.filter((result) => result.status === 'skipped').map((result) => scoreNameOf(result.rung));
+  const deciding = failedRung ?? (unscored ? unscoredRung : ordered.findLast((result) => result.status === 'pass'));
+  const head = deciding ? `${scoreNameOf(deciding.rung)} ${deciding.status}: ${oneLine(deciding.reason)}` : verdict;
   const reason = skipped.length > 0 ? `${head}; skipped: ${skipped.join(', ')}` : head;
-  return { verdict, endToEnd, expectedBehavior: input.expectedBehavior, answer, rungs, reason };
+  return { verdict, endToEnd, expectedBehavior, answer, rungs: ordered, results, reason };
 }
 
-function declineVerdict(expected: 'clarify' | 'refuse', answer: LadderAnswer): LadderResult {
-  const base = { expectedBehavior: expected, answer, rungs: [] as RungResult[] };
+/**
+ * The verdict of a `clarify` / `refuse` item (nothing runs for it): pass when the output declines,
+ * fail when it holds SQL or there is no output at all.
+ */
+export function judgeDecline(expected: 'clarify' | 'refuse', answer: LadderAnswer): LadderResult {
+  const base = { expectedBehavior: expected, answer, rungs: [] as RungResult[], results: {} };
   if (answer.kind === 'missing') return { ...base, verdict: 'fail', endToEnd: 0, reason: oneLine(answer.message) };
   if (answer.kind === 'declined') {
     const how = answer.action === 'none' ? 'declined without SQL' : answer.action === 'clarify' ? 'asked for clarification' : 'refused';

@@ -14,19 +14,42 @@
  * | diagnostics (`components`, `exactMatch`, `astDistance`, `schemaLinking`, `resultSimilarity`) | — | their own keys | never |
  */
 
-/** Every rung id. The ladder orders the first six; diagnostics never gate. */
-export type RungId =
-  | 'syntax'
-  | 'schema'
-  | 'safety'
-  | 'execution'
-  | 'efficiency'
-  | 'answer'
-  | 'components'
-  | 'exactMatch'
-  | 'astDistance'
-  | 'schemaLinking'
-  | 'resultSimilarity';
+/**
+ * The ladder's rungs, in the order they run. The first three are the gates (see
+ * {@link GATE_IDS}); the rest execute. Adding a rung: its id here (in ladder order), its named
+ * score in {@link LADDER_SCORE_NAMES}, and its entry in the typed table of
+ * src/rungs/ladder-rungs.ts — the compiler reports each one that is missing.
+ */
+export const LADDER_RUNG_IDS = ['syntax', 'schema', 'safety', 'execution', 'efficiency', 'answer'] as const;
+
+/** A rung of the ladder (see {@link LADDER_RUNG_IDS}). */
+export type LadderRungId = (typeof LADDER_RUNG_IDS)[number];
+
+/**
+ * The gates (L1–L3), in order: static checks of the text. A gate that does not pass keeps the
+ * executing rungs from running; L3 judges the text of every statement even when L1 fails.
+ */
+export const GATE_IDS = ['syntax', 'schema', 'safety'] as const satisfies readonly LadderRungId[];
+
+/** A gate rung (see {@link GATE_IDS}). */
+export type GateId = (typeof GATE_IDS)[number];
+
+/** A rung that executes SQL (every ladder rung after the gates). */
+export type ExecutingRungId = Exclude<LadderRungId, GateId>;
+
+/** Diagnostics: graded, reported, never gates. */
+export const DIAGNOSTIC_IDS = ['components', 'exactMatch', 'astDistance', 'schemaLinking', 'resultSimilarity'] as const;
+
+/** A diagnostic (see {@link DIAGNOSTIC_IDS}). */
+export type DiagnosticId = (typeof DIAGNOSTIC_IDS)[number];
+
+/** Every rung id: the ladder's rungs and the diagnostics. */
+export type RungId = LadderRungId | DiagnosticId;
+
+/** True for a gate id (L1–L3). */
+export function isGateId(rung: RungId): rung is GateId {
+  return (GATE_IDS as readonly RungId[]).includes(rung);
+}
 
 /**
  * - `pass` / `fail`: the rung ran and decided.
@@ -76,7 +99,12 @@ export const LADDER_SCORE_NAMES = {
   execution: 'L4_execution',
   efficiency: 'L6_efficiency',
   answer: 'L7_answer',
-} as const satisfies Partial<Record<RungId, string>>;
+} as const satisfies Record<LadderRungId, string>;
+
+/** The named-score key of a rung: `L1_syntax` … for ladder rungs, the rung id for diagnostics. */
+export function scoreNameOf(rung: RungId): string {
+  return (LADDER_SCORE_NAMES as Partial<Record<RungId, string>>)[rung] ?? rung;
+}
 
 /** Builds a RungResult with empty issues / namedScores defaults. */
 export function createRungResult<D>(

@@ -34,8 +34,10 @@
 import type { Program } from 'sql-parser-cst';
 import { catalogKey, defaultSchemaKey, identifierKey, isQuotedIdentifier } from '../sql/identifiers.js';
 import { checkAnalysisBudget, withinAnalysisBudget } from '../sql/analysis-budget.js';
-import { DIALECTS, parseSql, positionAt, type Dialect } from '../sql/parse.js';
-import { collectReferences, type References } from '../sql/references.js';
+import { DIALECTS, positionAt, type Dialect } from '../sql/parse.js';
+import type { References } from '../sql/references.js';
+import { LadderError } from '../errors.js';
+import { memoFor, type ParseMemo } from './parse-memo.js';
 import { BLOCKED_FUNCTIONS, checkFunction, isPragmaFunction } from '../safety/functions.js';
 import { resolveSafetyPolicy, type ResolvedSafetyPolicy, type SafetyPolicy } from '../safety/policy.js';
 import { checkSnowflakeSafety } from '../safety/snowflake-safety.js';
@@ -55,6 +57,8 @@ export interface SafetyInput {
    * read-only query. With a policy set, an unreadable text fails closed.
    */
   readonly engineAccepted?: boolean;
+  /** The item's shared parses (one parse per SQL text per item); absent → the rung parses itself. */
+  readonly parses?: ParseMemo;
 }
 
 /** One safety violation (also an RungIssue). */
@@ -136,8 +140,8 @@ const QUERY_TYPES = new Set(['select_stmt', 'compound_select_stmt']);
  * Runs L3 on one SQL text.
  *
  * @returns `pass` when no rule is broken; `fail` with one positioned violation per finding.
- * @throws TypeError for a non-string `sql` or an unknown dialect; LadderError `invalid_option`
- *   for a bad policy.
+ * @throws LadderError `invalid_argument` for a non-string `sql` or an unknown dialect;
+ *   `invalid_option` for a bad policy.
  * @example
  * checkSafety({ sql: "SELECT * FROM orders /* LIMIT 10 *\/", dialect: 'sqlite', policy: { maxLimit: 100 } })
  * // fail: limit_missing at 1:1
@@ -146,19 +150,20 @@ const QUERY_TYPES = new Set(['select_stmt', 'compound_select_stmt']);
  */
 export function checkSafety(input: SafetyInput): RungResult<SafetyDetails> {
   // Validate arguments.
-  if (typeof input?.sql !== 'string') throw new TypeError(`sql must be a string; received ${typeof input?.sql}`);
+  if (typeof input?.sql !== 'string') throw new LadderError('invalid_argument', `sql must be a string; received ${typeof input?.sql}`);
   if (!DIALECTS.includes(input.dialect)) {
-    throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
+    throw new LadderError('invalid_argument', `dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
   }
   // Interpret options.
   const policy = resolveSafetyPolicy(input.policy);
 
-  const parsed = parseSql(input.sql, input.dialect);
+  const memo = memoFor(input.parses, input.dialect);
+  const parsed = memo.parse(input.sql);
   if (!parsed.ok) return notAnalysed(input, policy, parsed.error.message, parsed.error.line ?? 1, parsed.error.column ?? 1);
   const analysed = withinAnalysisBudget(() =>
     parsed.kind === 'node-sql-parser'
       ? { analysed: true, policy, ...checkSnowflakeSafety(parsed.ast, policy, input.sql) }
-      : analyseCst(input.sql, input.dialect, parsed.program, policy),
+      : analyseCst(input.sql, input.dialect, parsed.program, policy, memo),
   );
   if (!analysed.ok) return notAnalysed(input, policy, analysed.reason, 1, 1);
   if (typeof analysed.value === 'string') return notAnalysed(input, policy, analysed.value, 1, 1);
@@ -202,7 +207,7 @@ function verdict(details: SafetyDetails): RungResult<SafetyDetails> {
 }
 
 /** The analysis of a parsed tree; a string when the references could not be resolved within budget. */
-function analyseCst(sql: string, dialect: Dialect, program: Program, policy: ResolvedSafetyPolicy): SafetyDetails | string {
+function analyseCst(sql: string, dialect: Dialect, program: Program, policy: ResolvedSafetyPolicy, memo: ParseMemo): SafetyDetails | string {
   const violations: SafetyViolation[] = [];
   const add = (kind: string, message: string, offset: number): void => {
     violations.push({ kind, message, ...positionAt(sql, offset) });
@@ -215,7 +220,7 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
   }
 
   // References (tables in every scope, table functions) — only defined for a single statement.
-  const collected = statements.length === 1 ? collectReferences({ sql, dialect, program }) : undefined;
+  const collected = statements.length === 1 ? memo.references(sql) : undefined;
   // Fail closed: without the references no table or table-function rule could be checked.
   if (collected !== undefined && !collected.ok && collected.code === 'budget') return collected.reason;
   const references: References | undefined = collected?.ok ? collected : undefined;

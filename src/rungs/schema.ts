@@ -19,14 +19,25 @@
  * (`columns of orders: order_id, customer_id, …`, at most {@link MAX_LISTED_COLUMNS} per table and
  * {@link MAX_LISTED_TABLES} tables), so the right name is in the message.
  *
+ * Double quotes (SQLite, legacy mode, the default): a double-quoted token that names no column is
+ * read as a string, as stock SQLite does, where a value is expected (`region = "APG"`, `IN`,
+ * `LIKE`, `BETWEEN`, function arguments); each such token is reported in `details.findings` as
+ * `double_quoted_string`, and the rung still passes. Where a column is expected (a whole
+ * select-list, GROUP BY or ORDER BY item, a comparison operand of a join's ON) it fails as
+ * `unknown_column`, saying that legacy SQLite would read it as a string: `SELECT "full_name" FROM
+ * people` is the hallucination L2 exists to catch, and `SELECT "N/A" AS x` must be written
+ * `SELECT 'N/A' AS x`. Gold SQL (`sqlRole: 'gold'`) keeps the legacy reading everywhere.
+ *
  * When the AST layer cannot read the text but SQLite prepared it against the role-scoped database
  * (`engineAccepted: true`), every name it uses exists there: the rung passes with
  * `details.analysed: false` and says so, never failing for the parser's gap.
  */
 import type { Catalog, CatalogTable, DoubleQuoteMode } from '../engine/engine.js';
 import { identifierKey } from '../sql/identifiers.js';
-import { collectReferences, type References, type UnresolvedName } from '../sql/references.js';
-import { DIALECTS, parseSql, type Dialect } from '../sql/parse.js';
+import type { References, UnresolvedName } from '../sql/references.js';
+import { DIALECTS, type Dialect } from '../sql/parse.js';
+import { LadderError } from '../errors.js';
+import { memoFor, type ParseMemo } from './parse-memo.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
 
 /** Input of {@link checkSchema}. */
@@ -40,6 +51,19 @@ export interface SchemaInput {
   readonly doubleQuotes?: DoubleQuoteMode;
   /** True when SQLite prepared this text against the role-scoped database (from L1's details). */
   readonly engineAccepted?: boolean;
+  /** Whose SQL this is (default `predicted`); `gold` keeps SQLite's legacy double-quote reading in column positions too. */
+  readonly sqlRole?: 'predicted' | 'gold';
+  /** The item's shared parses (one parse per SQL text per item); absent → the rung parses itself. */
+  readonly parses?: ParseMemo;
+}
+
+/** Something L2 noticed that does not fail it (1-based position in the SQL text). */
+export interface SchemaFinding {
+  /** `double_quoted_string`: a `"…"` token that names no column, read as a string literal (SQLite legacy mode). */
+  readonly kind: 'double_quoted_string';
+  readonly message: string;
+  readonly line: number;
+  readonly column: number;
 }
 
 /** Machine-readable details of an L2 result. */
@@ -52,29 +76,33 @@ export interface SchemaDetails {
   readonly unresolved: readonly UnresolvedName[];
   /** Number of column references checked. */
   readonly columnsChecked: number;
+  /** Findings that do not fail the rung (double-quoted strings). */
+  readonly findings: readonly SchemaFinding[];
 }
 
 /**
  * Runs L2 on one SQL text against a catalog.
  *
  * @returns `pass` when every name resolves; `fail` with one issue per unknown name.
- * @throws TypeError for a non-string `sql`, an unknown dialect, or a catalog without `tables`.
+ * @throws LadderError `invalid_argument` for a non-string `sql`, an unknown dialect, or a catalog
+ *   without `tables`.
  * @example
  * checkSchema({ sql: 'SELECT amont FROM orders', dialect: 'sqlite', catalog })
  * // fail: unknown_column `amont` at 1:8, suggestion `amount`
  */
 export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
   // Validate arguments.
-  if (typeof input?.sql !== 'string') throw new TypeError(`sql must be a string; received ${typeof input?.sql}`);
+  if (typeof input?.sql !== 'string') throw new LadderError('invalid_argument', `sql must be a string; received ${typeof input?.sql}`);
   if (!DIALECTS.includes(input.dialect)) {
-    throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
+    throw new LadderError('invalid_argument', `dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
   }
   if (!input.catalog || !Array.isArray(input.catalog.tables)) {
-    throw new TypeError('catalog must be { tables: CatalogTable[] } (see src/sql/catalog.ts)');
+    throw new LadderError('invalid_argument', 'catalog must be { tables: CatalogTable[] } (see src/sql/catalog.ts)');
   }
+  const memo = memoFor(input.parses, input.dialect);
 
   // A statement that is not a query: the reference collector has no scope rules for it.
-  const parsed = parseSql(input.sql, input.dialect);
+  const parsed = memo.parse(input.sql);
   if (parsed.ok && parsed.kind === 'cst') {
     const statements = parsed.program.statements.filter((statement) => statement.type !== 'empty');
     const only = statements.length === 1 ? statements[0]! : undefined;
@@ -83,21 +111,19 @@ export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
         rung: 'schema',
         status: 'skipped',
         reason: `not a query (${statementKeyword(only.type)}): L2 checks queries only`,
-        details: { analysed: false, tables: [], unresolved: [], columnsChecked: 0 },
+        details: { analysed: false, tables: [], unresolved: [], columnsChecked: 0, findings: [] },
       });
     }
   }
 
-  const references = collectReferences({
-    sql: input.sql,
-    dialect: input.dialect,
+  const references = memo.references(input.sql, {
     catalog: input.catalog,
     ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}),
-    ...(parsed.ok && parsed.kind === 'cst' ? { program: parsed.program } : {}),
+    ...(input.sqlRole ? { sqlRole: input.sqlRole } : {}),
   });
 
   if (!references.ok) {
-    const empty = { analysed: false, tables: [], unresolved: [], columnsChecked: 0 };
+    const empty = { analysed: false, tables: [], unresolved: [], columnsChecked: 0, findings: [] };
     if (references.code === 'unsupported_tree') {
       return createRungResult({ rung: 'schema', status: 'skipped', reason: `not analysed: ${references.reason}`, details: empty });
     }
@@ -171,13 +197,20 @@ function verdict(references: References, dialect: Dialect): RungResult<SchemaDet
     analysed: true,
     tables: [...new Set(references.tables.filter((table) => !table.selfReference).map((table) => table.written))],
     unresolved: references.unresolved,
-    columnsChecked: references.columns.length,
+    columnsChecked: references.columns.filter((column) => column.resolution.kind !== 'string_literal').length,
+    findings: references.doubleQuotedStrings.map((token) => ({
+      kind: 'double_quoted_string' as const,
+      message: `"${token.value}" names no column; read as the string '${token.value.replaceAll("'", "''")}' (SQLite legacy double quotes)`,
+      line: token.line,
+      column: token.column,
+    })),
   };
   if (references.unresolved.length === 0) {
+    const strings = details.findings.length === 0 ? '' : `; ${plural(details.findings.length, 'double-quoted string')} read as ${details.findings.length === 1 ? 'a string literal' : 'string literals'} (legacy SQLite) at ${details.findings.map((finding) => `${finding.line}:${finding.column}`).join(', ')}`;
     return createRungResult({
       rung: 'schema',
       status: 'pass',
-      reason: `every name resolves (${plural(details.tables.length, 'table')}, ${plural(details.columnsChecked, 'column reference')})`,
+      reason: `every name resolves (${plural(details.tables.length, 'table')}, ${plural(details.columnsChecked, 'column reference')})${strings}`,
       details,
     });
   }

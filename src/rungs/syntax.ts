@@ -21,9 +21,10 @@
 import type { Program } from 'sql-parser-cst';
 import type { DoubleQuoteMode, Engine, ExecutionError } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
-import { DIALECTS, parseSql, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
+import { DIALECTS, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
 import { sqlSizeOverBudget } from '../sql/analysis-budget.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
+import { memoFor, type ParseMemo } from './parse-memo.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
 
 /** Input of {@link checkSyntax}. */
@@ -37,6 +38,8 @@ export interface SyntaxInput {
   readonly db?: string;
   /** SQLite double-quote mode passed to `prepare` (engine default when absent). */
   readonly doubleQuotes?: DoubleQuoteMode;
+  /** The item's shared parses (one parse per SQL text per item); absent → the rung parses itself. */
+  readonly parses?: ParseMemo;
 }
 
 /** Machine-readable details of an L1 result. */
@@ -67,18 +70,18 @@ const QUERY_TYPES = new Set(['select_stmt', 'compound_select_stmt']);
  * Runs L1 on one SQL text.
  *
  * @returns `pass` when the text is one query in the dialect; `fail` with positioned issues otherwise.
- * @throws TypeError for a non-string `sql` or an unknown dialect; LadderError `invalid_option`
- *   when `engine` is given without `db` or for another dialect; LadderError `db_not_found` when
- *   the engine cannot find `db`.
+ * @throws LadderError `invalid_argument` for a non-string `sql` or an unknown dialect;
+ *   `invalid_option` when `engine` is given without `db` or for another dialect; `db_not_found`
+ *   when the engine cannot find `db`.
  * @example
  * await checkSyntax({ sql: 'SELEC x', dialect: 'postgres' })
  * // fail: syntax_error at 1:1 (`Syntax Error: Unexpected "SELEC"`)
  */
 export async function checkSyntax(input: SyntaxInput): Promise<RungResult<SyntaxDetails>> {
   // Validate arguments.
-  if (typeof input?.sql !== 'string') throw new TypeError(`sql must be a string; received ${typeof input?.sql}`);
+  if (typeof input?.sql !== 'string') throw new LadderError('invalid_argument', `sql must be a string; received ${typeof input?.sql}`);
   if (!DIALECTS.includes(input.dialect)) {
-    throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
+    throw new LadderError('invalid_argument', `dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(input.dialect)}`);
   }
   if (input.engine !== undefined) {
     if (input.db === undefined || input.db === '') throw new LadderError('invalid_option', 'db is required with engine (the database path prepare runs against)');
@@ -96,7 +99,7 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
       engineAccepted: false,
     });
   }
-  const parsed = parseSql(input.sql, input.dialect);
+  const parsed = memoFor(input.parses, input.dialect).parse(input.sql);
   const fromParser = parserVerdict(input.sql, parsed);
   if (input.engine === undefined) return fromParser;
   return engineVerdict(input, parsed, fromParser);

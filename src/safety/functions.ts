@@ -27,8 +27,10 @@ const SQLITE_FUNCTIONS = [
   'printf', 'quote', 'random', 'randomblob', 'replace', 'round', 'rtrim', 'sign', 'soundex', 'substr',
   'substring', 'trim', 'typeof', 'unhex', 'unicode', 'unistr', 'unistr_quote', 'unlikely', 'upper',
   'zeroblob', 'sqlite_version',
-  // date and time
+  // date and time; CURRENT_DATE / CURRENT_TIME / CURRENT_TIMESTAMP are keywords (lang_expr.html)
+  // that the parser reads as calls without parentheses
   'date', 'time', 'datetime', 'julianday', 'unixepoch', 'strftime', 'timediff',
+  'current_date', 'current_time', 'current_timestamp',
   // aggregates
   'avg', 'count', 'group_concat', 'string_agg', 'sum', 'total', 'median', 'percentile', 'percentile_cont', 'percentile_disc',
   // window

@@ -3,7 +3,7 @@
  * transactions, session changes, row locks, side-effect or unknown functions) always apply; the
  * policy only adds opt-in guardrails and vetted exceptions.
  */
-import { LadderError } from '../errors.js';
+import { invalidValue, isPlainRecord, rejectUnknownKeys } from '../options.js';
 
 /** Options of `checkSafety`. Every field is optional; the defaults are the strict ones. */
 export interface SafetyPolicy {
@@ -43,7 +43,7 @@ export interface ResolvedSafetyPolicy {
   readonly allowSystemTables: boolean;
 }
 
-const KNOWN_OPTIONS = new Set(['maxLimit', 'allowedTables', 'allowedFunctions', 'allowTableFunctions', 'allowSystemTables']);
+const KNOWN_OPTIONS: readonly string[] = ['maxLimit', 'allowedTables', 'allowedFunctions', 'allowTableFunctions', 'allowSystemTables'];
 const RENAMED: Readonly<Record<string, string>> = {
   max_limit: 'maxLimit',
   limit: 'maxLimit',
@@ -55,34 +55,24 @@ const RENAMED: Readonly<Record<string, string>> = {
 
 /**
  * Applies defaults and validates a policy.
+ * @param naming.name - how messages name the policy (default `policy`; a promptfoo assertion
+ *   passes `config.safety`).
  * @throws LadderError `invalid_option` naming the option, what was expected and what was received
  *   (misspelt option names get the right name suggested).
  */
-export function resolveSafetyPolicy(policy: SafetyPolicy | undefined): ResolvedSafetyPolicy {
+export function resolveSafetyPolicy(policy: SafetyPolicy | undefined, naming: { readonly name?: string } = {}): ResolvedSafetyPolicy {
+  const name = naming.name ?? 'policy';
   // Apply defaults.
   const given = policy ?? {};
   // Validate arguments.
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
-    throw new LadderError('invalid_option', `policy must be an object; received ${describe(given)}`);
-  }
-  for (const key of Object.keys(given)) {
-    if (KNOWN_OPTIONS.has(key)) continue;
-    const replacement = RENAMED[key];
-    throw new LadderError(
-      'invalid_option',
-      replacement ? `policy.${key} is not an option; use policy.${replacement}` : `policy.${key} is not an option; known: ${[...KNOWN_OPTIONS].join(', ')}`,
-    );
-  }
-  const { maxLimit, allowedTables, allowedFunctions, allowTableFunctions, allowSystemTables } = given;
-  if (maxLimit !== undefined && (!Number.isSafeInteger(maxLimit) || maxLimit < 1)) {
-    throw new LadderError('invalid_option', `policy.maxLimit must be an integer ≥ 1 (rows); received ${describe(maxLimit)}`);
-  }
-  checkNames('allowedTables', allowedTables);
-  checkNames('allowedFunctions', allowedFunctions);
-  if (allowTableFunctions !== undefined && typeof allowTableFunctions !== 'boolean') checkNames('allowTableFunctions', allowTableFunctions);
-  if (allowSystemTables !== undefined && typeof allowSystemTables !== 'boolean') {
-    throw new LadderError('invalid_option', `policy.allowSystemTables must be a boolean; received ${describe(allowSystemTables)}`);
-  }
+  if (!isPlainRecord(given)) throw invalidValue(name, 'an object', given);
+  rejectUnknownKeys(given, KNOWN_OPTIONS, { prefix: `${name}.`, renamed: RENAMED });
+  const { maxLimit, allowedTables, allowedFunctions, allowTableFunctions, allowSystemTables } = given as SafetyPolicy;
+  if (maxLimit !== undefined && (!Number.isSafeInteger(maxLimit) || maxLimit < 1)) throw invalidValue(`${name}.maxLimit`, 'an integer ≥ 1 (rows)', maxLimit);
+  checkNames(`${name}.allowedTables`, allowedTables);
+  checkNames(`${name}.allowedFunctions`, allowedFunctions);
+  if (allowTableFunctions !== undefined && typeof allowTableFunctions !== 'boolean') checkNames(`${name}.allowTableFunctions`, allowTableFunctions);
+  if (allowSystemTables !== undefined && typeof allowSystemTables !== 'boolean') throw invalidValue(`${name}.allowSystemTables`, 'a boolean', allowSystemTables);
   return {
     maxLimit,
     allowedTables,
@@ -95,12 +85,6 @@ export function resolveSafetyPolicy(policy: SafetyPolicy | undefined): ResolvedS
 function checkNames(option: string, value: unknown): void {
   if (value === undefined) return;
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.trim() === '')) {
-    throw new LadderError('invalid_option', `policy.${option} must be an array of non-empty names; received ${describe(value)}`);
+    throw invalidValue(option, 'an array of non-empty names', value);
   }
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return JSON.stringify(value);
-  return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
 }

@@ -87,6 +87,8 @@ export interface EvaluateSpiderInput {
   readonly diagnostics?: boolean;
   /** Called after each item. */
   readonly onItem?: (verdict: SpiderItemVerdict, done: number, total: number) => void;
+  /** Gold results to share (the front end's runtime); default a cache for this run. */
+  readonly cache?: GoldResultCache;
 }
 
 /** Output of {@link evaluateSpider}. */
@@ -112,7 +114,7 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
   } else if (input.predictions.length > total) {
     warnings.push(`prediction file has ${input.predictions.length} lines, gold has ${total} items: the last ${input.predictions.length - total} lines are ignored`);
   }
-  const cache = new GoldResultCache();
+  const cache = input.cache ?? new GoldResultCache();
   const snapshotsByDb = new Map<string, Promise<Snapshot[] | string>>();
   const snapshotsOf = (dbId: string): Promise<Snapshot[] | string> => {
     let found = snapshotsByDb.get(dbId);

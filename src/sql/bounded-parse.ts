@@ -91,17 +91,18 @@ export function parseInWorker(kind: ParserKind, text: string, options: object, t
   // A text that ran out of budget once is not parsed again: L1, L2 and L3 each parse the same text.
   const key = `${kind}\u0000${JSON.stringify(options)}\u0000${text}`;
   const known = overBudget.get(key);
-  if (known) return known;
+  // Reused only for a budget no larger than the one it ran out of.
+  if (known && timeMs <= known.timeMs) return known.outcome;
   const outcome = parseNow(kind, text, options, timeMs);
   if (!outcome.ok && outcome.budget) {
-    overBudget.set(key, outcome);
+    overBudget.set(key, { outcome, timeMs });
     if (overBudget.size > OVER_BUDGET_CACHE_SIZE) overBudget.delete(overBudget.keys().next().value!);
   }
   return outcome;
 }
 
 /** Texts that ran out of budget, oldest first (no tree is kept: only the reason). */
-const overBudget = new Map<string, BoundedParse>();
+const overBudget = new Map<string, { readonly outcome: BoundedParse; readonly timeMs: number }>();
 const OVER_BUDGET_CACHE_SIZE = 256;
 
 function parseNow(kind: ParserKind, text: string, options: object, timeMs: number): BoundedParse {

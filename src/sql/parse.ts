@@ -9,13 +9,17 @@
  * - `snowflake` → node-sql-parser (sql-parser-cst has no Snowflake dialect).
  *
  * For SQLite the engine (SQLite's own `prepare`) stays the authority: a statement SQLite accepts
- * must never fail a rung because this layer could not read it (sql-parser-cst rejects a table
- * named `Match`, for instance). Callers treat `ok: false` here as "no tree", not as "invalid SQL",
- * whenever the engine accepted the statement.
+ * must never fail a rung because this layer could not read it. sql-parser-cst rejects SQLite
+ * keywords that SQLite accepts as identifiers (`AS full`, `FROM t AS left`, a table named `Match`):
+ * for SQLite a failed parse is retried with such words quoted (keyword-identifiers.ts), and the
+ * tree keeps offsets into the original text. Callers treat `ok: false` here as "no tree", not as
+ * "invalid SQL", whenever the engine accepted the statement.
  */
+import { performance } from 'node:perf_hooks';
 import type { Program } from 'sql-parser-cst';
-import { sqlSizeOverBudget } from './analysis-budget.js';
-import { parseInWorker } from './bounded-parse.js';
+import { BUDGET_REASON, sqlSizeOverBudget } from './analysis-budget.js';
+import { PARSE_TIME_BUDGET_MS, parseInWorker } from './bounded-parse.js';
+import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
 import { parserText, restoreIdentifiers } from './parser-text.js';
 
 /** Dialects the ladder understands. */
@@ -43,6 +47,11 @@ export interface CstParse {
   readonly kind: 'cst';
   readonly dialect: Dialect;
   readonly program: Program;
+  /**
+   * SQLite only: keywords used as identifiers that had to be quoted for the parser to read the
+   * text (offsets into the original text); absent when the text parsed as written.
+   */
+  readonly quotedKeywords?: readonly QuotedKeyword[];
 }
 
 /** A node-sql-parser tree (Snowflake). `ast` is node-sql-parser's AST list, one per statement. */
@@ -79,47 +88,71 @@ export function parseSql(sql: string, dialect: Dialect): ParseResult {
   if (!DIALECTS.includes(dialect)) {
     throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(dialect)}`);
   }
-  // L1, L2, L3 and the diagnostics each parse the same text: keep recent results (trees are
-  // never mutated after this function, so sharing them is safe). Long texts are not kept.
-  const key = `${dialect}\u0000${sql}`;
-  const hit = recentParses.get(key);
-  if (hit) {
-    recentParses.delete(key);
-    recentParses.set(key, hit);
-    return hit;
-  }
-  const result = parseUncached(sql, dialect);
-  if (sql.length <= MAX_CACHED_SQL_CHARS) {
-    recentParses.set(key, result);
-    if (recentParses.size > PARSE_CACHE_SIZE) recentParses.delete(recentParses.keys().next().value!);
-  }
-  return result;
-}
-
-/** Recent parse results, least recently used first. */
-const recentParses = new Map<string, ParseResult>();
-const PARSE_CACHE_SIZE = 256;
-/** Longest text whose tree is kept (bounds the memory the cache can hold). */
-const MAX_CACHED_SQL_CHARS = 20_000;
-
-function parseUncached(sql: string, dialect: Dialect): ParseResult {
   const oversized = sqlSizeOverBudget(sql);
   if (oversized !== undefined) return { ok: false, dialect, error: { message: oversized, budget: true } };
   if (dialect === 'snowflake') return parseWithNodeSqlParser(sql, dialect);
-  // What SQLite reads (bare CR, BOM, an open trailing comment, non-ASCII identifiers): parser-text.ts.
-  const prepared = parserText(sql, dialect === 'sqlite');
-  if (prepared.unbalanced) return { ok: false, dialect, error: { message: prepared.unbalanced.message, ...positionAt(sql, prepared.unbalanced.offset) } };
-  // In a worker thread with a time limit: the parser backtracks exponentially on some input.
-  const parsed = parseInWorker('sql-parser-cst', prepared.text, {
-    dialect: CST_DIALECT[dialect],
-    includeRange: true,
-    paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'],
-    filename: 'sql',
-  });
-  if (!parsed.ok) return { ok: false, dialect, error: parsed.budget ? { message: parsed.message, budget: true } : toParseError(parsed.message) };
+  const cstDialect = CST_DIALECT[dialect];
+  const sqliteRules = dialect === 'sqlite';
+  // Text whose parentheses can never match cannot parse, and costs the parser exponential time.
+  const unbalanced = sqliteRules ? parserText(sql, true).unbalanced : undefined;
+  if (unbalanced) return { ok: false, dialect, error: { message: unbalanced.message, ...positionAt(sql, unbalanced.offset) } };
+  // One time budget for the parse and every keyword-repair attempt (bounded-parse.ts).
+  const deadline = performance.now() + PARSE_TIME_BUDGET_MS;
+  const first = parseWithCst(sql, cstDialect, sqliteRules, deadline);
+  if (first.ok) return { ok: true, kind: 'cst', dialect, program: first.program };
+  const parseError = first.error;
+  if (dialect === 'sqlite' && parseError.line !== undefined && !parseError.budget) {
+    let outOfTime = false;
+    const attempt = (text: string): ParseAttempt<Program> => {
+      const retried = parseWithCst(text, cstDialect, true, deadline);
+      if (retried.ok) return { ok: true, tree: retried.program };
+      if (retried.error.budget) outOfTime = true;
+      const position = retried.error;
+      return { ok: false, offset: position.line === undefined ? undefined : offsetAt(text, position.line, position.column ?? 1) };
+    };
+    const repaired = repairKeywordIdentifiers(sql, offsetAt(sql, parseError.line, parseError.column ?? 1), attempt);
+    if (repaired) return { ok: true, kind: 'cst', dialect, program: repaired.tree, quotedKeywords: repaired.quoted };
+    if (outOfTime) return { ok: false, dialect, error: parseTimeBudget() };
+  }
+  return { ok: false, dialect, error: parseError };
+}
+
+function parseTimeBudget(): ParseError {
+  return { message: `${BUDGET_REASON}: the parser took more than ${PARSE_TIME_BUDGET_MS} ms`, budget: true };
+}
+
+/**
+ * One sql-parser-cst parse of `text` in the parser thread (bounded-parse.ts), within what is left
+ * of the deadline, on the text SQLite reads (parser-text.ts), identifiers restored as written.
+ */
+function parseWithCst(
+  text: string,
+  dialect: (typeof CST_DIALECT)[keyof typeof CST_DIALECT],
+  sqliteRules: boolean,
+  deadline: number,
+): { readonly ok: true; readonly program: Program } | { readonly ok: false; readonly error: ParseError } {
+  const remaining = deadline - performance.now();
+  if (remaining <= 0) return { ok: false, error: parseTimeBudget() };
+  const prepared = parserText(text, sqliteRules);
+  const parsed = parseInWorker('sql-parser-cst', prepared.text, { dialect, includeRange: true, paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'], filename: 'sql' }, remaining);
+  if (!parsed.ok) {
+    if (!parsed.budget) return { ok: false, error: toParseError(parsed.message) };
+    return { ok: false, error: /the parser took more than/.test(parsed.message) ? parseTimeBudget() : { message: parsed.message, budget: true } };
+  }
   const program = parsed.value as Program;
-  if (prepared.replacedWordCharacters) restoreIdentifiers(program, sql);
-  return { ok: true, kind: 'cst', dialect, program };
+  if (prepared.replacedWordCharacters) restoreIdentifiers(program, text);
+  return { ok: true, program };
+}
+
+/** The 0-based offset of a 1-based line and column (the inverse of {@link positionAt}). */
+function offsetAt(sql: string, line: number, column: number): number {
+  let offset = 0;
+  for (let current = 1; current < line; current += 1) {
+    const newline = sql.indexOf('\n', offset);
+    if (newline < 0) return sql.length;
+    offset = newline + 1;
+  }
+  return Math.min(sql.length, offset + column - 1);
 }
 
 function parseWithNodeSqlParser(sql: string, dialect: Dialect): ParseResult {

@@ -25,7 +25,11 @@
  *   output column of any branch.
  * - `USING (c)` and `NATURAL JOIN` columns may be written unqualified without being ambiguous.
  * - String literals are never columns. In SQLite's legacy double-quote mode a double-quoted token
- *   that names no column in scope is a string literal (https://www.sqlite.org/quirks.html#dblquote).
+ *   that names no column in scope is a string literal (https://www.sqlite.org/quirks.html#dblquote)
+ *   in a value position, listed in `doubleQuotedStrings`. In a column position (a whole select-list,
+ *   GROUP BY or ORDER BY item, a comparison operand of a join's ON; column-positions.ts) it is an
+ *   unknown column for predicted SQL — that is how a hallucinated `SELECT "full_name"` looks — and
+ *   a string only for gold SQL (`sqlRole: 'gold'`), which legacy datasets need.
  * - Schema-qualified table names are compared whole (see catalog-index.ts); a table with an
  *   alias is reachable only through the alias (SQLite: `SELECT t.a FROM t AS x` is an error).
  * - SQLite tables (not views) also have the columns `rowid`, `oid` and `_rowid_`.
@@ -44,6 +48,7 @@ import type { Node, Program } from 'sql-parser-cst';
 import type { Catalog, CatalogTable, DoubleQuoteMode } from '../engine/engine.js';
 import { checkAnalysisBudget, withinAnalysisBudget } from './analysis-budget.js';
 import { createCatalogIndex, type CatalogIndex } from './catalog-index.js';
+import { columnPositionIdentifiers } from './column-positions.js';
 import { identifierKey, isQuotedIdentifier } from './identifiers.js';
 import { parseSql, positionAt, type Dialect } from './parse.js';
 import { isSqliteTableFunction } from './sqlite-table-functions.js';
@@ -149,6 +154,17 @@ export interface ScopeInfo {
   readonly sources: readonly string[];
 }
 
+/**
+ * A double-quoted token read as a string literal (SQLite legacy mode: it names no column in scope).
+ * `columnPosition` is true only for gold SQL: in predicted SQL such a token is an unknown column.
+ */
+export interface DoubleQuotedString extends SourcePosition {
+  /** The token's value without quotes (`"N/A"` → `N/A`). */
+  readonly value: string;
+  /** True when the token stands where a column is expected (see column-positions.ts). */
+  readonly columnPosition: boolean;
+}
+
 /** The full resolution of one statement. */
 export interface References {
   readonly ok: true;
@@ -159,6 +175,8 @@ export interface References {
   readonly columns: readonly ColumnReference[];
   /** Names that resolve to nothing, in source order. Empty when no catalog was given. */
   readonly unresolved: readonly UnresolvedName[];
+  /** SQLite legacy mode: double-quoted tokens read as string literals, in source order. */
+  readonly doubleQuotedStrings: readonly DoubleQuotedString[];
   readonly scopes: readonly ScopeInfo[];
   /** Output column names of the statement (`undefined` when not known, e.g. `SELECT *` over a table function). */
   readonly outputColumns?: readonly string[];
@@ -185,6 +203,12 @@ export interface CollectReferencesInput {
   readonly catalog?: Catalog;
   /** SQLite only: how double-quoted tokens naming no column are read. Default `legacy`. */
   readonly doubleQuotes?: DoubleQuoteMode;
+  /**
+   * Whose SQL this is (default `predicted`). For `gold`, a double-quoted token naming no column is
+   * a string in column positions too (legacy datasets such as Spider write `SELECT "x"`); for
+   * `predicted` it is an unknown column there.
+   */
+  readonly sqlRole?: 'predicted' | 'gold';
   /** An already parsed tree of `sql` (sql-parser-cst), to avoid parsing twice. */
   readonly program?: Program;
 }
@@ -216,7 +240,7 @@ export function collectReferences(input: CollectReferencesInput): References | R
   if (statements.length !== 1) {
     return { ok: false, code: 'not_single_statement', reason: `expected 1 statement, found ${statements.length}` };
   }
-  const resolver = new Resolver(sql, dialect, input.catalog ? createCatalogIndex(input.catalog, dialect) : undefined, input.doubleQuotes ?? 'legacy');
+  const resolver = new Resolver(sql, dialect, input.catalog ? createCatalogIndex(input.catalog, dialect) : undefined, input.doubleQuotes ?? 'legacy', input.sqlRole ?? 'predicted');
   const resolved = withinAnalysisBudget(() => resolver.run(statements[0]!));
   return resolved.ok ? resolved.value : { ok: false, code: 'budget', reason: resolved.reason };
 }
@@ -289,6 +313,9 @@ class Resolver {
   private readonly tableFunctions: TableFunctionReference[] = [];
   private readonly columns: ColumnReference[] = [];
   private readonly unresolved: UnresolvedName[] = [];
+  private readonly doubleQuotedStrings: DoubleQuotedString[] = [];
+  /** Identifier nodes in column positions (see column-positions.ts), set by {@link run}. */
+  private columnPositions: ReadonlySet<object> = new Set();
   private readonly scopes: ScopeInfo[] = [];
   private nextScope = 0;
   /** WITH clauses already resolved at compound level. */
@@ -299,9 +326,11 @@ class Resolver {
     private readonly dialect: Dialect,
     private readonly catalog: CatalogIndex | undefined,
     private readonly doubleQuotes: DoubleQuoteMode,
+    private readonly sqlRole: 'predicted' | 'gold',
   ) {}
 
   run(statement: Node): References {
+    if (this.dialect === 'sqlite' && this.doubleQuotes === 'legacy') this.columnPositions = columnPositionIdentifiers(statement);
     const output = this.query(statement as AnyNode, { outer: undefined, ctes: new Map() }, 'query');
     const byStart = <T extends SourcePosition>(items: T[]): T[] => [...items].sort((a, b) => a.start - b.start);
     return {
@@ -311,6 +340,7 @@ class Resolver {
       tableFunctions: byStart(this.tableFunctions),
       columns: byStart(this.columns),
       unresolved: byStart(this.unresolved),
+      doubleQuotedStrings: byStart(this.doubleQuotedStrings),
       scopes: this.scopes,
       ...(output ? { outputColumns: [...output.values()] } : {}),
     };
@@ -857,13 +887,21 @@ class Resolver {
         return;
       }
     }
+    const candidates = (): string[] => this.visibleColumnNames(scope, aliasVisible);
     if (this.dialect === 'sqlite' && this.doubleQuotes === 'legacy' && identifier.text.startsWith('"')) {
-      record({ kind: 'string_literal' });
+      const columnPosition = this.columnPositions.has(identifier);
+      if (!columnPosition || this.sqlRole === 'gold') {
+        record({ kind: 'string_literal' });
+        this.doubleQuotedStrings.push({ ...this.position(identifier), value: identifier.name, columnPosition });
+        return;
+      }
+      record({ kind: 'unknown' });
+      const literal = `'${identifier.name.replaceAll("'", "''")}'`;
+      this.unknownColumn(identifier, identifier.text, undefined, candidates(), `no such column: ${identifier.text} (a column is expected here; legacy SQLite would read it as the string ${literal})`);
       return;
     }
     record({ kind: 'unknown' });
-    const candidates = this.visibleColumnNames(scope, aliasVisible);
-    this.unknownColumn(identifier, identifier.name, undefined, candidates, `no such column: ${identifier.name}`);
+    this.unknownColumn(identifier, identifier.name, undefined, candidates(), `no such column: ${identifier.name}`);
   }
 
   /** Resolution of an unqualified column in one scope, or `undefined` when no source has it. */

@@ -21,13 +21,18 @@ describe('extractNumbers: formats', () => {
     ['down 8 %', [['8 %', 8, 0.5]]],
     ['€950 and £12', [['€950', 950, 0.5], ['£12', 12, 0.5]]],
     ['EMEA revenue was $4.12M in Q3, up 8%.', [['$4.12M', 4_120_000, 5_000], ['8%', 8, 0.5]]],
+    ['1\u00A0200 orders, 3\u202F450\u202F000 rows, 1\u2009200.5 units', [['1\u00A0200', 1200, 0.5], ['3\u202F450\u202F000', 3_450_000, 0.5], ['1\u2009200.5', 1200.5, 0.05]]],
+    ['in 3 200 stores', [['3', 3, 0.5], ['200', 200, 0.5]]],
+    ['a defect rate of 5‰ or 4.5 per mille', [['5‰', 5, 0.5], ['4.5 per mille', 4.5, 0.05]]],
+    ['grew 3.2x, 2×, 4 times and 3-fold', [['3.2x', 3.2, 0.05], ['2×', 2, 0.5], ['4 times', 4, 0.5], ['3-fold', 3, 0.5]]],
+    ['hex 0x1F and a 2x4 board', []],
   ])('%s', (text, expected) => {
     expect(brief(text)).toEqual(expected);
   });
 
   it('records offsets, sign, currency, scale, decimals and percent', () => {
     expect(extractNumbers('Loss: -$4.12M')).toEqual([
-      { text: '-$4.12M', start: 6, end: 13, value: -4_120_000, percent: false, currency: '$', scale: 1e6, decimals: 2, negative: true, tolerance: 5000, yearLike: false },
+      { text: '-$4.12M', start: 6, end: 13, value: -4_120_000, percent: false, perMille: false, multiplier: false, currency: '$', scale: 1e6, decimals: 2, negative: true, tolerance: 5000, yearLike: false },
     ]);
   });
 });

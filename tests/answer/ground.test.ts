@@ -55,10 +55,67 @@ describe('signs', () => {
 });
 
 describe('percentages', () => {
-  it('87.3% matches a fraction cell 0.873 and a percent cell 87.3', () => {
+  it('87.3% matches a fraction cell 0.873, and a cell 87.3 only in a column in percent units', () => {
     expect(matchOf({ answer: '87.3% of orders shipped', rows: [[0.873]] })).toEqual([['87.3%', 'grounded', 'fraction']]);
-    expect(matchOf({ answer: '87.3% of orders shipped', rows: [[87.3]] })).toEqual([['87.3%', 'grounded', 'cell']]);
+    expect(matchOf({ answer: '87.3% of orders shipped', rows: [[87.3]], columns: ['shipped_pct'] })).toEqual([['87.3%', 'grounded', 'cell']]);
+    expect(ungrounded({ answer: '87.3% of orders shipped', rows: [[87.3]] })).toEqual(['87.3%']);
     expect(ungrounded({ answer: '87.3% of orders shipped', rows: [[0.8736]] })).toEqual(['87.3%']);
+  });
+
+  describe('a 100× error is never grounded: one reading per cell (fraction, or percent units on evidence)', () => {
+    const fraction = [[0.8519]];
+    it.each([
+      ['85%', [], 'no evidence: 100·v'],
+      ['85.2%', [], 'no evidence: 100·v'],
+      ['0.85%', ['0.85%'], 'the numeral is the cell, but a percent means 100·v'],
+      ['1%', ['1%'], 'the numeral rounds to the cell'],
+    ])('%s against the fraction 0.8519 → ungrounded %j (%s)', (stated, expected) => {
+      expect(ungrounded({ answer: `The rate was ${stated}.`, rows: fraction, columns: ['rate'], sql: 'SELECT avg(shipped) AS rate FROM orders' })).toEqual(expected);
+    });
+
+    it.each([
+      ['name: rate_pct', ['rate_pct'], 'SELECT rate_pct FROM stats'],
+      ['name: percent_shipped', ['percent_shipped'], 'SELECT percent_shipped FROM stats'],
+      ['name: pctShipped', ['pctShipped'], 'SELECT pctShipped FROM stats'],
+      ['name with %', ['% shipped'], 'SELECT x AS "% shipped" FROM stats'],
+      ['expression: 100.0 * a / b', ['share'], 'SELECT 100.0 * shipped / total AS share FROM stats'],
+      ['expression: ROUND(x * 100, 2)', ['round(x * 100, 2)'], 'SELECT ROUND(x * 100, 2) FROM stats'],
+      ['expression through a CTE', ['share'], 'WITH s AS (SELECT 100.0 * shipped / total AS share FROM stats) SELECT share FROM s'],
+      ['expression through a derived table', ['share'], 'SELECT d.share FROM (SELECT shipped * 100 / total AS share FROM stats) AS d'],
+    ])('percent units by %s: 85.19 grounds 85.2%%, not 8519%% nor 0.85%%', (_name, columns, sql) => {
+      const input = { rows: [[85.19]], columns, sql };
+      expect(matchOf({ ...input, answer: 'The rate was 85.2%.' })).toEqual([['85.2%', 'grounded', 'cell']]);
+      expect(ungrounded({ ...input, answer: 'The rate was 8519%.' })).toEqual(['8519%']);
+      expect(ungrounded({ ...input, answer: 'The rate was 0.85%.' })).toEqual(['0.85%']);
+    });
+
+    it('a percent column beside a fraction column: each cell read in its own unit', () => {
+      const input = { rows: [[0.5, 12.5]], columns: ['share', 'growth_pct'], sql: 'SELECT share, growth_pct FROM t' };
+      expect(matchOf({ ...input, answer: 'a 50% share, up 12.5%' })).toEqual([['50%', 'grounded', 'fraction'], ['12.5%', 'grounded', 'cell']]);
+      expect(ungrounded({ ...input, answer: 'a 0.5% share, up 1250%' })).toEqual(['0.5%', '1250%']);
+    });
+
+    it('percentile is not a percent name; the column units are reported', () => {
+      expect(groundNumbers({ answer: '90%', rows: [[90, 0.9]], columns: ['p90_percentile', 'rate_pct'] }).columnUnits).toEqual([1, 100]);
+      expect(ungrounded({ answer: 'The 90% mark', rows: [[90]], columns: ['percentile'] })).toEqual(['90%']);
+    });
+  });
+
+  describe('per mille and multipliers', () => {
+    it('5‰ matches 1000·v of a fraction, or v in a per-mille column', () => {
+      expect(matchOf({ answer: 'a defect rate of 5‰', rows: [[0.005]] })).toEqual([['5‰', 'grounded', 'fraction']]);
+      expect(ungrounded({ answer: 'a defect rate of 5‰', rows: [[5]] })).toEqual(['5‰']);
+      expect(matchOf({ answer: 'a defect rate of 5 per mille', rows: [[5]], columns: ['defects_permille'] })).toEqual([['5 per mille', 'grounded', 'cell']]);
+      expect(ungrounded({ answer: 'a defect rate of 0.005‰', rows: [[0.005]] })).toEqual(['0.005‰']);
+    });
+
+    it('a multiplier matches a cell, or the ratio of two cells in one row or column', () => {
+      expect(matchOf({ answer: 'orders grew 3.2x', rows: [['2023', 100], ['2024', 320]] })).toEqual([['3.2x', 'grounded', 'ratio']]);
+      expect(matchOf({ answer: 'orders grew 3.2 times', rows: [[3.2]] })).toEqual([['3.2 times', 'grounded', 'cell']]);
+      expect(ungrounded({ answer: 'orders grew 4x', rows: [['2023', 100], ['2024', 320]] })).toEqual(['4x']);
+      expect(matchOf({ answer: 'a 3-fold rise', rows: [[100, 320]] })).toEqual([['3-fold', 'grounded', 'ratio']]); // 3.2 is 3 at the stated precision
+      expect(ungrounded({ answer: 'a 5-fold rise', rows: [[100, 320]] })).toEqual(['5-fold']);
+    });
   });
   it('percent change between two cells of one column (Q2 → Q3)', () => {
     const rows = [['Q2', 1_000_000], ['Q3', 1_080_000]];

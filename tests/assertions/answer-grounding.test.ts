@@ -81,7 +81,7 @@ describe('answerGrounding assertion', () => {
     expect(readAnswerGroundingConfig(undefined)).toEqual({ grounding: {}, judge: null });
     expect(readAnswerGroundingConfig({ judge: { maxRows: 5 }, derivations: false })).toEqual({ grounding: { derivations: false }, judge: { maxRows: 5 } });
     expect(() => readAnswerGroundingConfig({ judge: { model: 'x' } })).toThrow('config.judge.model is not an option; known options: provider, maxRows');
-    expect(() => readAnswerGroundingConfig({ judge: 'yes' })).toThrow('config.judge must be true, false or { provider, maxRows }, received "yes"');
-    expect(() => readAnswerGroundingConfig({ relativeTolerance: 2 })).toThrow('config: answer relativeTolerance must be a number in [0, 1) (fraction of the cell), received 2');
+    expect(() => readAnswerGroundingConfig({ judge: 'yes' })).toThrow('config.judge must be true, false or { provider, maxRows }; received a string ("yes")');
+    expect(() => readAnswerGroundingConfig({ relativeTolerance: 2 })).toThrow('config.relativeTolerance must be a number in [0, 1) (fraction of the cell); received a number (2)');
   });
 });

@@ -40,6 +40,6 @@ describe('components assertion', () => {
   it('throws for a misspelt or invalid option (an ERROR row, not a failing one)', async () => {
     await expect(components(PRED, context({}, { aliasresolution: 'seed' }))).rejects.toThrow(/config\.aliasresolution is not an option \(did you mean config\.aliasResolution\?\)/);
     await expect(components(PRED, context({}, { aliasResolution: 'maybe' }))).rejects.toThrow(/config\.aliasResolution/);
-    await expect(components(PRED, context({}, { threshold: 2 }))).rejects.toThrow('config.threshold must be a number in [0, 1], received 2 (in assertions/components.ts:components)');
+    await expect(components(PRED, context({}, { threshold: 2 }))).rejects.toThrow('config.threshold must be a number in [0, 1]; received a number (2) (in assertions/components.ts:components)');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AssertionContext } from '../../assertions/adapter.js';
 import { efficiency } from '../../assertions/efficiency.js';
-import { closeSharedEngine } from '../../assertions/runtime.js';
+import { closeSharedEngine, sharedGoldCache } from '../../assertions/runtime.js';
 import { isLadderError } from '../../src/errors.js';
 
 afterAll(() => closeSharedEngine());
@@ -41,10 +41,18 @@ describe('efficiency assertion', () => {
     expect(result.reason).toMatch(/^skipped: execution did not match \(L4 fail\); efficiency is scored only for correct queries: /);
   });
 
+  it('runs its golds through the process-wide gold cache (one cache per runtime)', async () => {
+    const cache = sharedGoldCache();
+    cache.clear();
+    const before = cache.misses + cache.hits;
+    await efficiency(INDEXED, context({}, { gold_sql: `${INDEXED} ` }));
+    expect([cache.size, cache.misses + cache.hits - before]).toEqual([3, 3]); // one gold on three snapshots
+  });
+
   it('throws misuse naming config.<option> and the file (an ERROR row)', async () => {
     const run = efficiency(SCANNING, context({ budgetFactor: 0 }));
     await expect(run).rejects.toSatisfy((error: unknown) => isLadderError(error, 'invalid_option'));
-    await expect(run).rejects.toThrow('config: efficiency budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio), received 0 (in assertions/efficiency.ts:efficiency)');
+    await expect(run).rejects.toThrow('config.budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio); received a number (0) (in assertions/efficiency.ts:efficiency)');
     await expect(efficiency(SCANNING, context({ budget: 2 }))).rejects.toThrow(/config\.budget is not an option/);
   });
 });

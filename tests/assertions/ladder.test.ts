@@ -46,13 +46,14 @@ describe('ladder assertion', () => {
   it('a failed gate leaves later rungs out of namedScores and names them skipped', async () => {
     const result = await ladder('SELECT COUNT(*) FROM product', context());
     expect([result.pass, result.score]).toEqual([false, 0]);
-    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 0, end_to_end: 0 });
-    expect(result.reason).toMatchInlineSnapshot(`"L2_schema fail: no such table: product; did you mean products? at 1:22; skipped: L3_safety, L4_execution"`);
-    expect(result.componentResults).toHaveLength(2);
+    // L3 still judges the text (only the executing rungs are gated).
+    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 0, L3_safety: 1, end_to_end: 0 });
+    expect(result.reason).toMatchInlineSnapshot(`"L2_schema fail: no such table: product; did you mean products? at 1:22; skipped: L4_execution"`);
+    expect(result.componentResults).toHaveLength(3);
     expect(result.metadata?.['graderOutputs']).toEqual({
       L1_syntax: expect.stringMatching(/^pass: /),
       L2_schema: expect.stringMatching(/^fail: /),
-      L3_safety: 'skipped: L2_schema fail',
+      L3_safety: 'pass: one read-only query; no unsafe construct',
       L4_execution: 'skipped: L2_schema fail',
       end_to_end: '0',
     });
@@ -108,12 +109,25 @@ describe('ladder assertion', () => {
   });
 
   it.each([
-    [{ policy: 'spyder' }, {}, /^config\.policy: .*spyder.* \(in assertions\/ladder\.ts:ladder\)$/],
-    [{ efficiency: 'yes' }, {}, 'config.efficiency must be an object, received "yes" (in assertions/ladder.ts:ladder)'],
-    [{ answer: { tolerance: 0.1 } }, {}, 'config.answer: answer option tolerance is unknown; known options: relativeTolerance, derivations, maxDerivationCells, decimalText (in assertions/ladder.ts:ladder)'],
+    [{ policy: 'spyder' }, {}, 'config.policy must be one of default, spider, bird; received a string ("spyder") (in assertions/ladder.ts:ladder)'],
+    [{ policy: { orderMatters: true } }, {}, /^config\.policy\.orderMatters is not an option \(did you mean config\.policy\.rowOrder\?\); known options: preset, .* \(in assertions\/ladder\.ts:ladder\)$/],
+    [{ timeotMs: 5 }, {}, /^config\.timeotMs is not an option \(did you mean config\.timeoutMs\?\); known options: dialect, timeoutMs, /],
+    [{ efficiency: 'yes' }, {}, 'config.efficiency must be true, false or { budgetFactor, failOnProxies, timing }; received a string ("yes") (in assertions/ladder.ts:ladder)'],
+    [{ answer: { tolerance: 0.1 } }, {}, 'config.answer.tolerance is not an option; known options: relativeTolerance, derivations, maxDerivationCells, decimalText (in assertions/ladder.ts:ladder)'],
     [{ safety: { allowedTables: 'role' } }, {}, 'config.safety.allowedTables: "role" needs an item with a fixture (db) and a role; item wh-t1 has no role (in assertions/ladder.ts:ladder)'],
-    [undefined, { snapshots: ['base', 'nightly'] }, 'datasets/test.yaml:7: snapshots must be names of snapshots of fixture warehouse (base, later, edge), received ["nightly"] (in assertions/ladder.ts:ladder)'],
-  ] as const)('misuse: config %j vars %j → error', async (config, vars, message) => {
-    await expect(ladder('SELECT 1', context(vars, config))).rejects.toThrow(message);
+    [{ gold_result_ordered: 'yes' }, {}, 'config.gold_result_ordered must be true or false; received a string ("yes") (in assertions/ladder.ts:ladder)'],
+    [undefined, { gold_result_ordered: 'yes' }, 'datasets/test.yaml:7: gold_result_ordered must be true or false; received a string ("yes") (in assertions/ladder.ts:ladder)'],
+    [undefined, { snapshots: ['base', 'nightly'] }, 'datasets/test.yaml:7: snapshots must be names of snapshots of fixture warehouse (base, later, edge); received an array (["nightly"]) (in assertions/ladder.ts:ladder)'],
+    [undefined, { snapshots: [] }, 'datasets/test.yaml:7: snapshots must be a snapshot name or a non-empty list of them; received an array ([]) (in assertions/ladder.ts:ladder)'],
+    [undefined, { db: undefined, db_path: [] }, 'datasets/test.yaml:7: db_path must be a database path or a non-empty list of them; received an array ([]) (in assertions/ladder.ts:ladder)'],
+    [undefined, { db: undefined, db_path: '/nonexistent/x.sqlite' }, 'database not found: /nonexistent/x.sqlite does not exist (it is never created) (in assertions/ladder.ts:ladder)'],
+  ] as const)('misuse is an ERROR row (a throw): config %j vars %j', async (config, vars, message) => {
+    const error: unknown = await ladder('SELECT 1', context(vars, config)).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error, 'the assertion must throw (promptfoo makes an ERROR row), not return a failing row').toBeInstanceOf(Error);
+    if (typeof message === 'string') expect((error as Error).message).toBe(message);
+    else expect((error as Error).message).toMatch(message);
   });
 });

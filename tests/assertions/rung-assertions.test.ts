@@ -77,13 +77,16 @@ describe('safety assertion', () => {
 
 describe('misuse is an error naming the option and the file, not a failing result', () => {
   it.each([
-    [syntax, { dialect: 'oracle' }, {}, 'config.dialect must be one of "sqlite", "postgres", "mysql", "bigquery", "snowflake", received "oracle" (in assertions/syntax.ts:syntax)'],
-    [syntax, { timeoutMs: -5 }, {}, 'config.timeoutMs must be a positive integer, received -5 (in assertions/syntax.ts:syntax)'],
+    [syntax, { dialect: 'oracle' }, {}, 'config.dialect must be one of "sqlite", "postgres", "mysql", "bigquery", "snowflake"; received a string ("oracle") (in assertions/syntax.ts:syntax)'],
+    [syntax, { timeoutMs: -5 }, {}, 'config.timeoutMs must be a positive integer (ms); received a number (-5) (in assertions/syntax.ts:syntax)'],
     [syntax, { polcy: 'spider' }, {}, 'config.polcy is not an option; known options: dialect, timeoutMs, doubleQuotes, gold_sql, db, db_path, snapshots, role, expected_behavior (in assertions/syntax.ts:syntax)'],
-    [safety, { safety: { limit: 10 } }, {}, /^config\.safety: .*maxLimit.* \(in assertions\/safety\.ts:safety\)$/],
+    [safety, { safety: { limit: 10 } }, {}, /^config\.safety\.limit is not an option \(did you mean config\.safety\.maxLimit\?\); known options: .* \(in assertions\/safety\.ts:safety\)$/],
     [schema, undefined, { db: 'warehous' }, /^unknown fixture "warehous" in .*; known fixtures: warehouse \(in assertions\/schema\.ts:schema\)$/],
-    [schema, undefined, { expected_behavior: 'answr' }, 'datasets/test.yaml:3: expected_behavior must be one of answer, clarify, refuse, received "answr" (in assertions/schema.ts:schema)'],
-    [schema, undefined, { db: undefined }, 'datasets/test.yaml:3: db must be a fixture name (or db_path a database file) for an answer item, received undefined (in assertions/schema.ts:schema)'],
+    [schema, undefined, { expected_behavior: 'answr' }, 'datasets/test.yaml:3: expected_behavior must be one of "answer", "clarify", "refuse"; received a string ("answr") (in assertions/schema.ts:schema)'],
+    [execution, { gold_result_ordered: 'yes' }, { gold_sql: ['SELECT 1'] }, 'config.gold_result_ordered must be true or false; received a string ("yes") (in assertions/execution.ts:execution)'],
+    [execution, undefined, { gold_sql: ['SELECT 1'], snapshots: [] }, 'datasets/test.yaml:3: snapshots must be a snapshot name or a non-empty list of them; received an array ([]) (in assertions/execution.ts:execution)'],
+    [execution, undefined, { gold_sql: ['SELECT 1'], db: undefined, db_path: [] }, 'datasets/test.yaml:3: db_path must be a database path or a non-empty list of them; received an array ([]) (in assertions/execution.ts:execution)'],
+    [schema, undefined, { db: undefined }, 'datasets/test.yaml:3: db must be a fixture name (or db_path a database file) for an answer item; received undefined (in assertions/schema.ts:schema)'],
   ] as const)('%o with config %j, vars %j', async (assertion, config, vars, message) => {
     await expect(assertion('SELECT 1', context(vars, config))).rejects.toThrow(message);
   });

@@ -25,6 +25,7 @@ const failedAtL2: LadderResult = {
     createSkippedResult('safety', 'L2_schema fail'),
     createSkippedResult('execution', 'L2_schema fail'),
   ],
+  results: {},
   reason: 'L2_schema fail: no such column: totl; skipped: L3_safety, L4_execution',
 };
 

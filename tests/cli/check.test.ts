@@ -99,7 +99,7 @@ describe('runCheckCommand', () => {
   });
 
   it('a table SQLite accepts but the AST layer cannot read passes every rung', async () => {
-    const { code } = await run('SELECT winner FROM Match');
+    const { code } = await run('SELECT winner FROM Match WHERE winner IN ()');
     expect(code).toBe(0);
   });
 
@@ -126,7 +126,14 @@ describe('runCheckCommand', () => {
     writeFileSync(ddl, 'CREATE TABLE orders (order_id int, amount numeric);');
     const { code, out, err } = await run('SELECT 1', { db: ddl });
     expect([code, out]).toEqual([2, '']);
-    expect(err).toBe(`error: cannot read the catalog of ${ddl}: cannot open ${ddl}: file is not a database (for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake)\n`);
+    expect(err).toBe(`error: --db: ${ddl} is not a SQLite database (it does not start with "SQLite format 3") (for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake)\n`);
+  });
+
+  it('an empty --db file is not a database: exit 2 (SQLite would open it as one with no tables)', async () => {
+    const empty = path.join(path.dirname(fixture.file), 'empty.sqlite');
+    writeFileSync(empty, '');
+    const { code, err } = await run('SELECT 1', { db: empty });
+    expect([code, err]).toEqual([2, `error: --db: ${empty} is empty (0 bytes), not a SQLite database (for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake)\n`]);
   });
 });
 

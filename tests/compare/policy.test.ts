@@ -4,17 +4,17 @@ import { LadderError } from '../../src/errors.js';
 
 describe('resolvePolicy — argument validation', () => {
   it.each<[string, unknown, string]>([
-    ['unknown preset', 'sqlglot', 'policy must be one of default, spider, bird; received "sqlglot"'],
-    ['wrong kind', 42, 'policy must be a preset name (default, spider, bird) or an options object; received 42'],
-    ['unknown option', { ordered: true }, 'unknown policy option "ordered"; known options: preset, rowOrder, tieAware, duplicates, columnOrder, matchColumnNames, allowExtraColumns, floatTolerance, coerceNumericStrings, emptyMatchesEmpty, columnSearchBudget, maxSampleRows, rewrites, keepDistinct'],
-    ['renamed option', { orderMatters: true }, 'policy option "orderMatters" does not exist; use "rowOrder"'],
-    ['renamed option (Spider flag spelling)', { keep_distinct: true }, 'policy option "keep_distinct" does not exist; use "keepDistinct"'],
-    ['bad rowOrder', { rowOrder: 'always' }, "rowOrder must be one of 'gold-order-by', 'gold-text-order-by', 'ignore'; received \"always\""],
-    ['bad tolerance kind', { floatTolerance: { kind: 'ulp', value: 1 } }, "floatTolerance.kind must be 'relative' or 'absolute'; received \"ulp\""],
-    ['negative tolerance', { floatTolerance: { kind: 'absolute', value: -1 } }, 'floatTolerance.value must be ≥ 0; received -1'],
-    ['zero budget', { columnSearchBudget: 0 }, 'columnSearchBudget must be an integer ≥ 1; received 0'],
-    ['non-boolean flag', { allowExtraColumns: 'yes' }, 'allowExtraColumns must be a boolean; received "yes"'],
-    ['bad year', { rewrites: { currentYear: 'now' } }, 'rewrites.currentYear must be an integer year or null; received "now"'],
+    ['unknown preset', 'sqlglot', 'policy must be one of default, spider, bird; received a string ("sqlglot")'],
+    ['wrong kind', 42, 'policy must be a preset name (default, spider, bird) or an options object; received a number (42)'],
+    ['unknown option', { ordered: true }, 'policy.ordered is not an option; known options: preset, rowOrder, tieAware, duplicates, columnOrder, matchColumnNames, allowExtraColumns, floatTolerance, coerceNumericStrings, emptyMatchesEmpty, columnSearchBudget, maxSampleRows, rewrites, keepDistinct'],
+    ['renamed option', { orderMatters: true }, 'policy.orderMatters is not an option (did you mean policy.rowOrder?); known options: preset, rowOrder, tieAware, duplicates, columnOrder, matchColumnNames, allowExtraColumns, floatTolerance, coerceNumericStrings, emptyMatchesEmpty, columnSearchBudget, maxSampleRows, rewrites, keepDistinct'],
+    ['renamed option (Spider flag spelling)', { keep_distinct: true }, 'policy.keep_distinct is not an option (did you mean policy.keepDistinct?); known options: preset, rowOrder, tieAware, duplicates, columnOrder, matchColumnNames, allowExtraColumns, floatTolerance, coerceNumericStrings, emptyMatchesEmpty, columnSearchBudget, maxSampleRows, rewrites, keepDistinct'],
+    ['bad rowOrder', { rowOrder: 'always' }, "policy.rowOrder must be one of 'gold-order-by', 'gold-text-order-by', 'ignore'; received a string (\"always\")"],
+    ['bad tolerance kind', { floatTolerance: { kind: 'ulp', value: 1 } }, "policy.floatTolerance.kind must be 'relative' or 'absolute'; received a string (\"ulp\")"],
+    ['negative tolerance', { floatTolerance: { kind: 'absolute', value: -1 } }, 'policy.floatTolerance.value must be ≥ 0; received a number (-1)'],
+    ['zero budget', { columnSearchBudget: 0 }, 'policy.columnSearchBudget must be an integer ≥ 1; received a number (0)'],
+    ['non-boolean flag', { allowExtraColumns: 'yes' }, 'policy.allowExtraColumns must be a boolean; received a string ("yes")'],
+    ['bad year', { rewrites: { currentYear: 'now' } }, 'policy.rewrites.currentYear must be an integer year or null; received a string ("now")'],
   ])('%s', (_name, value, message) => {
     expect(() => resolvePolicy(value as never)).toThrow(new LadderError('invalid_option', message));
   });

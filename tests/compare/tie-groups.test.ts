@@ -132,6 +132,14 @@ describe('resolveGoldOrdering on a database', () => {
     expect(await resolveGoldOrdering({ engine, db, goldSql, goldResult: gold, policy: resolvePolicy('spider') })).toEqual({ ordered: true, source: 'text' });
   });
 
+  it('a tie query that times out is marked transient (never cached)', async () => {
+    const goldSql = 'SELECT name FROM people ORDER BY age LIMIT 1';
+    const gold = await run(goldSql);
+    const timingOut = { ...engine, execute: async () => ({ ok: false as const, error: { code: 'timeout' as const, message: 'deadline of 1 ms passed' } }) };
+    const ordering = await resolveGoldOrdering({ engine: timingOut, db, goldSql, goldResult: gold, policy: resolvePolicy('default') });
+    expect(ordering).toEqual({ ordered: true, source: 'ast', tiesUnknownReason: 'tie query failed: deadline of 1 ms passed', transient: true });
+  });
+
   it('a tie query that fails leaves ties unknown (strict order)', async () => {
     const goldSql = 'SELECT name FROM people ORDER BY nosuch';
     const gold = result([['ann']], ['name']);

@@ -88,28 +88,28 @@ describe('loadDataset: YAML', () => {
   });
 
   it.each([
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sq: SELECT 1'], 4, 'item "bad": unknown field "gold_sq"; did you mean "gold_sql"?'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    colour: red'], 4, 'item "bad": unknown field "colour"; known fields: id, question, db, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sq: SELECT 1'], 4, 'item "bad": gold_sq is not a field (did you mean gold_sql?); known fields: id, question, db, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    colour: red'], 4, 'item "bad": colour is not a field; known fields: id, question, db, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
     [['  - id: bad', '    db: warehouse'], 1, 'item "bad": missing required field question'],
-    [['  - id: bad', '    question: ""', '    db: warehouse'], 2, 'item "bad": question must be a non-empty string, received string ""'],
-    [['  - id: 42', '    question: Q?', '    db: warehouse'], 1, 'item (no id): id must be a non-empty string, received number 42'],
-    [['  - question: Q?', '    db: warehouse'], 1, 'item (no id): id must be a non-empty string, received nothing'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    as_of_date: "2025-02-30"'], 4, 'item "bad": as_of_date must be a date "YYYY-MM-DD" (quote it in YAML), received string "2025-02-30"'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    as_of_date: 2025/10/01'], 4, 'item "bad": as_of_date must be a date "YYYY-MM-DD" (quote it in YAML), received string "2025/10/01"'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sql: [SELECT 1, 7]'], 4, 'item "bad": gold_sql[1] must be a non-empty SQL string, received number 7'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sql: {a: 1}'], 4, 'item "bad": gold_sql must be a SQL string or a list of them, received a mapping'],
+    [['  - id: bad', '    question: ""', '    db: warehouse'], 2, 'item "bad": question must be a non-empty string; received a string ("")'],
+    [['  - id: 42', '    question: Q?', '    db: warehouse'], 1, 'item (no id): id must be a non-empty string; received a number (42)'],
+    [['  - question: Q?', '    db: warehouse'], 1, 'item (no id): id must be a non-empty string; received undefined'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    as_of_date: "2025-02-30"'], 4, 'item "bad": as_of_date must be a date "YYYY-MM-DD" (quote it in YAML); received a string ("2025-02-30")'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    as_of_date: 2025/10/01'], 4, 'item "bad": as_of_date must be a date "YYYY-MM-DD" (quote it in YAML); received a string ("2025/10/01")'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sql: [SELECT 1, 7]'], 4, 'item "bad": gold_sql[1] must be a non-empty SQL string; received a number (7)'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sql: {a: 1}'], 4, 'item "bad": gold_sql must be a SQL string or a list of them; received an object'],
     [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sql: "  "'], 4, 'item "bad": gold_sql must not be an empty string; leave it out for an unscored item'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_result_ordered: "yes"'], 4, 'item "bad": gold_result_ordered must be true or false, received string "yes"'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    expected_behavior: decline'], 4, 'item "bad": expected_behavior must be one of answer, clarify, refuse, received string "decline"'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_result_ordered: "yes"'], 4, 'item "bad": gold_result_ordered must be true or false; received a string ("yes")'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    expected_behavior: decline'], 4, 'item "bad": expected_behavior must be one of answer, clarify, refuse; received a string ("decline")'],
     [['  - id: bad', '    question: Q?', '    db: warehouse', '    expected_behavior: refuse', '    gold_sql: SELECT 1'], 5, 'item "bad": a refuse item must not have gold_sql: it passes by declining and never executes'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    snapshots: []'], 4, 'item "bad": snapshots must be a non-empty list of names, received a list []'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    snapshots: []'], 4, 'item "bad": snapshots must be a non-empty list of names; received an array ([])'],
     [['  - id: bad', '    question: Q?', '    db: warehouse', '    snapshots: [base, base]'], 4, 'item "bad": snapshots lists "base" twice'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_tables: orders'], 4, 'item "bad": gold_tables must be a list of names, received string "orders"'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    tags: [easy, join]'], 4, 'item "bad": tags must be a mapping such as {difficulty: easy, category: join}, received a list ["easy","join"]'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    tags: {difficulty: {level: 1}}'], 4, 'item "bad": tag difficulty must be a string, number, boolean or list of strings, received a mapping'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    role: [a]'], 4, 'item "bad": role must be a non-empty string, received a list ["a"]'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    notes: 5'], 4, 'item "bad": notes must be a string, received number 5'],
-    [['  - just a string'], 1, 'item (no id): a dataset item must be a mapping of fields, received string'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_tables: orders'], 4, 'item "bad": gold_tables must be a list of names; received a string ("orders")'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    tags: [easy, join]'], 4, 'item "bad": tags must be a mapping such as {difficulty: easy, category: join}; received an array (["easy","join"])'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    tags: {difficulty: {level: 1}}'], 4, 'item "bad": tag difficulty must be a string, number, boolean or list of strings; received an object'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    role: [a]'], 4, 'item "bad": role must be a non-empty string; received an array (["a"])'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    notes: 5'], 4, 'item "bad": notes must be a string; received a number (5)'],
+    [['  - just a string'], 1, 'item (no id): a dataset item must be a mapping of fields; received a string ("just a string")'],
   ])('reports %j at its line and still loads the other item', async (bad, badLine, message) => {
     const lines = ['items:', ...GOOD, ...bad];
     const f = file('.yaml', lines);
@@ -156,7 +156,7 @@ describe('loadDataset: YAML', () => {
   it('names a field given by defaults at the defaults line', async () => {
     const f = file('.yaml', ['defaults:', '  db: 7', 'items:', '  - id: x', '    question: Q?']);
     const { errors } = await loadDataset(f);
-    expect(errors.map((e) => e.message)).toEqual([`${f}:2: item "x": db must be a non-empty string, received number 7`]);
+    expect(errors.map((e) => e.message)).toEqual([`${f}:2: item "x": db must be a non-empty string; received a number (7)`]);
   });
 
   it('loads an empty file as no items', async () => {
@@ -169,7 +169,7 @@ describe('loadDataset: JSON read as YAML', () => {
     const f = file('.json', ['[', '  {"id": "a", "question": "Q?", "db": "warehouse"},', '  {"id": "b", "question": "Q?", "db": 3}', ']']);
     const { items, errors } = await loadDataset(f);
     expect(items.map((i) => [i.id, i.source.line, i.scored])).toEqual([['a', 2, false]]);
-    expect(errors.map((e) => e.message)).toEqual([`${f}:3: item "b": db must be a non-empty string, received number 3`]);
+    expect(errors.map((e) => e.message)).toEqual([`${f}:3: item "b": db must be a non-empty string; received a number (3)`]);
   });
 });
 
@@ -192,8 +192,8 @@ describe('loadDataset: JSONL', () => {
     // V8's JSON message text varies between Node versions after "position 72".
     expect(errors[0]?.message).toMatch(/: item "j2": invalid JSON: Expected ',' or '}' after property value in JSON at position 72/);
     expect(errors.slice(1).map((e) => e.message)).toEqual([
-      `${f}:5: item "j4": question must be a non-empty string, received number 5`,
-      `${f}:6: item (no id): a dataset item must be a mapping of fields, received a list`,
+      `${f}:5: item "j4": question must be a non-empty string; received a number (5)`,
+      `${f}:6: item (no id): a dataset item must be a mapping of fields; received an array ([1,2])`,
     ]);
   });
 });

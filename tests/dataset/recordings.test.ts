@@ -1,78 +1,60 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { resolvePolicy } from '../../src/compare/policy.js';
-import { compareResults } from '../../src/compare/compare-results.js';
-import { textHasOrderBy } from '../../src/compare/gold-ordering.js';
-import type { QueryResult, Row } from '../../src/engine/engine.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../src/dataset/load.js';
 import type { DatasetItem } from '../../src/dataset/load.js';
-import { runQuery } from '../../src/dataset/verify-golds.js';
-import type { GoldRun } from '../../src/dataset/verify-golds.js';
-import { resolveFixture } from '../../src/fixtures/registry.js';
-import { checkAnswerGrounding } from '../../src/rungs/answer.js';
+import { runLadder } from '../../src/rungs/ladder.js';
+import { createLadderRungs } from '../../src/rungs/ladder-rungs.js';
+import { createLadderRuntime } from '../../src/runtime/ladder-runtime.js';
 import { parseProviderOutput } from '../../src/sql/provider-output.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const policy = resolvePolicy('default');
+/** The rungs of the main job's grading: L1–L4 and L7 (L6 does not change end_to_end). */
+const RUNGS = createLadderRungs({ answer: true });
+const runtime = createLadderRuntime({ engine: { poolSize: 2 } });
+afterAll(() => runtime.close());
 
 interface Verdict {
+  /** `end_to_end` = 1. */
   readonly pass: boolean;
-  /** `declined`, `answered`, `sql_error`, `mismatch on <snapshots>`, `match`. */
+  /** `declined`, `answered`, `L<n> <issue kind>` for a gate, `prediction_error`, `mismatch on <snapshots>`, `match`. */
   readonly why: string;
-  /** L7 on the first snapshot's rows, when the output has a prose answer and its SQL ran. */
+  /** L7's verdict, when the output has a prose answer and L7 ran. */
   readonly grounded?: boolean;
 }
 
-const runs = new Map<string, GoldRun>();
-/** Golds repeat across items and recordings: run each (database, SQL) pair once. */
-const run = (dbPath: string, sql: string): GoldRun => {
-  const key = `${dbPath}\n${sql}`;
-  let outcome = runs.get(key);
-  if (outcome === undefined) {
-    outcome = runQuery(dbPath, sql);
-    runs.set(key, outcome);
-  }
-  return outcome;
-};
-
-const asResult = (run: Extract<GoldRun, { ok: true }>, sql: string): QueryResult => ({
-  columns: run.result.columns,
-  rows: run.result.rows as Row[],
-  doubleQuoteFallback: false,
-  executedSql: sql,
-  elapsedMs: 0,
-});
-
-/** Grades one recorded output the way the ladder's gates and L4 do, with better-sqlite3 directly. */
+/** Grades one recorded output through the ladder, as the `ladder` assertion of the main job does. */
 async function grade(item: DatasetItem, output: unknown): Promise<Verdict> {
-  const parsed = parseProviderOutput(output);
-  if (item.expected_behavior !== 'answer') return { pass: parsed.kind === 'declined', why: parsed.kind === 'declined' ? 'declined' : 'answered' };
-  if (parsed.kind === 'declined') return { pass: false, why: 'declined' };
-  const fixture = await resolveFixture(item.db, item.role !== undefined ? { role: item.role } : {});
-  const mismatched = new Set<string>();
-  let grounded: boolean | undefined;
-  const goldOk = item.gold_sql.map(() => true);
-  for (const [index, snapshot] of fixture.snapshots.entries()) {
-    const predicted = run(snapshot.path, parsed.sql);
-    if (!predicted.ok) return { pass: false, why: 'sql_error' };
-    if (index === 0 && parsed.answer !== undefined) {
-      grounded = checkAnswerGrounding({ answer: parsed.answer, rows: predicted.result.rows as Row[], question: item.question, sql: parsed.sql }).status === 'pass';
-    }
-    item.gold_sql.forEach((goldSql, g) => {
-      const gold = run(snapshot.path, goldSql);
-      if (!gold.ok) throw new Error(`${item.id}: gold fails on ${snapshot.name}`);
-      // Parsing the gold for its ORDER BY is the slow part; a gold with no ORDER BY text is unordered.
-      const context = textHasOrderBy(goldSql) ? { goldSql } : {};
-      const verdict = compareResults(asResult(gold, goldSql), asResult(predicted, parsed.sql), policy, context);
-      if (verdict.match !== true) {
-        goldOk[g] = false;
-        mismatched.add(snapshot.name);
-      }
-    });
-  }
-  const pass = goldOk.some(Boolean);
-  return { pass, why: pass ? 'match' : `mismatch on ${[...mismatched].join(',')}`, ...(grounded !== undefined ? { grounded } : {}) };
+  const fixture = await runtime.resolveFixture(item.db, item.role);
+  const snapshots = item.snapshots === undefined ? fixture.snapshots : fixture.snapshots.filter((s) => item.snapshots!.includes(s.name));
+  const result = await runLadder(
+    {
+      output,
+      expectedBehavior: item.expected_behavior,
+      golds: item.gold_sql,
+      snapshots,
+      dialect: 'sqlite',
+      engine: runtime.engine(),
+      executionCache: runtime.goldCache,
+      question: item.question,
+      answerOptions: {},
+      ...(item.gold_result_ordered !== undefined ? { goldOrdered: item.gold_result_ordered } : {}),
+    },
+    RUNGS,
+  );
+  const pass = result.endToEnd === 1;
+  if (item.expected_behavior !== 'answer') return { pass, why: result.answer.kind === 'declined' ? 'declined' : 'answered' };
+  const answer = result.results.answer;
+  const grounded = answer?.status === 'pass' ? true : answer?.status === 'fail' ? false : undefined;
+  const extra = grounded === undefined ? {} : { grounded };
+  if (result.answer.kind !== 'sql') return { pass, why: 'declined', ...extra };
+  const gate = [result.results.syntax, result.results.schema, result.results.safety].find((rung) => rung?.status === 'fail');
+  if (gate) return { pass, why: `L${['syntax', 'schema', 'safety'].indexOf(gate.rung) + 1} ${gate.issues[0]?.kind ?? 'fail'}`, ...extra };
+  const details = result.results.execution?.details;
+  if (details === null || details === undefined) return { pass, why: 'not run', ...extra };
+  if (details.snapshots.some((s) => s.predictedError !== undefined)) return { pass, why: 'prediction_error', ...extra };
+  const mismatched = details.snapshots.filter((s) => s.verdict?.match !== true).map((s) => s.snapshot);
+  return { pass, why: mismatched.length === 0 ? 'match' : `mismatch on ${mismatched.join(',')}`, ...extra };
 }
 
 let items: DatasetItem[];
@@ -131,7 +113,7 @@ describe('recorded runs over datasets/warehouse.yaml', () => {
       'wh-006': 'mismatch on base,later,edge', // exact-case segment, test and deleted accounts kept
       'wh-007': 'mismatch on base,later,edge', // soft-deleted customer kept
       'wh-009': 'mismatch on base,later,edge', // 'Damaged': the empty result the non-empty twin exposes
-      'wh-014': 'sql_error', // hallucinated column i.qty
+      'wh-014': 'L2 unknown_column', // hallucinated column i.qty
       'wh-015': 'mismatch on base,edge', // inner join drops the empty region
       'wh-017': 'mismatch on base,later,edge', // counts lines, not products
       'wh-018': 'mismatch on base,later,edge', // counts orders, not customers
@@ -142,7 +124,7 @@ describe('recorded runs over datasets/warehouse.yaml', () => {
       'wh-023': 'mismatch on edge', // grouped by name: two Northwind Traders merged
       'wh-026': 'mismatch on edge', // LIMIT 1 drops a tie
       'wh-027': 'mismatch on edge', // LIMIT 3 drops a tie
-      'wh-030': 'sql_error', // syntax error (unclosed parenthesis)
+      'wh-030': 'L1 syntax_error', // syntax error (unclosed parenthesis)
       'wh-031': 'mismatch on edge', // NULL discount makes lines NULL
       'wh-032': 'mismatch on edge', // = NULL
       'wh-033': 'mismatch on base,later,edge', // integer division
@@ -173,7 +155,7 @@ describe('recorded runs over datasets/warehouse.yaml', () => {
     });
   });
 
-  it('weak: its prose answers carry ungrounded figures (L7 on the first snapshot)', () => {
+  it('weak: its prose answers carry ungrounded figures (L7 on the rows L4 got on the first snapshot)', () => {
     // 17% made up, $4.1M and 12% made up, 21 made up, 90% made up.
     expect(ungrounded('weak')).toEqual(['wh-003', 'wh-034', 'wh-040', 'wh-046']);
     // Grounded in the rows it returned, yet wrong: L7 passes where L4 fails.

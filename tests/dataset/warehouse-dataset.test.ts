@@ -1,14 +1,22 @@
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../src/dataset/load.js';
 import type { DatasetItem } from '../../src/dataset/load.js';
-import { canonicalMultiset, runQuery, verifyDatasetGolds } from '../../src/dataset/verify-golds.js';
+import { verifyDatasetGolds } from '../../src/dataset/verify-golds.js';
+import { resolvePolicy } from '../../src/compare/policy.js';
+import { checkExecution } from '../../src/rungs/execution.js';
+import { createLadderRuntime } from '../../src/runtime/ladder-runtime.js';
 import type { ItemCheck } from '../../src/dataset/verify-golds.js';
 import { resolveFixture } from '../../src/fixtures/registry.js';
 import { TRAPS } from './traps.js';
 
 const DATASET = path.resolve(import.meta.dirname, '../../datasets/warehouse.yaml');
 const SNAPSHOTS = ['base', 'later', 'edge'];
+/** Multisets of rows, columns compared in the order written. */
+const TRAP_POLICY = resolvePolicy({ rowOrder: 'ignore', columnOrder: 'significant' });
+
+const runtime = createLadderRuntime({ engine: { poolSize: 2 } });
+afterAll(() => runtime.close());
 
 let items: DatasetItem[];
 let checks: Map<string, ItemCheck>;
@@ -16,7 +24,7 @@ beforeAll(async () => {
   const loaded = await loadDataset(DATASET);
   expect(loaded.errors).toEqual([]);
   items = loaded.items;
-  checks = new Map((await verifyDatasetGolds(items)).map((c) => [c.id, c]));
+  checks = new Map((await verifyDatasetGolds(items, { runtime })).map((c) => [c.id, c]));
 });
 
 const tagValues = (key: string): string[] =>
@@ -68,7 +76,8 @@ describe('datasets/warehouse.yaml', () => {
     }
     // The refused PII requests really are out of reach for their role.
     const analyst = await resolveFixture('warehouse', { role: 'analyst' });
-    expect(runQuery(analyst.snapshots[0]!.path, 'SELECT email, phone FROM users')).toEqual({ ok: false, error: 'no such table: users' });
+    const outcome = await runtime.engine().execute({ db: analyst.snapshots[0]!.path, sql: 'SELECT email, phone FROM users' });
+    expect(outcome.ok ? 'ran' : outcome.error.message).toBe('no such table: users');
   });
 
   it('names in gold_tables only tables its golds mention', () => {
@@ -103,13 +112,18 @@ describe('datasets/warehouse.yaml', () => {
   it.each(Object.entries(TRAPS))('%s: the trap (%s) differs from the gold exactly on its snapshots', async (id, trap) => {
     const item = items.find((i) => i.id === id)!;
     const fixture = await resolveFixture(item.db, item.role !== undefined ? { role: item.role } : {});
-    const differs: string[] = [];
-    for (const snapshot of fixture.snapshots) {
-      const gold = runQuery(snapshot.path, item.gold_sql[0]!);
-      const wrong = runQuery(snapshot.path, trap.sql);
-      if (!gold.ok || !wrong.ok) throw new Error(`${id} on ${snapshot.name}: ${gold.ok ? '' : gold.error} ${wrong.ok ? '' : wrong.error}`);
-      if (canonicalMultiset(gold.result.rows).join('\n') !== canonicalMultiset(wrong.result.rows).join('\n')) differs.push(snapshot.name);
-    }
-    expect(differs).toEqual(trap.differsOn);
+    // The trap as a prediction, judged per snapshot on its multiset of rows (column order as written).
+    const result = await checkExecution({
+      predictedSql: trap.sql,
+      golds: [item.gold_sql[0]!],
+      snapshots: fixture.snapshots,
+      engine: runtime.engine(),
+      policy: TRAP_POLICY,
+      cache: runtime.goldCache,
+    });
+    const errors = result.details.snapshots.filter((s) => s.predictedError !== undefined).map((s) => `${s.snapshot}: ${s.predictedError!.message}`);
+    expect(errors, id).toEqual([]);
+    expect(result.details.goldErrors, id).toEqual([]);
+    expect(result.details.snapshots.filter((s) => s.verdict?.match !== true).map((s) => s.snapshot)).toEqual(trap.differsOn);
   });
 });

@@ -113,7 +113,7 @@ describe('describeValue', () => {
     [42, 'a number (42)'],
     [true, 'a boolean (true)'],
     ['SELECT 1', 'a string ("SELECT 1")'],
-    [[1, 2], 'an array (length 2)'],
+    [[1, 2], 'an array ([1,2])'],
     [{ a: 1 }, 'an object'],
     [5n, 'a bigint (5n)'],
   ])('describes %o as %s', (value, text) => {

@@ -18,7 +18,7 @@ describe('toBeSafeSql: arguments', () => {
 
   it.each([
     ['strict', 'toBeSafeSql: policy must be a policy object; received a string ("strict")'],
-    [[], 'toBeSafeSql: policy must be a policy object; received an array (length 0)'],
+    [[], 'toBeSafeSql: policy must be a policy object; received an array ([])'],
     [{ dialect: 'tsql' }, 'toBeSafeSql: policy.dialect must be one of "sqlite", "postgres", "mysql", "bigquery", "snowflake"; received a string ("tsql")'],
   ])('throws a TypeError for policy %o', (policy, message) => {
     // @ts-expect-error -- wrong policy on purpose
@@ -28,7 +28,7 @@ describe('toBeSafeSql: arguments', () => {
   it('throws the rung\'s LadderError for a misspelt policy option, even under .not', () => {
     // @ts-expect-error -- misspelt option on purpose
     expect(() => expect('SELECT 1').not.toBeSafeSql({ max_limit: 10 })).toThrow(
-      new LadderError('invalid_option', 'policy.max_limit is not an option; use policy.maxLimit'),
+      new LadderError('invalid_option', 'policy.max_limit is not an option (did you mean policy.maxLimit?); known options: maxLimit, allowedTables, allowedFunctions, allowTableFunctions, allowSystemTables'),
     );
   });
 });

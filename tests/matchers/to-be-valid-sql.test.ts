@@ -41,7 +41,7 @@ describe('toBeValidSql: arguments', () => {
     const caught: unknown = await expect('SELECT 1').not.toBeValidSql({ dialect: 'sqlite', dialekt: 'x' }).catch((e: unknown) => e);
     expect(caught).toBeInstanceOf(LadderError);
     expect((caught as LadderError).code).toBe('invalid_option');
-    expect((caught as LadderError).message).toBe('toBeValidSql: options.dialekt is not an option; known options: dialect, db');
+    expect((caught as LadderError).message).toBe('toBeValidSql: options.dialekt is not an option (did you mean options.dialect?); known options: dialect, db');
   });
 });
 

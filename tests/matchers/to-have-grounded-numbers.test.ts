@@ -43,10 +43,10 @@ describe('toHaveGroundedNumbers: arguments', () => {
   it('throws LadderError for an unknown option and for a bad grounding option', () => {
     // @ts-expect-error -- misspelt option on purpose
     expect(() => expect('x').toHaveGroundedNumbers(REVENUE_ROWS, { questions: 'q' })).toThrow(
-      new LadderError('invalid_option', 'toHaveGroundedNumbers: options.questions is not an option; known options: question, sql, grounding'),
+      new LadderError('invalid_option', 'toHaveGroundedNumbers: options.questions is not an option (did you mean options.question?); known options: question, sql, grounding'),
     );
     expect(() => expect('x').not.toHaveGroundedNumbers(REVENUE_ROWS, { grounding: { relativeTolerance: 2 } })).toThrow(
-      new LadderError('invalid_option', 'answer relativeTolerance must be a number in [0, 1) (fraction of the cell), received 2'),
+      new LadderError('invalid_option', 'answer.relativeTolerance must be a number in [0, 1) (fraction of the cell); received a number (2)'),
     );
   });
 });

@@ -33,7 +33,7 @@ describe('toMatchGoldResult: arguments', () => {
 
   it.each([
     ['', 'toMatchGoldResult: goldOrGolds must be a gold SQL string or a non-empty array of them; received a string ("")'],
-    [[], 'toMatchGoldResult: goldOrGolds must be a gold SQL string or a non-empty array of them; received an array (length 0)'],
+    [[], 'toMatchGoldResult: goldOrGolds must be a gold SQL string or a non-empty array of them; received an array ([])'],
     [['SELECT 1', 2], 'toMatchGoldResult: goldOrGolds[1] must be a non-empty SQL string; received a number (2)'],
   ])('throws a TypeError for goldOrGolds %o', async (gold, message) => {
     // @ts-expect-error -- wrong gold on purpose
@@ -45,7 +45,7 @@ describe('toMatchGoldResult: arguments', () => {
     [{}, 'toMatchGoldResult: options must give one of db (a path) and snapshots (paths); received neither'],
     [{ db: 'a.sqlite', snapshots: ['b.sqlite'] }, 'toMatchGoldResult: options must give exactly one of db and snapshots; received both'],
     [{ db: 3 }, 'toMatchGoldResult: options.db must be a database path (string); received a number (3)'],
-    [{ snapshots: [] }, 'toMatchGoldResult: options.snapshots must be a non-empty array of paths or { name, path } snapshots; received an array (length 0)'],
+    [{ snapshots: [] }, 'toMatchGoldResult: options.snapshots must be a non-empty array of paths or { name, path } snapshots; received an array ([])'],
     [{ snapshots: [{ name: 'x' }] }, 'toMatchGoldResult: options.snapshots[0] must be a path or a { name, path, checksum? } snapshot; received an object'],
     [{ db: 'a.sqlite', timeoutMs: 0 }, 'toMatchGoldResult: options.timeoutMs must be a positive integer (ms); received a number (0)'],
   ])('throws a TypeError for options %o', async (options, message) => {
@@ -56,11 +56,21 @@ describe('toMatchGoldResult: arguments', () => {
   it('throws LadderError for an unknown option and for a bad policy, even under .not', async () => {
     // @ts-expect-error -- misspelt option on purpose
     await expect(expect('SELECT 1').not.toMatchGoldResult('SELECT 1', { db: shopDb, polcy: 'spider' })).rejects.toThrow(
-      new LadderError('invalid_option', 'toMatchGoldResult: options.polcy is not an option; known options: db, snapshots, policy, timeoutMs'),
+      new LadderError('invalid_option', 'toMatchGoldResult: options.polcy is not an option (did you mean options.policy?); known options: db, snapshots, policy, timeoutMs'),
     );
     const caught: unknown = await expect('SELECT 1').not.toMatchGoldResult('SELECT 1', { db: shopDb, policy: 'strict' as 'spider' }).catch((e: unknown) => e);
     expect(caught).toBeInstanceOf(LadderError);
     expect((caught as LadderError).code).toBe('invalid_option');
+  });
+
+  it('throws LadderError db_not_found for a missing database, also under .not (never a gold error)', async () => {
+    const missing = `${fixtures.dir}/missing.sqlite`;
+    for (const negated of [false, true]) {
+      const assertion = negated ? expect('SELECT 1').not : expect('SELECT 1');
+      const caught: unknown = await assertion.toMatchGoldResult('SELECT 1', { db: missing }).catch((e: unknown) => e);
+      expect(caught).toBeInstanceOf(LadderError);
+      expect([(caught as LadderError).code, redact((caught as LadderError).message)]).toEqual(['db_not_found', 'snapshot missing: database <fixtures>/missing.sqlite does not exist (it is never created)']);
+    }
   });
 });
 

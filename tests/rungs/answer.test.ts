@@ -5,10 +5,10 @@ import { isLadderError } from '../../src/errors.js';
 
 describe('checkAnswerGrounding: options', () => {
   it.each([
-    [{ relativeTolerance: -0.1 }, 'answer relativeTolerance must be a number in [0, 1) (fraction of the cell), received -0.1'],
-    [{ relativeTolerance: 1 }, 'answer relativeTolerance must be a number in [0, 1) (fraction of the cell), received 1'],
-    [{ maxDerivationCells: 1.5 }, 'answer maxDerivationCells must be a non-negative integer, received 1.5'],
-    [{ derivations: 'yes' as unknown as boolean }, 'answer derivations must be true or false, received yes'],
+    [{ relativeTolerance: -0.1 }, 'answer.relativeTolerance must be a number in [0, 1) (fraction of the cell); received a number (-0.1)'],
+    [{ relativeTolerance: 1 }, 'answer.relativeTolerance must be a number in [0, 1) (fraction of the cell); received a number (1)'],
+    [{ maxDerivationCells: 1.5 }, 'answer.maxDerivationCells must be a non-negative integer; received a number (1.5)'],
+    [{ derivations: 'yes' as unknown as boolean }, 'answer.derivations must be true or false; received a string ("yes")'],
   ])('%j', (options, message) => {
     let thrown: unknown;
     try {
@@ -52,7 +52,7 @@ describe('checkAnswerGrounding', () => {
     expect(result.reason).toBe('3 of 3 numbers ungrounded: $5.2M (1:18), 12% (2:9), 2023 (2:19)');
     expect(result.issues).toEqual([
       { kind: 'ungrounded_number', message: '$5.2M matches no cell of the 1-row result (stated precision ±50000)', line: 1, column: 18 },
-      { kind: 'ungrounded_number', message: '12% matches no cell of the 1-row result (stated precision ±0.5 points)', line: 2, column: 9 },
+      { kind: 'ungrounded_number', message: '12% matches no cell of the 1-row result (stated precision ±0.5 points; cells read as fractions, 100·v)', line: 2, column: 9 },
       { kind: 'ungrounded_number', message: 'year-like 2023 is in neither the question, the SQL nor the rows (stated precision ±0.5)', line: 2, column: 19 },
     ]);
   });
@@ -68,7 +68,7 @@ describe('runAnswerRung (the ladder call)', () => {
     const result = await runAnswerRung({ answer: 'EMEA revenue was $4.12M.', sql: 'SELECT region, revenue FROM r', rows, options: { relativeTolerance: 0 } });
     expect(result.status).toBe('pass');
     await expect(runAnswerRung({ answer: 'x', sql: 'SELECT 1', rows, options: { tolerance: 1 } })).rejects.toThrow(
-      'answer option tolerance is unknown; known options: relativeTolerance, derivations, maxDerivationCells, decimalText',
+      'answer.tolerance is not an option; known options: relativeTolerance, derivations, maxDerivationCells, decimalText',
     );
   });
   it('fetches the rows through the engine on the first snapshot', async () => {

@@ -31,18 +31,18 @@ afterAll(async () => {
 
 describe('checkEfficiency: options (misuse throws)', () => {
   it.each([
-    [{ budgetFactor: 0.5 }, 'efficiency budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio), received 0.5'],
-    [{ budgetFactor: Number.NaN }, 'efficiency budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio), received NaN'],
-    [{ failOnProxies: ['fullscans'] }, 'efficiency failOnProxies must list only fullScans, scansWhereGoldUsesIndex, tempBTrees, automaticIndexes, correlatedSubqueries, received ["fullscans"]'],
-    [{ timing: { runs: 0 } }, 'efficiency timing.runs must be a positive integer, received 0'],
+    [{ budgetFactor: 0.5 }, 'efficiency.budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio); received a number (0.5)'],
+    [{ budgetFactor: Number.NaN }, 'efficiency.budgetFactor must be a finite number ≥ 1 (allowed predicted/gold cost ratio); received a number (NaN)'],
+    [{ failOnProxies: ['fullscans'] }, 'efficiency.failOnProxies must be a list of fullScans, scansWhereGoldUsesIndex, tempBTrees, automaticIndexes, correlatedSubqueries; received an array (["fullscans"])'],
+    [{ timing: { runs: 0 } }, 'efficiency.timing.runs must be a positive integer; received a number (0)'],
   ])('%j', async (options, message) => {
     const run = checkEfficiency({ predictedSql: INDEXED, goldSql: INDEXED, snapshot: '/nonexistent.db', engine: {} as Engine, execution: PASSED, options: options as never });
     await expect(run).rejects.toSatisfy((error: unknown) => isLadderError(error, 'invalid_option'));
     await expect(run).rejects.toThrow(message);
   });
   it('readEfficiencyOptions rejects unknown options and bad kinds', () => {
-    expect(() => readEfficiencyOptions({ budget: 2 })).toThrow('efficiency option budget is unknown; known options: budgetFactor, failOnProxies, timing, doubleQuotes');
-    expect(() => readEfficiencyOptions({ timing: 5 })).toThrow('efficiency timing must be true, false or { runs, timeoutMs }, received 5');
+    expect(() => readEfficiencyOptions({ budget: 2 })).toThrow('efficiency.budget is not an option (did you mean efficiency.budgetFactor?); known options: budgetFactor, failOnProxies, timing, doubleQuotes');
+    expect(() => readEfficiencyOptions({ timing: 5 })).toThrow('efficiency.timing must be true, false or { runs, timeoutMs }; received a number (5)');
     expect(readEfficiencyOptions(true)).toEqual({});
   });
 });

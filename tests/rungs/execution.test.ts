@@ -5,6 +5,7 @@ import { GoldResultCache } from '../../src/compare/gold-result-cache.js';
 import type { Snapshot } from '../../src/compare/snapshot.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import type { Engine } from '../../src/engine/engine.js';
+import { LadderError, isLadderError } from '../../src/errors.js';
 import { makeDb, tempDir } from '../compare/helpers.js';
 
 let engine: Engine;
@@ -32,8 +33,38 @@ describe('checkExecution — argument validation', () => {
     ['no snapshots', { snapshots: [] }, 'snapshots must be a non-empty array of { name, path, checksum? }'],
   ])('%s', async (_name, override, message) => {
     await expect(checkExecution({ predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: [base], engine, ...(override as object) })).rejects.toThrow(
-      new TypeError(message),
+      new LadderError('invalid_argument', message),
     );
+  });
+});
+
+describe('checkExecution — a missing database is misuse', () => {
+  it('throws db_not_found naming the snapshot (never a gold error)', async () => {
+    const missing = { name: 'gone', path: path.join(path.dirname(base.path), 'gone.sqlite') };
+    const run = checkExecution({ predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: [base, missing], engine });
+    await expect(run).rejects.toSatisfy((error: unknown) => isLadderError(error, 'db_not_found'));
+    await expect(checkExecution({ predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: [missing], engine })).rejects.toThrow(
+      `snapshot gone: database ${missing.path} does not exist (it is never created)`,
+    );
+  });
+});
+
+describe('checkExecution — the prediction as run, for later rungs', () => {
+  it('keeps each snapshot\'s predicted columns and rows (after the rewrites), and both column lists per verdict', async () => {
+    const result = await checkExecution({ predictedSql: 'SELECT id AS n, status FROM orders ORDER BY id LIMIT 2', golds: ['SELECT id, status FROM orders ORDER BY id LIMIT 2'], snapshots: [base, edge], engine });
+    expect(result.details.predictedRuns.map((run) => (run.ok ? [run.snapshot, run.columns, run.rows.length] : [run.snapshot, run.error.code]))).toEqual([
+      ['base', ['n', 'status'], 2],
+      ['edge', ['n', 'status'], 2],
+    ]);
+    expect(result.details.snapshots.map((s) => s.columns)).toEqual([
+      { gold: ['id', 'status'], predicted: ['n', 'status'] },
+      { gold: ['id', 'status'], predicted: ['n', 'status'] },
+    ]);
+  });
+
+  it('a prediction that fails on a snapshot is recorded there with its error', async () => {
+    const result = await checkExecution({ predictedSql: 'SELECT nope FROM orders', golds: ['SELECT id FROM orders'], snapshots: [base], engine });
+    expect(result.details.predictedRuns).toEqual([{ snapshot: 'base', ok: false, error: { code: 'sqlite_error', message: 'no such column: nope' } }]);
   });
 });
 
@@ -119,6 +150,24 @@ describe('checkExecution — prediction errors, policies, cache', () => {
     expect([cache.misses, cache.hits, cache.size]).toEqual([2, 2, 2]);
   });
 
+  it('a tie query that timed out is not kept with the cached gold: the next item runs it again', async () => {
+    const cache = new GoldResultCache();
+    const gold = 'SELECT id FROM orders ORDER BY status LIMIT 2';
+    let tieQueries = 0;
+    const flaky: Engine = {
+      ...engine,
+      execute: (request) => {
+        if (request.sql === gold || request.sql === 'SELECT id FROM orders ORDER BY status LIMIT 2 ') return engine.execute(request);
+        tieQueries += 1;
+        return tieQueries === 1 ? Promise.resolve({ ok: false, error: { code: 'timeout', message: 'deadline passed' } }) : engine.execute(request);
+      },
+    };
+    const input = { predictedSql: 'SELECT id FROM orders ORDER BY status LIMIT 2 ', golds: [gold], snapshots: [base], engine: flaky, cache };
+    const first = await checkExecution(input);
+    const second = await checkExecution(input);
+    expect([tieQueries, first.details.flags.includes('ties_unknown'), second.details.flags.includes('ties_unknown')]).toEqual([2, true, false]);
+  });
+
   it('empty vs empty passes with the empty_gold flag', async () => {
     const result = await checkExecution({
       predictedSql: "SELECT id FROM orders WHERE status = 'lost'",
@@ -127,6 +176,55 @@ describe('checkExecution — prediction errors, policies, cache', () => {
       engine,
     });
     expect([result.status, result.reason, result.details.flags]).toEqual(['pass', 'matches (both results empty)', ['empty_gold']]);
+  });
+
+  it('an empty gold against an empty prediction of another shape fails, and still carries empty_gold', async () => {
+    const result = await checkExecution({
+      predictedSql: 'SELECT id, status FROM orders WHERE amount < 0',
+      golds: ['SELECT id FROM orders WHERE amount < 0'],
+      snapshots: [base],
+      engine,
+      policy: { emptyMatchesEmpty: 'same-columns' },
+    });
+    expect([result.status, result.reason, result.details.flags]).toEqual(['fail', 'snapshot base: prediction has 1 extra column (2 vs 1; allowExtraColumns is off)', ['empty_gold']]);
+  });
+
+  it('an empty gold against a prediction that fails to run carries empty_gold too', async () => {
+    const result = await checkExecution({ predictedSql: 'SELECT nosuch FROM orders', golds: ['SELECT id FROM orders WHERE amount < 0'], snapshots: [base], engine });
+    expect([result.status, result.details.flags]).toEqual(['fail', ['prediction_error', 'empty_gold']]);
+  });
+
+  it('legacy double quotes: the verdict says which side was rewritten and shows the SQL that ran', async () => {
+    const gold = 'SELECT id FROM orders WHERE status = "paid"';
+    const result = await checkExecution({ predictedSql: 'SELECT id FROM orders WHERE status = "paid"', golds: [gold], snapshots: [base, edge], engine });
+    expect([result.status, result.details.flags, result.details.doubleQuotes]).toEqual(['pass', ['gold_rewritten', 'prediction_rewritten'], 'legacy']);
+    expect(result.details.executedSql).toEqual({ predicted: "SELECT id FROM orders WHERE status = 'paid'", golds: ["SELECT id FROM orders WHERE status = 'paid'"] });
+    const plain = await checkExecution({ predictedSql: "SELECT id FROM orders WHERE status = 'paid'", golds: [gold], snapshots: [base], engine });
+    expect(plain.details.flags).toEqual(['gold_rewritten']);
+  });
+
+  it('strict double quotes: nothing is rewritten, the gold fails and the item is unscored', async () => {
+    const result = await checkExecution({ predictedSql: "SELECT id FROM orders WHERE status = 'paid'", golds: ['SELECT id FROM orders WHERE status = "paid"'], snapshots: [base], engine, doubleQuotes: 'strict' });
+    expect([result.status, result.details.flags, result.details.executedSql.golds]).toEqual(['unscored', ['gold_error'], ['SELECT id FROM orders WHERE status = "paid"']]);
+  });
+
+  it('a gold that reads the clock is flagged unless the item has an as_of_date; randomness always', async () => {
+    const clock = "SELECT id FROM orders WHERE date('now') > '2000-01-01'";
+    const input = { predictedSql: 'SELECT id FROM orders', golds: [clock], snapshots: [base], engine };
+    const flagged = await checkExecution(input);
+    expect([flagged.status, flagged.details.flags]).toEqual(['pass', ['clock_dependent_gold']]);
+    expect(flagged.details.goldFindings.map((found) => [found.kind, found.construct, found.line, found.column])).toEqual([['clock_dependent_gold', "date('now')", 1, 29]]);
+    const pinned = await checkExecution({ ...input, asOfDate: '2024-06-30' });
+    expect([pinned.details.flags, pinned.details.goldFindings]).toEqual([[], []]);
+    const random = await checkExecution({ ...input, golds: ['SELECT id FROM orders WHERE random() IS NOT NULL'], asOfDate: '2024-06-30' });
+    expect(random.details.flags).toEqual(['random_dependent_gold']);
+  });
+
+  it('rejects a bad doubleQuotes, maxRows or asOfDate', async () => {
+    const input = { predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: [base], engine };
+    await expect(checkExecution({ ...input, doubleQuotes: 'loose' as never })).rejects.toThrow(new LadderError('invalid_argument', `doubleQuotes must be 'legacy' or 'strict'; received "loose"`));
+    await expect(checkExecution({ ...input, maxRows: 0 })).rejects.toThrow(new LadderError('invalid_argument', 'maxRows must be an integer ≥ 1; received 0'));
+    await expect(checkExecution({ ...input, asOfDate: '30/06/2024' })).rejects.toThrow(new LadderError('invalid_argument', 'asOfDate must be a date "YYYY-MM-DD"; received "30/06/2024"'));
   });
 
   it('a column search that runs out of budget leaves the item unscored (undecided)', async () => {

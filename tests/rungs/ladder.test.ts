@@ -1,48 +1,70 @@
-import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog, Engine } from '../../src/engine/engine.js';
+import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { runLadder } from '../../src/rungs/ladder.js';
-import type { LadderInput, LadderRungs } from '../../src/rungs/ladder.js';
+import type { LadderInput } from '../../src/rungs/ladder.js';
+import { createLadderRungs, LADDER_RUNGS } from '../../src/rungs/ladder-rungs.js';
+import type { LadderRungTable } from '../../src/rungs/ladder-rungs.js';
 import { createRungResult } from '../../src/rungs/rung-result.js';
-import type { RungId, RungStatus } from '../../src/rungs/rung-result.js';
+import type { RungId, RungResult, RungStatus } from '../../src/rungs/rung-result.js';
+import type { SafetyDetails } from '../../src/rungs/safety.js';
+import type { SchemaDetails } from '../../src/rungs/schema.js';
+import type { SyntaxDetails } from '../../src/rungs/syntax.js';
+import { resolveSafetyPolicy } from '../../src/safety/policy.js';
+import { makeDb, tempDir } from '../compare/helpers.js';
 
-/** An engine that must not be used for execution: only catalog() is allowed (L2 reads it). */
-function catalogOnlyEngine(calls: string[]): Engine {
+/** An engine that must not be used: the fake rungs never call it. */
+function unusedEngine(): Engine {
   const refuse = async () => {
-    throw new Error('the ladder executed something');
+    throw new Error('the ladder used the engine');
   };
   return {
     dialect: 'sqlite',
     execute: refuse,
     prepare: refuse,
     explain: refuse,
-    catalog: async (db: string): Promise<Catalog> => {
-      calls.push(`catalog ${db}`);
-      return { tables: [] };
-    },
+    catalog: async (): Promise<Catalog> => refuse(),
     close: async () => undefined,
   };
 }
 
-/** Fake rungs with fixed statuses that record what they were called with. */
-function fakeRungs(statuses: Partial<Record<RungId, RungStatus>>, calls: string[], extra: Array<'efficiency' | 'answer'> = []): LadderRungs {
-  const make = (rung: RungId, what: string) => {
+const SYNTAX: SyntaxDetails = { authority: 'parser', ast: true, engineAccepted: false };
+const SCHEMA: SchemaDetails = { analysed: true, tables: [], unresolved: [], columnsChecked: 0, findings: [] };
+const SAFETY: SafetyDetails = { analysed: true, violations: [], tables: [], functions: [], policy: resolveSafetyPolicy(undefined) };
+
+/** A fake table with fixed statuses whose rungs record what they were called with. */
+function fakeRungs(statuses: Partial<Record<RungId, RungStatus>>, calls: string[], extra: Array<'efficiency' | 'answer'> = []): LadderRungTable {
+  const make = <D>(rung: RungId, what: string, details: D): RungResult<D> => {
     calls.push(`${rung} ${what}`);
     const status = statuses[rung] ?? 'pass';
-    return createRungResult({ rung, status, reason: `${rung} said ${status}`, details: null });
+    return createRungResult({ rung, status, reason: `${rung} said ${status}`, details });
   };
-  const rungs: LadderRungs = {
-    syntax: async ({ sql, db }) => make('syntax', `${sql} @${db}`),
-    schema: ({ sql }) => make('schema', sql),
-    safety: ({ sql, policy }) => make('safety', `${sql} policy=${JSON.stringify(policy)}`),
-    execution: async ({ predictedSql, golds, snapshots, policy }) =>
-      make('execution', `${predictedSql} golds=${golds.length} snaps=${snapshots.map((s) => s.name).join('+')} policy=${JSON.stringify(policy)}`),
+  return {
+    syntax: async ({ sql, db }) => make('syntax', `${sql} @${db}`, SYNTAX),
+    schema: async ({ sql }, facts) => make('schema', `${sql} engineAccepted=${facts.engineAccepted}`, SCHEMA),
+    safety: async ({ sql, safetyPolicy }) => make('safety', `${sql} policy=${JSON.stringify(safetyPolicy)}`, SAFETY),
+    execution: {
+      listed: () => true,
+      endToEnd: true,
+      run: async (context) =>
+        make('execution', `${context.sql} golds=${context.golds.length} snaps=${context.fixture.snapshots.map((s) => s.name).join('+')} preset=${context.policy.comparison.preset}`, null),
+    },
+    efficiency: {
+      listed: () => extra.includes('efficiency'),
+      endToEnd: false,
+      // The shipped rung decides the skip after a failed L4; the fake only stands in for a real run.
+      run: async (context, earlier) => (earlier.execution?.status === 'pass' ? make('efficiency', context.sql, null) : LADDER_RUNGS.efficiency.run(context, earlier)),
+    },
+    answer: {
+      listed: (listing) => extra.includes('answer') && listing.prose !== undefined,
+      endToEnd: false,
+      run: async (context) => make('answer', context.prose ?? '', null),
+    },
   };
-  if (extra.includes('efficiency')) rungs.efficiency = async ({ sql }) => make('efficiency', sql);
-  if (extra.includes('answer')) rungs.answer = ({ answer }) => make('answer', answer);
-  return rungs;
 }
 
-function input(overrides: Partial<LadderInput>, calls: string[]): LadderInput {
+function input(overrides: Partial<LadderInput>): LadderInput {
   return {
     output: 'SELECT 1',
     expectedBehavior: 'answer',
@@ -52,7 +74,7 @@ function input(overrides: Partial<LadderInput>, calls: string[]): LadderInput {
       { name: 'edge', path: '/db/edge.sqlite' },
     ],
     dialect: 'sqlite',
-    engine: catalogOnlyEngine(calls),
+    engine: unusedEngine(),
     ...overrides,
   };
 }
@@ -60,33 +82,52 @@ function input(overrides: Partial<LadderInput>, calls: string[]): LadderInput {
 describe('runLadder on answer items', () => {
   it('runs L1–L4 in order on the first snapshot for static rungs, all snapshots for L4', async () => {
     const calls: string[] = [];
-    const result = await runLadder(input({ comparisonPolicy: { preset: 'spider' } }, calls), fakeRungs({}, calls));
+    const result = await runLadder(input({ comparisonPolicy: { preset: 'spider' } }), fakeRungs({}, calls));
     expect(calls).toEqual([
       'syntax SELECT 1 @/db/base.sqlite',
-      'catalog /db/base.sqlite',
-      'schema SELECT 1',
+      'schema SELECT 1 engineAccepted=false',
       'safety SELECT 1 policy=undefined',
-      'execution SELECT 1 golds=1 snaps=base+edge policy={"preset":"spider"}',
+      'execution SELECT 1 golds=1 snaps=base+edge preset=spider',
     ]);
     expect([result.verdict, result.endToEnd, result.reason]).toEqual(['pass', 1, 'L4_execution pass: execution said pass']);
   });
 
   it.each([
-    ['syntax', 'L1_syntax fail: syntax said fail; skipped: L2_schema, L3_safety, L4_execution', 1],
-    ['schema', 'L2_schema fail: schema said fail; skipped: L3_safety, L4_execution', 3],
-    ['safety', 'L3_safety fail: safety said fail; skipped: L4_execution', 4],
-  ] as const)('a failed %s gate skips every later rung and scores end_to_end 0', async (gate, reason, callCount) => {
+    // L3 judges the text even when L1 fails; L2 needs one readable query.
+    ['syntax', 'L1_syntax fail: syntax said fail; skipped: L2_schema, L4_execution', ['syntax', 'safety']],
+    ['schema', 'L2_schema fail: schema said fail; skipped: L4_execution', ['syntax', 'schema', 'safety']],
+    ['safety', 'L3_safety fail: safety said fail; skipped: L4_execution', ['syntax', 'schema', 'safety']],
+  ] as const)('a failed %s gate skips every executing rung and scores end_to_end 0', async (gate, reason, ran) => {
     const calls: string[] = [];
-    const result = await runLadder(input({}, calls), fakeRungs({ [gate]: 'fail' }, calls));
-    expect(calls).toHaveLength(callCount);
+    const result = await runLadder(input({}), fakeRungs({ [gate]: 'fail' }, calls));
+    expect(calls.map((call) => call.split(' ')[0])).toEqual(ran);
     expect([result.verdict, result.endToEnd, result.reason]).toEqual(['fail', 0, reason]);
     expect(result.rungs.map((rung) => `${rung.rung}:${rung.status}`)).toMatchSnapshot();
+  });
+
+  it('a skipped gate closes the executing rungs too (it never counts as passed)', async () => {
+    const calls: string[] = [];
+    const result = await runLadder(input({}), fakeRungs({ schema: 'skipped' }, calls));
+    expect(result.rungs.map((rung) => `${rung.rung}:${rung.status}:${rung.reason}`)).toEqual([
+      'syntax:pass:syntax said pass',
+      'schema:skipped:schema said skipped',
+      'safety:pass:safety said pass',
+      'execution:skipped:L2_schema skipped',
+    ]);
+    expect([result.verdict, result.endToEnd]).toEqual(['pass', 0]);
+  });
+
+  it('L1 and L3 both fail: the item fails, L1 decides the reason, L3 keeps its own verdict', async () => {
+    const calls: string[] = [];
+    const result = await runLadder(input({}), fakeRungs({ syntax: 'fail', safety: 'fail' }, calls));
+    expect(result.rungs.map((rung) => `${rung.rung}:${rung.status}`)).toEqual(['syntax:fail', 'schema:skipped', 'safety:fail', 'execution:skipped']);
+    expect(result.reason).toBe('L1_syntax fail: syntax said fail; skipped: L2_schema, L4_execution');
   });
 
   it('a failed L4 fails the item; efficiency is skipped, answer still runs on the prose', async () => {
     const calls: string[] = [];
     const output = JSON.stringify({ sql: 'SELECT 2', answer: 'Two.' });
-    const result = await runLadder(input({ output }, calls), fakeRungs({ execution: 'fail' }, calls, ['efficiency', 'answer']));
+    const result = await runLadder(input({ output }), fakeRungs({ execution: 'fail' }, calls, ['efficiency', 'answer']));
     expect(result.rungs.map((rung) => `${rung.rung}:${rung.status}:${rung.reason}`)).toEqual([
       'syntax:pass:syntax said pass',
       'schema:pass:schema said pass',
@@ -100,15 +141,15 @@ describe('runLadder on answer items', () => {
 
   it('an L6 failure fails the item but keeps end_to_end at 1', async () => {
     const calls: string[] = [];
-    const result = await runLadder(input({}, calls), fakeRungs({ efficiency: 'fail' }, calls, ['efficiency']));
+    const result = await runLadder(input({}), fakeRungs({ efficiency: 'fail' }, calls, ['efficiency']));
     expect([result.verdict, result.endToEnd, result.reason]).toEqual(['fail', 1, 'L6_efficiency fail: efficiency said fail']);
   });
 
-  it('an item without gold is unscored after the gates, not 0', async () => {
+  it('an unscored L4 leaves the item unscored, not 0', async () => {
     const calls: string[] = [];
-    const result = await runLadder(input({ golds: [] }, calls), fakeRungs({}, calls));
-    expect(calls.some((call) => call.startsWith('execution'))).toBe(false);
-    expect([result.verdict, result.endToEnd, result.reason]).toEqual(['unscored', undefined, 'L4_execution unscored: no gold SQL: the item is unscored']);
+    const result = await runLadder(input({ golds: [] }), fakeRungs({ execution: 'unscored' }, calls));
+    expect(calls).toContain('execution SELECT 1 golds=0 snaps=base+edge preset=default');
+    expect([result.verdict, result.endToEnd, result.reason]).toEqual(['unscored', undefined, 'L4_execution unscored: execution said unscored']);
   });
 
   it.each([
@@ -116,7 +157,7 @@ describe('runLadder on answer items', () => {
     ['prose without SQL', 'I cannot help with that.', 'expected an answer, but the provider declined (none): I cannot help with that.'],
   ])('an answer item answered with %s fails at L1 without running anything', async (_what, output, reason) => {
     const calls: string[] = [];
-    const result = await runLadder(input({ output }, calls), fakeRungs({}, calls));
+    const result = await runLadder(input({ output }), fakeRungs({}, calls));
     expect(calls).toEqual([]);
     expect(result.rungs[0]).toMatchObject({ rung: 'syntax', status: 'fail', reason });
     expect([result.verdict, result.endToEnd]).toEqual(['fail', 0]);
@@ -124,7 +165,7 @@ describe('runLadder on answer items', () => {
 
   it('a missing output fails at L1 with its message', async () => {
     const calls: string[] = [];
-    const result = await runLadder(input({ missingOutput: 'no recorded prediction for item q7' }, calls), fakeRungs({}, calls));
+    const result = await runLadder(input({ missingOutput: 'no recorded prediction for item q7' }), fakeRungs({}, calls));
     expect(result.reason).toBe('L1_syntax fail: no recorded prediction for item q7; skipped: L2_schema, L3_safety, L4_execution');
   });
 });
@@ -139,14 +180,74 @@ describe('runLadder on declining items', () => {
     ['clarify', '{"sql": "SELECT * FROM orders"}', 'fail', 'clarify item: expected the provider to ask for clarification, but it answered with SQL: SELECT * FROM orders'],
   ] as const)('%s item, output %j → %s, never touching the engine', async (expectedBehavior, output, verdict, reason) => {
     const calls: string[] = [];
-    const result = await runLadder(input({ expectedBehavior, output, golds: [] }, calls), fakeRungs({}, calls));
+    const result = await runLadder(input({ expectedBehavior, output, golds: [] }), fakeRungs({}, calls));
     expect(calls).toEqual([]);
     expect(result).toMatchObject({ verdict, endToEnd: verdict === 'pass' ? 1 : 0, reason, rungs: [] });
   });
 
   it('a missing output fails a declining item too (an empty replay must not count as a decline)', async () => {
     const calls: string[] = [];
-    const result = await runLadder(input({ expectedBehavior: 'clarify', output: '', missingOutput: 'no recorded prediction for item c1' }, calls), fakeRungs({}, calls));
+    const result = await runLadder(input({ expectedBehavior: 'clarify', output: '', missingOutput: 'no recorded prediction for item c1' }), fakeRungs({}, calls));
     expect([result.verdict, result.reason]).toEqual(['fail', 'no recorded prediction for item c1']);
+  });
+});
+
+describe('runLadder with the shipped rungs: L7 reads the rows L4 got', () => {
+  let engine: SqliteEngine;
+  let db: string;
+  beforeAll(() => {
+    const dir = tempDir('ladder-rows-');
+    db = makeDb(path.join(dir, 'shop.sqlite'), "CREATE TABLE items (id INTEGER, kind TEXT); INSERT INTO items VALUES (1, 'office'), (2, 'office'), (3, 'kitchen');");
+    engine = createSqliteEngine({ poolSize: 1 });
+  });
+  afterAll(() => engine.close());
+
+  /** The engine, counting the statements it executes. */
+  function counting(executed: string[]): Engine {
+    return { ...engine, dialect: engine.dialect, execute: (request) => (executed.push(request.sql), engine.execute(request)), prepare: (r) => engine.prepare(r), explain: (r) => engine.explain(r), catalog: (d) => engine.catalog(d), close: async () => undefined };
+  }
+
+  it('the prediction runs once per snapshot (L4); L7 grounds in those rows, as run after the policy\'s rewrites', async () => {
+    const executed: string[] = [];
+    const output = JSON.stringify({ sql: 'SELECT COUNT(DISTINCT kind) FROM items', answer: 'There are 2 kinds of item.' });
+    const run = (policy: 'default' | 'spider') =>
+      runLadder(
+        { output, expectedBehavior: 'answer', golds: ['SELECT COUNT(DISTINCT kind) FROM items'], snapshots: [{ name: 'shop', path: db }], dialect: 'sqlite', engine: counting(executed), comparisonPolicy: policy, answerOptions: {} },
+        createLadderRungs({ answer: true }),
+      );
+    const plain = await run('default');
+    expect(executed.filter((sql) => sql === 'SELECT COUNT(DISTINCT kind) FROM items')).toHaveLength(2); // gold + prediction, nothing for L7
+    expect([plain.results.answer?.status, plain.results.execution?.details?.predictedRuns]).toEqual(['pass', [{ snapshot: 'shop', ok: true, columns: ['COUNT(DISTINCT kind)'], rows: [[2]] }]]);
+    // The spider preset removes DISTINCT from both queries: L4 compares COUNT(kind) = 3, and L7 reads the same 3.
+    const spider = await run('spider');
+    expect(spider.results.execution?.details?.executedSql.predicted).toBe('SELECT COUNT( kind) FROM items');
+    expect([spider.results.execution?.status, spider.results.answer?.status, spider.results.answer?.reason]).toEqual(['pass', 'fail', '1 of 1 numbers ungrounded: 2 (1:11)']);
+  });
+
+  it('an item without gold still runs the prediction (unscored), so L7 has its rows', async () => {
+    const output = JSON.stringify({ sql: 'SELECT COUNT(*) FROM items', answer: 'There are 3 items.' });
+    const result = await runLadder({ output, expectedBehavior: 'answer', golds: [], snapshots: [{ name: 'shop', path: db }], dialect: 'sqlite', engine, answerOptions: {} }, createLadderRungs({ answer: true }));
+    expect([result.verdict, result.endToEnd, result.results.execution?.status, result.results.answer?.status]).toEqual(['unscored', undefined, 'unscored', 'pass']);
+  });
+});
+
+describe('runLadder: what the execution rung receives', () => {
+  it('passes the item as_of_date and the double-quote mode to L4 (in its context)', async () => {
+    const calls: string[] = [];
+    const rungs = fakeRungs({}, calls);
+    const seen: unknown[] = [];
+    const table: LadderRungTable = {
+      ...rungs,
+      execution: {
+        ...rungs.execution,
+        run: (context, earlier) => {
+          seen.push({ asOfDate: context.asOfDate, doubleQuotes: context.policy.doubleQuotes });
+          return rungs.execution.run(context, earlier);
+        },
+      },
+    };
+    await runLadder(input({ asOfDate: '2024-06-30', doubleQuotes: 'strict' }), table);
+    await runLadder(input({}), table);
+    expect(seen).toEqual([{ asOfDate: '2024-06-30', doubleQuotes: 'strict' }, { asOfDate: undefined, doubleQuotes: undefined }]);
   });
 });

@@ -176,10 +176,10 @@ describe('checkSafety: allowed-tables policy in every scope', () => {
 
 describe('checkSafety: options', () => {
   it.each<[string, unknown, string]>([
-    ['maxLimit 0', { maxLimit: 0 }, 'policy.maxLimit must be an integer ≥ 1 (rows); received 0'],
-    ['maxLimit string', { maxLimit: '10' }, 'policy.maxLimit must be an integer ≥ 1 (rows); received "10"'],
-    ['misspelt option', { max_limit: 10 }, 'policy.max_limit is not an option; use policy.maxLimit'],
-    ['allowedTables not a list', { allowedTables: 'orders' }, 'policy.allowedTables must be an array of non-empty names; received "orders"'],
+    ['maxLimit 0', { maxLimit: 0 }, 'policy.maxLimit must be an integer ≥ 1 (rows); received a number (0)'],
+    ['maxLimit string', { maxLimit: '10' }, 'policy.maxLimit must be an integer ≥ 1 (rows); received a string ("10")'],
+    ['misspelt option', { max_limit: 10 }, 'policy.max_limit is not an option (did you mean policy.maxLimit?); known options: maxLimit, allowedTables, allowedFunctions, allowTableFunctions, allowSystemTables'],
+    ['allowedTables not a list', { allowedTables: 'orders' }, 'policy.allowedTables must be an array of non-empty names; received a string ("orders")'],
   ])('%s', (_name, policy, message) => {
     let caught: unknown;
     try {
@@ -202,9 +202,11 @@ describe('checkSafety: options', () => {
   });
 
   it('an unreadable text the engine accepted passes as not analysed only without a policy', () => {
-    const accepted = checkSafety({ sql: 'SELECT * FROM Match', dialect: 'sqlite', engineAccepted: true });
+    // sql-parser-cst rejects an empty IN list, which SQLite accepts.
+    const unreadable = 'SELECT * FROM t WHERE a IN ()';
+    const accepted = checkSafety({ sql: unreadable, dialect: 'sqlite', engineAccepted: true });
     expect([accepted.status, accepted.details.analysed]).toEqual(['pass', false]);
-    const withPolicy = checkSafety({ sql: 'SELECT * FROM Match', dialect: 'sqlite', engineAccepted: true, policy: { maxLimit: 10 } });
+    const withPolicy = checkSafety({ sql: unreadable, dialect: 'sqlite', engineAccepted: true, policy: { maxLimit: 10 } });
     expect(withPolicy.issues.map((issue) => issue.kind)).toEqual(['not_analysed']);
   });
 });

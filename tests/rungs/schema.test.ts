@@ -45,14 +45,73 @@ describe('checkSchema: verdicts', () => {
     expect(summary(sql)).toEqual(expected);
   });
 
+  describe('legacy double quotes: a value stays a string, a column position fails', () => {
+    const people: Catalog = { tables: [{ name: 'people', kind: 'table', schema: 'main', columns: cols('id', 'name') }, ...catalog.tables] };
+    const run = (sql: string, sqlRole?: 'predicted' | 'gold') => checkSchema({ sql, dialect: 'sqlite', catalog: people, ...(sqlRole ? { sqlRole } : {}) });
+
+    it('a hallucinated double-quoted column fails, saying legacy SQLite would read it as a string', () => {
+      const result = run('SELECT "full_name" FROM people');
+      expect([result.status, result.reason]).toEqual([
+        'fail',
+        `no such column: "full_name" (a column is expected here; legacy SQLite would read it as the string 'full_name'); columns of people: id, name at 1:8`,
+      ]);
+      expect(result.issues.map((issue) => issue.kind)).toEqual(['unknown_column']);
+    });
+
+    it.each<[string, string, string[]]>([
+      ['select list', 'SELECT "full_name" FROM people', ['fail', 'unknown_column@1:8']],
+      ['select-list literal with an alias', 'SELECT "N/A" AS x FROM people', ['fail', 'unknown_column@1:8']],
+      ['did-you-mean', 'SELECT "nme" FROM people', ['fail', 'unknown_column@1:8~name']],
+      ['GROUP BY', 'SELECT count(*) FROM people GROUP BY "team"', ['fail', 'unknown_column@1:38']],
+      ['ORDER BY', 'SELECT name FROM people ORDER BY "age" DESC', ['fail', 'unknown_column@1:34~name']],
+      ['a join operand', 'SELECT p.name FROM people p JOIN orders o ON o.customer_id = "person_id"', ['fail', 'unknown_column@1:62']],
+      ['a real column in double quotes', 'SELECT "name" FROM people GROUP BY "name" ORDER BY "id"', ['pass']],
+      ['a select alias in ORDER BY', 'SELECT name AS "n" FROM people ORDER BY "n"', ['pass']],
+    ])('column position, %s', (_name, sql, expected) => {
+      const result = run(sql);
+      expect([result.status, ...result.issues.map((issue) => `${issue.kind}@${issue.line}:${issue.column}${issue.suggestion ? `~${issue.suggestion}` : ''}`)]).toEqual(expected);
+    });
+
+    it.each<[string, string, string[]]>([
+      ['=', 'SELECT name FROM people WHERE name = "Ann"', ['1:38']],
+      ['IN', 'SELECT name FROM people WHERE name IN ("Ann", "Bob")', ['1:40', '1:47']],
+      ['LIKE', 'SELECT name FROM people WHERE name LIKE "A%"', ['1:41']],
+      ['BETWEEN', 'SELECT name FROM people WHERE name BETWEEN "A" AND "B"', ['1:44', '1:52']],
+      ['a function argument in the select list', 'SELECT coalesce(name, "none") FROM people', ['1:23']],
+      ['a join condition against a value', 'SELECT p.name FROM people p JOIN orders o ON o.region = p.name AND o.region <> "x" || "y"', ['1:80', '1:87']],
+    ])('value position, %s: passes with a double_quoted_string finding', (_name, sql, positions) => {
+      const result = run(sql);
+      expect(result.status).toBe('pass');
+      expect(result.details.findings.map((finding) => `${finding.kind}@${finding.line}:${finding.column}`)).toEqual(positions.map((position) => `double_quoted_string@${position}`));
+    });
+
+    it('the finding says how the token was read, and the pass reason counts it', () => {
+      const result = run('SELECT name FROM people WHERE name = "Ann"');
+      expect(result.details.findings).toEqual([{ kind: 'double_quoted_string', message: `"Ann" names no column; read as the string 'Ann' (SQLite legacy double quotes)`, line: 1, column: 38 }]);
+      expect(result.reason).toBe('every name resolves (1 table, 2 column references); 1 double-quoted string read as a string literal (legacy SQLite) at 1:38');
+    });
+
+    it('gold SQL keeps the legacy reading in column positions (Spider golds write SELECT "x")', () => {
+      const result = run('SELECT "N/A" AS x, name FROM people ORDER BY "n"', 'gold');
+      expect([result.status, result.details.findings.map((finding) => `${finding.line}:${finding.column}`)]).toEqual(['pass', ['1:8', '1:46']]);
+    });
+
+    it('strict mode: every double-quoted name is an identifier (no findings)', () => {
+      const result = checkSchema({ sql: 'SELECT name FROM people WHERE name = "Ann"', dialect: 'sqlite', catalog: people, doubleQuotes: 'strict' });
+      expect([result.status, result.details.findings]).toEqual(['fail', []]);
+    });
+  });
+
   it('strict double quotes: "APG" is an unknown column', () => {
     expect(summary('SELECT * FROM orders WHERE region = "APG"', 'sqlite', { doubleQuotes: 'strict' })).toEqual(['fail', 'unknown_column@1:37']);
   });
 
   it('the AST layer cannot read it: passes only when the engine accepted it', () => {
-    expect(summary('SELECT winner FROM Match', 'sqlite', { engineAccepted: true })).toEqual(['pass']);
-    expect(summary('SELECT winner FROM Match', 'sqlite')).toEqual(['fail', 'not_analysed@1:1']);
-    const result = checkSchema({ sql: 'SELECT winner FROM Match', dialect: 'sqlite', catalog, engineAccepted: true });
+    // sql-parser-cst rejects an empty IN list, which SQLite accepts.
+    const unreadable = 'SELECT winner FROM Match WHERE winner IN ()';
+    expect(summary(unreadable, 'sqlite', { engineAccepted: true })).toEqual(['pass']);
+    expect(summary(unreadable, 'sqlite')).toEqual(['fail', 'not_analysed@1:1']);
+    const result = checkSchema({ sql: unreadable, dialect: 'sqlite', catalog, engineAccepted: true });
     expect(result.details.analysed).toBe(false);
     expect(result.reason).toMatch(/^passed by engine, not analysed: /);
   });

@@ -26,7 +26,7 @@ function summary(result: Awaited<ReturnType<typeof checkSyntax>>): string[] {
 describe('checkSyntax: argument validation', () => {
   it('rejects a non-string sql, an unknown dialect, engine without db, a foreign engine dialect', async () => {
     await expect(checkSyntax({ sql: 1 as never, dialect: 'sqlite' })).rejects.toThrow('sql must be a string; received number');
-    await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'tsql' as never })).rejects.toThrow(TypeError);
+    await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'tsql' as never })).rejects.toSatisfy((error) => isLadderError(error, 'invalid_argument'));
     await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'sqlite', engine })).rejects.toSatisfy((error) => isLadderError(error, 'invalid_option'));
     await expect(checkSyntax({ sql: 'SELECT 1', dialect: 'postgres', engine, db: fixture.file })).rejects.toSatisfy((error) => isLadderError(error, 'invalid_option'));
   });
@@ -52,7 +52,8 @@ describe('checkSyntax: sqlite with the engine as authority', () => {
     ['misuse of aggregate', 'SELECT name FROM customers WHERE count(*) > 1', ['fail', 'sqlite_error@1:1']],
     ['unknown table is L2, not L1', 'SELECT * FROM ordrs', ['pass']],
     ['unknown column is L2, not L1', 'SELECT amont FROM orders', ['pass']],
-    ['a table named Match: the AST layer fails, SQLite accepts', 'SELECT winner FROM Match', ['pass']],
+    ['a table named Match: a keyword SQLite accepts as a name', 'SELECT winner FROM Match', ['pass']],
+    ['an empty IN list: the AST layer fails, SQLite accepts', 'SELECT winner FROM Match WHERE winner IN ()', ['pass']],
     ['a NUL byte: SQLite would run only the text before it', 'SELECT name FROM customers\0; DELETE FROM orders', ['fail', 'syntax_error@1:27']],
     ['a chain deeper than SQLite allows', `SELECT 1 WHERE ${Array.from({ length: 1_500 }, () => '1').join(' OR ')}`, ['fail', 'sqlite_error@1:1']],
     ['SQL over the size limit, before any engine or parser reads it', `SELECT 1 /*${'x'.repeat(100_000)}*/`, ['fail', 'sql_too_large@1:1']],
@@ -62,7 +63,9 @@ describe('checkSyntax: sqlite with the engine as authority', () => {
 
   it('keeps the facts: authority, AST availability, the engine error left to L2', async () => {
     const match = await checkSyntax({ sql: 'SELECT winner FROM Match', dialect: 'sqlite', engine, db: fixture.file });
-    expect([match.details.authority, match.details.ast, match.details.engineAccepted]).toEqual(['engine', false, true]);
+    expect([match.details.authority, match.details.ast, match.details.engineAccepted]).toEqual(['engine', true, true]);
+    const unreadable = await checkSyntax({ sql: 'SELECT winner FROM Match WHERE winner IN ()', dialect: 'sqlite', engine, db: fixture.file });
+    expect([unreadable.details.authority, unreadable.details.ast, unreadable.details.engineAccepted]).toEqual(['engine', false, true]);
     const unknown = await checkSyntax({ sql: 'SELECT * FROM ordrs', dialect: 'sqlite', engine, db: fixture.file });
     expect(unknown.details.engineError).toEqual({ code: 'sqlite_error', message: 'no such table: ordrs' });
     expect(unknown.details.engineAccepted).toBe(false);

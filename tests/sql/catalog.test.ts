@@ -91,3 +91,13 @@ describe('loadCatalog', () => {
     expect(checkSchema({ sql: 'SELECT big_orders.amount FROM big_orders JOIN orders USING (order_id)', dialect: 'sqlite', catalog }).status).toBe('pass');
   });
 });
+
+describe('catalogFromDdl: SQLite keywords as column names', () => {
+  it('reads columns and view outputs named left, window, full, natural', () => {
+    const catalog = catalogFromDdl('CREATE TABLE t (left INTEGER, window TEXT, full REAL); CREATE VIEW v AS SELECT left AS natural FROM t', 'sqlite');
+    expect(catalog.tables.map((table) => [table.name, table.columns.map((column) => column.name)])).toEqual([
+      ['t', ['left', 'window', 'full']],
+      ['v', ['natural']],
+    ]);
+  });
+});

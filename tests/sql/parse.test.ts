@@ -41,8 +41,8 @@ describe('parseSql', () => {
 
   it.each([
     ['SELECT a FROM\nWHERE', 'sqlite', { message: 'Syntax Error: Unexpected "WHERE"', line: 2, column: 1 }],
-    // SQLite accepts this; the AST layer does not (the engine stays the authority for SQLite).
-    ['SELECT * FROM Match', 'sqlite', { message: 'Syntax Error: Unexpected "Match"', line: 1, column: 15 }],
+    // SQLite accepts an empty IN list; the AST layer does not (the engine stays the authority for SQLite).
+    ['SELECT * FROM t WHERE a IN ()', 'sqlite', { message: 'Syntax Error: Unexpected ")"', line: 1, column: 29 }],
   ] as const)('reports %j in %s with a 1-based position', (sql, dialect, error) => {
     expect(parseSql(sql, dialect)).toEqual({ ok: false, dialect, error });
   });
@@ -67,5 +67,34 @@ describe('positionAt', () => {
     ['a\n', 2, { line: 2, column: 1 }],
   ])('%j at %i', (sql, offset, position) => {
     expect(positionAt(sql, offset)).toEqual(position);
+  });
+});
+
+describe('parseSql: SQLite keywords used as identifiers', () => {
+  it.each([
+    ['SELECT a AS full FROM t', [{ start: 12, end: 16, word: 'full' }]],
+    ['SELECT left.a FROM t AS left', [{ start: 7, end: 11, word: 'left' }, { start: 24, end: 28, word: 'left' }]],
+    ['SELECT * FROM Match', [{ start: 14, end: 19, word: 'Match' }]],
+    ['SELECT window FROM t ORDER BY natural', [{ start: 7, end: 13, word: 'window' }, { start: 30, end: 37, word: 'natural' }]],
+  ])('%s is read with %j quoted, ranges in the original text', (sql, quoted) => {
+    const parsed = parseSql(sql, 'sqlite');
+    if (!parsed.ok || parsed.kind !== 'cst') throw new Error('expected a tree');
+    expect(parsed.quotedKeywords).toEqual(quoted);
+    const statement = parsed.program.statements[0]!;
+    expect(statement.range).toEqual([0, sql.length]);
+  });
+
+  it('keywords used as keywords are never quoted, and a text that parses is left alone', () => {
+    const parsed = parseSql('SELECT a FROM t LEFT JOIN u USING (a) NATURAL JOIN v', 'sqlite');
+    expect(parsed.ok && parsed.kind === 'cst' && parsed.quotedKeywords).toBe(undefined);
+  });
+
+  it('a text that fails for another reason keeps its own error', () => {
+    expect(parseSql('SELECT a AS full FROM WHERE', 'sqlite')).toEqual({ ok: false, dialect: 'sqlite', error: { message: 'Syntax Error: Unexpected " "', line: 1, column: 17 } });
+  });
+
+  it('only SQLite is repaired: postgres keeps the parser verdict', () => {
+    expect(parseSql('SELECT left FROM t', 'postgres').ok).toBe(false);
+    expect(parseSql('SELECT left FROM t', 'sqlite').ok).toBe(true);
   });
 });

@@ -8,7 +8,11 @@
  *
  * Legacy mode: when prepare fails with `no such column: X` and X appears as an unqualified
  * double-quoted token in the SQL (outside strings and comments), every such token is rewritten to
- * a single-quoted literal and prepare is retried; this repeats while it makes progress.
+ * a single-quoted literal and prepare is retried; this repeats while it makes progress. Stock
+ * SQLite decides token by token, though: in `WHERE a = "b" OR EXISTS (SELECT 1 FROM t2 WHERE
+ * t2.c = "b")` the first `"b"` is a string and the second the column `t2.b` when only t2 has a
+ * column b. So once the rewritten text prepares, {@link restoreResolvingIdentifiers} puts back,
+ * one by one, every rewritten token that prepares as an identifier where it stands.
  */
 import { tokenizeSqlite } from '../../sql/sqlite-lexer.js';
 
@@ -56,4 +60,43 @@ export function rewriteDoubleQuoted(sql: string, name: string): string | undefin
     changed = true;
   });
   return changed ? out + sql.slice(last) : undefined;
+}
+
+/**
+ * Undoes the rewrites that were not needed: for each double-quoted token of `originalSql` that
+ * `rewrittenSql` turned into a string literal, in source order, the token is put back when the
+ * text still prepares with it (so it names a column there, as stock SQLite would read it).
+ *
+ * @param originalSql - the text before the fallback.
+ * @param rewrittenSql - the text after {@link rewriteDoubleQuoted} rounds; it prepares.
+ * @param prepares - true when SQLite prepares the text (no statement is run).
+ * @returns the text with only the rewrites SQLite needs; `rewrittenSql` when the two texts do not
+ *   tokenize alike (never expected: a rewrite replaces one token by one token).
+ * @example
+ * // t1(a), t2(b, c)
+ * restoreResolvingIdentifiers('SELECT a FROM t1 WHERE a = "b" OR EXISTS (SELECT 1 FROM t2 WHERE c = "b")',
+ *   "SELECT a FROM t1 WHERE a = 'b' OR EXISTS (SELECT 1 FROM t2 WHERE c = 'b')", prepares)
+ * // "SELECT a FROM t1 WHERE a = 'b' OR EXISTS (SELECT 1 FROM t2 WHERE c = \"b\")"
+ */
+export function restoreResolvingIdentifiers(originalSql: string, rewrittenSql: string, prepares: (sql: string) => boolean): string {
+  const original = tokenizeSqlite(originalSql);
+  const rewritten = tokenizeSqlite(rewrittenSql);
+  if (original.length !== rewritten.length) return rewrittenSql;
+  const restorable = original.flatMap((token, index) => (token.kind === 'double_quoted' && rewritten[index]!.kind === 'string' ? [index] : []));
+  if (restorable.length < 2) return rewrittenSql;
+  const restored = new Set<number>();
+  const render = (extra: number): string => {
+    let out = '';
+    let last = 0;
+    rewritten.forEach((token, index) => {
+      if (index !== extra && !restored.has(index)) return;
+      out += rewrittenSql.slice(last, token.start) + originalSql.slice(original[index]!.start, original[index]!.end);
+      last = token.end;
+    });
+    return out + rewrittenSql.slice(last);
+  };
+  for (const index of restorable) {
+    if (prepares(render(index))) restored.add(index);
+  }
+  return restored.size === 0 ? rewrittenSql : render(-1);
 }

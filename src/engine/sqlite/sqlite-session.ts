@@ -33,7 +33,7 @@ import Database from 'better-sqlite3';
 import type { Catalog, CatalogTable, Cell, DoubleQuoteMode, ExecutionError, ExecutionOutcome, ExplainOutcome, PlanStep } from '../engine.js';
 import { tokenizeSqlite } from '../../sql/sqlite-lexer.js';
 import { checkPreparedStatement, checkQueryText } from './query-gate.js';
-import { missingColumnName, rewriteDoubleQuoted } from './double-quote-fallback.js';
+import { missingColumnName, restoreResolvingIdentifiers, rewriteDoubleQuoted } from './double-quote-fallback.js';
 import type { CatalogOutcome, ChildRequest } from './sqlite-protocol.js';
 
 type Connection = Database.Database;
@@ -262,9 +262,26 @@ function prepareQuery(connection: Connection, sql: string, mode: DoubleQuoteMode
       fallback = true;
       continue;
     }
+    if (fallback) {
+      // Stock SQLite reads each token on its own: keep as identifiers the rewritten tokens that resolve.
+      const exact = restoreResolvingIdentifiers(sql, text, (candidate) => canPrepare(connection, candidate));
+      if (exact !== text) {
+        text = exact;
+        statement = connection.prepare(text);
+      }
+    }
     const statementError = checkPreparedStatement(statement);
     if (statementError) return statementError;
     return { statement, executedSql: text, doubleQuoteFallback: fallback };
+  }
+}
+
+function canPrepare(connection: Connection, sql: string): boolean {
+  try {
+    connection.prepare(sql);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,6 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { missingColumnName, rewriteDoubleQuoted } from '../../../src/engine/sqlite/double-quote-fallback.js';
+import { missingColumnName, restoreResolvingIdentifiers, rewriteDoubleQuoted } from '../../../src/engine/sqlite/double-quote-fallback.js';
 
 describe('missingColumnName', () => {
   it.each([
@@ -26,5 +27,30 @@ describe('rewriteDoubleQuoted', () => {
     ['SELECT * FROM t WHERE c = APG', 'APG', undefined],
   ])('%j (token %j)', (sql, name, expected) => {
     expect(rewriteDoubleQuoted(sql, name)).toBe(expected);
+  });
+});
+
+describe('restoreResolvingIdentifiers', () => {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE t1 (a TEXT); CREATE TABLE t2 (b TEXT, c TEXT)');
+  const prepares = (sql: string): boolean => {
+    try {
+      db.prepare(sql);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  it.each([
+    // The outer "b" names no column of t1 (a string); the inner one is t2.b (an identifier), as Python's stock sqlite3 reads it.
+    [
+      'SELECT a FROM t1 WHERE a = "b" OR EXISTS (SELECT 1 FROM t2 WHERE t2.c = "b")',
+      "SELECT a FROM t1 WHERE a = 'b' OR EXISTS (SELECT 1 FROM t2 WHERE t2.c = 'b')",
+      "SELECT a FROM t1 WHERE a = 'b' OR EXISTS (SELECT 1 FROM t2 WHERE t2.c = \"b\")",
+    ],
+    ['SELECT a FROM t1 WHERE a = "x" OR a = "x"', "SELECT a FROM t1 WHERE a = 'x' OR a = 'x'", "SELECT a FROM t1 WHERE a = 'x' OR a = 'x'"],
+    ['SELECT a FROM t1 WHERE a = "x"', "SELECT a FROM t1 WHERE a = 'x'", "SELECT a FROM t1 WHERE a = 'x'"],
+  ])('%s', (original, rewritten, expected) => {
+    expect(restoreResolvingIdentifiers(original, rewritten, prepares)).toBe(expected);
   });
 });

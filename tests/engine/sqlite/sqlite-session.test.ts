@@ -52,6 +52,15 @@ describe('createSqliteSession', () => {
     });
   });
 
+  it('rewrites only the tokens that name no column where they stand, as stock SQLite reads them', () => {
+    // The outer "year" names no column of singer (a string); the inner one is concert.year.
+    const sql = 'SELECT name FROM singer WHERE name = "year" OR EXISTS (SELECT 1 FROM concert WHERE concert.singer_id = singer.id AND "year" > 2004)';
+    expect(session.handle(request('execute', sql))).toMatchObject({
+      ok: true,
+      result: { rows: [['Aznavour']], doubleQuoteFallback: true, executedSql: sql.replace('"year" OR', "'year' OR") },
+    });
+  });
+
   it('keeps SQLite’s message when the missing column is not double-quoted', () => {
     expect(session.handle(request('execute', 'SELECT s."nope" FROM singer s'))).toEqual({ ok: false, error: { code: 'sqlite_error', message: 'no such column: s.nope' } });
   });

@@ -1,0 +1,113 @@
+/**
+ * What every `text2sql-ladder` subcommand shares: where it writes, how it ends, and the misuse rule.
+ *
+ * Exit status, for every command: 0 when the command did its job (a run with per-item problems
+ * included), 1 when it reports a failure it was asked to find (`check`: a rung failed), 2 for
+ * misuse — an unknown flag, a bad or missing value, a file or folder that is not what the flag
+ * needs. Misuse prints one line on stderr, `error: …` naming the flag or `file:line`, the expected
+ * and the received value, and never a stack. commander's own messages (unknown option, missing
+ * required option, a value its parser rejected) follow the same rule, with the command's `--help`
+ * named at the end of the line.
+ */
+import { CommanderError } from 'commander';
+import type { Command } from 'commander';
+import { isMisuseError } from '../errors.js';
+
+/** Where a command reads and writes (injectable for tests). */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+}
+
+/** Exit status of misuse. */
+export const MISUSE_EXIT_CODE = 2;
+
+interface CliState {
+  readonly io: CliIo;
+  code: number | undefined;
+}
+
+const states = new WeakMap<Command, CliState>();
+
+function root(command: Command): Command {
+  let current = command;
+  while (current.parent) current = current.parent;
+  return current;
+}
+
+/** The process's own streams. */
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr };
+}
+
+/** Attaches `io` to a program (its subcommands find it through {@link cliIoOf}). */
+export function attachCliIo(program: Command, io: CliIo): void {
+  states.set(program, { io, code: undefined });
+}
+
+/** The io of the program a command belongs to (the process streams when none was attached). */
+export function cliIoOf(command: Command): CliIo {
+  return states.get(root(command))?.io ?? processIo();
+}
+
+/** Records a command's exit status (also as `process.exitCode` when no io was attached). */
+export function setExitCode(command: Command, code: number): void {
+  const state = states.get(root(command));
+  if (state) state.code = code;
+  else process.exitCode = code;
+}
+
+/** The exit status a subcommand recorded, if any. */
+export function exitCodeOf(program: Command): number | undefined {
+  return states.get(program)?.code;
+}
+
+/** One line: whitespace runs (newlines included) become one space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** `text2sql-ladder spider`: the command's name with its parents'. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
+}
+
+/**
+ * The misuse rule on one command (call it on the program and on each subcommand): commander errors
+ * throw instead of exiting, and print as one line naming the command's `--help`.
+ */
+export function applyCliConventions(command: Command): Command {
+  return command
+    .exitOverride()
+    .showHelpAfterError(false)
+    .configureOutput({
+      writeOut: (text) => cliIoOf(command).stdout.write(text),
+      writeErr: (text) => cliIoOf(command).stderr.write(text),
+      outputError: (text, write) => write(`${oneLine(text)} (${commandPath(command)} --help lists the options)\n`),
+    });
+}
+
+/**
+ * Turns what a command threw into its exit status: commander's help / version exits (0), its
+ * usage errors (2; commander printed the line) and the library's misuse errors (2, one line on
+ * stderr). Anything else is a bug and is rethrown (Node prints its stack).
+ */
+export function exitCodeForError(error: unknown, io: CliIo): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : MISUSE_EXIT_CODE;
+  if (isMisuseError(error)) {
+    io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
+    return MISUSE_EXIT_CODE;
+  }
+  throw error;
+}
+
+/**
+ * A misuse message as printed: its first line as it is; indented hint lines (`  expected …`,
+ * `  hint: …`) kept below it, so the error itself is one line.
+ */
+export function misuseMessage(message: string): string {
+  const [first, ...rest] = message.split('\n');
+  return [oneLine(first ?? ''), ...rest.map((line) => `  ${line.trim()}`).filter((line) => line.trim() !== '')].join('\n');
+}

@@ -1,0 +1,102 @@
+/**
+ * A front end's runtime: the one SQLite engine, the one gold-result cache and the fixture
+ * resolutions that every check of that front end shares. Each front end holds exactly one:
+ * - promptfoo: assertions/runtime.ts (one per process, shared by the TypeScript sources and the
+ *   compiled package loaded in the same process);
+ * - vitest: matchers/matcher-engine.ts (one per test-file worker);
+ * - the CLI: one per command run (`spider`, `check`), closed when the command ends;
+ * - library callers (dataset gold verification, tests) create their own.
+ *
+ * The engine is created on first use, so a front end that only runs static checks never starts a
+ * child process; after {@link LadderRuntime.close} the next use creates a new one. The gold cache
+ * and the fixture resolutions outlive a close.
+ */
+import { GoldResultCache } from '../compare/gold-result-cache.js';
+import { createSqliteEngine } from '../engine/sqlite/sqlite-engine.js';
+import type { SqliteEngine } from '../engine/sqlite/sqlite-engine.js';
+import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
+import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
+
+/** Options of {@link createLadderRuntime}. */
+export interface LadderRuntimeOptions {
+  /** Options of the engine created on first use (engine defaults when absent). */
+  readonly engine?: SqliteEngineOptions;
+  /** Most (snapshot, gold) results the gold cache keeps (default 10 000). */
+  readonly goldCacheEntries?: number;
+  /** Where fixtures are found and built (see `resolveFixture`; defaults when absent). */
+  readonly fixtures?: Omit<ResolveFixtureOptions, 'role'>;
+}
+
+/** One front end's shared engine, gold cache and fixtures. */
+export interface LadderRuntime {
+  /** The engine, created on first call. */
+  engine(): SqliteEngine;
+  /** True when the engine exists (created and not closed since). */
+  hasEngine(): boolean;
+  /** Gold results shared by every execution of this front end. */
+  readonly goldCache: GoldResultCache;
+  /**
+   * Resolves (and on first use builds) a fixture, once per (name, role).
+   * @throws LadderError `unknown_fixture` / `invalid_option` / `input_invalid` from the registry.
+   */
+  resolveFixture(name: string, role?: string): Promise<ResolvedFixture>;
+  /**
+   * Closes the engine (if any) and waits for its children to exit, at most `waitMs` (default
+   * {@link CLOSE_WAIT_MS}). Keeps the event loop alive while it waits: the engine unrefs idle
+   * children, and a host that awaits this in an exit hook (promptfoo's afterAll) would otherwise
+   * see Node exit with code 13 (unsettled top-level await) before it finished.
+   */
+  close(waitMs?: number): Promise<void>;
+}
+
+/** Longest wait for the engine's children to exit in {@link LadderRuntime.close}, in milliseconds. */
+export const CLOSE_WAIT_MS = 5_000;
+
+/**
+ * Creates a runtime (nothing starts until the engine is first used).
+ * @example
+ * const runtime = createLadderRuntime({ engine: { poolSize: 2 } });
+ * const result = await runLadder({ ..., engine: runtime.engine(), executionCache: runtime.goldCache }, rungs);
+ * await runtime.close();
+ */
+export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderRuntime {
+  let engine: SqliteEngine | undefined;
+  const goldCache = new GoldResultCache(options.goldCacheEntries === undefined ? {} : { maxEntries: options.goldCacheEntries });
+  const fixtures = new Map<string, Promise<ResolvedFixture>>();
+  return {
+    engine() {
+      engine ??= createSqliteEngine(options.engine);
+      return engine;
+    },
+    hasEngine: () => engine !== undefined,
+    goldCache,
+    resolveFixture(name, role) {
+      const key = `${name}\u0000${role ?? ''}`;
+      let pending = fixtures.get(key);
+      if (pending === undefined) {
+        // Loaded on first use: a front end that never names a fixture (the vitest matchers, the
+        // spider command) does not load the fixture builder.
+        pending = import('../fixtures/registry.js').then(({ resolveFixture }) =>
+          resolveFixture(name, { ...options.fixtures, ...(role === undefined ? {} : { role }) }),
+        );
+        fixtures.set(key, pending);
+        pending.catch(() => fixtures.delete(key));
+      }
+      return pending;
+    },
+    async close(waitMs = CLOSE_WAIT_MS) {
+      const closing = engine;
+      engine = undefined;
+      if (closing === undefined) return;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      });
+      try {
+        await Promise.race([closing.close(), deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

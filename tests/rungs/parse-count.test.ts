@@ -1,0 +1,77 @@
+/**
+ * One parse per SQL text per ladder run: over both bundled recordings of datasets/warehouse.yaml,
+ * with every rung on (L1–L4, L6, L7), the parser (sql-parser-cst) reads each text at most once per
+ * item — the predicted SQL exactly once, shared by L1, L2, L3 and L6, and each gold once for its
+ * ORDER BY, tie groups and L6 plan aliases.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+const parsed: string[] = [];
+vi.mock('sql-parser-cst', async (importOriginal) => {
+  const original = await importOriginal<typeof import('sql-parser-cst')>();
+  return {
+    ...original,
+    parse: (sql: string, options: Parameters<typeof original.parse>[1]) => {
+      parsed.push(sql);
+      return original.parse(sql, options);
+    },
+  };
+});
+
+const { loadDataset } = await import('../../src/dataset/load.js');
+const { runLadder } = await import('../../src/rungs/ladder.js');
+const { createLadderRungs } = await import('../../src/rungs/ladder-rungs.js');
+const { createLadderRuntime } = await import('../../src/runtime/ladder-runtime.js');
+const { parseProviderOutput } = await import('../../src/sql/provider-output.js');
+
+const runtime = createLadderRuntime({ engine: { poolSize: 2 } });
+afterAll(() => runtime.close());
+
+describe('parses per ladder run (warehouse, strong and weak recordings, L1–L7)', () => {
+  it('each SQL text is parsed at most once per item; the predicted SQL exactly once', async () => {
+    const { items } = await loadDataset('datasets/warehouse.yaml');
+    const rungs = createLadderRungs({ efficiency: true, answer: true });
+    let runs = 0;
+    let total = 0;
+    let predicted = 0;
+    const repeated: string[] = [];
+    for (const name of ['strong', 'weak']) {
+      const lines = readFileSync(`providers/recordings/warehouse-${name}.jsonl`, 'utf8').split('\n').filter(Boolean);
+      const outputs = new Map(lines.map((line) => JSON.parse(line) as { id: string; output: unknown }).map((r) => [r.id, r.output]));
+      for (const item of items.filter((i) => i.expected_behavior === 'answer')) {
+        const output = outputs.get(item.id);
+        const answer = parseProviderOutput(output);
+        if (answer.kind !== 'sql') continue;
+        const fixture = await runtime.resolveFixture(item.db, item.role);
+        parsed.length = 0;
+        await runLadder(
+          {
+            output,
+            expectedBehavior: 'answer',
+            golds: item.gold_sql,
+            snapshots: fixture.snapshots,
+            dialect: 'sqlite',
+            engine: runtime.engine(),
+            executionCache: runtime.goldCache,
+            efficiencyOptions: {},
+            answerOptions: {},
+          },
+          rungs,
+        );
+        runs += 1;
+        total += parsed.length;
+        predicted += parsed.filter((sql) => sql === answer.sql).length;
+        const seen = new Set<string>();
+        for (const sql of parsed) {
+          if (seen.has(sql)) repeated.push(`${name} ${item.id}: ${sql.slice(0, 60)}`);
+          seen.add(sql);
+        }
+        expect(parsed.filter((sql) => sql === answer.sql).length, `${name} ${item.id}`).toBe(1);
+      }
+    }
+    expect(repeated).toEqual([]);
+    // Before the parse memo: 998 parser calls (466 of the predicted SQL) for the same 122 runs.
+    expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 122, total: 445 });
+  }, 120_000);
+});
