@@ -55,7 +55,9 @@ export class LadderError extends Error {
  * Codes that mean the caller (a config, a dataset, a command line, a function call) is wrong, not
  * the model's output and not the machine. Front ends decide by these codes only: promptfoo turns
  * them into an ERROR row, the CLI into exit status 2, the matchers into a thrown error.
- * `engine_closed` and `engine_failure` are not misuse.
+ * `engine_closed` and `engine_failure` are not misuse. `fixture_cache` counts as misuse: the
+ * setup the caller controls (the cache folder) must be fixed before anything can run, and the
+ * message says which folder.
  */
 export const MISUSE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCode>([
   'invalid_option',
@@ -64,6 +66,7 @@ export const MISUSE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCod
   'db_not_found',
   'dataset_invalid',
   'input_invalid',
+  'fixture_cache',
 ]);
 
 /** True when `error` is a {@link LadderError} whose code is one of {@link MISUSE_CODES}. */

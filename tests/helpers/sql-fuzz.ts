@@ -15,6 +15,7 @@ import { loadDataset } from '../../src/dataset/load.js';
 import type { Catalog } from '../../src/engine/engine.js';
 import { diagnoseItem } from '../../src/diagnostics/diagnose.js';
 import { checkQueryText } from '../../src/engine/sqlite/query-gate.js';
+import { createParseMemo } from '../../src/rungs/parse-memo.js';
 import { checkSafety } from '../../src/rungs/safety.js';
 import { checkSchema } from '../../src/rungs/schema.js';
 import { checkSyntax } from '../../src/rungs/syntax.js';
@@ -201,9 +202,11 @@ export async function runFuzz(options: { seed: number; count: number; boundMs: n
     await call('parseSql(sqlite)', input, () => parseSql(input, 'sqlite'));
     // The PostgreSQL grammar has no shortcut for unbalanced text: every fourth input, to keep the run short.
     if (index % 4 === 0) await call('parseSql(postgres)', input, () => parseSql(input, 'postgres'));
-    await call('checkSyntax', input, () => checkSyntax({ sql: input, dialect: 'sqlite' }));
-    await call('checkSchema', input, () => checkSchema({ sql: input, dialect: 'sqlite', catalog: CATALOG }));
-    await call('checkSafety', input, () => checkSafety({ sql: input, dialect: 'sqlite', policy: { maxLimit: 100, allowedTables: ['orders', 'customers'] } }));
+    // The rungs of one item share one parse, as the ladder runs them.
+    const parses = createParseMemo('sqlite');
+    await call('checkSyntax', input, () => checkSyntax({ sql: input, dialect: 'sqlite', parses }));
+    await call('checkSchema', input, () => checkSchema({ sql: input, dialect: 'sqlite', catalog: CATALOG, parses }));
+    await call('checkSafety', input, () => checkSafety({ sql: input, dialect: 'sqlite', policy: { maxLimit: 100, allowedTables: ['orders', 'customers'] }, parses }));
     await call('collectReferences', input, () => collectReferences({ sql: input, dialect: 'sqlite', catalog: CATALOG }));
     await call('normalizeSql', input, () => normalizeSql(input, 'sqlite'));
     await call('extractClauseComponents', input, () => extractClauseComponents(input, 'sqlite'));
