@@ -3,6 +3,9 @@
  * are killed with SIGKILL, SIGINT, SIGTERM and SIGHUP while an engine child runs a recursive CTE
  * that would count for minutes, and every engine child must be gone within 2 s. (Before the child
  * watchdog, the reparented child ran on at 30–50 % CPU, still alive 21 s later.)
+ *
+ * Both run the compiled package (`dist/`, built by `npm run test:faults`), as an installed
+ * package does: that is where the children are plain `node sqlite-child.js`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,20 +40,20 @@ beforeAll(() => {
     path.join(work, 'promptfooconfig.yaml'),
     [
       'prompts:',
-      `  - id: file://${ROOT}/providers/prompt.ts:text2sqlPrompt`,
+      `  - id: file://${ROOT}/dist/providers/prompt.js:text2sqlPrompt`,
       '    label: text2sql',
       'providers:',
-      `  - id: file://${ROOT}/providers/replay.ts`,
+      `  - id: file://${ROOT}/dist/providers/replay.js`,
       '    label: runaway',
       '    config:',
       `      predictions: ${path.join(work, 'recording.jsonl')}`,
       'tests:',
-      `  - path: file://${ROOT}/datasets/promptfoo-tests.ts:loadTests`,
+      `  - path: file://${ROOT}/dist/datasets/promptfoo-tests.js:loadTests`,
       '    config:',
       `      file: ${path.join(work, 'dataset.yaml')}`,
       '      ladder: { timeoutMs: 600000 }',
       'extensions:',
-      `  - file://${ROOT}/extensions/ladder-summary.ts:afterAll`,
+      `  - file://${ROOT}/dist/assertions/summary-hooks.js:afterAll`,
       '',
     ].join('\n'),
   );
@@ -65,7 +68,7 @@ afterAll(() => {
 function launchSpiderCli(): ChildProcess {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bin/text2sql-ladder.ts', 'spider', '--gold', path.join(work, 'gold.sql'), '--pred', path.join(work, 'pred.sql'), '--db', path.join(work, 'database'), '--timeout-ms', '600000'],
+    ['dist/bin/text2sql-ladder.js', 'spider', '--gold', path.join(work, 'gold.sql'), '--pred', path.join(work, 'pred.sql'), '--db', path.join(work, 'database'), '--timeout-ms', '600000'],
     { cwd: ROOT, stdio: 'ignore' },
   );
   launched.push(child);
@@ -91,8 +94,11 @@ async function killDuringRunaway(label: string, child: ChildProcess, signal: Nod
   child.kill(signal);
   await exited;
   const gone = await waitFor(() => children.every((pid) => !isRunning(pid)), 2_000);
+  const survivors = children.filter(isRunning);
   measured.push(`${label}, ${signal}: ${children.length} child(ren) ${gone === undefined ? 'STILL RUNNING after 2000 ms' : `gone ${gone} ms after the parent exited`}`);
-  expect(gone, `${label} killed with ${signal}: engine children ${children.filter(isRunning).join(', ')} still run`).toBeDefined();
+  // Survivors would count for minutes: end them (they are this test's) before failing.
+  for (const pid of survivors) process.kill(pid, 'SIGKILL');
+  expect(gone, `${label} killed with ${signal}: engine children ${survivors.join(', ')} still ran`).toBeDefined();
 }
 
 describe('the Spider CLI killed during a runaway statement', () => {
