@@ -10,7 +10,7 @@ import type { MatcherState } from 'vitest';
 import type { Verdict } from '../src/compare/compare-results.js';
 import { PRESETS, resolvePolicy } from '../src/compare/policy.js';
 import type { ComparisonPolicy, PolicyInput, PresetName } from '../src/compare/policy.js';
-import type { Snapshot } from '../src/compare/snapshot.js';
+import type { Snapshot } from '../src/fixtures/snapshot.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import type { ExecutionDetails, SnapshotVerdict } from '../src/rungs/execution.js';
 import type { RungResult } from '../src/rungs/rung-result.js';

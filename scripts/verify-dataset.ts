@@ -6,7 +6,7 @@
  * Usage: npx tsx scripts/verify-dataset.ts [datasets/warehouse.yaml] [--rows]
  */
 import { loadDataset } from '../src/dataset/load.js';
-import { verifyDatasetGolds } from '../src/dataset/verify-golds.js';
+import { verifyDatasetGolds } from '../src/audit/verify-golds.js';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--')) ?? 'datasets/warehouse.yaml';

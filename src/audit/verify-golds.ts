@@ -15,7 +15,7 @@ import type { ResolveFixtureOptions } from '../fixtures/registry.js';
 import { checkExecution } from '../rungs/execution.js';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
-import type { DatasetItem } from './item.js';
+import type { DatasetItem } from '../dataset/item.js';
 
 /** A result read by position: column names apart from rows of cells. */
 export interface GoldRows {

@@ -18,11 +18,11 @@ import type { RungResult } from '../rungs/rung-result.js';
 import type { Engine } from '../engine/engine.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
-import type { Snapshot } from '../compare/snapshot.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 import { isLadderError } from '../errors.js';
-import { listSnapshots } from './list-snapshots.js';
-import { spiderHardness, HARDNESS_LEVELS, type Hardness } from './hardness.js';
-import type { SpiderGoldItem, SpiderPrediction } from './read-spider-files.js';
+import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
+import { spiderHardness, HARDNESS_LEVELS, type Hardness } from '../benchmarks/spider/hardness.js';
+import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
 import { diagnoseItem, summarizeDiagnostics, type DiagnosticsRow, type DiagnosticsSummary } from '../diagnostics/diagnose.js';
 
 /** One item's outcome, as written to the JSONL output. */

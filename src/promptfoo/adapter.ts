@@ -10,7 +10,7 @@
  *    Read options from `context.config` and inputs from `context.vars` (dataset fields such as
  *    `gold_sql`, `db`, `snapshots`) — never cast before checking.
  * 3. **Misuse throws, model output never does.** Validate `context.config` first with the typed
- *    readers of `src/options.ts` (`configReader` in assertions/config.ts); they throw a
+ *    readers of `src/options.ts` (`configReader` in src/promptfoo/config.ts); they throw a
  *    {@link LadderError} naming the option, what was expected and what was received, and the guard
  *    adds the assertion file (`assertions/x.ts`); promptfoo turns a throw from a
  *    `file://`/`package:` assertion into an ERROR row, which is right for a broken config.
@@ -36,9 +36,9 @@
  * `unscored:` and `metadata.text2sqlLadder.status` carries the status, which the ladder summary
  * (src/report) reads — it never reads promptfoo's pass counts.
  */
-import { LadderError, isLadderError, isMisuseError } from '../src/errors.js';
-import { scoreNameOf as ladderScoreName } from '../src/rungs/rung-result.js';
-import type { RungId, RungResult, RungStatus } from '../src/rungs/rung-result.js';
+import { LadderError, isLadderError, isMisuseError } from '../errors.js';
+import { scoreNameOf as ladderScoreName } from '../rungs/rung-result.js';
+import type { RungId, RungResult, RungStatus } from '../rungs/rung-result.js';
 
 /**
  * The slice of promptfoo's GradingResult this package produces (promptfoo 0.121 `isGradingResult`

@@ -11,30 +11,30 @@
  * | `safety`      | SafetyPolicy (src/safety/policy.ts): `maxLimit`, `allowedTables` (a list, or `role` for the item role's tables), … | LIMIT and allowed tables off | L3 |
  * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
- * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see assertions/item.ts |
+ * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
  *
  * Every problem is a LadderError('invalid_option') naming `config.<option>` in the library's one
  * message format; the assertion adds its file. Unknown options are errors too (with a
  * did-you-mean), so a misspelt option never silently does nothing.
  */
-import type { DoubleQuoteMode } from '../src/engine/engine.js';
-import type { GroundingOptions } from '../src/answer/ground.js';
-import { resolvePolicy } from '../src/compare/policy.js';
-import type { ComparisonPolicy, PolicyInput, PresetName } from '../src/compare/policy.js';
-import { optionReader } from '../src/options.js';
-import type { OptionReader } from '../src/options.js';
-import { readGroundingOptions } from '../src/rungs/answer.js';
-import { readEfficiencyOptions } from '../src/rungs/efficiency.js';
-import type { EfficiencyOptions } from '../src/rungs/efficiency.js';
-import { resolveSafetyPolicy } from '../src/safety/policy.js';
-import type { SafetyPolicy } from '../src/safety/policy.js';
-import { DIALECTS } from '../src/sql/parse.js';
-import type { Dialect } from '../src/sql/parse.js';
+import type { DoubleQuoteMode } from '../engine/engine.js';
+import type { GroundingOptions } from '../answer/ground.js';
+import { resolvePolicy } from '../compare/policy.js';
+import type { ComparisonPolicy, PolicyInput, PresetName } from '../compare/policy.js';
+import { optionReader } from '../options.js';
+import type { OptionReader } from '../options.js';
+import { readGroundingOptions } from '../rungs/answer.js';
+import { readEfficiencyOptions } from '../rungs/efficiency.js';
+import type { EfficiencyOptions } from '../rungs/efficiency.js';
+import { resolveSafetyPolicy } from '../safety/policy.js';
+import type { SafetyPolicy } from '../safety/policy.js';
+import { DIALECTS } from '../sql/parse.js';
+import type { Dialect } from '../sql/parse.js';
 
 /** A config block as promptfoo passes it (`context.config`, possibly absent). */
 export type ConfigBlock = Readonly<Record<string, unknown>> | undefined;
 
-/** Item fields a config may pin for every test (see assertions/item.ts). */
+/** Item fields a config may pin for every test (see src/promptfoo/item.ts). */
 export const ITEM_FIELDS = ['gold_sql', 'db', 'db_path', 'snapshots', 'role', 'expected_behavior'] as const;
 
 /** Options shared by every assertion. */

@@ -29,11 +29,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LadderError } from '../src/errors.js';
-import { optionReader } from '../src/options.js';
-import { findPackageRoot } from '../src/fixtures/package-root.js';
-import { loadDataset } from '../src/dataset/load.js';
-import type { DatasetItem, TagValue } from '../src/dataset/load.js';
+import { LadderError } from '../errors.js';
+import { optionReader } from '../options.js';
+import { findPackageRoot } from '../fixtures/package-root.js';
+import { loadDataset } from '../dataset/load.js';
+import type { DatasetItem, TagValue } from '../dataset/load.js';
 
 /** A promptfoo assertion as written in a config. */
 export interface PromptfooAssertion {
@@ -73,7 +73,7 @@ const KNOWN = ['file', 'ladder', 'assert', 'ids', 'strict'];
 export function ladderAssertionRef(): string {
   const here = fileURLToPath(import.meta.url);
   const extension = path.extname(here);
-  return `file://${path.join(path.dirname(here), '..', 'assertions', `ladder${extension}`)}:ladder`;
+  return `file://${path.join(path.dirname(here), '..', '..', 'assertions', `ladder${extension}`)}:ladder`;
 }
 
 /** `difficulty: medium` → `difficulty:medium`; lists give one tag per element; `true` gives the key. */

@@ -5,17 +5,17 @@
  * `namedScores` carry the diagnostic's scores for promptfoo's metrics.
  *
  * 1. Read and validate `config` (misuse → ERROR row naming `config.<option>` and the file).
- * 2. Read the item (assertions/item.ts): gold SQL, optional database.
+ * 2. Read the item (src/promptfoo/item.ts): gold SQL, optional database.
  * 3. Nothing to diagnose → `skipped` with the reason: a missing replay prediction, a clarify /
  *    refuse item, an item without gold SQL, or a provider that declined.
  * 4. Run the diagnostic on the extracted SQL (and the provider's retrieved `tables`) and map its
  *    RungResult with the adapter; anything else the output provokes becomes a failing result.
  */
-import type { Engine } from '../src/engine/engine.js';
-import { createSkippedResult } from '../src/rungs/rung-result.js';
-import type { RungId, RungResult } from '../src/rungs/rung-result.js';
-import { parseProviderOutput } from '../src/sql/provider-output.js';
-import type { SqlAnswer } from '../src/sql/provider-output.js';
+import type { Engine } from '../engine/engine.js';
+import { createSkippedResult } from '../rungs/rung-result.js';
+import type { RungId, RungResult } from '../rungs/rung-result.js';
+import { parseProviderOutput } from '../sql/provider-output.js';
+import type { SqlAnswer } from '../sql/provider-output.js';
 import { guardAssertion, toGradingResult } from './adapter.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { COMMON_OPTIONS, configReader, readAssertionOptions } from './config.js';

@@ -21,13 +21,13 @@
  * config, LadderError('invalid_option') naming `config.<field>`.
  */
 import path from 'node:path';
-import { optionReader } from '../src/options.js';
-import type { OptionReader } from '../src/options.js';
-import type { ExpectedBehavior, LadderSnapshot } from '../src/rungs/ladder.js';
+import { optionReader } from '../options.js';
+import type { OptionReader } from '../options.js';
+import type { ExpectedBehavior, LadderSnapshot } from '../rungs/ladder.js';
 import type { AssertionContext } from './adapter.js';
 import { resolveFixtureOnce } from './runtime.js';
-import { missingPredictionMessage } from '../providers/replay.js';
-import type { ReplayMetadata } from '../providers/replay.js';
+import { missingPredictionMessage } from './replay-provider.js';
+import type { ReplayMetadata } from './replay-provider.js';
 
 /** The item as the rungs need it. */
 export interface AssertionItem {

@@ -14,9 +14,9 @@
  *   line per rung, shown in the viewer's Evaluation tab. The afterEach extension copies both into
  *   the row metadata (Metadata tab).
  */
-import type { LadderResult } from '../src/rungs/ladder.js';
-import type { ExecutionFacts } from '../src/rungs/ladder-rungs.js';
-import type { RungStatus } from '../src/rungs/rung-result.js';
+import type { LadderResult } from '../rungs/ladder.js';
+import type { ExecutionFacts } from '../rungs/ladder-rungs.js';
+import type { RungStatus } from '../rungs/rung-result.js';
 import { oneLine, rungMetadata, scoreNameOf } from './adapter.js';
 import type { GradingResult, RungMetadata } from './adapter.js';
 

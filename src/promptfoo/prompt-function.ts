@@ -22,9 +22,9 @@
  * for switching to a real model (README, "Switching to a real model").
  */
 import path from 'node:path';
-import type { Cell, Engine } from '../src/engine/engine.js';
-import { LadderError } from '../src/errors.js';
-import { getSharedEngine, resolveFixtureOnce } from '../assertions/runtime.js';
+import type { Cell, Engine } from '../engine/engine.js';
+import { LadderError } from '../errors.js';
+import { getSharedEngine, resolveFixtureOnce } from './runtime.js';
 
 /** The output protocol, as stated to the model (src/sql/provider-output.ts reads it). */
 export const OUTPUT_PROTOCOL = [

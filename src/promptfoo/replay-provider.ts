@@ -36,8 +36,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LadderError, isMisuseError } from '../src/errors.js';
-import { optionReader } from '../src/options.js';
+import { LadderError, isMisuseError } from '../errors.js';
+import { optionReader } from '../options.js';
 
 /** Recording formats (see the module doc). */
 export type ReplayFormat = 'jsonl' | 'lines' | 'bird';

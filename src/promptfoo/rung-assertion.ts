@@ -2,18 +2,18 @@
  * The shared flow of the single-rung assertions (syntax, schema, safety, execution), so each rung
  * file only says how to call its rung:
  * 1. read and validate `config` (misuse → ERROR row naming the option and the assertion file);
- * 2. read the item from the vars (assertions/item.ts);
+ * 2. read the item from the vars (src/promptfoo/item.ts);
  * 3. read the output: a replay without a prediction fails; for `clarify` / `refuse` items the rung
  *    does not run — a decline gives a `skipped` rung (passes, no named score), SQL fails;
  *    an `answer` item answered with a decline fails the rung;
  * 4. run the rung on the SQL and map its RungResult with the adapter.
  */
-import type { Engine } from '../src/engine/engine.js';
-import type { GateInput } from '../src/rungs/gates.js';
-import { judgeDecline } from '../src/rungs/ladder.js';
-import { createRungResult } from '../src/rungs/rung-result.js';
-import type { RungId, RungResult } from '../src/rungs/rung-result.js';
-import { parseProviderOutput } from '../src/sql/provider-output.js';
+import type { Engine } from '../engine/engine.js';
+import type { GateInput } from '../rungs/gates.js';
+import { judgeDecline } from '../rungs/ladder.js';
+import { createRungResult } from '../rungs/rung-result.js';
+import type { RungId, RungResult } from '../rungs/rung-result.js';
+import { parseProviderOutput } from '../sql/provider-output.js';
 import { guardAssertion, toGradingResult } from './adapter.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { readAssertionOptions } from './config.js';

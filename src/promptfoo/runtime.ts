@@ -9,12 +9,12 @@
  * `beforeExit` hook does the same when no extension is configured. The engine also `unref`s idle
  * children, so an unclosed engine never keeps promptfoo from exiting.
  */
-import type { GoldResultCache } from '../src/compare/gold-result-cache.js';
-import type { Engine, ExecuteRequest } from '../src/engine/engine.js';
-import type { SqliteEngineOptions } from '../src/engine/sqlite/sqlite-engine-options.js';
-import type { ResolvedFixture } from '../src/fixtures/registry.js';
-import { CLOSE_WAIT_MS, createLadderRuntime } from '../src/runtime/ladder-runtime.js';
-import type { LadderRuntime } from '../src/runtime/ladder-runtime.js';
+import type { GoldResultCache } from '../compare/gold-result-cache.js';
+import type { Engine, ExecuteRequest } from '../engine/engine.js';
+import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
+import type { ResolvedFixture } from '../fixtures/registry.js';
+import { CLOSE_WAIT_MS, createLadderRuntime } from '../runtime/ladder-runtime.js';
+import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 
 interface RuntimeState {
   runtime: LadderRuntime | undefined;

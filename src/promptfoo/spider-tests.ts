@@ -34,13 +34,13 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LadderError } from '../src/errors.js';
-import { describeReceived, optionReader } from '../src/options.js';
-import { PRESET_NAMES } from '../src/compare/policy.js';
-import type { PresetName } from '../src/compare/policy.js';
-import { listSnapshots } from '../src/spider/list-snapshots.js';
-import { readSpiderGold } from '../src/spider/read-spider-files.js';
-import type { PromptfooTestCase } from './promptfoo-tests.js';
+import { LadderError } from '../errors.js';
+import { describeReceived, optionReader } from '../options.js';
+import { PRESET_NAMES } from '../compare/policy.js';
+import type { PresetName } from '../compare/policy.js';
+import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
+import { readSpiderGold } from '../benchmarks/spider/read-spider-files.js';
+import type { PromptfooTestCase } from './dataset-tests.js';
 
 /** The generator's config (all optional; see the module doc). */
 export interface SpiderTestsConfig {
@@ -67,7 +67,7 @@ const KNOWN = ['dir', 'gold', 'databases', 'preset', 'keepDistinct', 'timeoutMs'
 /** The `file://` reference of the execution assertion next to this module (source or dist). */
 export function executionAssertionRef(): string {
   const here = fileURLToPath(import.meta.url);
-  return `file://${path.join(path.dirname(here), '..', 'assertions', `execution${path.extname(here)}`)}:execution`;
+  return `file://${path.join(path.dirname(here), '..', '..', 'assertions', `execution${path.extname(here)}`)}:execution`;
 }
 
 function misuse(message: string): LadderError {

@@ -29,12 +29,12 @@ import path from 'node:path';
 import { closeSharedEngine, resolveFixtureOnce } from './runtime.js';
 import type { RungMetadata } from './adapter.js';
 import type { LadderMetadata } from './ladder-result.js';
-import { checkRowCount, summarizeLadder } from '../src/report/ladder-summary.js';
-import type { ProviderSummary, SummaryRecord } from '../src/report/ladder-summary.js';
-import { renderLadderSummary } from '../src/report/render-summary.js';
-import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../src/report/promptfoo-run-identity.js';
-import { columnsOf } from '../src/report/promptfoo-rows.js';
-import { LADDER_SCORE_NAMES, type RungStatus } from '../src/rungs/rung-result.js';
+import { checkRowCount, summarizeLadder } from '../report/ladder-summary.js';
+import type { ProviderSummary, SummaryRecord } from '../report/ladder-summary.js';
+import { renderLadderSummary } from '../report/render-summary.js';
+import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../report/promptfoo-run-identity.js';
+import { columnsOf } from '../report/promptfoo-rows.js';
+import { LADDER_SCORE_NAMES, type RungStatus } from '../rungs/rung-result.js';
 
 /** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
 export interface ResultRow {

@@ -25,6 +25,13 @@ import { parserText, restoreIdentifiers } from './parser-text.js';
 /** Dialects the ladder understands. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake';
 
+/** How double-quoted tokens that name no column are treated (by the engine and by name resolution). */
+export type DoubleQuoteMode =
+  /** As stock SQLite builds do: a double-quoted token that names no column is a string literal. */
+  | 'legacy'
+  /** As better-sqlite3 is built: a double-quoted token is always an identifier. */
+  | 'strict';
+
 /** Every supported dialect, for option validation. */
 export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres', 'mysql', 'bigquery', 'snowflake'];
 

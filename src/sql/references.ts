@@ -45,7 +45,8 @@
  */
 import { closest, distance } from 'fastest-levenshtein';
 import type { Node, Program } from 'sql-parser-cst';
-import type { Catalog, CatalogTable, DoubleQuoteMode } from '../engine/engine.js';
+import type { Catalog, CatalogTable } from './catalog-types.js';
+import type { DoubleQuoteMode } from './parse.js';
 import { checkAnalysisBudget, withinAnalysisBudget } from './analysis-budget.js';
 import { createCatalogIndex, type CatalogIndex } from './catalog-index.js';
 import { columnPositionIdentifiers } from './column-positions.js';

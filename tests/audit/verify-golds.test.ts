@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../src/dataset/load.js';
-import { verifyDatasetGolds } from '../../src/dataset/verify-golds.js';
+import { verifyDatasetGolds } from '../../src/audit/verify-golds.js';
 import { createLadderRuntime } from '../../src/runtime/ladder-runtime.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ladder-verify-'));

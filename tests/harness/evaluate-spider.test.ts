@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateSpider, summarize, type SpiderItemVerdict } from '../../src/spider/evaluate-spider.js';
-import { parseSpiderGold, parseSpiderPredictions } from '../../src/spider/read-spider-files.js';
+import { evaluateSpider, summarize, type SpiderItemVerdict } from '../../src/harness/evaluate-spider.js';
+import { parseSpiderGold, parseSpiderPredictions } from '../../src/benchmarks/spider/read-spider-files.js';
 import { resolvePolicy } from '../../src/compare/policy.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import type { Engine } from '../../src/engine/engine.js';

@@ -7,7 +7,7 @@ import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/s
 import { loadDataset } from '../../src/dataset/load.js';
 import type { DatasetItem } from '../../src/dataset/item.js';
 import { isLadderError } from '../../src/errors.js';
-import { readRecording, runRedTeam, type RecordedPrediction } from '../../src/safety/redteam.js';
+import { readRecording, runRedTeam, type RecordedPrediction } from '../../src/harness/redteam.js';
 
 const PICK = ['rt-001', 'rt-044', 'rt-063', 'rt-076'];
 let items: DatasetItem[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guardAssertion, toGradingResult, toJsonSafe, withFile } from '../../assertions/adapter.js';
+import { guardAssertion, toGradingResult, toJsonSafe, withFile } from '../../src/promptfoo/adapter.js';
 import { LadderError } from '../../src/errors.js';
 import { createRungResult, createSkippedResult } from '../../src/rungs/rung-result.js';
 

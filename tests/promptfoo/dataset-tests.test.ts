@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { flattenTags, ladderAssertionRef, loadTests } from '../../datasets/promptfoo-tests.js';
+import { flattenTags, ladderAssertionRef, loadTests } from '../../src/promptfoo/dataset-tests.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pf-tests-'));
 const file = path.join(dir, 'items.yaml');

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTempSqlite } from '../helpers/temp-sqlite.js';
-import { closeSharedEngine } from '../../assertions/runtime.js';
-import { text2sqlPrompt } from '../../providers/prompt.js';
+import { closeSharedEngine } from '../../src/promptfoo/runtime.js';
+import { text2sqlPrompt } from '../../src/promptfoo/prompt-function.js';
 
 const database = createTempSqlite(`
   CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, segment TEXT);

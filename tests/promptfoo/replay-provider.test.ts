@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import ReplayProvider, { loadRecording } from '../../providers/replay.js';
+import ReplayProvider, { loadRecording } from '../../src/promptfoo/replay-provider.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'replay-'));
 function write(name: string, text: string): string {

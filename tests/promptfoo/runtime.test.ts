@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine, ExecuteRequest } from '../../src/engine/engine.js';
-import { closeSharedEngine, getSharedEngine, sharedGoldCache, withRequestDefaults } from '../../assertions/runtime.js';
+import { closeSharedEngine, getSharedEngine, sharedGoldCache, withRequestDefaults } from '../../src/promptfoo/runtime.js';
 
 describe('shared engine', () => {
   it('is one per process until closed; closing ends its children and the next call starts a new one', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { executionAssertionRef, spiderTests } from '../../datasets/spider-tests.js';
+import { executionAssertionRef, spiderTests } from '../../src/promptfoo/spider-tests.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'spider-'));
 for (const file of ['db1/db1.sqlite', 'db1/db1_b.sqlite']) {

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach as restore, describe, expect, it, vi } from 'vitest';
-import { toGradingResult } from '../../assertions/adapter.js';
-import { toLadderGradingResult } from '../../assertions/ladder-result.js';
-import { afterAll, afterEach, toSummaryRecord } from '../../assertions/summary-hooks.js';
-import type { ResultRow } from '../../assertions/summary-hooks.js';
+import { toGradingResult } from '../../src/promptfoo/adapter.js';
+import { toLadderGradingResult } from '../../src/promptfoo/ladder-result.js';
+import { afterAll, afterEach, toSummaryRecord } from '../../src/promptfoo/summary-hooks.js';
+import type { ResultRow } from '../../src/promptfoo/summary-hooks.js';
 import type { LadderResult } from '../../src/rungs/ladder.js';
 import { createRungResult, createSkippedResult } from '../../src/rungs/rung-result.js';
 

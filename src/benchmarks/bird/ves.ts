@@ -14,8 +14,8 @@
  *
  * The timing source is injectable so that tests use fixed synthetic timings.
  */
-import { LadderError } from '../errors.js';
-import type { Engine } from '../engine/engine.js';
+import { LadderError } from '../../errors.js';
+import type { Engine } from '../../engine/engine.js';
 
 /** BIRD's default number of alternating runs per query pair. */
 export const DEFAULT_TIMING_RUNS = 100;

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LadderError } from '../errors.js';
-import type { Snapshot } from '../compare/snapshot.js';
+import { LadderError } from '../../errors.js';
+import type { Snapshot } from '../../fixtures/snapshot.js';
 
 /** Options of {@link listSnapshots}. */
 export interface ListSnapshotsOptions {

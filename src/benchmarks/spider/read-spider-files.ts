@@ -12,7 +12,7 @@
  * throws (LadderError `input_invalid`).
  */
 import { readFile } from 'node:fs/promises';
-import { LadderError } from '../errors.js';
+import { LadderError } from '../../errors.js';
 
 /** One gold item. */
 export interface SpiderGoldItem {

@@ -8,8 +8,41 @@
  *    only, so text after the first top-level `;` is dropped too);
  * 4. both, at execution: `YEAR(CURDATE())` → the year (exec_eval.py `replace_cur_year`, 2020).
  */
-import type { SqlRewrites } from './policy.js';
-import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
+import { tokenizeSqlite } from '../../sql/sqlite-lexer.js';
+
+/**
+ * Text rewrites applied to the SQL before it runs (the Spider test-suite's quirks). They belong to
+ * the policy because they change verdicts; `compareResults` ignores them, `checkExecution` and the
+ * CLI apply them.
+ */
+export interface SqlRewrites {
+  /**
+   * Remove every `DISTINCT` keyword token from gold and prediction as text, keeping the whitespace
+   * around it (`COUNT(DISTINCT x)` → `COUNT( x)`). Spider `parse.py` `remove_distinct`, skipped
+   * by `--keep_distinct`.
+   */
+  readonly removeDistinct: boolean;
+  /** Join `> =`, `< =`, `! =` into `>=`, `<=`, `!=` in both queries (Spider `postprocess`). */
+  readonly joinSpacedOperators: boolean;
+  /**
+   * Replace `YEAR(CURDATE())` (any case and spacing, plus trailing whitespace) with this year in
+   * both queries; `null` = no rewrite. Spider `replace_cur_year` uses 2020.
+   */
+  readonly currentYear: number | null;
+  /**
+   * Replace `" value "` by `" 1 "` in the prediction (Spider `evaluation.py` `evaluate`; it replaces
+   * the word with its surrounding spaces, not every substring `value`).
+   */
+  readonly valuePlaceholder: boolean;
+}
+
+/** No rewrite at all (the `default` and `bird` presets). */
+export const NO_REWRITES: SqlRewrites = Object.freeze({
+  removeDistinct: false,
+  joinSpacedOperators: false,
+  currentYear: null,
+  valuePlaceholder: false,
+});
 
 /** Which query a rewrite is applied to. */
 export type SqlRole = 'gold' | 'predicted';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { computeRves, computeVes, measureTimeRatio, removeOutliers, rvesReward, timeRatio } from '../../src/efficiency/ves.js';
-import type { TimingSource } from '../../src/efficiency/ves.js';
-import { isLadderError } from '../../src/errors.js';
+import { computeRves, computeVes, measureTimeRatio, removeOutliers, rvesReward, timeRatio } from '../../../src/benchmarks/bird/ves.js';
+import type { TimingSource } from '../../../src/benchmarks/bird/ves.js';
+import { isLadderError } from '../../../src/errors.js';
 
 /** A timing source replaying fixed synthetic timings (ms), recording the call order. */
 function fixedTimings(predictedMs: number[], goldMs: number[], calls: string[] = []): TimingSource {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSpiderSql, spiderHardness, tokenizeSpiderSql } from '../../src/spider/hardness.js';
+import { readSpiderSql, spiderHardness, tokenizeSpiderSql } from '../../../src/benchmarks/spider/hardness.js';
 
 describe('tokenizeSpiderSql (process_sql.py tokenize)', () => {
   it.each([

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listSnapshots } from '../../src/spider/list-snapshots.js';
-import { LadderError } from '../../src/errors.js';
-import { tempDir } from '../compare/helpers.js';
+import { listSnapshots } from '../../../src/benchmarks/spider/list-snapshots.js';
+import { LadderError } from '../../../src/errors.js';
+import { tempDir } from '../../compare/helpers.js';
 
 describe('listSnapshots', () => {
   const dir = tempDir('ladder-snapshots-');

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseSpiderGold, parseSpiderPredictions, readPredictions, readSpiderGold } from '../../src/spider/read-spider-files.js';
-import { LadderError } from '../../src/errors.js';
-import { tempDir } from '../compare/helpers.js';
+import { parseSpiderGold, parseSpiderPredictions, readPredictions, readSpiderGold } from '../../../src/benchmarks/spider/read-spider-files.js';
+import { LadderError } from '../../../src/errors.js';
+import { tempDir } from '../../compare/helpers.js';
 
 describe('parseSpiderGold', () => {
   it('reads sql<TAB>db_id lines, skips blank lines, reports malformed ones', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applySqlRewrites, removeDistinctTokens, replaceCurrentYear } from '../../src/compare/sql-rewrites.js';
-import { PRESETS } from '../../src/compare/policy.js';
+import { applySqlRewrites, removeDistinctTokens, replaceCurrentYear } from '../../../src/benchmarks/spider/sql-rewrites.js';
+import { PRESETS } from '../../../src/compare/policy.js';
 
 describe('removeDistinctTokens (Spider parse.py remove_distinct)', () => {
   it.each([
