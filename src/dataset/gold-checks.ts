@@ -36,14 +36,18 @@
  * And with the rows of the gold without its LIMIT ({@link checkLimitCut}): `limit_without_order_by`
  * on the snapshots where that LIMIT drops rows that differ from those it keeps.
  *
- * Checks across snapshots: `same_on_every_snapshot` ({@link checkSameOnEverySnapshot}).
+ * Checks of a run and across golds and snapshots: `gold_error` / `gold_timeout`
+ * ({@link checkGoldRun}), `golds_disagree` ({@link checkGoldsAgree}: a later gold judged against
+ * the first exactly as L4 judges a prediction), `same_on_every_snapshot`
+ * ({@link checkSameOnEverySnapshot}).
  *
  * Tokens come from the SQLite tokenizer, so words inside strings and comments never count, a
  * qualified `t.current_date` or an alias `AS current_date` is a name, not the clock, and a
  * double-quoted `"now"` counts as the string it is in SQLite's legacy mode.
  */
-import type { Row } from '../engine/engine.js';
+import type { ExecutionOutcome, Row } from '../engine/engine.js';
 import { cellKey } from '../compare/cell-key.js';
+import type { Verdict } from '../compare/compare-results.js';
 import { findClause, outerSelect, parseSingleStatement, type CstNode, type GoldOrdering, type SqliteParse } from '../compare/gold-ordering.js';
 import { parseSql, positionAt } from '../sql/parse.js';
 import { tokenizeSqlite, type SqliteToken } from '../sql/sqlite-lexer.js';
@@ -55,7 +59,17 @@ export type GoldCheckSeverity = 'error' | 'warning' | 'info';
 export type GoldFindingKind = 'clock_dependent_gold' | 'random_dependent_gold' | 'timezone_dependent_gold' | 'limit_without_order_by';
 
 /** The kind of a {@link GoldResultFinding} (a check of a result on a snapshot). */
-export type GoldResultFindingKind = 'tie_at_limit' | 'ties_in_result' | 'null_sort_key' | 'all_null_row' | 'ties_unchecked' | 'limit_without_order_by' | 'same_on_every_snapshot';
+export type GoldResultFindingKind =
+  | 'gold_error'
+  | 'gold_timeout'
+  | 'tie_at_limit'
+  | 'ties_in_result'
+  | 'null_sort_key'
+  | 'all_null_row'
+  | 'ties_unchecked'
+  | 'limit_without_order_by'
+  | 'golds_disagree'
+  | 'same_on_every_snapshot';
 
 /** Every kind a gold check reports. */
 export type GoldCheckKind = GoldFindingKind | GoldResultFindingKind;
@@ -75,11 +89,14 @@ export const GOLD_CHECK_KINDS: Readonly<Record<GoldCheckKind, GoldCheckKindInfo>
   random_dependent_gold: { severity: 'error', flag: 'random_dependent_gold', summary: 'calls random() or randomblob()' },
   timezone_dependent_gold: { severity: 'error', flag: 'timezone_dependent_gold', summary: "converts with the machine's time zone ('localtime' / 'utc')" },
   limit_without_order_by: { severity: 'warning', flag: 'limit_without_order_by', summary: 'LIMIT without ORDER BY keeps whichever rows the plan reaches first' },
+  gold_error: { severity: 'error', flag: 'gold_error', summary: 'the gold fails on the snapshot' },
+  gold_timeout: { severity: 'error', flag: 'gold_error', summary: 'the gold runs past its deadline on the snapshot' },
   tie_at_limit: { severity: 'warning', flag: 'nondeterministic_gold', summary: 'the LIMIT cuts through rows that share the sort key' },
   ties_in_result: { severity: 'warning', summary: 'order matters and rows with equal sort keys may come in any order' },
   null_sort_key: { severity: 'warning', flag: 'null_sort_key', summary: 'a sort key is NULL: where NULLs sort depends on the engine' },
   all_null_row: { severity: 'warning', flag: 'all_null_gold_row', summary: 'the gold returns one row of NULLs' },
   ties_unchecked: { severity: 'info', summary: 'order matters but the tie groups could not be found' },
+  golds_disagree: { severity: 'error', summary: 'golds of one item return different results on the snapshot' },
   same_on_every_snapshot: { severity: 'info', summary: 'the result is the same on every snapshot: the extra snapshots add nothing for it' },
 });
 
@@ -506,5 +523,43 @@ export function checkSameOnEverySnapshot(goldIndex: number, snapshots: readonly 
     goldIndex,
     message: `returns the same ${plural(shown.rows.length, 'row')} on ${snapshots.join(', ')}: the extra snapshots add nothing for it`,
     rows: [sampleRows('on every snapshot', shown.columns, shown.rows)],
+  };
+}
+
+/**
+ * `gold_error` / `gold_timeout`: a gold that did not run on a snapshot.
+ * @returns `undefined` when it ran.
+ */
+export function checkGoldRun(goldIndex: number, outcome: ExecutionOutcome): GoldResultFinding | undefined {
+  if (outcome.ok) return undefined;
+  const { code, message } = outcome.error;
+  if (code === 'timeout') return { kind: 'gold_timeout', goldIndex, message: `gold ${goldIndex} ran past its deadline: ${message}`, rows: [] };
+  return { kind: 'gold_error', goldIndex, message: `gold ${goldIndex} fails (${code}): ${message}`, rows: [] };
+}
+
+/**
+ * `golds_disagree`: gold `goldIndex` judged against gold `referenceIndex` on one snapshot, as L4
+ * judges a prediction (`checkExecution`, the item's policy and row order).
+ *
+ * @param verdict - the comparison (gold `goldIndex` as the prediction); `match: true` agrees.
+ * @param columns - both golds' column names.
+ * @returns `undefined` when they agree.
+ */
+export function checkGoldsAgree(
+  goldIndex: number,
+  referenceIndex: number,
+  verdict: Verdict,
+  columns: { readonly gold: readonly string[]; readonly predicted: readonly string[] },
+): GoldResultFinding | undefined {
+  if (verdict.match === true) return undefined;
+  const how = verdict.match === 'undecided' ? 'cannot be told equal' : 'differs';
+  return {
+    kind: 'golds_disagree',
+    goldIndex,
+    message: `gold ${goldIndex} ${how} from gold ${referenceIndex}: ${verdict.reason}`,
+    rows: [
+      ...(verdict.missingRows.count > 0 ? [{ label: `only gold ${referenceIndex} returns`, columns: columns.gold, rows: verdict.missingRows.rows, count: verdict.missingRows.count }] : []),
+      ...(verdict.extraRows.count > 0 ? [{ label: `only gold ${goldIndex} returns`, columns: columns.predicted, rows: verdict.extraRows.rows, count: verdict.extraRows.count }] : []),
+    ],
   };
 }

@@ -32,7 +32,7 @@ import { checkGoldResult, goldVerdictFlags, runGoldChecks, type GoldFinding } fr
 import { LadderError } from '../errors.js';
 import { compareResults, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
-import { GoldResultCache } from '../compare/gold-result-cache.js';
+import { cachedOrdering, GoldResultCache } from '../compare/gold-result-cache.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
 import type { Snapshot } from '../compare/snapshot.js';
 import { applySqlRewrites } from '../compare/sql-rewrites.js';
@@ -321,10 +321,8 @@ function orderingFor(
   goldResult: QueryResult,
 ): Promise<GoldOrdering> {
   if (input.goldOrdered !== undefined) return Promise.resolve({ ordered: input.goldOrdered, source: 'policy' });
-  const key = `${policy.rowOrder}|${policy.tieAware}`;
-  let found = cache.get(key);
-  if (found === undefined) {
-    found = resolveGoldOrdering({
+  return cachedOrdering(cache, `${policy.rowOrder}|${policy.tieAware}`, () =>
+    resolveGoldOrdering({
       engine: input.engine,
       db: snapshot.path,
       goldSql: goldResult.executedSql,
@@ -332,16 +330,8 @@ function orderingFor(
       policy,
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
       ...(input.parses?.dialect === 'sqlite' ? { parse: (sql: string) => input.parses!.parse(sql) } : {}),
-    });
-    cache.set(key, found);
-    // An ordering that a timed-out tie query left unknown is not kept (like a gold timeout).
-    const pending = found;
-    const forget = (): void => {
-      if (cache.get(key) === pending) cache.delete(key);
-    };
-    pending.then((ordering) => (ordering.transient === true ? forget() : undefined), forget);
-  }
-  return found;
+    }),
+  );
 }
 
 /** A policy object that has every field (as `resolvePolicy` returns) is used as it is. */
