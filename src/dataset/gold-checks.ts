@@ -267,6 +267,36 @@ export function findLimitWithoutOrderBy(sql: string, goldIndex = 0, parse: Sqlit
   return found.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
+/** A nested SELECT with ORDER BY and LIMIT: its text, to run on its own for the tie checks. */
+export interface OrderedLimitSubquery {
+  /** The SELECT as written (without the parentheses around it). */
+  readonly sql: string;
+  /** Its offset in the gold's text. */
+  readonly start: number;
+}
+
+/**
+ * The nested SELECTs (subqueries, CTE bodies) with both ORDER BY and LIMIT: a tie at their cut
+ * changes which row the outer query compares with (`WHERE id = (SELECT id … ORDER BY x LIMIT 1)`),
+ * so the audit runs each on its own and checks its cut. One that reads the outer query's columns
+ * or a CTE cannot run alone; the audit says so.
+ */
+export function findOrderedLimitSubqueries(sql: string, parse?: SqliteParse): OrderedLimitSubquery[] {
+  const statement = parseSingleStatement(sql, parse);
+  if (statement === undefined) return [];
+  // A compound's trailing ORDER BY and LIMIT hang on its right-most member but cut the whole compound.
+  const members = new Set<CstNode>();
+  for (const node of nodesOf(statement)) if (node.type === 'compound_select_stmt') members.add(node['right'] as CstNode);
+  const found: OrderedLimitSubquery[] = [];
+  for (const node of nodesOf(statement)) {
+    if (node === statement || members.has(node) || node.range === undefined) continue;
+    const holder = node.type === 'select_stmt' ? node : node.type === 'compound_select_stmt' ? outerSelect(node) : undefined;
+    if (holder === undefined || findClause(holder, 'limit_clause') === undefined || findClause(holder, 'order_by_clause') === undefined) continue;
+    found.push({ sql: sql.slice(node.range[0], node.range[1]), start: node.range[0] });
+  }
+  return found;
+}
+
 /** The text checks, in report order. */
 export const GOLD_CHECKS: readonly GoldCheck[] = Object.freeze([
   {
@@ -464,12 +494,14 @@ export interface LimitCutPlan {
   readonly sql: string;
   /** The LIMIT clause as written. */
   readonly clause: string;
+  /** Offset of the clause in the gold's text. */
+  readonly start: number;
 }
 
 /**
  * Plans {@link checkLimitCut}: the gold's outermost LIMIT without ORDER BY, removed.
  * @returns `undefined` when the outermost query has no LIMIT, has ORDER BY, or cannot be read.
- * @example planLimitCut('SELECT name FROM t LIMIT 1') // { sql: 'SELECT name FROM t ', clause: 'LIMIT 1' }
+ * @example planLimitCut('SELECT name FROM t LIMIT 1') // { sql: 'SELECT name FROM t ', clause: 'LIMIT 1', start: 19 }
  */
 export function planLimitCut(sql: string, parse?: SqliteParse): LimitCutPlan | undefined {
   const statement = parseSingleStatement(sql, parse);
@@ -477,7 +509,7 @@ export function planLimitCut(sql: string, parse?: SqliteParse): LimitCutPlan | u
   if (outer === undefined || findClause(outer, 'order_by_clause') !== undefined) return undefined;
   const range = findClause(outer, 'limit_clause')?.range;
   if (range === undefined) return undefined;
-  return { sql: sql.slice(0, range[0]) + sql.slice(range[1]), clause: sql.slice(range[0], range[1]) };
+  return { sql: sql.slice(0, range[0]) + sql.slice(range[1]), clause: sql.slice(range[0], range[1]), start: range[0] };
 }
 
 /**
@@ -521,7 +553,7 @@ export function checkSameOnEverySnapshot(goldIndex: number, snapshots: readonly 
   return {
     kind: 'same_on_every_snapshot',
     goldIndex,
-    message: `returns the same ${plural(shown.rows.length, 'row')} on ${snapshots.join(', ')}: the extra snapshots add nothing for it`,
+    message: `${shown.rows.length === 0 ? 'returns no rows' : `returns the same ${plural(shown.rows.length, 'row')}`} on ${snapshots.join(', ')}: the extra snapshots add nothing for it`,
     rows: [sampleRows('on every snapshot', shown.columns, shown.rows)],
   };
 }

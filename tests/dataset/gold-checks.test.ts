@@ -103,7 +103,7 @@ describe('findLimitWithoutOrderBy (lang_select.html#limitoffset)', () => {
   });
 
   it('planLimitCut removes the outermost LIMIT of a gold without ORDER BY', () => {
-    expect(planLimitCut('SELECT name FROM t LIMIT 1')).toEqual({ sql: 'SELECT name FROM t ', clause: 'LIMIT 1' });
+    expect(planLimitCut('SELECT name FROM t LIMIT 1')).toEqual({ sql: 'SELECT name FROM t ', clause: 'LIMIT 1', start: 19 });
     expect(planLimitCut('SELECT name FROM t ORDER BY name LIMIT 1')).toBeUndefined();
     expect(planLimitCut('SELECT name FROM t WHERE x IN (SELECT y FROM u LIMIT 1)')).toBeUndefined();
   });
@@ -212,7 +212,7 @@ describe('checkGoldResult', () => {
 });
 
 describe('checkLimitCut and checkSameOnEverySnapshot', () => {
-  const plan = { sql: 'SELECT name FROM t ', clause: 'LIMIT 1' };
+  const plan = { sql: 'SELECT name FROM t ', clause: 'LIMIT 1', start: 19 };
   it('a LIMIT that drops differing rows names them; one that drops nothing, or only copies, is fine', () => {
     expect(checkLimitCut(0, plan, rows(['name'], ['a']), rows(['name'], ['a'], ['b'], ['c']))).toEqual({
       kind: 'limit_without_order_by',
