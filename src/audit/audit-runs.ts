@@ -235,7 +235,7 @@ export async function judgeRuns(input: JudgeRunsInput): Promise<{ readonly verdi
       snapshot: failingSnapshot,
       role: item.role ?? null,
       gold: first.details.goldIndex,
-      message: `${largest.length} of ${runs.length} runs (${names.join(', ')}) return the same result and it is not the gold's: ${first.reason}`,
+      message: `${largest.length} of ${runs.length} runs (${names.join(', ')}) return the same result, and L4 fails it against the gold: ${first.reason}`,
       rows,
       details: { runs: largest.map((entry) => ({ run: entry.run.label, sql: entry.sql })) },
     }),

@@ -119,7 +119,7 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
   const { runtime } = options;
   const { items, errors } = await loadDataset(file);
   const loadErrors = errors.map((error) =>
-    createFinding({ kind: 'dataset_error', item: error.id ?? null, source: `${error.file}:${error.line}`, message: error.message.replace(`${error.file}:${error.line}: `, '') }),
+    createFinding({ kind: 'dataset_error', item: error.id ?? null, source: `${error.file}:${error.line}`, message: error.message }),
   );
   const audited: AuditItem[] = items
     .filter((item) => item.gold_sql.length > 0)
@@ -170,7 +170,7 @@ async function readSpiderSource(input: string, goldFile: string, dbDir: string, 
   if (!existsSync(dbDir)) throw new LadderError('db_not_found', `${input}: no database folder ${dbDir} (expected DBDIR/<db_id>/*.sqlite; --db names another)`);
   const gold = await readSpiderGold(goldFile);
   const questions = readQuestions(devJson, gold.length);
-  const loadErrors = gold.flatMap((item) => (item.error === undefined ? [] : [createFinding({ kind: 'dataset_error', item: String(item.index), source: `${goldFile}:${item.line}`, message: item.error.replace(`${goldFile}:${item.line}: `, '') })]));
+  const loadErrors = gold.flatMap((item) => (item.error === undefined ? [] : [createFinding({ kind: 'dataset_error', item: String(item.index), source: `${goldFile}:${item.line}`, message: item.error })]));
   const items: AuditItem[] = gold
     .filter((item) => item.error === undefined)
     .map((item) => ({

@@ -261,7 +261,8 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
       const orderMatters = item.goldOrdered ?? ordering.ordered;
       if (g === 0) orderMatters0 ??= orderMatters;
       for (const found of checkGoldResult({ goldIndex: g, result, ordering, orderMatters })) findings.push(fromGold(found, snapshot.name));
-      findings.push(...(await checkSubqueryCuts(g, snapshot, result.executedSql, runtime, subqueryFailures)).map((found) => fromGold(found, snapshot.name)));
+      const subqueries = await checkSubqueryCuts(g, snapshot, result.executedSql, runtime, subqueryFailures);
+      findings.push(...subqueries.cuts.map((found) => fromGold(found, snapshot.name)), ...subqueries.unchecked.map((found) => fromGold(found, null)));
       const plan = planLimitCut(result.executedSql);
       if (plan !== undefined) {
         const full = await engine.execute({ db: snapshot.path, sql: plan.sql, doubleQuotes, maxRows });
@@ -313,10 +314,17 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
  * Ties at the cut of nested SELECTs with ORDER BY and LIMIT, each run on its own; one that cannot
  * run alone (it reads the outer query or a CTE) is reported once per gold as `ties_unchecked`.
  */
-async function checkSubqueryCuts(goldIndex: number, snapshot: Snapshot, sql: string, runtime: LadderRuntime, failures: Set<string>): Promise<GoldResultFinding[]> {
+async function checkSubqueryCuts(
+  goldIndex: number,
+  snapshot: Snapshot,
+  sql: string,
+  runtime: LadderRuntime,
+  failures: Set<string>,
+): Promise<{ readonly cuts: GoldResultFinding[]; readonly unchecked: GoldResultFinding[] }> {
   const engine = runtime.engine();
   const { doubleQuotes, maxRows } = engine.options;
   const found: GoldResultFinding[] = [];
+  const unchecked: GoldResultFinding[] = [];
   for (const subquery of findOrderedLimitSubqueries(sql)) {
     const at = positionAt(sql, subquery.start);
     const label = `the subquery at ${at.line}:${at.column} (${subquery.sql.length > 60 ? `${subquery.sql.slice(0, 59)}…` : subquery.sql})`;
@@ -325,7 +333,7 @@ async function checkSubqueryCuts(goldIndex: number, snapshot: Snapshot, sql: str
       const key = `${goldIndex}\u0000${subquery.start}`;
       if (!failures.has(key)) {
         failures.add(key);
-        found.push({ kind: 'ties_unchecked', goldIndex, message: `${label} cannot run on its own (${outcome.error.message}): its LIMIT was not checked for ties`, rows: [] });
+        unchecked.push({ kind: 'ties_unchecked', goldIndex, message: `${label} cannot run on its own (${outcome.error.message}): its LIMIT was not checked for ties`, rows: [] });
       }
       continue;
     }
@@ -334,7 +342,7 @@ async function checkSubqueryCuts(goldIndex: number, snapshot: Snapshot, sql: str
       if (cut.kind === 'tie_at_limit' || cut.kind === 'null_sort_key') found.push({ ...cut, message: `in ${label}: ${cut.message}` });
     }
   }
-  return found;
+  return { cuts: found, unchecked };
 }
 
 /** `empty_without_twin`: an empty result on a snapshot where no twin returns rows. */
@@ -362,8 +370,7 @@ function findEmptyWithoutTwin(states: readonly ItemState[]): void {
           role: state.item.role ?? null,
           gold: 0,
           message,
-          rows: [{ label: 'columns', columns: result.columns, rows: [], count: 0 }],
-          details: { twins: candidates.map(({ item, declared }) => ({ id: item.id, declared })) },
+          details: { columns: result.columns, twins: candidates.map(({ item, declared }) => ({ id: item.id, declared })) },
         }),
       );
     }

@@ -63,7 +63,7 @@ function sampleText(sample: RowSample, rows: number): string {
 }
 
 function findingLines(finding: AuditFinding, rows: number): string[] {
-  return [finding.message, ...finding.rows.filter((sample) => sample.label !== 'columns').map((sample) => sampleText(sample, rows))];
+  return [finding.message, ...finding.rows.map((sample) => sampleText(sample, rows))];
 }
 
 function where(finding: AuditFinding): string {

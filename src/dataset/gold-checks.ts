@@ -456,9 +456,11 @@ export function checkGoldResult(input: GoldResultInput): GoldResultFinding[] {
       // NULLs move the rows within the result when order counts, and across the cut of a LIMIT.
       if (!((orderMatters && nullRows.length > 0) || (cut && nulls > 0))) return;
       const where = cut ? `${nulls} of the ${keys.fullCount} rows before the LIMIT` : `${nullRows.length} of ${result.rows.length} rows`;
-      add('null_sort_key', `sort key ${spec.text} is NULL in ${where}: SQLite sorts NULLs ${spec.descending ? 'last' : 'first'} here, PostgreSQL ${spec.descending ? 'first' : 'last'}; add NULLS FIRST / NULLS LAST or a filter`, [
-        sampleRows('rows with a NULL key', result.columns, nullRows),
-      ]);
+      add(
+        'null_sort_key',
+        `sort key ${spec.text} is NULL in ${where}: SQLite sorts NULLs ${spec.descending ? 'last' : 'first'} here, PostgreSQL ${spec.descending ? 'first' : 'last'}; add NULLS FIRST / NULLS LAST or a filter`,
+        nullRows.length === 0 ? [] : [sampleRows('rows with a NULL key', result.columns, nullRows)],
+      );
     });
   }
 
