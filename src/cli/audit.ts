@@ -31,7 +31,7 @@ import { readAuditSource } from '../audit/audit-source.js';
 import { auditGolds } from '../audit/gold-audit.js';
 import { auditJson, renderAuditMarkdown, renderAuditText } from '../audit/render-audit.js';
 import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
-import { parseChoice, parsePositiveInteger } from './flags.js';
+import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
 
 /** Output formats of `--format`. */
 export const AUDIT_FORMATS = ['table', 'json', 'markdown'] as const;
@@ -88,7 +88,7 @@ export function registerAuditCommand(program: Command): void {
     .option('--json <file>', 'also write the JSON report (every finding, every item) to this file')
     .option('--markdown <file>', 'also write the Markdown report to this file')
     .option('--severity <level>', `list findings of this severity and worse: ${SEVERITIES.join(', ')} (counts cover all)`, parseChoice(SEVERITIES), 'info' as GoldCheckSeverity)
-    .option('--list-limit <n>', 'findings listed per kind in the table and Markdown (default: all)', parsePositiveInteger)
+    .option('--list-limit <n>', 'findings listed per kind in the table and Markdown, 0 for all (default 0)', parseNonNegativeInteger)
     .option('--items', 'also list every item with its row counts per snapshot', false)
     .option('--fail-on <level>', 'exit 1 on findings of this severity and worse: error, warning (default error)', parseChoice(['error', 'warning'] as const), 'error' as const)
     .option('--timeout-ms <n>', 'deadline per statement in milliseconds (default 10000)', parsePositiveInteger)
