@@ -4,7 +4,7 @@
  * a gold's own checks come from the gold checks module (src/dataset/gold-checks.ts), the one place
  * a gold is judged; the audit adds what needs the whole dataset, earlier runs or the generator.
  */
-import { GOLD_CHECK_KINDS, type GoldCheckKind, type GoldCheckSeverity, type RowSample } from '../dataset/gold-checks.js';
+import { GOLD_CHECK_KINDS, type GoldCheckKind, type GoldCheckSeverity, type FindingRows } from '../dataset/gold-checks.js';
 
 /** Kinds only the audit reports (they need other items, earlier runs or the generator). */
 export type AuditOnlyKind =
@@ -76,7 +76,7 @@ export interface AuditFinding {
   /** One line. */
   readonly message: string;
   /** The rows the finding is about (kept and left out at a cut, the tied rows, …). */
-  readonly rows: readonly RowSample[];
+  readonly rows: readonly FindingRows[];
   /** Extra facts for machines (the runs that agree, the survivors, the position in the text). */
   readonly details?: Readonly<Record<string, unknown>>;
 }

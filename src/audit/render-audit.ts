@@ -5,7 +5,7 @@
  */
 import Table from 'cli-table3';
 import type { Row } from '../engine/engine.js';
-import { formatRow, type GoldCheckSeverity, type RowSample } from '../dataset/gold-checks.js';
+import { formatRow, type GoldCheckSeverity, type FindingRows } from '../dataset/gold-checks.js';
 import { AUDIT_FINDING_KINDS, AUDIT_KIND_ORDER, SEVERITIES, type AuditFinding } from './audit-finding.js';
 import type { AuditReport } from './gold-audit.js';
 
@@ -55,7 +55,7 @@ function listed(report: AuditReport, options: RenderAuditOptions): { shown: Audi
   return { shown, hidden };
 }
 
-function sampleText(sample: RowSample, rows: number): string {
+function sampleText(sample: FindingRows, rows: number): string {
   if (sample.count === 0) return `${sample.label}: none (columns ${sample.columns.join(', ')})`;
   const shown = sample.rows.slice(0, rows).map((row: Row) => formatRow(row));
   const more = sample.count > shown.length ? `; … ${sample.count - shown.length} more` : '';

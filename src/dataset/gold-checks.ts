@@ -332,7 +332,7 @@ export interface GoldRows {
 }
 
 /** Some rows of a result, named for a person (`kept at the cut`, `left out`), with their true count. */
-export interface RowSample {
+export interface FindingRows {
   readonly label: string;
   readonly columns: readonly string[];
   /** At most {@link MAX_SAMPLE_ROWS} rows, by position. */
@@ -340,7 +340,7 @@ export interface RowSample {
   readonly count: number;
 }
 
-/** Rows kept in a {@link RowSample}. */
+/** Rows kept in a {@link FindingRows}. */
 export const MAX_SAMPLE_ROWS = 5;
 
 /** One problem found in one gold result on one snapshot (or across the snapshots). */
@@ -349,7 +349,7 @@ export interface GoldResultFinding {
   readonly goldIndex: number;
   /** One line, naming the rows by position or value. */
   readonly message: string;
-  readonly rows: readonly RowSample[];
+  readonly rows: readonly FindingRows[];
 }
 
 /** What {@link checkGoldResult} reads. */
@@ -367,7 +367,7 @@ export interface GoldResultInput {
 }
 
 /** A sample of `rows` (at most {@link MAX_SAMPLE_ROWS}). */
-export function sampleRows(label: string, columns: readonly string[], rows: readonly Row[]): RowSample {
+export function sampleRows(label: string, columns: readonly string[], rows: readonly Row[]): FindingRows {
   return { label, columns, rows: rows.slice(0, MAX_SAMPLE_ROWS), count: rows.length };
 }
 
@@ -421,7 +421,7 @@ export function checkGoldResult(input: GoldResultInput): GoldResultFinding[] {
   const { goldIndex, result, ordering } = input;
   const orderMatters = input.orderMatters ?? ordering?.ordered ?? false;
   const found: GoldResultFinding[] = [];
-  const add = (kind: GoldResultFindingKind, message: string, rows: RowSample[]): void => void found.push({ kind, goldIndex, message, rows });
+  const add = (kind: GoldResultFindingKind, message: string, rows: FindingRows[]): void => void found.push({ kind, goldIndex, message, rows });
   const segments = ordering?.segments ?? [];
 
   for (const segment of segments) {
