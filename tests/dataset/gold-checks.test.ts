@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkGoldResult,
+  checkGoldRun,
+  checkGoldsAgree,
   checkLimitCut,
   checkSameOnEverySnapshot,
   findClockReads,
@@ -244,12 +246,37 @@ describe('GOLD_CHECK_KINDS', () => {
       random_dependent_gold: ['error', 'random_dependent_gold'],
       timezone_dependent_gold: ['error', 'timezone_dependent_gold'],
       limit_without_order_by: ['warning', 'limit_without_order_by'],
+      gold_error: ['error', 'gold_error'],
+      gold_timeout: ['error', 'gold_error'],
       tie_at_limit: ['warning', 'nondeterministic_gold'],
       ties_in_result: ['warning', null],
       null_sort_key: ['warning', 'null_sort_key'],
       all_null_row: ['warning', 'all_null_gold_row'],
       ties_unchecked: ['info', null],
+      golds_disagree: ['error', null],
       same_on_every_snapshot: ['info', null],
     });
+  });
+});
+
+describe('checkGoldRun and checkGoldsAgree', () => {
+  it('a timeout is gold_timeout, any other failure gold_error with its code; a run is no finding', () => {
+    expect(checkGoldRun(1, { ok: false, error: { code: 'timeout', message: 'deadline of 500 ms passed' } })).toEqual({ kind: 'gold_timeout', goldIndex: 1, message: 'gold 1 ran past its deadline: deadline of 500 ms passed', rows: [] });
+    expect(checkGoldRun(0, { ok: false, error: { code: 'sqlite_error', message: 'no such column: x' } })?.message).toBe('gold 0 fails (sqlite_error): no such column: x');
+    expect(checkGoldRun(0, { ok: true, result: { columns: ['a'], rows: [], doubleQuoteFallback: false, executedSql: 'SELECT 1', elapsedMs: 1 } })).toBeUndefined();
+  });
+
+  it('disagreeing golds name the rows only each returns', () => {
+    const verdict = { match: false, reason: '1 missing row, 1 extra row', missingRows: { count: 1, rows: [[7]] }, extraRows: { count: 1, rows: [[6]] } } as never;
+    expect(checkGoldsAgree(1, 0, verdict, { gold: ['n'], predicted: ['m'] })).toEqual({
+      kind: 'golds_disagree',
+      goldIndex: 1,
+      message: 'gold 1 differs from gold 0: 1 missing row, 1 extra row',
+      rows: [
+        { label: 'only gold 0 returns', columns: ['n'], rows: [[7]], count: 1 },
+        { label: 'only gold 1 returns', columns: ['m'], rows: [[6]], count: 1 },
+      ],
+    });
+    expect(checkGoldsAgree(1, 0, { match: true } as never, { gold: [], predicted: [] })).toBeUndefined();
   });
 });
