@@ -36,7 +36,8 @@ import {
 } from '../dataset/gold-checks.js';
 import { runGoldsOnSnapshots } from '../dataset/verify-golds.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
-import { positionAt } from '../sql/parse.js';
+import { createParseMemo } from '../rungs/parse-memo.js';
+import { positionAt, type ParseResult } from '../sql/parse.js';
 import { AUDIT_KIND_ORDER, createFinding, type AuditFinding, type AuditFindingKind } from './audit-finding.js';
 import { judgeRuns, type AuditRun, type RunVerdict } from './audit-runs.js';
 import type { AuditItem, AuditSource } from './audit-source.js';
@@ -225,7 +226,10 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
   const summary = (snapshots: AuditedItem['snapshots']): AuditedItem => ({ id: item.id, source: item.source, db: item.db, role: item.role ?? null, golds: item.golds.length, snapshots });
 
   // The text.
-  const text = runGoldChecks({ golds: item.golds, ...(item.asOfDate === undefined ? {} : { asOfDate: item.asOfDate }) });
+  // One parse per SQL text of the item, shared by every check (as the ladder's parse memo).
+  const memo = createParseMemo('sqlite');
+  const parse = (sql: string): ParseResult => memo.parse(sql);
+  const text = runGoldChecks({ golds: item.golds, parse, ...(item.asOfDate === undefined ? {} : { asOfDate: item.asOfDate }) });
   const resolved = await source.resolve(item);
   if (!resolved.ok) {
     findings.push(...text.map((found) => createFinding({ ...where, kind: found.kind, gold: found.goldIndex, message: found.message, details: { construct: found.construct, line: found.line, column: found.column } })), ...resolved.findings);
@@ -256,14 +260,14 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
       if (!reference.has(snapshot.name)) reference.set(snapshot.name, result);
       const entry = runtime.goldCache.getOrRun({ snapshot, sql: item.golds[g]!, doubleQuotes, maxRows }, () => engine.execute({ db: snapshot.path, sql: item.golds[g]!, doubleQuotes, maxRows }));
       const ordering: GoldOrdering = await cachedOrdering(entry.orderings, TIE_RULE, () =>
-        resolveGoldOrdering({ engine, db: snapshot.path, goldSql: result.executedSql, goldResult: result, policy: TIE_POLICY }),
+        resolveGoldOrdering({ engine, db: snapshot.path, goldSql: result.executedSql, goldResult: result, policy: TIE_POLICY, parse }),
       );
       const orderMatters = item.goldOrdered ?? ordering.ordered;
       if (g === 0) orderMatters0 ??= orderMatters;
       for (const found of checkGoldResult({ goldIndex: g, result, ordering, orderMatters })) findings.push(fromGold(found, snapshot.name));
-      const subqueries = await checkSubqueryCuts(g, snapshot, result.executedSql, runtime, subqueryFailures);
+      const subqueries = await checkSubqueryCuts(g, snapshot, result.executedSql, runtime, subqueryFailures, parse);
       findings.push(...subqueries.cuts.map((found) => fromGold(found, snapshot.name)), ...subqueries.unchecked.map((found) => fromGold(found, null)));
-      const plan = planLimitCut(result.executedSql);
+      const plan = planLimitCut(result.executedSql, parse);
       if (plan !== undefined) {
         const full = await engine.execute({ db: snapshot.path, sql: plan.sql, doubleQuotes, maxRows });
         if (full.ok) {
@@ -286,7 +290,7 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
 
   // The text findings: the outermost LIMIT without ORDER BY is replaced by its data findings.
   for (const found of text) {
-    const plan = found.kind === 'limit_without_order_by' ? planLimitCut(item.golds[found.goldIndex]!) : undefined;
+    const plan = found.kind === 'limit_without_order_by' ? planLimitCut(item.golds[found.goldIndex]!, parse) : undefined;
     const outer = plan !== undefined && positionAt(item.golds[found.goldIndex]!, plan.start).line === found.line && positionAt(item.golds[found.goldIndex]!, plan.start).column === found.column;
     if (outer && limitCutFound[found.goldIndex]) continue;
     const checkedEverywhere = outer && limitCutChecked[found.goldIndex] === snapshots.length && snapshots.length > 0;
@@ -320,12 +324,13 @@ async function checkSubqueryCuts(
   sql: string,
   runtime: LadderRuntime,
   failures: Set<string>,
+  parse: (sql: string) => ParseResult,
 ): Promise<{ readonly cuts: GoldResultFinding[]; readonly unchecked: GoldResultFinding[] }> {
   const engine = runtime.engine();
   const { doubleQuotes, maxRows } = engine.options;
   const found: GoldResultFinding[] = [];
   const unchecked: GoldResultFinding[] = [];
-  for (const subquery of findOrderedLimitSubqueries(sql)) {
+  for (const subquery of findOrderedLimitSubqueries(sql, parse)) {
     const at = positionAt(sql, subquery.start);
     const label = `the subquery at ${at.line}:${at.column} (${subquery.sql.length > 60 ? `${subquery.sql.slice(0, 59)}…` : subquery.sql})`;
     const outcome = await engine.execute({ db: snapshot.path, sql: subquery.sql, doubleQuotes, maxRows });
@@ -337,7 +342,7 @@ async function checkSubqueryCuts(
       }
       continue;
     }
-    const ordering = await resolveGoldOrdering({ engine, db: snapshot.path, goldSql: outcome.result.executedSql, goldResult: outcome.result, policy: TIE_POLICY });
+    const ordering = await resolveGoldOrdering({ engine, db: snapshot.path, goldSql: outcome.result.executedSql, goldResult: outcome.result, policy: TIE_POLICY, parse });
     for (const cut of checkGoldResult({ goldIndex, result: outcome.result, ordering, orderMatters: false })) {
       if (cut.kind === 'tie_at_limit' || cut.kind === 'null_sort_key') found.push({ ...cut, message: `in ${label}: ${cut.message}` });
     }
