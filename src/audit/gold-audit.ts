@@ -225,8 +225,7 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
     createFinding({ ...where, kind: found.kind, snapshot, gold: found.goldIndex, message: found.message, rows: found.rows });
   const summary = (snapshots: AuditedItem['snapshots']): AuditedItem => ({ id: item.id, source: item.source, db: item.db, role: item.role ?? null, golds: item.golds.length, snapshots });
 
-  // The text.
-  // One parse per SQL text of the item, shared by every check (as the ladder's parse memo).
+  // The text; one parse per SQL text of the item, shared by every check (as the ladder's parse memo).
   const memo = createParseMemo('sqlite');
   const parse = (sql: string): ParseResult => memo.parse(sql);
   const text = runGoldChecks({ golds: item.golds, parse, ...(item.asOfDate === undefined ? {} : { asOfDate: item.asOfDate }) });
@@ -239,8 +238,6 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
   const snapshots = resolved.snapshots;
 
   // Every gold on every snapshot.
-  const engine = runtime.engine();
-  const { doubleQuotes, maxRows } = engine.options;
   const runs = await runGoldsOnSnapshots({ golds: item.golds, snapshots, runtime, policy, ...(item.goldOrdered === undefined ? {} : { goldOrdered: item.goldOrdered }) });
   const limitCutFound = item.golds.map(() => false);
   const limitCutChecked = item.golds.map(() => 0);
@@ -258,27 +255,11 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
       const result = (outcome as Extract<ExecutionOutcome, { ok: true }>).result;
       perGold[g]![snapshots.indexOf(snapshot)] = result;
       if (!reference.has(snapshot.name)) reference.set(snapshot.name, result);
-      const entry = runtime.goldCache.getOrRun({ snapshot, sql: item.golds[g]!, doubleQuotes, maxRows }, () => engine.execute({ db: snapshot.path, sql: item.golds[g]!, doubleQuotes, maxRows }));
-      const ordering: GoldOrdering = await cachedOrdering(entry.orderings, TIE_RULE, () =>
-        resolveGoldOrdering({ engine, db: snapshot.path, goldSql: result.executedSql, goldResult: result, policy: TIE_POLICY, parse }),
-      );
-      const orderMatters = item.goldOrdered ?? ordering.ordered;
-      if (g === 0) orderMatters0 ??= orderMatters;
-      for (const found of checkGoldResult({ goldIndex: g, result, ordering, orderMatters })) findings.push(fromGold(found, snapshot.name));
-      const subqueries = await checkSubqueryCuts(g, snapshot, result.executedSql, runtime, subqueryFailures, parse);
-      findings.push(...subqueries.cuts.map((found) => fromGold(found, snapshot.name)), ...subqueries.unchecked.map((found) => fromGold(found, null)));
-      const plan = planLimitCut(result.executedSql, parse);
-      if (plan !== undefined) {
-        const full = await engine.execute({ db: snapshot.path, sql: plan.sql, doubleQuotes, maxRows });
-        if (full.ok) {
-          limitCutChecked[g] = limitCutChecked[g]! + 1;
-          const cut = checkLimitCut(g, plan, result, full.result);
-          if (cut !== undefined) {
-            limitCutFound[g] = true;
-            findings.push(fromGold(cut, snapshot.name));
-          }
-        }
-      }
+      const checked = await checkResult({ item, goldIndex: g, snapshot, result, runtime, parse, subqueryFailures });
+      if (g === 0) orderMatters0 ??= checked.orderMatters;
+      if (checked.limitCut !== 'none') limitCutChecked[g] = limitCutChecked[g]! + 1;
+      if (checked.limitCut === 'drops') limitCutFound[g] = true;
+      findings.push(...checked.findings.map((found) => fromGold(found, snapshot.name)), ...checked.ofTheGold.map((found) => fromGold(found, null)));
     }
     for (const [g, verdict] of agreement.entries()) {
       const first = verdict?.details.snapshots[0];
@@ -312,6 +293,56 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
     results: outcomes.map((outcome): GoldResultSummary => (outcome.ok ? { rows: outcome.result.rows.length } : { error: `${outcome.error.code}: ${outcome.error.message}` })),
   }));
   return { item, findings, snapshots, summary: summary(summarySnapshots), reference };
+}
+
+/** What {@link checkResult} reads. */
+interface ResultCheckInput {
+  readonly item: AuditItem;
+  readonly goldIndex: number;
+  readonly snapshot: Snapshot;
+  readonly result: QueryResult;
+  readonly runtime: LadderRuntime;
+  readonly parse: (sql: string) => ParseResult;
+  /** Nested LIMITs already reported as unable to run alone (`gold\u0000offset`). */
+  readonly subqueryFailures: Set<string>;
+}
+
+/**
+ * The checks of one gold result on one snapshot: its ordering under the tie rule (cached beside
+ * the gold's result, shared with L4 under the default policy), the result checks, the cuts of its
+ * nested ORDER BY … LIMIT, and the rows its outermost LIMIT without ORDER BY drops.
+ * @returns the findings on this snapshot, those about the gold whatever the snapshot (a nested
+ *   LIMIT that cannot run alone, reported once), whether order counts for it, and what its LIMIT
+ *   without ORDER BY did (`none`: no such LIMIT, or its query without the LIMIT failed).
+ */
+async function checkResult(input: ResultCheckInput): Promise<{
+  readonly findings: GoldResultFinding[];
+  readonly ofTheGold: readonly GoldResultFinding[];
+  readonly orderMatters: boolean;
+  readonly limitCut: 'none' | 'harmless' | 'drops';
+}> {
+  const { item, goldIndex, snapshot, result, runtime, parse } = input;
+  const engine = runtime.engine();
+  const { doubleQuotes, maxRows } = engine.options;
+  const entry = runtime.goldCache.getOrRun({ snapshot, sql: item.golds[goldIndex]!, doubleQuotes, maxRows }, () => engine.execute({ db: snapshot.path, sql: item.golds[goldIndex]!, doubleQuotes, maxRows }));
+  const ordering: GoldOrdering = await cachedOrdering(entry.orderings, TIE_RULE, () =>
+    resolveGoldOrdering({ engine, db: snapshot.path, goldSql: result.executedSql, goldResult: result, policy: TIE_POLICY, parse }),
+  );
+  const orderMatters = item.goldOrdered ?? ordering.ordered;
+  const findings = checkGoldResult({ goldIndex, result, ordering, orderMatters });
+  const subqueries = await checkSubqueryCuts(goldIndex, snapshot, result.executedSql, runtime, input.subqueryFailures, parse);
+  findings.push(...subqueries.cuts);
+  let limitCut: 'none' | 'harmless' | 'drops' = 'none';
+  const plan = planLimitCut(result.executedSql, parse);
+  if (plan !== undefined) {
+    const full = await engine.execute({ db: snapshot.path, sql: plan.sql, doubleQuotes, maxRows });
+    if (full.ok) {
+      const cut = checkLimitCut(goldIndex, plan, result, full.result);
+      limitCut = cut === undefined ? 'harmless' : 'drops';
+      if (cut !== undefined) findings.push(cut);
+    }
+  }
+  return { findings, ofTheGold: subqueries.unchecked, orderMatters, limitCut };
 }
 
 /**
