@@ -75,7 +75,7 @@ export type { AnswerGroundingDetails, AnswerGroundingInput } from './rungs/answe
 export { runGates } from './rungs/gates.js';
 export type { GateInput, GateRun } from './rungs/gates.js';
 export { runLadder, ladderRungIds } from './rungs/ladder.js';
-export type { LadderAnswer, LadderInput, LadderResult, LadderRungs, LadderSnapshot } from './rungs/ladder.js';
+export type { LadderAnswer, LadderInput, LadderResult, LadderRungs } from './rungs/ladder.js';
 export { createLadderRungs, executionFacts, LADDER_RUNGS } from './rungs/ladder-rungs.js';
 export type { ExecutingRung, ExecutionFacts, LadderContext, LadderResults, LadderRungDetails, LadderRungOptions, LadderRungTable } from './rungs/ladder-rungs.js';
 

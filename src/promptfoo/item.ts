@@ -23,7 +23,8 @@
 import path from 'node:path';
 import { optionReader } from '../options.js';
 import type { OptionReader } from '../options.js';
-import type { ExpectedBehavior, LadderSnapshot } from '../rungs/ladder.js';
+import type { ExpectedBehavior } from '../rungs/ladder.js';
+import { snapshotOfFile, type Snapshot } from '../fixtures/snapshot.js';
 import type { AssertionContext } from './adapter.js';
 import { resolveFixtureOnce } from './runtime.js';
 import { missingPredictionMessage } from './replay-provider.js';
@@ -35,7 +36,7 @@ export interface AssertionItem {
   readonly expectedBehavior: ExpectedBehavior;
   readonly golds: readonly string[];
   /** Empty when the item names no database (allowed for declining items and static rungs). */
-  readonly snapshots: readonly LadderSnapshot[];
+  readonly snapshots: readonly Snapshot[];
   readonly role: string | undefined;
   /** The fixture name, when the item names one (not for `db_path`). */
   readonly db: string | undefined;
@@ -94,9 +95,9 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
   const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : '(no id)';
   const source = itemSource(context);
 
-  let snapshots: LadderSnapshot[] = [];
+  let snapshots: Snapshot[] = [];
   if (dbPaths !== undefined) {
-    snapshots = dbPaths.map((file) => ({ name: path.basename(file).replace(/\.(sqlite3?|db)$/i, ''), path: path.resolve(file) }));
+    snapshots = dbPaths.map((file) => snapshotOfFile(path.resolve(file)));
   } else if (db !== undefined) {
     const fixture = await resolveFixtureOnce(db, role);
     snapshots = fixture.snapshots.map((snapshot) => ({ name: snapshot.name, path: snapshot.path, ...(snapshot.checksum ? { checksum: snapshot.checksum } : {}) }));

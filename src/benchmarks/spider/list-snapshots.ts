@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LadderError } from '../../errors.js';
-import type { Snapshot } from '../../fixtures/snapshot.js';
+import { snapshotOfFile, type Snapshot } from '../../fixtures/snapshot.js';
 
 /** Options of {@link listSnapshots}. */
 export interface ListSnapshotsOptions {
@@ -43,7 +43,7 @@ export async function listSnapshots(dbDir: string, dbId: string, options: ListSn
   return Promise.all(
     files.map(async (file) => {
       const full = path.join(folder, file);
-      const snapshot: Snapshot = { name: file.slice(0, -'.sqlite'.length), path: full };
+      const snapshot: Snapshot = snapshotOfFile(full);
       if (!options.checksums) return snapshot;
       const checksum = createHash('sha256').update(await readFile(full)).digest('hex');
       return { ...snapshot, checksum };
