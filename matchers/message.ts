@@ -23,6 +23,7 @@
  */
 import type { MatcherState } from 'vitest';
 import type { RungIssue, RungResult } from '../src/rungs/rung-result.js';
+import { formatPipeTable, truncateCounted } from '../src/format.js';
 
 /** What a matcher knows when it builds its message. */
 export interface MatcherMessageParts {
@@ -123,7 +124,7 @@ export function formatMatcherMessage(state: MatcherState, parts: MatcherMessageP
 export function formatVerdict(result: RungResult): string {
   const label = RUNG_LABELS[result.rung] ?? result.rung;
   const word = result.status === 'pass' ? 'passed' : result.status === 'fail' ? 'failed' : result.status;
-  return `${label} ${word}: ${clipText(result.reason, MAX_MESSAGE_LINE_CHARS)}`;
+  return `${label} ${word}: ${truncateCounted(result.reason, MAX_MESSAGE_LINE_CHARS)}`;
 }
 
 /** Longest received string printed, in characters; the rest is counted, not printed. */
@@ -133,14 +134,9 @@ export const MAX_SOURCE_LINE_CHARS = 160;
 /** Longest reason or issue message printed, in characters. */
 export const MAX_MESSAGE_LINE_CHARS = 1_000;
 
-/** `text` cut to `max` characters, ending `… (+N characters)` when cut. */
-function clipText(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (+${text.length - max} characters)`;
-}
-
 /** The received value as the message prints it: a string cut to {@link MAX_RECEIVED_CHARS}. */
 function clipReceived(received: unknown): unknown {
-  return typeof received === 'string' ? clipText(received, MAX_RECEIVED_CHARS) : received;
+  return typeof received === 'string' ? truncateCounted(received, MAX_RECEIVED_CHARS) : received;
 }
 
 /**
@@ -179,7 +175,7 @@ export function formatIssues(issues: readonly RungIssue[], source?: string): str
           : '';
     const suggestion =
       issue.suggestion !== undefined && !/did you mean/i.test(issue.message) ? ` (did you mean ${JSON.stringify(issue.suggestion)}?)` : '';
-    const head = `  ${where}${issue.kind}  ${clipText(issue.message, MAX_MESSAGE_LINE_CHARS)}${suggestion}`;
+    const head = `  ${where}${issue.kind}  ${truncateCounted(issue.message, MAX_MESSAGE_LINE_CHARS)}${suggestion}`;
     const text = issue.line !== undefined ? sourceLines?.[issue.line - 1] : undefined;
     if (text === undefined || issue.column === undefined) return head;
     const window = sourceWindow(text, issue.column);
@@ -203,9 +199,12 @@ function linesAt(source: string, wanted: ReadonlySet<number>): (string | undefin
   return lines;
 }
 
+/** Widest cell a table prints, in characters; longer ones end in `…`. */
+export const MAX_TABLE_CELL_CHARS = 60;
+
 /**
- * Formats rows as an aligned text table, cells printed as SQL-ish literals (`NULL`, `'text'`,
- * `42`, `42n` for integers beyond 2^53, `x'0a1b'` for blobs), each cut to
+ * Formats rows as an aligned pipe table, cells printed as SQL literals (src/format.ts
+ * `formatCell`: `NULL`, `'text'`, `42`, exact digits beyond 2^53, `x'0a1b'` for blobs), each cut to
  * {@link MAX_TABLE_CELL_CHARS} characters.
  *
  * @param columns - header names by position (duplicates allowed).
@@ -213,34 +212,7 @@ function linesAt(source: string, wanted: ReadonlySet<number>): (string | undefin
  * @param indent - spaces before each line (default 2).
  */
 export function formatTable(columns: readonly string[], rows: readonly (readonly unknown[])[], indent = 2): string {
-  const header = columns.map((name) => name);
-  const body = rows.map((row) => row.map((cell) => clip(formatCell(cell))));
-  const widths = header.map((name, index) =>
-    Math.max(name.length, ...body.map((row) => (row[index] ?? '').length)),
-  );
-  const pad = ' '.repeat(indent);
-  const line = (cells: readonly string[]): string =>
-    `${pad}| ${cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join(' | ')} |`;
-  const rule = `${pad}|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
-  return [line(header), rule, ...body.map((row) => line(row))].join('\n');
+  return formatPipeTable(columns, rows, { indent, maxCellChars: MAX_TABLE_CELL_CHARS });
 }
 
-/** Widest cell a table prints, in characters; longer ones end in `…`. */
-export const MAX_TABLE_CELL_CHARS = 60;
-
-function clip(text: string): string {
-  return text.length > MAX_TABLE_CELL_CHARS ? `${text.slice(0, MAX_TABLE_CELL_CHARS - 1)}…` : text;
-}
-
-/**
- * One cell as a SQL-ish literal: `NULL`, `'it''s'`, `42`, `1.5`, `9007199254740993n`, `x'0a1b'`.
- * Anything else is JSON.
- */
-export function formatCell(cell: unknown): string {
-  if (cell === null || cell === undefined) return 'NULL';
-  if (typeof cell === 'string') return `'${cell.replaceAll("'", "''")}'`;
-  if (typeof cell === 'number') return String(cell);
-  if (typeof cell === 'bigint') return `${cell}n`;
-  if (cell instanceof Uint8Array) return `x'${Buffer.from(cell).toString('hex')}'`;
-  return JSON.stringify(cell) ?? String(cell);
-}
+export { formatCell } from '../src/format.js';

@@ -17,6 +17,7 @@ import { argumentTypeError, isPlainObject, matcherTypeError, rejectUnknownOption
 import { matcherRuntime } from './matcher-engine.js';
 import { formatCell, formatTable, toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
+import { oneLine } from '../src/format.js';
 
 /** Options shared by both ways of naming the databases. */
 interface GoldResultCommonOptions {
@@ -289,7 +290,3 @@ function describePolicy(policy: ComparisonPolicy): string {
   return `${policy.preset} preset${overridden} — ${parts.join(', ')}`;
 }
 
-/** Collapses whitespace so that a multi-line gold prints on one line. */
-function oneLine(sql: string): string {
-  return sql.replace(/\s+/g, ' ').trim();
-}

@@ -21,6 +21,7 @@ import { LadderError } from '../errors.js';
 import type { DatasetError, DatasetItem, LoadedDataset } from './item.js';
 import { makeError, makeFileError, validateRecord } from './validate.js';
 import type { RecordLocation } from './validate.js';
+import { errorText } from '../format.js';
 
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset, SourceLocation, TagValue } from './item.js';
 
@@ -90,7 +91,7 @@ function validateAll(file: string, records: { records: RawRecord[]; fileErrors: 
     try {
       outcome = validateRecord(record.value, record.location);
     } catch (error) {
-      errors.push(makeError(file, record.location.line, idOf(record.value), undefined, `cannot read this item: ${oneLine(error)}`));
+      errors.push(makeError(file, record.location.line, idOf(record.value), undefined, `cannot read this item: ${errorText(error)}`));
       continue;
     }
     errors.push(...outcome.errors);
@@ -127,11 +128,6 @@ function idOf(value: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? `${error.message}` : String(error);
-  return text.replace(/\s*\n\s*/g, ' ').trim();
-}
-
 function readJsonl(file: string, text: string): { records: RawRecord[]; fileErrors: DatasetError[] } {
   const records: RawRecord[] = [];
   text.split(/\r?\n/).forEach((lineText, index) => {
@@ -155,7 +151,7 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
     doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   } catch (error) {
     // The parser itself gave up (e.g. flow collections nested past the stack).
-    throw new LadderError('dataset_invalid', `${file}: cannot parse YAML: ${oneLine(error)}`, { cause: error });
+    throw new LadderError('dataset_invalid', `${file}: cannot parse YAML: ${errorText(error)}`, { cause: error });
   }
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
   const lineOf = (node: YamlNode | null | undefined, fallback: number): number => (node?.range ? lineAt(node.range[0]) : fallback);
@@ -192,7 +188,7 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
       defaultValues = defaults.toJS(doc) as Record<string, unknown>;
     } catch (error) {
       // An alias bomb in the defaults spoils every item: report it once, read the items without them.
-      fileErrors.push(makeFileError(file, lineOf(defaults, 1), `defaults cannot be read: ${oneLine(error)}`));
+      fileErrors.push(makeFileError(file, lineOf(defaults, 1), `defaults cannot be read: ${errorText(error)}`));
     }
   }
   const defaultLine = (field: string): number | undefined => {
@@ -231,7 +227,7 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
     } catch (error) {
       // E.g. "Excessive alias count indicates a resource exhaustion attack" (a billion-laughs item).
       const id = isMap(itemNode) ? scalarString(itemNode.get('id', true) as YamlNode | undefined) : undefined;
-      return { location, errors: [makeError(file, line, id, undefined, `YAML: ${oneLine(error)}`)] };
+      return { location, errors: [makeError(file, line, id, undefined, `YAML: ${errorText(error)}`)] };
     }
     const value = own !== null && typeof own === 'object' && !Array.isArray(own) ? { ...defaultValues, ...(own as Record<string, unknown>) } : own;
     return { value, location, errors: [] };

@@ -24,6 +24,7 @@ import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { spiderHardness, HARDNESS_LEVELS, type Hardness } from '../benchmarks/spider/hardness.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
 import { diagnoseItem, summarizeDiagnostics, type DiagnosticsRow, type DiagnosticsSummary } from '../diagnostics/diagnose.js';
+import { errorText, truncate } from '../format.js';
 
 /** One item's outcome, as written to the JSONL output. */
 export interface SpiderItemVerdict {
@@ -198,7 +199,7 @@ async function evaluateItem(
   } catch (error_) {
     // Diagnostics never gate: losing them must not cost the item, let alone the run.
     const note = isLadderError(error_) ? [] : ['diagnostics_error'];
-    return { verdict: { ...verdict, flags: [...verdict.flags, ...note], error: verdict.error ?? (note.length > 0 ? `diagnostics not computed: ${oneLine(error_)}` : null), diagnostics }, result };
+    return { verdict: { ...verdict, flags: [...verdict.flags, ...note], error: verdict.error ?? (note.length > 0 ? `diagnostics not computed: ${truncate(errorText(error_, { withName: true }), 500)}` : null), diagnostics }, result };
   }
   return { verdict: { ...verdict, diagnostics }, result };
 }
@@ -217,7 +218,7 @@ function internalError(input: EvaluateSpiderInput, index: number, error: unknown
       i: index,
       db_id: gold.dbId,
       exec: 0,
-      error: `internal error while evaluating this item: ${oneLine(error)}`,
+      error: `internal error while evaluating this item: ${truncate(errorText(error, { withName: true }), 500)}`,
       flags: ['prediction_error', 'internal_error'],
       goldIndex: null,
       hardness,
@@ -225,11 +226,6 @@ function internalError(input: EvaluateSpiderInput, index: number, error: unknown
     },
     result: null,
   };
-}
-
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.replace(/\s*\n\s*/g, ' ').trim().slice(0, 500);
 }
 
 /** Aggregates item verdicts into the per-level table and the counts. */

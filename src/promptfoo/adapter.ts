@@ -39,6 +39,9 @@
 import { LadderError, isLadderError, isMisuseError } from '../errors.js';
 import { scoreNameOf as ladderScoreName } from '../rungs/rung-result.js';
 import type { RungId, RungResult, RungStatus } from '../rungs/rung-result.js';
+import { oneLine } from '../format.js';
+
+export { oneLine } from '../format.js';
 
 /**
  * The slice of promptfoo's GradingResult this package produces (promptfoo 0.121 `isGradingResult`
@@ -123,11 +126,6 @@ export function displayReason(result: Pick<RungResult, 'status' | 'reason'>): st
     return line.startsWith(`${result.status}:`) ? line : `${result.status}: ${line}`;
   }
   return line;
-}
-
-/** Collapses whitespace so that a reason is one line (promptfoo prints it in a table cell). */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**

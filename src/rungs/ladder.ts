@@ -44,6 +44,7 @@ import type { ExecutingRungs, LadderContext, LadderResults, LadderRungResult, La
 import { createParseMemo } from './parse-memo.js';
 import { GATE_IDS, LADDER_RUNG_IDS, createRungResult, createSkippedResult, isGateId, scoreNameOf } from './rung-result.js';
 import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
+import { oneLine, truncate } from '../format.js';
 
 /** What an item expects from the provider (record format, reference 000 §12; defined by the dataset). */
 export type { ExpectedBehavior };
@@ -265,10 +266,3 @@ export function judgeDecline(expected: 'clarify' | 'refuse', answer: LadderAnswe
   };
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}

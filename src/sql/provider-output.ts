@@ -7,6 +7,7 @@
  * - plain text with no SQL, which counts as declining (`action: 'none'`).
  */
 import { MAX_OUTPUT_CHARS, extractSql } from './extract.js';
+import { truncateCounted } from '../format.js';
 
 /** A provider answered with SQL. */
 export interface SqlAnswer {
@@ -55,16 +56,11 @@ export function parseProviderOutput(output: unknown): ProviderAnswer {
   const text = typeof output === 'string' ? output : outputText(output);
   const extraction = extractSql(text);
   if (extraction.found) return { kind: 'sql', sql: extraction.sql, source: extraction.source };
-  return { kind: 'declined', action: 'none', message: clipMessage(text.trim()) };
+  return { kind: 'declined', action: 'none', message: clip(text.trim()) };
 }
 
 /** Longest decline message kept, in characters (it ends up in every reason that quotes it). */
 export const MAX_DECLINE_MESSAGE_CHARS = 2_000;
-
-function clipMessage(message: string): string {
-  if (message.length <= MAX_DECLINE_MESSAGE_CHARS) return message;
-  return `${message.slice(0, MAX_DECLINE_MESSAGE_CHARS)}… (${message.length - MAX_DECLINE_MESSAGE_CHARS} more characters)`;
-}
 
 /**
  * The text of a non-string output: JSON for plain data, `''` for null / undefined
@@ -119,4 +115,8 @@ function readProtocolObject(object: Record<string, unknown>): ProviderAnswer | u
 function stringArray(value: unknown): readonly string[] | undefined {
   if (!Array.isArray(value)) return undefined;
   return value.filter((entry): entry is string => typeof entry === 'string');
+}
+
+function clip(message: string): string {
+  return truncateCounted(message, MAX_DECLINE_MESSAGE_CHARS);
 }

@@ -13,7 +13,7 @@ describe('formatCell', () => {
     ['', "''"],
     [42, '42'],
     [175.5, '175.5'],
-    [2n ** 53n + 1n, '9007199254740993n'],
+    [2n ** 53n + 1n, '9007199254740993'],
     [new Uint8Array([10, 27]), "x'0a1b'"],
   ])('prints %o as %s', (cell, text) => {
     expect(formatCell(cell)).toBe(text);

@@ -38,7 +38,7 @@ describe('parseProviderOutput: bounded and never throwing', () => {
     expect(parseProviderOutput(prose)).toEqual({
       kind: 'declined',
       action: 'none',
-      message: `${prose.trim().slice(0, MAX_DECLINE_MESSAGE_CHARS)}… (${prose.trim().length - MAX_DECLINE_MESSAGE_CHARS} more characters)`,
+      message: `${prose.trim().slice(0, MAX_DECLINE_MESSAGE_CHARS)}… (+${prose.trim().length - MAX_DECLINE_MESSAGE_CHARS} characters)`,
     });
   });
 

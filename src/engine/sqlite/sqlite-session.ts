@@ -35,6 +35,7 @@ import { tokenizeSqlite } from '../../sql/sqlite-lexer.js';
 import { checkPreparedStatement, checkQueryText } from './query-gate.js';
 import { missingColumnName, restoreResolvingIdentifiers, rewriteDoubleQuoted } from './double-quote-fallback.js';
 import type { CatalogOutcome, ChildRequest } from './sqlite-protocol.js';
+import { errorText } from '../../format.js';
 
 type Connection = Database.Database;
 type Statement = Database.Statement<unknown[], unknown>;
@@ -169,7 +170,7 @@ function openReadOnly(file: string, maxCopyBytes: number): Connection | Executio
     }
     return connection;
   } catch (error) {
-    return { code: 'sqlite_error', message: `cannot open ${file}: ${oneLine(error)}` };
+    return { code: 'sqlite_error', message: `cannot open ${file}: ${errorText(error)}` };
   }
 }
 
@@ -254,7 +255,7 @@ function prepareQuery(connection: Connection, sql: string, mode: DoubleQuoteMode
     try {
       statement = connection.prepare(text);
     } catch (error) {
-      const message = oneLine(error);
+      const message = errorText(error);
       const name = mode === 'legacy' && round < MAX_FALLBACK_ROUNDS ? missingColumnName(message) : undefined;
       const rewritten = name === undefined ? undefined : rewriteDoubleQuoted(text, name);
       if (rewritten === undefined) return { code: 'sqlite_error', message };
@@ -321,7 +322,7 @@ function runQuery(connection: Connection, sql: string, mode: DoubleQuoteMode, li
         rows.push(row);
       }
     } catch (error) {
-      return { ok: false, error: { code: 'sqlite_error', message: oneLine(error) } };
+      return { ok: false, error: { code: 'sqlite_error', message: errorText(error) } };
     }
   }
   return {
@@ -390,7 +391,7 @@ function explainQuery(connection: Connection, sql: string, mode: DoubleQuoteMode
     }
     return { ok: true, result: { plan, tablesRead: [...tablesRead].sort(), doubleQuoteFallback: prepared.doubleQuoteFallback } };
   } catch (error) {
-    return { ok: false, error: { code: 'sqlite_error', message: oneLine(error) } };
+    return { ok: false, error: { code: 'sqlite_error', message: errorText(error) } };
   }
 }
 
@@ -410,7 +411,3 @@ function toCell(value: unknown): Cell {
   return value as Cell;
 }
 
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/\s*\n\s*/g, ' ').trim();
-}
