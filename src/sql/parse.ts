@@ -138,7 +138,9 @@ function parseWithCst(
   sqliteRules: boolean,
   deadline: number,
 ): { readonly ok: true; readonly program: Program } | { readonly ok: false; readonly error: ParseError } {
-  const remaining = deadline - performance.now();
+  // Whole milliseconds: the first parse gets the full budget, so a text that ran out of it once is
+  // known to bounded-parse.ts for every later rung.
+  const remaining = Math.ceil(deadline - performance.now());
   if (remaining <= 0) return { ok: false, error: parseTimeBudget() };
   const prepared = parserText(text, sqliteRules);
   const parsed = parseInWorker('sql-parser-cst', prepared.text, { dialect, includeRange: true, paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'], filename: 'sql' }, remaining);

@@ -75,9 +75,10 @@ describe('parses per ladder run (warehouse, strong and weak recordings, L1–L7)
     }
     expect(repeated).toEqual([]);
     // Before the parse memo: 998 parser calls (466 of the predicted SQL) for the same 122 runs.
-    // 121 predicted: weak wh-030's `SUM(amount FROM …` never closes its parenthesis.
-    // 444 before the gold checks read every gold's text (LIMIT without ORDER BY), also golds the
+    // 445 before the gold checks read every gold's text (LIMIT without ORDER BY), also golds the
     // comparison never reached after an earlier gold matched: 72 more, each gold still once.
+    // 121 predicted: weak wh-030's `SUM(amount FROM …` never closes its parenthesis, so it is
+    // refused before the parser (one call fewer).
     expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 121, total: 516 });
   }, 120_000);
 });

@@ -25,7 +25,6 @@
  *   watchdog's parent-pid check while a statement runs).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -358,22 +357,6 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
       return closing;
     },
   };
-}
-
-/**
- * Reads a process's resident set size from `/proc/<pid>/status` (`VmRSS`, reported in kB).
- * @param pid - process id.
- * @returns bytes, or `null` when the file or field cannot be read (process gone, not Linux).
- */
-export function readRssBytes(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Bytes as MiB with one decimal, dropping `.0` (`134217728` → `128 MiB`, `134637568` → `128.4 MiB`). */

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine, type SqliteEngine } from '../../../src/engine/sqlite/sqlite-engine.js';
-import { readRssBytes } from '../../../src/engine/sqlite/sqlite-pool.js';
 import { buildTestDb, listDir, sha256, type TestDb } from './test-db.js';
 
 /** Counts to 2·10^8 one row at a time: about 45 s of SQLite work on this machine. */
@@ -189,16 +188,6 @@ describe('a parent whose event loop is blocked', () => {
     expect(outcome).toMatchObject({ ok: false, error: { code: 'memory_limit' } });
     const rss = /^memory limit: child RSS (\d+(?:\.\d)?) MiB passed the cap of 128 MiB/.exec(outcome.ok ? '' : outcome.error.message);
     expect(Number(rss?.[1])).toBeLessThan(286);
-  });
-});
-
-describe('readRssBytes', () => {
-  it('reads this process’s VmRSS and gives null for a missing process', () => {
-    const rss = readRssBytes(process.pid);
-    expect(rss).toBeGreaterThan(10 * 2 ** 20);
-    expect(rss! % 1024).toBe(0);
-    expect(readRssBytes(undefined)).toBeNull();
-    expect(readRssBytes(2 ** 22 + 12345)).toBeNull();
   });
 });
 
