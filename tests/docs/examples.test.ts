@@ -74,5 +74,5 @@ describe('code examples in the README and docs/', () => {
     if (example.lang === 'console') runConsole(example);
     else if (example.lang === 'ts') runTypeScript(example);
     else throw new Error(`${example.page}:${example.line}: doctest blocks are console or ts, not ${example.lang}`);
-  });
+  }, 240_000);
 });
