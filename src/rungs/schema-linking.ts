@@ -29,9 +29,8 @@
  * retriever did not return it and a **generation** miss when it was retrieved but not used.
  */
 import type { Catalog } from '../engine/engine.js';
-import type { Dialect } from '../sql/parse.js';
+import { parseSqlCached, type Dialect } from '../sql/parse.js';
 import { collectReferences } from '../sql/references.js';
-import { parseSqlCached } from '../sql/normalize.js';
 import { createRungResult, createSkippedResult, type RungResult } from './rung-result.js';
 
 /** Schema elements of one query: lower-cased table names and `table.column` names. */

@@ -12,16 +12,24 @@
  */
 import { withinAnalysisBudget } from './analysis-budget.js';
 import type { Dialect } from './parse.js';
+import { normalizeTree, type NormalizationPass } from './normalize.js';
+import { parseStatement } from './parse.js';
 import {
+  child,
+  children,
   clauseOf,
   flattenBoolean,
   fromSources,
-  normalizeTree,
-  parseStatement,
+  identifierName,
+  keywordText,
+  listItems,
+  mapChildren,
+  mapTree,
+  renderSql,
   tableName,
-  type NormalizationPass,
-} from './normalize.js';
-import { child, children, identifierName, keywordText, listItems, mapChildren, mapTree, renderSql, withFields, type SqlNode } from './sql-tree.js';
+  withFields,
+  type SqlNode,
+} from './sql-tree.js';
 
 /** The clauses scored by component F1 (reference 000 §4.2). */
 export type ClauseName = 'select' | 'from' | 'where' | 'group_by' | 'having' | 'order_by' | 'limit' | 'set_ops';
