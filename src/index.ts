@@ -85,8 +85,10 @@ export type { LadderRuntime, LadderRuntimeOptions } from './runtime/ladder-runti
 
 // Diagnostics (never gates)
 export { multisetF1, scoreComponents, scoreSpiderComponents } from './rungs/components.js';
-export { CLAUSE_NAMES, extractClauseComponents, extractSpiderUnits, SPIDER_COMPONENT_NAMES } from './sql/components.js';
-export type { ClauseName, SpiderComponentName } from './sql/components.js';
+export { CLAUSE_NAMES, extractClauseComponents } from './sql/components.js';
+export type { ClauseName } from './sql/components.js';
+export { extractSpiderUnits, SPIDER_COMPONENT_NAMES } from './benchmarks/spider/spider-units.js';
+export type { SpiderComponentName } from './benchmarks/spider/spider-units.js';
 export { tokenJaccard, toLabelledTree, treeEditDistance } from './sql/tree-edit-distance.js';
 export type { LabelledTree } from './sql/tree-edit-distance.js';
 export type { ComponentsDetails, ComponentsInput } from './rungs/components.js';

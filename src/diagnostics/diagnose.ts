@@ -27,7 +27,8 @@
  */
 import type { Engine, QueryResult } from '../engine/engine.js';
 import type { Dialect } from '../sql/parse.js';
-import { CLAUSE_NAMES, SPIDER_COMPONENT_NAMES, extractClauseComponents } from '../sql/components.js';
+import { SPIDER_COMPONENT_NAMES } from '../benchmarks/spider/spider-units.js';
+import { CLAUSE_NAMES, extractClauseComponents } from '../sql/components.js';
 import { columnsByTableOf } from '../sql/normalize.js';
 import { scoreComponents, type ComponentsDetails } from '../rungs/components.js';
 import { scoreExactMatch } from '../rungs/exact-match.js';

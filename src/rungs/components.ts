@@ -3,17 +3,8 @@
  * (reference 000 §4.2), plus Spider's official partial-match components. Never a gate.
  */
 import type { Dialect } from '../sql/parse.js';
-import {
-  CLAUSE_NAMES,
-  SPIDER_COMPONENT_NAMES,
-  extractClauseComponents,
-  extractSpiderUnits,
-  type ClauseComponentOptions,
-  type ClauseComponents,
-  type ClauseName,
-  type SpiderComponentName,
-  type SpiderUnits,
-} from '../sql/components.js';
+import { SPIDER_COMPONENT_NAMES, extractSpiderUnits, type SpiderComponentName, type SpiderUnits } from '../benchmarks/spider/spider-units.js';
+import { CLAUSE_NAMES, extractClauseComponents, type ClauseComponentOptions, type ClauseComponents, type ClauseName } from '../sql/components.js';
 import { createRungResult, createSkippedResult, type RungResult } from './rung-result.js';
 
 /** Counts behind one component's F1 (kept so that datasets can be micro-averaged). */

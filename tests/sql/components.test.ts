@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractClauseComponents, extractSpiderUnits } from '../../src/sql/components.js';
+import { extractSpiderUnits } from '../../src/benchmarks/spider/spider-units.js';
+import { extractClauseComponents } from '../../src/sql/components.js';
 
 function components(sql: string, aliasResolution?: 'resolve' | 'seed') {
   const result = extractClauseComponents(sql, 'sqlite', aliasResolution ? { aliasResolution } : {});
