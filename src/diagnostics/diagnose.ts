@@ -1,7 +1,7 @@
 /**
  * Per-item diagnostics as one flat row (for the Spider CLI's `--diagnostics` JSONL and its
  * summary), and their dataset averages. Diagnostics never gate: they explain where a prediction
- * went wrong (reference 000 §4 and §8; reference 002).
+ * went wrong (*Text-to-SQL Evals* §4 and §8; *Redefining text-to-SQL metrics*).
  *
  * Row keys (always present; `null` when not computed):
  * - `components_<clause>` for select, from, where, group_by, having, order_by, limit, set_ops

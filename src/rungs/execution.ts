@@ -2,7 +2,7 @@
  * L4 execution accuracy (+ L5 multi-snapshot): does the predicted query return the gold result on
  * every snapshot, for at least one gold?
  *
- * Rules (issue 3):
+ * Rules:
  * - An item passes when ONE gold matches on EVERY snapshot; the details name that gold, the
  *   per-snapshot verdicts, and for a failure the first failing snapshot.
  * - A gold that errors or times out on a snapshot is left out and reported (`goldErrors`); when no

@@ -1,5 +1,5 @@
 /**
- * L3 — static safety (reference 000 §3.3), fail closed: one read-only query and nothing else
+ * L3 — static safety (*Text-to-SQL Evals* §3.3), fail closed: one read-only query and nothing else
  * anywhere in its tree. It is a fast filter and an offline metric; the boundary is the database
  * (read-only engine, role-scoped fixtures), which the red-team slice checks with this rung off.
  *

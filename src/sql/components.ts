@@ -23,7 +23,7 @@ import {
   type SqlNode,
 } from './sql-tree.js';
 
-/** The clauses scored by component F1 (reference 000 §4.2). */
+/** The clauses scored by component F1 (*Text-to-SQL Evals* §4.2). */
 export type ClauseName = 'select' | 'from' | 'where' | 'group_by' | 'having' | 'order_by' | 'limit' | 'set_ops';
 
 /** Every clause, in report order. */
@@ -37,7 +37,7 @@ export interface ClauseComponentOptions {
   /**
    * `resolve` (default): select-list aliases and positions in ORDER BY / GROUP BY / HAVING are
    * replaced by their expressions, so `ORDER BY total` equals `ORDER BY SUM(amount)`.
-   * `seed`: as reference 000's code — aliases are dropped from the select list but references to
+   * `seed`: as the *Text-to-SQL Evals* guide's code — aliases are dropped from the select list but references to
    * them are not resolved (the §4.2 example then scores order_by 0.0).
    */
   readonly aliasResolution?: 'resolve' | 'seed';
@@ -151,7 +151,7 @@ export function orderItems(orderBy: SqlNode | undefined): string[] {
 }
 
 /**
- * The clause components of the outermost query (reference 000 §4.2, extended):
+ * The clause components of the outermost query (*Text-to-SQL Evals* §4.2, extended):
  * - `select`: select expressions (output aliases dropped), plus `distinct` for SELECT DISTINCT;
  * - `from`: each table (or subquery text; self-joined tables keep canonical aliases `t_1`, `t_2`),
  *   plus one item per AND-ed join predicate `<type> join on <predicate>` (type `inner`, `left`,

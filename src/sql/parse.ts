@@ -1,7 +1,7 @@
 /**
  * The AST layer: one entry point that parses SQL in a named dialect.
  *
- * Chosen on evidence (issue 2): sql-parser-cst parses every gold and prediction of the shared
+ * Chosen on evidence: sql-parser-cst parses every gold and prediction of the shared
  * Spider slice in its SQLite dialect, while node-sql-parser's SQLite grammar rejects 34 golds
  * (INTERSECT / EXCEPT) and valid syntax such as bracket identifiers, `FILTER (WHERE …)` and
  * `IS NOT DISTINCT FROM`. So:

@@ -10,7 +10,7 @@ function text(sql: string, passes?: readonly NormalizationPass[]): string {
 }
 
 describe('normalizeSql', () => {
-  it('reproduces reference 000 §4.1: the two spellings normalize to one text', () => {
+  it('reproduces Text-to-SQL Evals §4.1: the two spellings normalize to one text', () => {
     const a = "select region, sum(amount) as total from orders where created_at >= '2024-01-01' group by region";
     const b = "SELECT o.region, SUM(o.amount) total FROM orders AS o WHERE '2024-01-01' <= o.created_at GROUP BY 1";
     expect(text(a)).toBe("select region, sum (amount) from orders where created_at >= '2024-01-01' group by region");
