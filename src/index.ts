@@ -130,11 +130,6 @@ export type { GoldRun, ItemCheck, SnapshotCheck, VerifyGoldsOptions } from './au
 export { runGoldsOnSnapshots } from './audit/verify-golds.js';
 export type { GoldRunsInput, GoldSnapshotRuns } from './audit/verify-golds.js';
 export {
-  checkGoldResult,
-  checkGoldRun,
-  checkGoldsAgree,
-  checkLimitCut,
-  checkSameOnEverySnapshot,
   findClockReads,
   findLimitWithoutOrderBy,
   findOrderedLimitSubqueries,
@@ -142,10 +137,17 @@ export {
   findTimezoneReads,
   GOLD_CHECK_KINDS,
   GOLD_CHECKS,
-  goldVerdictFlags,
-  planLimitCut,
   runGoldChecks,
 } from './dataset/gold-checks.js';
+export {
+  checkGoldResult,
+  checkGoldRun,
+  checkGoldsAgree,
+  checkLimitCut,
+  checkSameOnEverySnapshot,
+  goldVerdictFlags,
+  planLimitCut,
+} from './dataset/gold-result-checks.js';
 export type {
   GoldCheck,
   GoldCheckInput,
@@ -154,13 +156,15 @@ export type {
   GoldCheckSeverity,
   GoldFinding,
   GoldFindingKind,
-  GoldResultFinding,
   GoldResultFindingKind,
+  OrderedLimitSubquery,
+} from './dataset/gold-checks.js';
+export type {
+  GoldResultFinding,
   GoldResultInput,
   LimitCutPlan,
-  OrderedLimitSubquery,
   FindingRows,
-} from './dataset/gold-checks.js';
+} from './dataset/gold-result-checks.js';
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset } from './dataset/item.js';
 
 // The gold audit (text2sql-ladder audit)

@@ -22,18 +22,16 @@ import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
 import type { ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import { findOrderedLimitSubqueries, runGoldChecks, type GoldCheckSeverity } from '../dataset/gold-checks.js';
 import {
   checkGoldResult,
   checkGoldRun,
   checkGoldsAgree,
   checkLimitCut,
   checkSameOnEverySnapshot,
-  findOrderedLimitSubqueries,
   planLimitCut,
-  runGoldChecks,
-  type GoldCheckSeverity,
   type GoldResultFinding,
-} from '../dataset/gold-checks.js';
+} from '../dataset/gold-result-checks.js';
 import { runGoldsOnSnapshots } from './verify-golds.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { createParseMemo } from '../rungs/parse-memo.js';

@@ -28,7 +28,8 @@
  *   `all_null_gold_row`, `nondeterministic_gold` (a LIMIT cutting a tie) and `null_sort_key`.
  */
 import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
-import { checkGoldResult, goldVerdictFlags, runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
+import { runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
+import { checkGoldResult, goldVerdictFlags } from '../dataset/gold-result-checks.js';
 import { LadderError } from '../errors.js';
 import { compareResults, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
