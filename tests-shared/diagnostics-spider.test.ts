@@ -1,5 +1,5 @@
 /**
- * Diagnostics on the shared Spider dev slice (../shared/data/spider-dev-slice), both prediction
+ * Diagnostics on the shared Spider dev slice, both prediction
  * files, with the SQLite engine (catalog-qualified columns, tables read through views, executed
  * results): every item is diagnosed, normalized exact match is a lower bound of the official
  * execution verdict, and the dataset averages are pinned (reported in docs/diagnostics.md).
