@@ -1,0 +1,243 @@
+/**
+ * Edits of a generated database, written to a new file: delete rows, change one cell, or copy
+ * the rows in reverse physical order. These are the steps of a counterexample shrinker: every
+ * edited database is repaired and verified exactly like a fresh draw (derived columns
+ * recomputed; rows that break a check or a children count deleted; integrity, foreign keys and
+ * every invariant checked), so a shrunk witness is still a database the fixture could hold.
+ *
+ * Rows are named by a {@link RowKey}: the rowid, or for a `WITHOUT ROWID` table its primary-key
+ * values in key order.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { bindable, isConstraintError, repairAndDerive, verifyOpenDatabase } from './database-repair.js';
+import { fromSafeIntegerCell, type GenValue } from './gen-value.js';
+import type { GenerateOutcome, GeneratorPlan } from './generate-database.js';
+import { RANDOM_FUNCTION, quoteIdentifier } from './invariants.js';
+import { createPrng, type Prng } from './prng.js';
+import { findTable, type DatabaseSchema, type TableSchema } from './schema-reader.js';
+
+/** A row's identity: `[rowid]`, or the primary-key values of a `WITHOUT ROWID` table. */
+export type RowKey = readonly GenValue[];
+
+/** One change to a database. */
+export type DatabaseEdit =
+  /** Delete rows; rows that reference them through a NOT NULL foreign key go with them. */
+  | { readonly kind: 'delete'; readonly table: string; readonly rows: readonly RowKey[] }
+  /**
+   * Set one cell. When the column is referenced by a foreign key, the referencing cells that held
+   * the old value take the new one too (as `ON UPDATE CASCADE` would), so references stay intact.
+   */
+  | { readonly kind: 'set'; readonly table: string; readonly row: RowKey; readonly column: string; readonly value: GenValue };
+
+/** Rows to delete from one table, by rowid. */
+export interface RowRemoval {
+  readonly table: string;
+  readonly rowids: readonly bigint[];
+}
+
+/** The rows of one table as stored. */
+export interface StoredTable {
+  readonly name: string;
+  /** Insertable columns (generated columns left out), in declaration order. */
+  readonly columns: readonly string[];
+  /** Rows in physical order (rowid, or primary key for `WITHOUT ROWID`). */
+  readonly rows: readonly { readonly key: RowKey; readonly values: readonly GenValue[] }[];
+}
+
+/** The columns that name a row of `table`: `rowid`, or the primary key of a `WITHOUT ROWID` table. */
+export function rowKeyColumns(table: TableSchema): readonly string[] {
+  return table.withoutRowid ? table.primaryKey : ['rowid'];
+}
+
+/** Columns a row gets values for on INSERT (generated columns are computed by SQLite). */
+export function insertableColumns(table: TableSchema): string[] {
+  return table.columns.filter((c) => !c.generated).map((c) => c.name);
+}
+
+/**
+ * Reads every table's rows with their keys.
+ * @param file - an existing SQLite file, opened read-only.
+ * @param schema - its schema (`readSchema`).
+ * @returns tables in schema order; values with their storage class (bigint = INTEGER).
+ */
+export function readStoredTables(file: string, schema: DatabaseSchema): StoredTable[] {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('query_only = 1');
+    db.defaultSafeIntegers(true);
+    return schema.tables.map((table) => readTable(db, table));
+  } finally {
+    db.close();
+  }
+}
+
+function readTable(db: Database.Database, table: TableSchema): StoredTable {
+  const columns = insertableColumns(table);
+  const keys = rowKeyColumns(table);
+  const list = [...keys.map((k) => (k === 'rowid' ? 'rowid' : quoteIdentifier(k))), ...columns.map(quoteIdentifier)].join(', ');
+  const order = keys.map((k) => (k === 'rowid' ? 'rowid' : quoteIdentifier(k))).join(', ');
+  const raw = db.prepare(`SELECT ${list} FROM ${quoteIdentifier(table.name)} ORDER BY ${order}`).raw(true).all() as unknown[][];
+  return {
+    name: table.name,
+    columns,
+    rows: raw.map((row) => {
+      const values = row.map(fromSafeIntegerCell);
+      return { key: values.slice(0, keys.length), values: values.slice(keys.length) };
+    }),
+  };
+}
+
+/**
+ * Writes a copy of a database with some edits applied, then repairs and verifies it like a
+ * fresh draw.
+ *
+ * @param plan - the plan the source was generated from (schema and invariants).
+ * @param source - an existing database (read, never written).
+ * @param edits - applied in order.
+ * @param file - output file; overwritten (written through a temporary file and a rename).
+ * @param rng - stream for `ladder_random()` in derived columns (default: seeded by `file`'s name).
+ * @returns the written database, or why the edited rows cannot make a valid database (a UNIQUE or
+ *   CHECK constraint the edit breaks, an invariant violated, …); no file is written then.
+ * @throws RangeError for an edit naming no table or column of the schema.
+ */
+export function editDatabase(plan: GeneratorPlan, source: string, edits: readonly DatabaseEdit[], file: string, rng?: Prng): GenerateOutcome {
+  const db = openCopy(source);
+  try {
+    const deriveRng = rng ?? createPrng(`edit/${path.basename(file)}`);
+    db.function(RANDOM_FUNCTION, { deterministic: false, varargs: true, safeIntegers: true }, () => deriveRng.next());
+    for (const edit of edits) {
+      const table = findTable(plan.schema, edit.table);
+      if (table === undefined) throw new RangeError(`editDatabase: no table ${edit.table} in the schema`);
+      if (edit.kind === 'delete') {
+        const remove = db.prepare(`DELETE FROM ${quoteIdentifier(table.name)} WHERE ${keyMatch(table)}`);
+        for (const row of edit.rows) remove.run(...row.map(bindable));
+      } else {
+        const column = table.columns.find((c) => c.name.toLowerCase() === edit.column.toLowerCase());
+        if (column === undefined || column.generated) throw new RangeError(`editDatabase: no insertable column ${edit.column} in table ${table.name}`);
+        setCell(plan.schema, db, table, edit.row, column.name, edit.value);
+      }
+    }
+    const repaired = repairAndDerive(plan, db);
+    if (!repaired.ok) return { ok: false, reason: repaired.reason, attempts: 1 };
+    const problem = verifyOpenDatabase(plan, db);
+    if (problem !== null) return { ok: false, reason: problem, attempts: 1 };
+    return { ok: true, database: { ...writeDatabase(db, plan.schema, file), tier: 'edited', attempt: 0, droppedRows: repaired.deleted } };
+  } catch (error) {
+    if (error instanceof RangeError) throw error;
+    if (isConstraintError(error)) return { ok: false, reason: `edit breaks a constraint: ${(error as Error).message}`, attempts: 1 };
+    return { ok: false, reason: `editing failed: ${(error as Error).message}`, attempts: 1 };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Writes a copy of a generated database without some rows (the row-removal step of a
+ * counterexample shrinker). Rows that referenced a deleted row through a NOT NULL foreign key are
+ * deleted with it (nullable references become NULL); derived columns are recomputed, rows that
+ * then break a check or a children count are deleted, and the result is verified like a fresh draw.
+ * Rows of a `WITHOUT ROWID` table are named by key through {@link editDatabase}.
+ *
+ * @param plan - the plan the source was generated from.
+ * @param source - an existing database (opened read-only).
+ * @param removals - rows to delete, by table and rowid.
+ * @param file - output file; overwritten.
+ * @param rng - stream for `ladder_random()` in derived columns (default: seeded by `file`).
+ * @returns the written database, or why the remaining rows cannot make a valid database.
+ * @throws RangeError for a table the schema does not have.
+ */
+export function removeRows(plan: GeneratorPlan, source: string, removals: readonly RowRemoval[], file: string, rng?: Prng): GenerateOutcome {
+  for (const removal of removals) {
+    if (findTable(plan.schema, removal.table) === undefined) throw new RangeError(`removeRows: no table ${removal.table} in the schema`);
+  }
+  const edits = removals.map((r): DatabaseEdit => ({ kind: 'delete', table: r.table, rows: r.rowids.map((id) => [id]) }));
+  const outcome = editDatabase(plan, source, edits, file, rng ?? createPrng(`remove/${path.basename(file)}`));
+  return outcome.ok ? { ok: true, database: { ...outcome.database, tier: 'shrunk' } } : outcome;
+}
+
+/**
+ * Writes a copy whose rows come in the reverse physical order: every table's rows are inserted
+ * last to first, so a rowid table (without an INTEGER PRIMARY KEY) is scanned the other way round.
+ * Values are unchanged, so every constraint and invariant still holds. A query whose result
+ * changes on the copy depends on the order SQLite happens to read rows in (a LIMIT without a full
+ * ORDER BY, a bare column beside an aggregate, GROUP_CONCAT order): its result on the original is
+ * not a property of the data.
+ *
+ * @param schema - the database's schema.
+ * @param source - an existing database (read, never written).
+ * @param file - output file; overwritten.
+ */
+export function writeReversedCopy(schema: DatabaseSchema, source: string, file: string): void {
+  const stored = readStoredTables(source, schema);
+  const db = new Database(':memory:');
+  try {
+    db.defaultSafeIntegers(true);
+    db.pragma('page_size = 4096');
+    db.pragma('foreign_keys = OFF');
+    for (const table of schema.tables) db.exec(table.createSql);
+    for (const index of schema.indexes) db.exec(index.sql);
+    for (const table of stored) {
+      if (table.rows.length === 0) continue;
+      const insert = db.prepare(`INSERT INTO ${quoteIdentifier(table.name)} (${table.columns.map(quoteIdentifier).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})`);
+      for (let r = table.rows.length - 1; r >= 0; r -= 1) insert.run(...table.rows[r]!.values.map(bindable));
+    }
+    for (const view of schema.views) db.exec(view.sql);
+    writeDatabase(db, schema, file);
+  } finally {
+    db.close();
+  }
+}
+
+/** An in-memory, writable copy of a database file. */
+function openCopy(source: string): Database.Database {
+  const reader = new Database(source, { readonly: true, fileMustExist: true });
+  let image: Buffer;
+  try {
+    image = reader.serialize();
+  } finally {
+    reader.close();
+  }
+  const db = new Database(image);
+  db.defaultSafeIntegers(true);
+  db.pragma('foreign_keys = OFF');
+  return db;
+}
+
+/** `VACUUM INTO` a temporary file, then rename it over `file`; returns the file's facts. */
+function writeDatabase(db: Database.Database, schema: DatabaseSchema, file: string): { file: string; checksum: string; rowCounts: Record<string, number> } {
+  const rowCounts: Record<string, number> = {};
+  for (const table of schema.tables) rowCounts[table.name] = Number(db.prepare(`SELECT COUNT(*) FROM ${quoteIdentifier(table.name)}`).pluck().get());
+  const temp = `${file}.tmp-${process.pid}`;
+  rmSync(temp, { force: true });
+  db.prepare('VACUUM INTO ?').run(temp);
+  renameSync(temp, file);
+  return { file, checksum: createHash('sha256').update(readFileSync(file)).digest('hex'), rowCounts };
+}
+
+function keyMatch(table: TableSchema): string {
+  return rowKeyColumns(table).map((k) => `${k === 'rowid' ? 'rowid' : quoteIdentifier(k)} = ?`).join(' AND ');
+}
+
+/** Sets one cell and carries the change into every cell that referenced the old value. */
+function setCell(schema: DatabaseSchema, db: Database.Database, table: TableSchema, row: RowKey, column: string, value: GenValue): void {
+  const columns = insertableColumns(table);
+  const before = db.prepare(`SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${quoteIdentifier(table.name)} WHERE ${keyMatch(table)}`).raw(true).get(...row.map(bindable)) as unknown[] | undefined;
+  if (before === undefined) throw new RangeError(`editDatabase: no row ${JSON.stringify(row.map(String))} in table ${table.name}`);
+  const old = before.map(fromSafeIntegerCell);
+  db.prepare(`UPDATE ${quoteIdentifier(table.name)} SET ${quoteIdentifier(column)} = ? WHERE ${keyMatch(table)}`).run(bindable(value), ...row.map(bindable));
+  const at = (name: string): number => columns.findIndex((c) => c.toLowerCase() === name.toLowerCase());
+  for (const child of schema.tables) {
+    for (const fk of child.foreignKeys) {
+      if (fk.parentTable.toLowerCase() !== table.name.toLowerCase()) continue;
+      const position = fk.parentColumns.findIndex((c) => c.toLowerCase() === column.toLowerCase());
+      if (position < 0) continue;
+      const oldKey = fk.parentColumns.map((c) => old[at(c)] ?? null);
+      if (oldKey.some((v) => v === null)) continue;
+      const where = fk.columns.map((c) => `${quoteIdentifier(c)} = ?`).join(' AND ');
+      db.prepare(`UPDATE ${quoteIdentifier(child.name)} SET ${quoteIdentifier(fk.columns[position]!)} = ? WHERE ${where}`).run(bindable(value), ...oldKey.map(bindable));
+    }
+  }
+}
