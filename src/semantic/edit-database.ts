@@ -13,9 +13,10 @@ import { readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { bindable, isConstraintError, repairAndDerive, verifyOpenDatabase } from './database-repair.js';
-import { fromSafeIntegerCell, type GenValue } from './gen-value.js';
+import { fromSafeIntegerCell, valueKey, type GenValue } from './gen-value.js';
 import type { GenerateOutcome, GeneratorPlan } from './generate-database.js';
 import { RANDOM_FUNCTION, quoteIdentifier } from './invariants.js';
+import { compareValues } from './observed-values.js';
 import { createPrng, type Prng } from './prng.js';
 import { findTable, type DatabaseSchema, type TableSchema } from './schema-reader.js';
 
@@ -30,7 +31,13 @@ export type DatabaseEdit =
    * Set one cell. When the column is referenced by a foreign key, the referencing cells that held
    * the old value take the new one too (as `ON UPDATE CASCADE` would), so references stay intact.
    */
-  | { readonly kind: 'set'; readonly table: string; readonly row: RowKey; readonly column: string; readonly value: GenValue };
+  | { readonly kind: 'set'; readonly table: string; readonly row: RowKey; readonly column: string; readonly value: GenValue }
+  /**
+   * Replace values of one column everywhere: each `[from, to]` pair turns every cell holding
+   * `from` into `to` (a permutation is fine: values pass through placeholders), and cells that
+   * reference the column through a foreign key follow.
+   */
+  | { readonly kind: 'map'; readonly table: string; readonly column: string; readonly pairs: readonly (readonly [GenValue, GenValue])[] };
 
 /** Rows to delete from one table, by rowid. */
 export interface RowRemoval {
@@ -117,7 +124,8 @@ export function editDatabase(plan: GeneratorPlan, source: string, edits: readonl
       } else {
         const column = table.columns.find((c) => c.name.toLowerCase() === edit.column.toLowerCase());
         if (column === undefined || column.generated) throw new RangeError(`editDatabase: no insertable column ${edit.column} in table ${table.name}`);
-        setCell(plan.schema, db, table, edit.row, column.name, edit.value);
+        if (edit.kind === 'set') setCell(plan.schema, db, table, edit.row, column.name, edit.value);
+        else mapColumn(plan.schema, db, table, column.name, edit.pairs);
       }
     }
     const repaired = repairAndDerive(plan, db);
@@ -158,19 +166,34 @@ export function removeRows(plan: GeneratorPlan, source: string, removals: readon
   return outcome.ok ? { ok: true, database: { ...outcome.database, tier: 'shrunk' } } : outcome;
 }
 
+/** How {@link writeReorderedCopy} reorders each table's rows. */
+export type RowReordering =
+  /** Last row first. */
+  | 'reverse'
+  /** The first row moved to the end (catches orders a reversal leaves unchanged, such as b, a, b). */
+  | 'rotate'
+  /** Sorted by value, column by column (SQLite's order of storage classes), smallest first. */
+  | 'ascending'
+  /** Sorted by value, largest first. */
+  | 'descending';
+
+/** Every {@link RowReordering}, in the order a refutation is checked on them. */
+export const ROW_REORDERINGS: readonly RowReordering[] = ['reverse', 'rotate', 'ascending', 'descending'];
+
 /**
- * Writes a copy whose rows come in the reverse physical order: every table's rows are inserted
- * last to first, so a rowid table (without an INTEGER PRIMARY KEY) is scanned the other way round.
- * Values are unchanged, so every constraint and invariant still holds. A query whose result
- * changes on the copy depends on the order SQLite happens to read rows in (a LIMIT without a full
- * ORDER BY, a bare column beside an aggregate, GROUP_CONCAT order): its result on the original is
- * not a property of the data.
+ * Writes a copy whose rows are stored in another physical order: every table's rows are inserted
+ * reversed, rotated by one, or sorted by value, so a rowid table (without an INTEGER PRIMARY KEY) is scanned in
+ * that order. Values are unchanged, so every constraint and invariant still holds. A query whose
+ * result changes on the copy depends on the order SQLite happens to read rows in (a LIMIT without a
+ * full ORDER BY, a bare column beside an aggregate, GROUP_CONCAT order): its result on the original
+ * is not a property of the data. (Scans in index order are not changed.)
  *
  * @param schema - the database's schema.
  * @param source - an existing database (read, never written).
  * @param file - output file; overwritten.
+ * @param reordering - see {@link RowReordering} (default `reverse`).
  */
-export function writeReversedCopy(schema: DatabaseSchema, source: string, file: string): void {
+export function writeReorderedCopy(schema: DatabaseSchema, source: string, file: string, reordering: RowReordering = 'reverse'): void {
   const stored = readStoredTables(source, schema);
   const db = new Database(':memory:');
   try {
@@ -182,12 +205,33 @@ export function writeReversedCopy(schema: DatabaseSchema, source: string, file: 
     for (const table of stored) {
       if (table.rows.length === 0) continue;
       const insert = db.prepare(`INSERT INTO ${quoteIdentifier(table.name)} (${table.columns.map(quoteIdentifier).join(', ')}) VALUES (${table.columns.map(() => '?').join(', ')})`);
-      for (let r = table.rows.length - 1; r >= 0; r -= 1) insert.run(...table.rows[r]!.values.map(bindable));
+      const rows = reorder(table.rows, reordering);
+      for (const row of rows) insert.run(...row.values.map(bindable));
     }
     for (const view of schema.views) db.exec(view.sql);
     writeDatabase(db, schema, file);
   } finally {
     db.close();
+  }
+}
+
+function reorder<T extends { readonly values: readonly GenValue[] }>(rows: readonly T[], reordering: RowReordering): T[] {
+  const byValue = (a: T, b: T): number => {
+    for (let i = 0; i < a.values.length; i += 1) {
+      const c = compareValues(a.values[i]!, b.values[i]!);
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+  switch (reordering) {
+    case 'reverse':
+      return [...rows].reverse();
+    case 'rotate':
+      return [...rows.slice(1), ...rows.slice(0, 1)];
+    case 'ascending':
+      return [...rows].sort(byValue);
+    case 'descending':
+      return [...rows].sort((a, b) => byValue(b, a));
   }
 }
 
@@ -238,6 +282,55 @@ function setCell(schema: DatabaseSchema, db: Database.Database, table: TableSche
       if (oldKey.some((v) => v === null)) continue;
       const where = fk.columns.map((c) => `${quoteIdentifier(c)} = ?`).join(' AND ');
       db.prepare(`UPDATE ${quoteIdentifier(child.name)} SET ${quoteIdentifier(fk.columns[position]!)} = ? WHERE ${where}`).run(bindable(value), ...oldKey.map(bindable));
+    }
+  }
+}
+
+/** The columns that reference `table.column` through a foreign key: `[child table, child column]`. */
+function referencingColumns(schema: DatabaseSchema, table: TableSchema, column: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const child of schema.tables) {
+    for (const fk of child.foreignKeys) {
+      if (fk.parentTable.toLowerCase() !== table.name.toLowerCase()) continue;
+      const position = fk.parentColumns.findIndex((c) => c.toLowerCase() === column.toLowerCase());
+      if (position >= 0) out.push([child.name, fk.columns[position]!]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Applies a value mapping to a column and to every column referencing it. Each affected table is
+ * rewritten whole (rows read, deleted and inserted again with the same rowids), so that UNIQUE
+ * and CHECK constraints see only the final values, never a half-applied permutation.
+ */
+function mapColumn(schema: DatabaseSchema, db: Database.Database, table: TableSchema, column: string, pairs: readonly (readonly [GenValue, GenValue])[]): void {
+  if (pairs.length === 0) return;
+  const mapping = new Map(pairs.map(([from, to]) => [`${typeof from}:${valueKey(from)}`, to]));
+  const targets = new Map<string, Set<string>>();
+  for (const [name, col] of [[table.name, column] as [string, string], ...referencingColumns(schema, table, column)]) {
+    const key = name.toLowerCase();
+    if (!targets.has(key)) targets.set(key, new Set());
+    targets.get(key)!.add(col.toLowerCase());
+  }
+  for (const [name, columns] of targets) {
+    const target = findTable(schema, name)!;
+    const insertable = insertableColumns(target);
+    const keepRowid = !target.withoutRowid && target.rowidAlias === null;
+    const list = [...(keepRowid ? ['rowid'] : []), ...insertable.map(quoteIdentifier)];
+    const rows = db.prepare(`SELECT ${list.join(', ')} FROM ${quoteIdentifier(target.name)}`).raw(true).all() as unknown[][];
+    db.prepare(`DELETE FROM ${quoteIdentifier(target.name)}`).run();
+    const insert = db.prepare(`INSERT INTO ${quoteIdentifier(target.name)} (${list.join(', ')}) VALUES (${list.map(() => '?').join(', ')})`);
+    const offset = keepRowid ? 1 : 0;
+    for (const raw of rows) {
+      const values = raw.map(fromSafeIntegerCell);
+      insertable.forEach((col, i) => {
+        if (!columns.has(col.toLowerCase())) return;
+        const value = values[offset + i]!;
+        const to = mapping.get(`${typeof value}:${valueKey(value)}`);
+        if (to !== undefined) values[offset + i] = to;
+      });
+      insert.run(...values.map(bindable));
     }
   }
 }
