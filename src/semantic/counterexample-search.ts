@@ -35,6 +35,7 @@ import type { Snapshot } from '../compare/snapshot.js';
 import { applySqlRewrites } from '../compare/sql-rewrites.js';
 import type { Engine, ExecutionOutcome, QueryResult } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
+import { parseSql, type ParseResult } from '../sql/parse.js';
 import { invalidValue, isPlainRecord, rejectUnknownKeys } from '../options.js';
 import { dumpDatabase } from './dump-database.js';
 import { readStoredTables } from './edit-database.js';
@@ -370,9 +371,17 @@ async function runSearch(ctx: SearchContext, request: SearchInput): Promise<Sear
   const seed = String(request.seed ?? 0);
   const emptyVsNullRow = request.emptyVsNullRow ?? DEFAULT_EMPTY_VS_NULL_ROW;
   const deadline = started + budget.maxSeconds * 1000;
+  // Each gold is parsed once for its ORDER BY and tie groups, however many databases it runs on.
+  const parses = new Map<string, ParseResult>();
+  const parse = (sql: string): ParseResult => {
+    let tree = parses.get(sql);
+    if (tree === undefined) parses.set(sql, (tree = parseSql(sql, 'sqlite')));
+    return tree;
+  };
   const judge: JudgeContext = {
     engine: ctx.engine,
     policy,
+    parse,
     timeoutMs: request.timeoutMs ?? SEARCH_TIMEOUT_MS,
     emptyVsNullRow,
     ...(request.goldOrdered === undefined ? {} : { goldOrdered: request.goldOrdered }),
