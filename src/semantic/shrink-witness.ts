@@ -65,7 +65,7 @@ export interface ShrinkResult {
 const SIMPLE_INTEGERS: readonly bigint[] = [1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 0n];
 const SIMPLE_TEXT: readonly string[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
 /** Candidates tried per cell in the cell-by-cell step. */
-const CANDIDATES_PER_CELL = 2;
+const CANDIDATES_PER_CELL = 4;
 
 /**
  * Shrinks a refuting database.
@@ -239,15 +239,19 @@ function renameInOrder(cells: readonly GenValue[], pool: ColumnPool): (readonly 
 }
 
 /**
- * Values plainer than `value` for one cell, plainest first: the simplest values of its storage
- * class, the queries' constants and the values its column already holds.
+ * Values plainer than `value` for one cell, in the order they are tried: the plainest value of its
+ * storage class, then the queries' constants (plainest first: a witness usually needs a value
+ * on the right side of a constant), then the other simple values and the values its column holds.
  */
 function simplerValues(value: GenValue, pool: ColumnPool, column: readonly GenValue[]): GenValue[] {
   const storage = storageOf(value);
   if (storage === null) return [];
+  const byPlainness = (a: GenValue, b: GenValue): number => (plainer(a, b) ? -1 : plainer(b, a) ? 1 : 0);
+  const simple = simpleValuesOf(storage, pool);
+  const constants = pool.constants.filter((c) => storageOf(c) === storage).sort(byPlainness);
   const seen = new Set<string>();
   const out: GenValue[] = [];
-  for (const candidate of [...simpleValuesOf(storage, pool), ...pool.constants, ...column]) {
+  for (const candidate of [...simple.slice(0, 1), ...constants, ...simple.slice(1), ...[...column].sort(byPlainness)]) {
     if (candidate === null || storageOf(candidate) !== storage) continue;
     const key = keyOf(candidate);
     if (seen.has(key) || !plainer(candidate, value) || !pool.accepts(candidate)) continue;
@@ -255,5 +259,5 @@ function simplerValues(value: GenValue, pool: ColumnPool, column: readonly GenVa
     seen.add(key);
     out.push(candidate);
   }
-  return out.sort((a, b) => (plainer(a, b) ? -1 : plainer(b, a) ? 1 : 0));
+  return out;
 }
