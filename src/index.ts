@@ -147,6 +147,25 @@ export type { DatabaseSchema, TableSchema } from './semantic/schema-reader.js';
 export { createPrng } from './semantic/prng.js';
 export type { Prng } from './semantic/prng.js';
 export { dumpDatabase } from './semantic/dump-database.js';
+export { createCounterexampleSearcher, DEFAULT_SEARCH_BUDGET, resolveSearchBudget, SEARCH_TIERS, SEARCH_TIMEOUT_MS, searchCounterexample } from './semantic/counterexample-search.js';
+export type {
+  CounterexampleSearcher,
+  CounterexampleSearcherInput,
+  NotRefutedOutcome,
+  NotSearchedOutcome,
+  RefutedOutcome,
+  SearchBudget,
+  SearchInput,
+  SearchOutcome,
+  SearchStats,
+  Witness,
+} from './semantic/counterexample-search.js';
+export { DEFAULT_EMPTY_VS_NULL_ROW, isEmptyVsNullRow } from './semantic/witness-check.js';
+export type { EmptyVsNullRow } from './semantic/witness-check.js';
+export { formatRefutationReason, formatResultInline, renderWitness } from './semantic/witness-format.js';
+export type { WitnessTable } from './semantic/witness-format.js';
+export { editDatabase, writeReorderedCopy } from './semantic/edit-database.js';
+export type { DatabaseEdit, RowKey, RowReordering } from './semantic/edit-database.js';
 export { defaultSuiteCacheDir } from './semantic/suite-cache.js';
 
 // Spider-format files and evaluation

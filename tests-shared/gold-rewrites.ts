@@ -39,6 +39,8 @@ export type RewriteKind = (typeof REWRITE_KINDS)[number];
 
 export interface GoldRewrite {
   readonly kind: RewriteKind;
+  /** Which rewrite of the kind, e.g. `NOT IN → NOT EXISTS (NULL-aware)`. */
+  readonly form: string;
   readonly dbId: string;
   readonly gold: string;
   readonly rewrite: string;
@@ -572,7 +574,7 @@ export function buildGoldRewrites(golds: readonly { readonly sql: string; readon
     seen.add(sql);
     const schema = schemas.get(dbId)!;
     const add = (kind: RewriteKind, rewrite: string | null): void => {
-      if (rewrite !== null && rewrite !== sql) out.push({ kind, dbId, gold: sql, rewrite });
+      if (rewrite !== null && rewrite !== sql) out.push({ kind, form: formOf(kind, sql, rewrite), dbId, gold: sql, rewrite });
     };
     add('alias_renaming', aliasRenaming(sql));
     add('join_order', joinOrder(sql, schema));
@@ -586,4 +588,39 @@ export function buildGoldRewrites(golds: readonly { readonly sql: string; readon
     add('derived_table_join', derivedTableJoin(sql, schema));
   }
   return out;
+}
+
+function formOf(kind: RewriteKind, gold: string, rewrite: string): string {
+  const lower = gold.toLowerCase();
+  switch (kind) {
+    case 'in_exists':
+      if (rewrite.includes('NOT EXISTS')) return rewrite.includes('in_sub.v IS NULL') ? 'NOT IN → NOT EXISTS (NULL-aware)' : 'NOT IN → NOT EXISTS (both sides NOT NULL)';
+      return rewrite.includes('HAVING') ? 'comparison with an aggregate → EXISTS … HAVING' : '= (SELECT aggregate) → IN';
+    case 'between_comparisons':
+      if (lower.includes(' between ')) return 'BETWEEN → two comparisons';
+      return rewrite.includes('9223372036854775807') ? 'COUNT(*) > k → BETWEEN' : 'x = v → x BETWEEN v AND v';
+    case 'not_equal':
+      return gold.includes('!=') ? 'a != b → NOT (a = b)' : 'a = v → NOT (a <> v)';
+    case 'redundant_distinct':
+      return lower.includes('group by') ? 'DISTINCT over the GROUP BY keys' : 'DISTINCT over a key';
+    default:
+      return kind;
+  }
+}
+
+/**
+ * Up to `perKind` rewrites of each kind, taking the forms of a kind in turn (so that a kind with a
+ * common form and a rare one gets both), in gold order within a form.
+ */
+export function selectRewrites(all: readonly GoldRewrite[], perKind: number): GoldRewrite[] {
+  return REWRITE_KINDS.flatMap((kind) => {
+    const byForm = new Map<string, GoldRewrite[]>();
+    for (const r of all) if (r.kind === kind) byForm.set(r.form, [...(byForm.get(r.form) ?? []), r]);
+    const queues = [...byForm.values()];
+    const out: GoldRewrite[] = [];
+    for (let round = 0; out.length < perKind && queues.some((q) => q.length > round); round += 1) {
+      for (const q of queues) if (q[round] !== undefined && out.length < perKind) out.push(q[round]!);
+    }
+    return out;
+  });
 }
