@@ -147,7 +147,7 @@ export function editDatabase(plan: GeneratorPlan, source: string, edits: readonl
  * counterexample shrinker). Rows that referenced a deleted row through a NOT NULL foreign key are
  * deleted with it (nullable references become NULL); derived columns are recomputed, rows that
  * then break a check or a children count are deleted, and the result is verified like a fresh draw.
- * Rows of a `WITHOUT ROWID` table are named by key through {@link editDatabase}.
+ * Rows of a `WITHOUT ROWID` table have no rowid: delete them by key with {@link editDatabase}.
  *
  * @param plan - the plan the source was generated from.
  * @param source - an existing database (opened read-only).
@@ -155,11 +155,13 @@ export function editDatabase(plan: GeneratorPlan, source: string, edits: readonl
  * @param file - output file; overwritten.
  * @param rng - stream for `ladder_random()` in derived columns (default: seeded by `file`).
  * @returns the written database, or why the remaining rows cannot make a valid database.
- * @throws RangeError for a table the schema does not have.
+ * @throws RangeError for a table the schema does not have, or a `WITHOUT ROWID` table.
  */
 export function removeRows(plan: GeneratorPlan, source: string, removals: readonly RowRemoval[], file: string, rng?: Prng): GenerateOutcome {
   for (const removal of removals) {
-    if (findTable(plan.schema, removal.table) === undefined) throw new RangeError(`removeRows: no table ${removal.table} in the schema`);
+    const table = findTable(plan.schema, removal.table);
+    if (table === undefined) throw new RangeError(`removeRows: no table ${removal.table} in the schema`);
+    if (table.withoutRowid) throw new RangeError(`removeRows: table ${table.name} is WITHOUT ROWID; name its rows by key with editDatabase`);
   }
   const edits = removals.map((r): DatabaseEdit => ({ kind: 'delete', table: r.table, rows: r.rowids.map((id) => [id]) }));
   const outcome = editDatabase(plan, source, edits, file, rng ?? createPrng(`remove/${path.basename(file)}`));

@@ -81,10 +81,11 @@ describe('editDatabase (edit-database.ts, schema SCHEMA)', () => {
     expect(verifyDatabaseFile(out, schema, [])).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
   });
 
-  it('removeRows names rows by rowid', () => {
+  it('removeRows names rows by rowid, and sends WITHOUT ROWID tables to editDatabase', () => {
     const out = path.join(temp.dir, 'remove.sqlite');
     const outcome = removeRows(plan, temp.file, [{ table: 'player', rowids: [1n, 3n] }], out);
     expect(outcome.ok && { tier: outcome.database.tier, rows: outcome.database.rowCounts }).toEqual({ tier: 'shrunk', rows: { team: 3, player: 1, tag: 3 } });
+    expect(() => removeRows(plan, temp.file, [{ table: 'tag', rowids: [1n] }], out)).toThrow(new RangeError('removeRows: table tag is WITHOUT ROWID; name its rows by key with editDatabase'));
   });
 });
 
