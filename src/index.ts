@@ -147,14 +147,15 @@ export type { DatabaseSchema, TableSchema } from './semantic/schema-reader.js';
 export { createPrng } from './semantic/prng.js';
 export type { Prng } from './semantic/prng.js';
 export { dumpDatabase } from './semantic/dump-database.js';
-export { createCounterexampleSearcher, DEFAULT_SEARCH_BUDGET, resolveSearchBudget, SEARCH_TIERS, SEARCH_TIMEOUT_MS, searchCounterexample } from './semantic/counterexample-search.js';
+export { createCounterexampleSearcher, searchCounterexample } from './semantic/counterexample-search.js';
+export { DEFAULT_SEARCH_BUDGET, resolveSearchBudget, SEARCH_TIERS, SEARCH_TIMEOUT_MS } from './semantic/search-budget.js';
+export type { ResolvedSearchBudget, SearchBudget } from './semantic/search-budget.js';
 export type {
   CounterexampleSearcher,
   CounterexampleSearcherInput,
   NotRefutedOutcome,
   NotSearchedOutcome,
   RefutedOutcome,
-  SearchBudget,
   SearchInput,
   SearchOutcome,
   SearchStats,

@@ -36,77 +36,21 @@ import { applySqlRewrites } from '../compare/sql-rewrites.js';
 import type { Engine, ExecutionOutcome, QueryResult } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import { parseSql, type ParseResult } from '../sql/parse.js';
-import { invalidValue, isPlainRecord, rejectUnknownKeys } from '../options.js';
+import { invalidValue, rejectUnknownKeys } from '../options.js';
 import { dumpDatabase } from './dump-database.js';
 import { readStoredTables } from './edit-database.js';
-import { createGeneratorPlan, generateDatabase, verifyDatabaseFile, type GeneratorPlan, type RowRange } from './generate-database.js';
+import { createGeneratorPlan, generateDatabase, verifyDatabaseFile, type GeneratorPlan } from './generate-database.js';
 import { extractGoldLiterals, type GoldLiteral } from './gold-literals.js';
 import { bindInvariants, type BoundInvariant, type FixtureInvariant } from './invariants.js';
 import { readObservedValues, type ObservedData } from './observed-values.js';
 import { createPrng } from './prng.js';
 import { readSchema, type DatabaseSchema } from './schema-reader.js';
+import { resolveSearchBudget, SEARCH_TIMEOUT_MS, tierOfDraw, type ResolvedSearchBudget, type SearchBudget } from './search-budget.js';
 import { shrinkWitness, type ShrinkResult } from './shrink-witness.js';
 import { fileChecksum } from './suite-cache.js';
 import type { NullPolicy } from './value-pools.js';
 import { confirmOrderIndependent, DEFAULT_EMPTY_VS_NULL_ROW, EMPTY_VS_NULL_ROW_VALUES, judgeDatabase, type DatabaseJudgement, type EmptyVsNullRow, type JudgeContext } from './witness-check.js';
 import { formatRefutationReason, insertStatements, witnessTables, type WitnessTable } from './witness-format.js';
-
-/** Bounds of one search. */
-export interface SearchBudget {
-  /** Most databases drawn (integer ≥ 1; default 100). */
-  readonly maxDatabases?: number;
-  /** Most seconds for the whole call, search and shrinking (number > 0; default 10). The final re-run is not cut short. */
-  readonly maxSeconds?: number;
-  /** Most edited databases tried while shrinking one witness (integer ≥ 0; default 150; 0 = no shrinking). */
-  readonly maxShrinkTrials?: number;
-}
-
-/** {@link SearchBudget} with defaults applied. */
-export interface ResolvedSearchBudget {
-  readonly maxDatabases: number;
-  readonly maxSeconds: number;
-  readonly maxShrinkTrials: number;
-}
-
-/** Defaults of {@link SearchBudget}. */
-export const DEFAULT_SEARCH_BUDGET: ResolvedSearchBudget = Object.freeze({ maxDatabases: 100, maxSeconds: 10, maxShrinkTrials: 150 });
-
-/**
- * Database sizes in the order they are drawn, with the share of `maxDatabases` each gets: tiny
- * databases first (most differences show with 2–3 rows per table), then larger ones.
- */
-export const SEARCH_TIERS: readonly { readonly name: string; readonly rows: RowRange; readonly share: number }[] = Object.freeze([
-  { name: 'tiny', rows: { min: 1, max: 3 }, share: 0.6 },
-  { name: 'small', rows: { min: 2, max: 10 }, share: 0.25 },
-  { name: 'medium', rows: { min: 8, max: 40 }, share: 0.15 },
-]);
-
-/** Default deadline per statement during the search, ms: queries on a few dozen rows take milliseconds. */
-export const SEARCH_TIMEOUT_MS = 2000;
-
-/**
- * Applies defaults and validates a budget.
- * @throws LadderError `invalid_option` naming the field for an unknown field or a bad value.
- */
-export function resolveSearchBudget(budget: SearchBudget = {}): ResolvedSearchBudget {
-  if (!isPlainRecord(budget)) throw invalidValue('budget', 'an object { maxDatabases?, maxSeconds?, maxShrinkTrials? }', budget);
-  rejectUnknownKeys(budget, Object.keys(DEFAULT_SEARCH_BUDGET), { prefix: 'budget.' });
-  const out = { ...DEFAULT_SEARCH_BUDGET, ...Object.fromEntries(Object.entries(budget).filter(([, v]) => v !== undefined)) } as ResolvedSearchBudget;
-  if (!Number.isInteger(out.maxDatabases) || out.maxDatabases < 1) throw invalidValue('budget.maxDatabases', 'an integer ≥ 1', out.maxDatabases);
-  if (typeof out.maxSeconds !== 'number' || !(out.maxSeconds > 0) || !Number.isFinite(out.maxSeconds)) throw invalidValue('budget.maxSeconds', 'a finite number > 0 (seconds)', out.maxSeconds);
-  if (!Number.isInteger(out.maxShrinkTrials) || out.maxShrinkTrials < 0) throw invalidValue('budget.maxShrinkTrials', 'an integer ≥ 0', out.maxShrinkTrials);
-  return out;
-}
-
-/** The size tier of draw `index` under a budget. */
-export function tierOfDraw(index: number, maxDatabases: number): (typeof SEARCH_TIERS)[number] {
-  let end = 0;
-  for (const tier of SEARCH_TIERS) {
-    end += Math.round(tier.share * maxDatabases);
-    if (index < end) return tier;
-  }
-  return SEARCH_TIERS[SEARCH_TIERS.length - 1]!;
-}
 
 /** What is fixed for one schema: read once, searched many times. */
 export interface CounterexampleSearcherInput {
@@ -349,12 +293,103 @@ interface SearchContext {
 /** A database that distinguishes some golds, before shrinking. */
 interface Candidate {
   readonly file: string;
+  /** Indices into the golds that prepare (`live`). */
   readonly golds: readonly number[];
   readonly draw: { readonly index: number; readonly tier: string };
 }
 
-async function runSearch(ctx: SearchContext, request: SearchInput): Promise<SearchOutcome> {
+/** One search's interpreted request. */
+interface Request {
+  readonly judge: JudgeContext;
+  readonly budget: ResolvedSearchBudget;
+  readonly seed: string;
+  readonly emptyVsNullRow: EmptyVsNullRow;
+  /** `performance.now()` value after which no new draw or shrinking trial starts. */
+  readonly deadline: number;
+  /** Every gold as it runs (policy rewrites applied). */
+  readonly allGolds: readonly string[];
+  readonly predicted: string;
+  readonly keepWitnessIn: string | undefined;
+}
+
+/** Counts kept while the search runs. */
+interface Tally {
+  databases: number;
+  byTier: Record<string, number>;
+  generationFailures: number;
+  unusable: { gold_error: number; nondeterministic: number; ties: number };
+  noEvidence: number;
+  emptyVsNullRow: number;
+  orderDependent: number;
+}
+
+async function runSearch(ctx: SearchContext, input: SearchInput): Promise<SearchOutcome> {
   const started = performance.now();
+  const request = interpretRequest(input, ctx, started);
+  const { judge, predicted, allGolds } = request;
+  const tally: Tally = { databases: 0, byTier: {}, generationFailures: 0, unusable: { gold_error: 0, nondeterministic: 0, ties: 0 }, noEvidence: 0, emptyVsNullRow: 0, orderDependent: 0 };
+  const tried = (): SearchStats => ({ ...tally, byTier: { ...tally.byTier }, unusable: { ...tally.unusable }, elapsedMs: Math.round(performance.now() - started) });
+
+  // The queries must at least prepare on the schema; golds that do not can never match, so only
+  // the others need distinguishing.
+  const prepared = await ctx.engine.prepare({ db: ctx.schemaDb, sql: predicted, timeoutMs: judge.timeoutMs! });
+  if (!prepared.ok) return { verdict: 'not_searched', cause: 'prediction_unprepared', reason: `not searched: the prediction does not prepare on the schema (${prepared.error.code}: ${prepared.error.message})`, tried: tried() };
+  const goldPrepared = await Promise.all(allGolds.map((g) => ctx.engine.prepare({ db: ctx.schemaDb, sql: g, timeoutMs: judge.timeoutMs! })));
+  const live = allGolds.map((_, i) => i).filter((i) => goldPrepared[i]!.ok);
+  if (live.length === 0) {
+    const first = goldPrepared[0] as { ok: false; error: { code: string; message: string } };
+    return { verdict: 'not_searched', cause: 'golds_unprepared', reason: `not searched: no gold prepares on the schema (${first.error.code}: ${first.error.message})`, tried: tried() };
+  }
+  const golds = live.map((i) => allGolds[i]!);
+  // Both queries' constants go into the pools.
+  const literals: GoldLiteral[] = [...golds, predicted].flatMap((sql) => extractGoldLiterals(sql, ctx.schema));
+  const plan = createGeneratorPlan({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls });
+
+  const found = await findCandidates(ctx, plan, request, golds, tally);
+  if (found.stoppedBy !== 'refuted') {
+    if (tally.databases === 0 && tally.generationFailures > 0) {
+      return { verdict: 'not_searched', cause: 'no_database', reason: `not searched: the generator could not draw a database for this schema (${tally.generationFailures} failed draws)`, tried: tried() };
+    }
+    const distinguishedGolds = [...found.covered].sort((a, b) => a - b).map((g) => live[g]!);
+    const stats = tried();
+    const bound = found.stoppedBy === 'seconds' ? `time budget of ${request.budget.maxSeconds} s` : `database budget of ${request.budget.maxDatabases}`;
+    const partial = distinguishedGolds.length > 0 ? `; only golds ${distinguishedGolds.join(', ')} of ${allGolds.length} were distinguished` : '';
+    return {
+      verdict: 'not_refuted_within_budget',
+      stoppedBy: found.stoppedBy,
+      distinguishedGolds,
+      reason: `not refuted within budget: ${stats.databases} ${stats.databases === 1 ? 'database' : 'databases'} tried (${Object.entries(stats.byTier).map(([t, n]) => `${n} ${t}`).join(', ')}), stopped by the ${bound}${partial}`,
+      tried: stats,
+      policy: judge.policy,
+      emptyVsNullRow: request.emptyVsNullRow,
+    };
+  }
+
+  // Shrink each witness, then run everything again on it.
+  const witnesses: Witness[] = [];
+  for (const candidate of found.candidates) {
+    const witness = await shrinkAndVerify(ctx, plan, request, golds, live, candidate);
+    rmSync(candidate.file, { force: true });
+    if (witness === null) {
+      const stats = tried();
+      return {
+        verdict: 'not_refuted_within_budget',
+        stoppedBy: 'databases',
+        distinguishedGolds: [],
+        reason: `not refuted within budget: a distinguishing database did not distinguish again when re-run (${stats.databases} databases tried)`,
+        tried: stats,
+        policy: judge.policy,
+        emptyVsNullRow: request.emptyVsNullRow,
+      };
+    }
+    witnesses.push(witness);
+  }
+  const outcome: RefutedOutcome = { verdict: 'refuted', witness: witnesses[0]!, witnesses, reason: '', tried: tried(), policy: judge.policy, emptyVsNullRow: request.emptyVsNullRow };
+  return { ...outcome, reason: formatRefutationReason(outcome, allGolds.length) };
+}
+
+/** Validates a search request, applies defaults and interprets it (better-sqlite3's order). */
+function interpretRequest(request: SearchInput, ctx: SearchContext, started: number): Request {
   // Validate arguments.
   rejectUnknownKeys(request as unknown as Record<string, unknown>, SEARCH_KEYS);
   if (!Array.isArray(request.golds) || request.golds.length === 0 || request.golds.some((g) => typeof g !== 'string' || g.trim() === '')) {
@@ -368,9 +403,7 @@ async function runSearch(ctx: SearchContext, request: SearchInput): Promise<Sear
   // Apply defaults and interpret.
   const policy = resolvePolicy(request.policy as PolicyInput | undefined);
   const budget = resolveSearchBudget(request.budget);
-  const seed = String(request.seed ?? 0);
   const emptyVsNullRow = request.emptyVsNullRow ?? DEFAULT_EMPTY_VS_NULL_ROW;
-  const deadline = started + budget.maxSeconds * 1000;
   // Each gold is parsed once for its ORDER BY and tie groups, however many databases it runs on.
   const parses = new Map<string, ParseResult>();
   const parse = (sql: string): ParseResult => {
@@ -378,148 +411,102 @@ async function runSearch(ctx: SearchContext, request: SearchInput): Promise<Sear
     if (tree === undefined) parses.set(sql, (tree = parseSql(sql, 'sqlite')));
     return tree;
   };
-  const judge: JudgeContext = {
-    engine: ctx.engine,
-    policy,
-    parse,
-    timeoutMs: request.timeoutMs ?? SEARCH_TIMEOUT_MS,
+  return {
+    judge: {
+      engine: ctx.engine,
+      policy,
+      parse,
+      timeoutMs: request.timeoutMs ?? SEARCH_TIMEOUT_MS,
+      emptyVsNullRow,
+      ...(request.goldOrdered === undefined ? {} : { goldOrdered: request.goldOrdered }),
+    },
+    budget,
+    seed: String(request.seed ?? 0),
     emptyVsNullRow,
-    ...(request.goldOrdered === undefined ? {} : { goldOrdered: request.goldOrdered }),
+    deadline: started + budget.maxSeconds * 1000,
+    allGolds: request.golds.map((g) => applySqlRewrites(g, 'gold', policy.rewrites)),
+    predicted: applySqlRewrites(request.predictedSql, 'predicted', policy.rewrites),
+    keepWitnessIn: request.keepWitnessIn,
   };
-  const allGolds = request.golds.map((g) => applySqlRewrites(g, 'gold', policy.rewrites));
-  const predicted = applySqlRewrites(request.predictedSql, 'predicted', policy.rewrites);
+}
 
-  const stats = { databases: 0, byTier: {} as Record<string, number>, generationFailures: 0, unusable: { gold_error: 0, nondeterministic: 0, ties: 0 }, noEvidence: 0, emptyVsNullRow: 0, orderDependent: 0 };
-  const finish = (): SearchStats => ({ ...stats, byTier: { ...stats.byTier }, unusable: { ...stats.unusable }, elapsedMs: Math.round(performance.now() - started) });
-
-  // The queries must at least prepare on the schema.
-  const probe = ctx.schemaDb;
-  const prepared = await ctx.engine.prepare({ db: probe, sql: predicted, timeoutMs: judge.timeoutMs! });
-  if (!prepared.ok) return { verdict: 'not_searched', cause: 'prediction_unprepared', reason: `not searched: the prediction does not prepare on the schema (${prepared.error.code}: ${prepared.error.message})`, tried: finish() };
-  const goldPrepared = await Promise.all(allGolds.map((g) => ctx.engine.prepare({ db: probe, sql: g, timeoutMs: judge.timeoutMs! })));
-  // Golds that do not prepare can never match: only the others need distinguishing.
-  const live = allGolds.map((_, i) => i).filter((i) => goldPrepared[i]!.ok);
-  if (live.length === 0) {
-    const first = goldPrepared[0] as { ok: false; error: { code: string; message: string } };
-    return { verdict: 'not_searched', cause: 'golds_unprepared', reason: `not searched: no gold prepares on the schema (${first.error.code}: ${first.error.message})`, tried: finish() };
-  }
-  const golds = live.map((i) => allGolds[i]!);
-
-  const literals: GoldLiteral[] = [...golds, predicted].flatMap((sql) => extractGoldLiterals(sql, ctx.schema));
-  const plan = createGeneratorPlan({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls });
-
-  // Draw and judge. Two slots alternate so that the next database is drawn while the engine
-  // runs the queries on the current one.
+/**
+ * Draws and judges databases until every gold is distinguished (by one database, or one per
+ * gold) or the budget is spent. Two slots alternate so that the next database is drawn while the
+ * engine runs the queries on the current one.
+ */
+async function findCandidates(
+  ctx: SearchContext,
+  plan: GeneratorPlan,
+  request: Request,
+  golds: readonly string[],
+  tally: Tally,
+): Promise<{ candidates: Candidate[]; covered: Set<number>; stoppedBy: 'databases' | 'seconds' | 'refuted' }> {
+  const { judge, budget, predicted } = request;
   const slots = [path.join(ctx.dir, 'draw-a.sqlite'), path.join(ctx.dir, 'draw-b.sqlite')];
   const reordered = path.join(ctx.dir, 'reordered.sqlite');
   const candidates: Candidate[] = [];
   const covered = new Set<number>();
-  let stoppedBy: 'databases' | 'seconds' | 'refuted' = 'databases';
   const draw = (index: number): { file: string; tier: string } | null => {
     const tier = tierOfDraw(index, budget.maxDatabases);
     const file = slots[index % 2]!;
-    const outcome = generateDatabase(plan, { rng: createPrng(`${seed}/search/${index}`), file, rows: tier.rows, maxAttempts: 2 });
-    if (!outcome.ok) {
-      stats.generationFailures += 1;
-      return null;
-    }
-    return { file, tier: tier.name };
+    const outcome = generateDatabase(plan, { rng: createPrng(`${request.seed}/search/${index}`), file, rows: tier.rows, maxAttempts: 2 });
+    if (outcome.ok) return { file, tier: tier.name };
+    tally.generationFailures += 1;
+    return null;
   };
   let next = draw(0);
   for (let index = 0; index < budget.maxDatabases; index += 1) {
-    if (performance.now() >= deadline) {
-      stoppedBy = 'seconds';
-      break;
-    }
+    if (performance.now() >= request.deadline) return { candidates, covered, stoppedBy: 'seconds' };
     const current = next;
     const pending = current === null ? null : judgeDatabase(judge, current.file, golds, predicted);
     next = index + 1 < budget.maxDatabases ? draw(index + 1) : null;
     if (current === null || pending === null) continue;
     const judgement = await pending;
-    stats.databases += 1;
-    stats.byTier[current.tier] = (stats.byTier[current.tier] ?? 0) + 1;
-    tally(stats, judgement);
+    tally.databases += 1;
+    tally.byTier[current.tier] = (tally.byTier[current.tier] ?? 0) + 1;
+    countNoEvidence(tally, judgement);
     if (judgement.distinguished.every((g) => covered.has(g))) continue;
     const confirmed = await confirmOrderIndependent(judge, ctx.schema, current.file, reordered, golds, predicted, judgement);
-    stats.orderDependent += judgement.distinguished.length - confirmed.length;
-    const adds = confirmed.filter((g) => !covered.has(g));
+    tally.orderDependent += judgement.distinguished.length - confirmed.length;
     const all = confirmed.length === golds.length;
-    if (adds.length === 0 && !all) continue;
+    if (!all && confirmed.every((g) => covered.has(g))) continue;
+    // One database that distinguishes every gold replaces the per-gold ones.
+    if (all) candidates.splice(0, candidates.length);
     const file = path.join(ctx.dir, `candidate-${candidates.length}.sqlite`);
     copyFileSync(current.file, file);
-    if (all) candidates.splice(0, candidates.length);
     candidates.push({ file, golds: confirmed, draw: { index, tier: current.tier } });
     for (const g of confirmed) covered.add(g);
-    if (covered.size === golds.length) {
-      stoppedBy = 'refuted';
-      break;
-    }
+    if (covered.size === golds.length) return { candidates, covered, stoppedBy: 'refuted' };
   }
-
-  if (stoppedBy !== 'refuted') {
-    const distinguishedGolds = [...covered].sort((a, b) => a - b).map((g) => live[g]!);
-    if (stats.databases === 0 && stats.generationFailures > 0) {
-      return { verdict: 'not_searched', cause: 'no_database', reason: `not searched: the generator could not draw a database for this schema (${stats.generationFailures} failed draws)`, tried: finish() };
-    }
-    const tried = finish();
-    return {
-      verdict: 'not_refuted_within_budget',
-      stoppedBy,
-      distinguishedGolds,
-      reason: `not refuted within budget: ${tried.databases} ${tried.databases === 1 ? 'database' : 'databases'} tried (${Object.entries(tried.byTier).map(([t, n]) => `${n} ${t}`).join(', ')}), stopped by the ${stoppedBy === 'seconds' ? `time budget of ${budget.maxSeconds} s` : `database budget of ${budget.maxDatabases}`}${distinguishedGolds.length > 0 ? `; only golds ${distinguishedGolds.join(', ')} of ${allGolds.length} were distinguished` : ''}`,
-      tried,
-      policy,
-      emptyVsNullRow,
-    };
-  }
-
-  // Shrink, then run everything again on each final witness.
-  const witnesses: Witness[] = [];
-  for (const candidate of candidates) {
-    const targets = new Set(candidate.golds);
-    const stillRefutes = async (file: string): Promise<boolean> => {
-      const judgement = await judgeDatabase(judge, file, golds, predicted, targets);
-      if (!candidate.golds.every((g) => judgement.distinguished.includes(g))) return false;
-      const confirmed = await confirmOrderIndependent(judge, ctx.schema, file, reordered, golds, predicted, judgement);
-      return candidate.golds.every((g) => confirmed.includes(g));
-    };
-    const best = path.join(ctx.dir, 'best.sqlite');
-    const shrink = await shrinkWitness({
-      plan,
-      source: candidate.file,
-      trialFile: path.join(ctx.dir, 'trial.sqlite'),
-      bestFile: best,
-      stillRefutes,
-      maxTrials: budget.maxShrinkTrials,
-      deadline,
-    });
-    let witness = await finalWitness(ctx, plan, judge, best, golds, live, predicted, candidate, shrink, reordered, request.keepWitnessIn);
-    // The unshrunk database was confirmed when found; fall back to it if the shrunk one fails the re-run.
-    witness ??= await finalWitness(ctx, plan, judge, candidate.file, golds, live, predicted, candidate, { ...shrink, rowsAfter: shrink.rowsBefore, accepted: 0, valuesSimplified: 0 }, reordered, request.keepWitnessIn);
-    if (witness === null) {
-      const tried = finish();
-      return {
-        verdict: 'not_refuted_within_budget',
-        stoppedBy: 'databases',
-        distinguishedGolds: [],
-        reason: `not refuted within budget: a distinguishing database did not distinguish again when re-run (${tried.databases} databases tried)`,
-        tried,
-        policy,
-        emptyVsNullRow,
-      };
-    }
-    witnesses.push(witness);
-  }
-  for (const candidate of candidates) rmSync(candidate.file, { force: true });
-  const outcome: RefutedOutcome = { verdict: 'refuted', witness: witnesses[0]!, witnesses, reason: '', tried: finish(), policy, emptyVsNullRow };
-  return { ...outcome, reason: formatRefutationReason(outcome, allGolds.length) };
+  return { candidates, covered, stoppedBy: 'databases' };
 }
 
-function tally(stats: { unusable: Record<'gold_error' | 'nondeterministic' | 'ties', number>; noEvidence: number; emptyVsNullRow: number }, judgement: DatabaseJudgement): void {
+/** Shrinks a candidate and re-runs the queries on the result; falls back to the unshrunk database; `null` when neither refutes again. */
+async function shrinkAndVerify(ctx: SearchContext, plan: GeneratorPlan, request: Request, golds: readonly string[], live: readonly number[], candidate: Candidate): Promise<Witness | null> {
+  const { judge, predicted } = request;
+  const reordered = path.join(ctx.dir, 'reordered.sqlite');
+  const targets = new Set(candidate.golds);
+  const stillRefutes = async (file: string): Promise<boolean> => {
+    const judgement = await judgeDatabase(judge, file, golds, predicted, targets);
+    if (!candidate.golds.every((g) => judgement.distinguished.includes(g))) return false;
+    const confirmed = await confirmOrderIndependent(judge, ctx.schema, file, reordered, golds, predicted, judgement);
+    return candidate.golds.every((g) => confirmed.includes(g));
+  };
+  const best = path.join(ctx.dir, 'best.sqlite');
+  const shrink = await shrinkWitness({ plan, source: candidate.file, trialFile: path.join(ctx.dir, 'trial.sqlite'), bestFile: best, stillRefutes, maxTrials: request.budget.maxShrinkTrials, deadline: request.deadline });
+  const witness = await finalWitness(ctx, plan, judge, best, golds, live, predicted, candidate, shrink, reordered, request.keepWitnessIn);
+  if (witness !== null) return witness;
+  // The unshrunk database was confirmed when it was found.
+  return finalWitness(ctx, plan, judge, candidate.file, golds, live, predicted, candidate, { ...shrink, rowsAfter: shrink.rowsBefore, accepted: 0, valuesSimplified: 0 }, reordered, request.keepWitnessIn);
+}
+
+/** Counts why a database told nothing about some gold. */
+function countNoEvidence(tally: Tally, judgement: DatabaseJudgement): void {
   const unusable = judgement.golds.find((g) => g.kind === 'unusable');
-  if (unusable !== undefined && unusable.kind === 'unusable') stats.unusable[unusable.reason] += 1;
-  if (judgement.golds.some((g) => g.kind === 'no_evidence' && g.why === 'empty_vs_null_row')) stats.emptyVsNullRow += 1;
-  else if (judgement.golds.some((g) => g.kind === 'no_evidence')) stats.noEvidence += 1;
+  if (unusable !== undefined && unusable.kind === 'unusable') tally.unusable[unusable.reason] += 1;
+  if (judgement.golds.some((g) => g.kind === 'no_evidence' && g.why === 'empty_vs_null_row')) tally.emptyVsNullRow += 1;
+  else if (judgement.golds.some((g) => g.kind === 'no_evidence')) tally.noEvidence += 1;
 }
 
 /** Runs the golds and the prediction again on a witness (and its reordered copies) and builds the report; `null` when it no longer refutes. */

@@ -7,14 +7,13 @@ import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/s
 import { resolveFixture } from '../../src/fixtures/registry.js';
 import {
   createCounterexampleSearcher,
-  resolveSearchBudget,
   searchCounterexample,
-  tierOfDraw,
   type CounterexampleSearcher,
   type RefutedOutcome,
   type SearchOutcome,
 } from '../../src/semantic/counterexample-search.js';
 import { verifyDatabaseFile } from '../../src/semantic/generate-database.js';
+import { resolveSearchBudget, tierOfDraw } from '../../src/semantic/search-budget.js';
 import { bindInvariants, readFixtureInvariants } from '../../src/semantic/invariants.js';
 import { readSchema } from '../../src/semantic/schema-reader.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
