@@ -1,6 +1,6 @@
 /**
  * Counterexample search cost, with the default budget (100 databases, 10 s, 150 shrinking trials):
- * 1. Per pair on ../shared/data/spider-dev-slice: every predicted query of both prediction files
+ * 1. Per pair on the shared Spider slice (SPIDER_SLICE_DIR): every predicted query of both prediction files
  *    that execution accuracy accepts (spider policy), searched against its gold; median, p95 and
  *    max wall time per pair, refuted and not. `BENCH_COUNTEREXAMPLE_EVERY=n` searches every n-th
  *    accepted pair (default 1: all).

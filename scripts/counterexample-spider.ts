@@ -4,7 +4,7 @@
  * refutes it, and report refuted counts per Spider hardness level, witness sizes, search times and
  * the first witnesses in full.
  *
- *   npx tsx scripts/counterexample-spider.ts --data ../shared/data/spider-dev-slice \
+ *   npx tsx scripts/counterexample-spider.ts --data <Spider-format folder> \
  *     [--pred predictions/DINSQL.sql --pred predictions/C3_SQL.sql] [--seed 0] [--max-databases 100] \
  *     [--max-seconds 3600] [--nulls allowed|observed] [--empty-vs-null-row same|different] \
  *     [--db-id car_1] [--out report.json] [--show 20]

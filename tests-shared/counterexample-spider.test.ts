@@ -1,5 +1,5 @@
 /**
- * Counterexample search on the shared Spider slice (../shared/data/spider-dev-slice): for both
+ * Counterexample search on the shared Spider slice (SPIDER_SLICE_DIR): for both
  * prediction files, every prediction that execution accuracy accepts is searched (spider policy,
  * seed 0, 100 databases, no time budget so the outcome does not depend on the machine's load).
  * Every witness is replayed with the stock Python `sqlite3` module on the database rebuilt from

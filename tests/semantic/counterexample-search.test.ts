@@ -149,6 +149,20 @@ describe('counterexample search on the shop (every order of the base snapshot is
     expect(neither.reason).toMatch(/^refuted on a \d+-row database: gold 0 returns \[\d+\], gold 1 returns \[\d+\], prediction \[\d+\]; INSERT INTO /);
   });
 
+  it('refutes with one database per gold when no database distinguishes every gold', async () => {
+    // The smaller of two counts: it equals the orders count where orders are fewer, the customers count otherwise.
+    const golds = ['SELECT COUNT(*) FROM orders', 'SELECT COUNT(*) FROM customers'];
+    const predictedSql = 'SELECT MIN((SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM customers))';
+    const outcome = refuted(await searcher.search({ golds, predictedSql }));
+    expect(outcome.witnesses.map((w) => w.golds)).toEqual([[0], [1]]);
+    expect(outcome.reason).toMatch(/^refuted: on a \d+-row database, gold 0 returns \[\d+\], prediction \[\d+\]; INSERT INTO .* \| on a \d+-row database, gold 1 returns \[\d+\], prediction \[\d+\]; INSERT INTO /);
+  });
+
+  it('does not search when no gold prepares on the schema', async () => {
+    const outcome = await searcher.search({ golds: ['SELECT nope FROM orders'], predictedSql: PAID });
+    expect({ verdict: outcome.verdict, reason: outcome.reason }).toEqual({ verdict: 'not_searched', reason: 'not searched: no gold prepares on the schema (sqlite_error: no such column: nope)' });
+  });
+
   it('drops a difference that rests on the order rows are read in', async () => {
     // LIMIT without ORDER BY: the gold's answer is whichever row SQLite reads first.
     const outcome = await searcher.search({ golds: ['SELECT name FROM tags LIMIT 1'], predictedSql: 'SELECT MIN(name) FROM tags', budget: { maxDatabases: 30 } });
