@@ -34,15 +34,13 @@
  * promptfoo does not catch a provider's constructor, so a throw there would end the whole run with
  * a stack instead of a message.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { LadderError, isMisuseError } from '../src/errors.js';
 import { optionReader } from '../src/options.js';
+import { defaultRecordingFormat, loadRecording, REPLAY_FORMATS, type Recording, type ReplayFormat } from '../src/report/read-recording.js';
 
-/** Recording formats (see the module doc). */
-export type ReplayFormat = 'jsonl' | 'lines' | 'bird';
-
-const FORMATS: readonly ReplayFormat[] = ['jsonl', 'lines', 'bird'];
+export { loadRecording, type Recording, type ReplayFormat } from '../src/report/read-recording.js';
 
 /** The provider's `config` block. */
 export interface ReplayConfig {
@@ -80,74 +78,9 @@ export interface ReplayCallContext {
   readonly vars?: Record<string, unknown>;
 }
 
-/** A loaded recording: outputs by key. */
-export interface Recording {
-  readonly file: string;
-  readonly format: ReplayFormat;
-  readonly outputs: ReadonlyMap<string, unknown>;
-}
-
 /** The text returned for a missing prediction (also the ladder's L1 reason). */
 export function missingPredictionMessage(key: string, file: string): string {
   return `no recorded prediction for item ${key} in ${file}`;
-}
-
-/**
- * Reads a recording file.
- * @throws LadderError('input_invalid') naming `file:line` for malformed content or duplicate ids;
- *   LadderError('invalid_option') when the file cannot be read.
- */
-export function loadRecording(file: string, format: ReplayFormat = defaultFormat(file)): Recording {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new LadderError('invalid_option', `config.predictions: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
-  }
-  const outputs = new Map<string, unknown>();
-  if (format === 'lines') {
-    const lines = text.split(/\r?\n/);
-    if (lines[lines.length - 1] === '') lines.pop();
-    lines.forEach((line, index) => outputs.set(String(index), line.replace(/\t[^\t]*$/, '')));
-  } else if (format === 'bird') {
-    const parsed = parseJson(text, `${file}:1`);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new LadderError('input_invalid', `${file}:1: a BIRD prediction file must be a JSON object keyed by item index`);
-    }
-    for (const [key, value] of Object.entries(parsed)) {
-      outputs.set(key, typeof value === 'string' ? value.split('\t----- bird -----\t')[0] : value);
-    }
-  } else {
-    text.split(/\r?\n/).forEach((line, index) => {
-      if (line.trim() === '') return;
-      const where = `${file}:${index + 1}`;
-      const record = parseJson(line, where);
-      if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-        throw new LadderError('input_invalid', `${where}: expected an object {"id", "output"}`);
-      }
-      const { id, output } = record as Record<string, unknown>;
-      if (typeof id !== 'string' && typeof id !== 'number') throw new LadderError('input_invalid', `${where}: "id" must be a string or number, received ${JSON.stringify(id)}`);
-      if (!('output' in record)) throw new LadderError('input_invalid', `${where}: item ${id} has no "output"`);
-      if (outputs.has(String(id))) throw new LadderError('input_invalid', `${where}: duplicate id ${JSON.stringify(String(id))}`);
-      outputs.set(String(id), output);
-    });
-  }
-  return { file, format, outputs };
-}
-
-function parseJson(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new LadderError('input_invalid', `${where}: not valid JSON (${(error as Error).message})`);
-  }
-}
-
-function defaultFormat(file: string): ReplayFormat {
-  const extension = path.extname(file).toLowerCase();
-  if (extension === '.sql' || extension === '.txt') return 'lines';
-  if (extension === '.json') return 'bird';
-  return 'jsonl';
 }
 
 /** The provider's config keys (`basePath` is set by promptfoo). */
@@ -164,14 +97,14 @@ function loadFromConfig(options: ReplayProviderOptions): { recording: Recording;
   read.unknownKeys(CONFIG_KEYS);
   const predictions = read.string('predictions', 'the path of a recording file');
   if (predictions === undefined) throw read.invalid('predictions', 'the path of a recording file', undefined);
-  const requestedFormat = read.oneOf('format', FORMATS);
+  const requestedFormat = read.oneOf('format', REPLAY_FORMATS);
   const keyOption = read.string('key', 'a var name');
   const basePath = read.string('basePath', 'a folder');
   // Interpret options: relative to the config folder; when no such file exists there, relative to
   // the working directory (paths handed in through environment variables).
   const fromConfig = path.resolve(basePath ?? '.', predictions);
   const file = !existsSync(fromConfig) && existsSync(path.resolve(predictions)) ? path.resolve(predictions) : fromConfig;
-  const format = requestedFormat ?? defaultFormat(file);
+  const format = requestedFormat ?? defaultRecordingFormat(file);
   return { recording: loadRecording(file, format), keyVar: keyOption ?? (format === 'jsonl' ? 'id' : 'index'), displayFile: predictions, file };
 }
 

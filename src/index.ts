@@ -125,9 +125,55 @@ export type { ResolvedFixture, ResolveFixtureOptions } from './fixtures/registry
 export { loadDataset } from './dataset/load.js';
 export { verifyDatasetGolds } from './dataset/verify-golds.js';
 export type { GoldRun, ItemCheck, SnapshotCheck, VerifyGoldsOptions } from './dataset/verify-golds.js';
-export { findClockReads, findRandomness, findTimezoneReads, GOLD_CHECKS, runGoldChecks } from './dataset/gold-checks.js';
-export type { GoldCheck, GoldCheckInput, GoldFinding, GoldFindingKind } from './dataset/gold-checks.js';
+export { runGoldsOnSnapshots } from './dataset/verify-golds.js';
+export type { GoldRunsInput, GoldSnapshotRuns } from './dataset/verify-golds.js';
+export {
+  checkGoldResult,
+  checkGoldRun,
+  checkGoldsAgree,
+  checkLimitCut,
+  checkSameOnEverySnapshot,
+  findClockReads,
+  findLimitWithoutOrderBy,
+  findOrderedLimitSubqueries,
+  findRandomness,
+  findTimezoneReads,
+  GOLD_CHECK_KINDS,
+  GOLD_CHECKS,
+  goldVerdictFlags,
+  planLimitCut,
+  runGoldChecks,
+} from './dataset/gold-checks.js';
+export type {
+  GoldCheck,
+  GoldCheckInput,
+  GoldCheckKind,
+  GoldCheckKindInfo,
+  GoldCheckSeverity,
+  GoldFinding,
+  GoldFindingKind,
+  GoldResultFinding,
+  GoldResultFindingKind,
+  GoldResultInput,
+  LimitCutPlan,
+  OrderedLimitSubquery,
+  FindingRows,
+} from './dataset/gold-checks.js';
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset } from './dataset/item.js';
+
+// The gold audit (text2sql-ladder audit)
+export { auditGolds } from './audit/gold-audit.js';
+export type { AuditedItem, AuditOptions, AuditReport, GoldResultSummary } from './audit/gold-audit.js';
+export { readAuditSource } from './audit/audit-source.js';
+export type { AuditItem, AuditSource, ReadAuditSourceOptions, ResolvedSnapshots } from './audit/audit-source.js';
+export { judgeRuns, readAuditRun } from './audit/audit-runs.js';
+export type { AuditRun, JudgeRunsInput, RunVerdict } from './audit/audit-runs.js';
+export { AUDIT_FINDING_KINDS } from './audit/audit-finding.js';
+export type { AuditFinding, AuditFindingKind, AuditOnlyKind } from './audit/audit-finding.js';
+export { createTwinFinder, goldShape } from './audit/twins.js';
+export type { GoldShape, TwinFinder } from './audit/twins.js';
+export { auditJson, renderAuditMarkdown, renderAuditText } from './audit/render-audit.js';
+export type { RenderAuditOptions } from './audit/render-audit.js';
 
 // Semantic correctness: test suites distilled from generated databases, fixture strength
 export { buildTestSuite, evaluateOnSuite, findGold, suiteDatabasesFor } from './semantic/test-suite.js';

@@ -26,3 +26,10 @@ export function parseList(value: string): string[] {
   if (items.length === 0) throw new InvalidArgumentError('expected a comma-separated list of names');
   return items;
 }
+
+/** An integer ≥ 0 written in decimal digits (`0` allowed; `-1`, `1e3`, `5.5` rejected). */
+export function parseNonNegativeInteger(value: string): number {
+  const parsed = Number(value);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(parsed)) throw new InvalidArgumentError('expected an integer >= 0');
+  return parsed;
+}

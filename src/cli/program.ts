@@ -13,6 +13,7 @@ import { registerSpiderCommand } from './spider.js';
 import { registerCheckCommand } from './check.js';
 import { registerCompareCommand } from './compare.js';
 import { registerFixturesCommand } from './fixtures-strength.js';
+import { registerAuditCommand } from './audit.js';
 
 /**
  * Builds the program with every subcommand registered (exported for tests).
@@ -28,6 +29,7 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerCheckCommand(program);
   registerCompareCommand(program);
   registerFixturesCommand(program);
+  registerAuditCommand(program);
   return program;
 }
 

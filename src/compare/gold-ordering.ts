@@ -27,6 +27,30 @@ export interface TieSegment {
   readonly pool: readonly Row[];
 }
 
+/** One ORDER BY term of the gold's outermost query. */
+export interface SortKeySpec {
+  /** The key as written, e.g. `count(*)`, `T1.age`, `2`. */
+  readonly text: string;
+  readonly descending: boolean;
+  /** `NULLS FIRST` / `NULLS LAST` when written; `null` leaves NULL placement to the engine. */
+  readonly nulls: 'first' | 'last' | null;
+}
+
+/**
+ * The gold's sort key values, read from the tie query (tie-aware policies only): what gold checks
+ * need to see NULL sort keys and to name the key a tie shares.
+ */
+export interface SortKeyFacts {
+  /** The ORDER BY terms, in order. */
+  readonly specs: readonly SortKeySpec[];
+  /** Key values of each gold row, by position (one cell per spec). */
+  readonly values: readonly Row[];
+  /** Rows the gold returns without its LIMIT / OFFSET (the gold's own count when it has none). */
+  readonly fullCount: number;
+  /** Per spec: how many of those rows have a NULL key. */
+  readonly nullCounts: readonly number[];
+}
+
 /** How order was decided for a gold. */
 export type OrderSource = 'ast' | 'token-scan' | 'text' | 'policy';
 
@@ -50,6 +74,8 @@ export interface GoldOrdering {
    * failure), not because of the gold: the ordering must not be cached.
    */
   readonly transient?: boolean;
+  /** The sort keys and their values, when the tie query ran (or the gold result held every key). */
+  readonly sortKeys?: SortKeyFacts;
 }
 
 /** Outcome of {@link detectOuterOrderBy}. */

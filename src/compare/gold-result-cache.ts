@@ -127,3 +127,23 @@ function snapshotIdentity(snapshot: Snapshot): string {
     return `path:${resolved}`;
   }
 }
+
+/**
+ * The ordering of a cached gold result under one rule, resolved once: concurrent and later callers
+ * share it, except an ordering a failed tie query left unknown for a reason of the moment
+ * (`transient`), which is dropped once it settles (like a gold timeout).
+ *
+ * @param orderings - the cached run's `orderings`.
+ * @param rule - the rule key, `<rowOrder>|<tieAware>` (e.g. `gold-order-by|true`).
+ */
+export function cachedOrdering(orderings: Map<string, Promise<GoldOrdering>>, rule: string, resolve: () => Promise<GoldOrdering>): Promise<GoldOrdering> {
+  const found = orderings.get(rule);
+  if (found !== undefined) return found;
+  const pending = resolve();
+  orderings.set(rule, pending);
+  const forget = (): void => {
+    if (orderings.get(rule) === pending) orderings.delete(rule);
+  };
+  pending.then((ordering) => (ordering.transient === true ? forget() : undefined), forget);
+  return pending;
+}

@@ -17,7 +17,19 @@
  */
 import type { Engine, QueryResult, Row } from '../engine/engine.js';
 import { cellKey } from './cell-key.js';
-import { detectOuterOrderBy, findClause, outerSelect, parseSingleStatement, textHasOrderBy, type CstNode, type GoldOrdering, type SqliteParse, type TieSegment } from './gold-ordering.js';
+import {
+  detectOuterOrderBy,
+  findClause,
+  outerSelect,
+  parseSingleStatement,
+  textHasOrderBy,
+  type CstNode,
+  type GoldOrdering,
+  type SortKeyFacts,
+  type SortKeySpec,
+  type SqliteParse,
+  type TieSegment,
+} from './gold-ordering.js';
 import type { ComparisonPolicy } from './policy.js';
 
 /** Where a sort key's value is read: a visible result column or an appended hidden one. */
@@ -31,6 +43,8 @@ export type TiePlan =
   | {
       readonly kind: 'ordered';
       readonly keys: readonly SortKeyRef[];
+      /** The ORDER BY terms as written, one per key. */
+      readonly specs: readonly SortKeySpec[];
       /** Expressions appended after the select list (source text), in `hidden` index order. */
       readonly hiddenExpressions: readonly string[];
       /** The SQL to run for the full ordered rows with hidden keys, or `null` when the gold result itself suffices. */
@@ -83,6 +97,7 @@ export function planTieQuery(goldSql: string, visibleColumns: readonly string[],
   const specs = (((orderBy['specifications'] as CstNode | undefined)?.['items'] as CstNode[] | undefined) ?? []);
   const keys: SortKeyRef[] = [];
   const hidden: string[] = [];
+  const keySpecs: SortKeySpec[] = specs.map((spec) => sortKeySpec(spec, text));
   for (const spec of specs) {
     const expr = spec.type === 'sort_specification' ? (spec['expr'] as CstNode) : spec;
     if (expr.type === 'number_literal' && Number.isInteger(expr['value'])) {
@@ -138,7 +153,7 @@ export function planTieQuery(goldSql: string, visibleColumns: readonly string[],
     offset = Math.max(0, o);
   }
   if (hidden.length === 0 && limitClause === undefined) {
-    return { kind: 'ordered', keys, hiddenExpressions: hidden, sql: null, limit, offset };
+    return { kind: 'ordered', keys, specs: keySpecs, hiddenExpressions: hidden, sql: null, limit, offset };
   }
   // Build: select list + hidden keys, LIMIT removed (the limit clause ends the statement).
   const columnsNode = selectClause['columns'] as CstNode;
@@ -151,7 +166,20 @@ export function planTieQuery(goldSql: string, visibleColumns: readonly string[],
   } else {
     sql = goldSql.slice(0, cutFrom) + goldSql.slice(cutTo);
   }
-  return { kind: 'ordered', keys, hiddenExpressions: hidden, sql, limit, offset };
+  return { kind: 'ordered', keys, specs: keySpecs, hiddenExpressions: hidden, sql, limit, offset };
+}
+
+/** One ORDER BY term: its text, direction and any `NULLS FIRST` / `NULLS LAST`. */
+function sortKeySpec(spec: CstNode, text: (node: CstNode) => string): SortKeySpec {
+  if (spec.type !== 'sort_specification') return { text: text(spec), descending: false, nulls: null };
+  const direction = spec['direction'] as CstNode | undefined;
+  const nulls = (spec['nullHandlingKw'] as CstNode[] | undefined)?.[1];
+  const placement = typeof nulls?.['name'] === 'string' ? (nulls['name'] as string).toLowerCase() : undefined;
+  return {
+    text: text(spec['expr'] as CstNode),
+    descending: direction?.type === 'sort_direction_desc',
+    nulls: placement === 'first' || placement === 'last' ? placement : null,
+  };
 }
 
 function leftMost(node: CstNode): CstNode | undefined {
@@ -207,6 +235,31 @@ export function tieSegmentsFrom(
     if (!isSubMultiset(segment.pool, expected, rowKey)) return null;
   }
   return { segments, nondeterministic };
+}
+
+/**
+ * The sort key values of the gold's rows and the NULL counts of the keys over the full rows.
+ *
+ * @param fullRows - every row of the gold without LIMIT, in order, hidden keys appended.
+ * @param window - the gold's positions in `fullRows`: `[offset, offset + count)`.
+ * @returns key values per gold position (key values are shared within a tie group, so the full
+ *   rows' values at the same positions are the gold rows' values).
+ */
+export function sortKeyFactsFrom(
+  fullRows: readonly Row[],
+  window: { readonly offset: number; readonly count: number },
+  visibleCount: number,
+  keys: readonly SortKeyRef[],
+  specs: readonly SortKeySpec[],
+): SortKeyFacts {
+  const keyCells = (row: Row): Row => keys.map((key) => row['visible' in key ? key.visible : visibleCount + key.hidden]!);
+  const all = fullRows.map(keyCells);
+  return {
+    specs,
+    values: all.slice(window.offset, window.offset + window.count),
+    fullCount: fullRows.length,
+    nullCounts: keys.map((_, k) => all.filter((cells) => cells[k] === null).length),
+  };
 }
 
 function isSubMultiset(rows: readonly Row[], pool: readonly Row[], key: (row: Row) => string): boolean {
@@ -269,5 +322,7 @@ export async function resolveGoldOrdering(input: GoldOrderingInput): Promise<Gol
   }
   const ties = tieSegmentsFrom(fullRows, goldResult.rows, goldResult.columns.length, plan.keys, plan.sql === null ? 0 : plan.offset);
   if (ties === null) return { ordered: true, source: 'ast', tiesUnknownReason: 'tie query rows disagree with the gold result' };
-  return { ordered: true, source: 'ast', segments: ties.segments, nondeterministic: ties.nondeterministic };
+  const offset = plan.sql === null ? 0 : plan.offset;
+  const sortKeys = sortKeyFactsFrom(fullRows, { offset, count: goldResult.rows.length }, goldResult.columns.length, plan.keys, plan.specs);
+  return { ordered: true, source: 'ast', segments: ties.segments, nondeterministic: ties.nondeterministic, sortKeys };
 }

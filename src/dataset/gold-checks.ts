@@ -1,9 +1,10 @@
 /**
- * Checks of gold SQL that need no database: pure functions over the gold text and its item, shared
- * by the execution rung (flags on every L4 verdict) and by gold audits. Each check is one entry of
- * {@link GOLD_CHECKS}; a new check is one more entry.
+ * Checks of gold SQL: the one place where a gold is judged, shared by the execution rung (the
+ * flags on every L4 verdict, {@link goldVerdictFlags}) and by `text2sql-ladder audit` (findings
+ * with rows), so that a gold is judged the same way everywhere. Each finding kind has one entry in
+ * {@link GOLD_CHECK_KINDS} (its severity and the verdict flag it raises, if any).
  *
- * Checks:
+ * Checks of the text (no database; {@link runGoldChecks}, one entry of {@link GOLD_CHECKS} each):
  * - `clock_dependent_gold`: the result depends on when it runs — `CURRENT_DATE`, `CURRENT_TIME`,
  *   `CURRENT_TIMESTAMP`, a date/time function with the time value `'now'` (`date('now')`,
  *   `julianday('now')`, `strftime('%Y', 'now')`, `timediff('now', …)`), or called without a time
@@ -14,35 +15,111 @@
  *   an `as_of_date` cannot pin these, so they are reported for every item.
  * - `timezone_dependent_gold`: the `'localtime'` or `'utc'` modifier of a date/time function
  *   converts with the machine's time zone, so the result depends on where it runs.
+ * - `limit_without_order_by`: a SELECT (outermost or nested) with LIMIT and no ORDER BY keeps
+ *   whichever rows the query plan reaches first ("If there is no ORDER BY clause, the rows
+ *   returned by LIMIT are … undefined", https://sqlite.org/lang_select.html#limitoffset).
+ *
+ * Checks of one gold result on one snapshot ({@link checkGoldResult}; the ordering comes from the
+ * tie query of `resolveGoldOrdering` under a tie-aware policy):
+ * - `tie_at_limit`: the LIMIT / OFFSET cuts through rows that share the sort key, so another
+ *   engine, index or SQLite version may keep other rows (Pourreza & Rafiei, "Evaluating Cross-Domain
+ *   Text-to-SQL Models and Benchmarks": 20–23% of Spider and BIRD golds can return tied rows at a
+ *   LIMIT);
+ * - `ties_in_result`: order matters and the ORDER BY leaves rows with equal keys but different
+ *   values, whose order is then undefined;
+ * - `null_sort_key`: a sort key is NULL in rows whose place depends on the engine (SQLite and
+ *   MySQL put NULLs first in ascending order, PostgreSQL and Oracle last), without `NULLS FIRST` /
+ *   `NULLS LAST`;
+ * - `all_null_row`: the gold returns one row of NULLs (an aggregate over no rows), as weak an
+ *   answer as an empty result;
+ * - `ties_unchecked`: order matters but the tie groups could not be found (the reason is given).
+ * And with the rows of the gold without its LIMIT ({@link checkLimitCut}): `limit_without_order_by`
+ * on the snapshots where that LIMIT drops rows that differ from those it keeps.
+ *
+ * Checks of a run and across golds and snapshots: `gold_error` / `gold_timeout`
+ * ({@link checkGoldRun}), `golds_disagree` ({@link checkGoldsAgree}: a later gold judged against
+ * the first exactly as L4 judges a prediction), `same_on_every_snapshot`
+ * ({@link checkSameOnEverySnapshot}).
  *
  * Tokens come from the SQLite tokenizer, so words inside strings and comments never count, a
  * qualified `t.current_date` or an alias `AS current_date` is a name, not the clock, and a
  * double-quoted `"now"` counts as the string it is in SQLite's legacy mode.
  */
-import { positionAt } from '../sql/parse.js';
+import type { ExecutionOutcome, Row } from '../engine/engine.js';
+import { cellKey } from '../compare/cell-key.js';
+import type { Verdict } from '../compare/compare-results.js';
+import { findClause, outerSelect, parseSingleStatement, type CstNode, type GoldOrdering, type SqliteParse } from '../compare/gold-ordering.js';
+import { parseSql, positionAt } from '../sql/parse.js';
 import { tokenizeSqlite, type SqliteToken } from '../sql/sqlite-lexer.js';
 
-/** The kind of a {@link GoldFinding}; also the verdict flag the execution rung adds. */
-export type GoldFindingKind = 'clock_dependent_gold' | 'random_dependent_gold' | 'timezone_dependent_gold';
+/** Errors make a gold untrustworthy (`audit` exits 1); warnings and notes do not. */
+export type GoldCheckSeverity = 'error' | 'warning' | 'info';
 
-/** One problem found in one gold query, positioned in its text (1-based line and column). */
+/** The kind of a {@link GoldFinding} (a check of the text). */
+export type GoldFindingKind = 'clock_dependent_gold' | 'random_dependent_gold' | 'timezone_dependent_gold' | 'limit_without_order_by';
+
+/** The kind of a {@link GoldResultFinding} (a check of a result on a snapshot). */
+export type GoldResultFindingKind =
+  | 'gold_error'
+  | 'gold_timeout'
+  | 'tie_at_limit'
+  | 'ties_in_result'
+  | 'null_sort_key'
+  | 'all_null_row'
+  | 'ties_unchecked'
+  | 'limit_without_order_by'
+  | 'golds_disagree'
+  | 'same_on_every_snapshot';
+
+/** Every kind a gold check reports. */
+export type GoldCheckKind = GoldFindingKind | GoldResultFindingKind;
+
+/** What a kind means: its severity and the flag it puts on L4 verdicts (if it has one). */
+export interface GoldCheckKindInfo {
+  readonly severity: GoldCheckSeverity;
+  /** The verdict flag the execution rung adds for it; absent when the rung does not flag it. */
+  readonly flag?: string;
+  /** One line for reports and docs. */
+  readonly summary: string;
+}
+
+/** Every gold check kind with its severity and verdict flag. */
+export const GOLD_CHECK_KINDS: Readonly<Record<GoldCheckKind, GoldCheckKindInfo>> = Object.freeze({
+  clock_dependent_gold: { severity: 'error', flag: 'clock_dependent_gold', summary: 'reads the clock and the item has no as_of_date' },
+  random_dependent_gold: { severity: 'error', flag: 'random_dependent_gold', summary: 'calls random() or randomblob()' },
+  timezone_dependent_gold: { severity: 'error', flag: 'timezone_dependent_gold', summary: "converts with the machine's time zone ('localtime' / 'utc')" },
+  limit_without_order_by: { severity: 'warning', flag: 'limit_without_order_by', summary: 'LIMIT without ORDER BY keeps whichever rows the plan reaches first' },
+  gold_error: { severity: 'error', flag: 'gold_error', summary: 'the gold fails on the snapshot' },
+  gold_timeout: { severity: 'error', flag: 'gold_error', summary: 'the gold runs past its deadline on the snapshot' },
+  tie_at_limit: { severity: 'warning', flag: 'nondeterministic_gold', summary: 'the LIMIT cuts through rows that share the sort key' },
+  ties_in_result: { severity: 'warning', summary: 'order matters and rows with equal sort keys may come in any order' },
+  null_sort_key: { severity: 'warning', flag: 'null_sort_key', summary: 'a sort key is NULL: where NULLs sort depends on the engine' },
+  all_null_row: { severity: 'warning', flag: 'all_null_gold_row', summary: 'the gold returns one row of NULLs' },
+  ties_unchecked: { severity: 'info', summary: 'order matters but the tie groups could not be found' },
+  golds_disagree: { severity: 'error', summary: 'golds of one item return different results on the snapshot' },
+  same_on_every_snapshot: { severity: 'info', summary: 'the result is the same on every snapshot: the extra snapshots add nothing for it' },
+});
+
+/** One problem found in the text of one gold query, positioned in its text (1-based line and column). */
 export interface GoldFinding {
   readonly kind: GoldFindingKind;
   /** Index of the gold in the item's list. */
   readonly goldIndex: number;
-  /** The construct as written, e.g. `date('now')`, `CURRENT_DATE`, `random()`. */
+  /** The construct as written, e.g. `date('now')`, `CURRENT_DATE`, `random()`, `LIMIT 1`. */
   readonly construct: string;
   readonly message: string;
   readonly line: number;
   readonly column: number;
 }
 
-/** What a gold check reads: the item's golds and the fields that change how they are judged. */
+/** What a text check reads: the item's golds and the fields that change how they are judged. */
 export interface GoldCheckInput {
   /** The gold SQL texts, in the item's order. */
   readonly golds: readonly string[];
   /** The item's `as_of_date` (`YYYY-MM-DD`), when it has one. */
   readonly asOfDate?: string;
+  /** The SQLite parser to read the golds with (default `parseSql(sql, 'sqlite')`; the ladder passes its item's memo). */
+  readonly parse?: SqliteParse;
 }
 
 /** One check: an id and a pure function from the item to its findings. */
@@ -157,7 +234,70 @@ export function findTimezoneReads(sql: string, goldIndex = 0): GoldFinding[] {
     .map((call) => finding('timezone_dependent_gold', goldIndex, sql, call.name.start, call.end, "the 'localtime' / 'utc' modifier converts with the machine's time zone"));
 }
 
-/** The gold checks, in report order. */
+/** Every node of a tree, parents first. */
+function* nodesOf(node: unknown): Generator<CstNode> {
+  if (Array.isArray(node)) {
+    for (const entry of node) yield* nodesOf(entry);
+    return;
+  }
+  if (node === null || typeof node !== 'object' || typeof (node as { type?: unknown }).type !== 'string') return;
+  yield node as CstNode;
+  for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) yield* nodesOf(value);
+}
+
+/**
+ * SELECTs with LIMIT and no ORDER BY in one gold, outermost or nested (a compound select's
+ * trailing ORDER BY and LIMIT belong to its right-most member, so the pair is found there). A
+ * gold the AST layer cannot read is not reported.
+ */
+export function findLimitWithoutOrderBy(sql: string, goldIndex = 0, parse: SqliteParse = (text) => parseSql(text, 'sqlite')): GoldFinding[] {
+  const parsed = parse(sql);
+  if (!parsed.ok || parsed.kind !== 'cst') return [];
+  const found: GoldFinding[] = [];
+  for (const node of nodesOf(parsed.program.statements)) {
+    if (node.type !== 'select_stmt') continue;
+    const limit = findClause(node, 'limit_clause');
+    if (limit?.range === undefined || findClause(node, 'order_by_clause') !== undefined) continue;
+    const count = limit['count'] as CstNode | undefined;
+    // `LIMIT -1` (and any negative count) means no limit (lang_select.html#limitoffset).
+    const countText = count?.range === undefined ? '' : sql.slice(count.range[0], count.range[1]).replace(/\s+/g, '');
+    if (/^-\d+$/.test(countText) && limit['offset'] === undefined) continue;
+    found.push(finding('limit_without_order_by', goldIndex, sql, limit.range[0], limit.range[1], 'without ORDER BY the rows kept are whichever the query plan reaches first'));
+  }
+  return found.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** A nested SELECT with ORDER BY and LIMIT: its text, to run on its own for the tie checks. */
+export interface OrderedLimitSubquery {
+  /** The SELECT as written (without the parentheses around it). */
+  readonly sql: string;
+  /** Its offset in the gold's text. */
+  readonly start: number;
+}
+
+/**
+ * The nested SELECTs (subqueries, CTE bodies) with both ORDER BY and LIMIT: a tie at their cut
+ * changes which row the outer query compares with (`WHERE id = (SELECT id … ORDER BY x LIMIT 1)`),
+ * so the audit runs each on its own and checks its cut. One that reads the outer query's columns
+ * or a CTE cannot run alone; the audit says so.
+ */
+export function findOrderedLimitSubqueries(sql: string, parse?: SqliteParse): OrderedLimitSubquery[] {
+  const statement = parseSingleStatement(sql, parse);
+  if (statement === undefined) return [];
+  // A compound's trailing ORDER BY and LIMIT hang on its right-most member but cut the whole compound.
+  const members = new Set<CstNode>();
+  for (const node of nodesOf(statement)) if (node.type === 'compound_select_stmt') members.add(node['right'] as CstNode);
+  const found: OrderedLimitSubquery[] = [];
+  for (const node of nodesOf(statement)) {
+    if (node === statement || members.has(node) || node.range === undefined) continue;
+    const holder = node.type === 'select_stmt' ? node : node.type === 'compound_select_stmt' ? outerSelect(node) : undefined;
+    if (holder === undefined || findClause(holder, 'limit_clause') === undefined || findClause(holder, 'order_by_clause') === undefined) continue;
+    found.push({ sql: sql.slice(node.range[0], node.range[1]), start: node.range[0] });
+  }
+  return found;
+}
+
+/** The text checks, in report order. */
 export const GOLD_CHECKS: readonly GoldCheck[] = Object.freeze([
   {
     id: 'clock_dependent_gold',
@@ -165,10 +305,11 @@ export const GOLD_CHECKS: readonly GoldCheck[] = Object.freeze([
   },
   { id: 'random_dependent_gold', check: (input: GoldCheckInput) => input.golds.flatMap((sql, index) => findRandomness(sql, index)) },
   { id: 'timezone_dependent_gold', check: (input: GoldCheckInput) => input.golds.flatMap((sql, index) => findTimezoneReads(sql, index)) },
+  { id: 'limit_without_order_by', check: (input: GoldCheckInput) => input.golds.flatMap((sql, index) => findLimitWithoutOrderBy(sql, index, input.parse)) },
 ]);
 
 /**
- * Runs gold checks over one item.
+ * Runs the text checks over one item.
  *
  * @param input - the item's golds and `as_of_date`.
  * @param checks - the checks to run (default {@link GOLD_CHECKS}).
@@ -180,4 +321,279 @@ export const GOLD_CHECKS: readonly GoldCheck[] = Object.freeze([
  */
 export function runGoldChecks(input: GoldCheckInput, checks: readonly GoldCheck[] = GOLD_CHECKS): GoldFinding[] {
   return checks.flatMap((check) => check.check(input));
+}
+
+// ---------------------------------------------------------------- checks of gold results
+
+/** A result read by position: column names apart from rows of cells. */
+export interface GoldRows {
+  readonly columns: readonly string[];
+  readonly rows: readonly Row[];
+}
+
+/** Some rows of a result, named for a person (`kept at the cut`, `left out`), with their true count. */
+export interface FindingRows {
+  readonly label: string;
+  readonly columns: readonly string[];
+  /** At most {@link MAX_SAMPLE_ROWS} rows, by position. */
+  readonly rows: readonly Row[];
+  readonly count: number;
+}
+
+/** Rows kept in a {@link FindingRows}. */
+export const MAX_SAMPLE_ROWS = 5;
+
+/** One problem found in one gold result on one snapshot (or across the snapshots). */
+export interface GoldResultFinding {
+  readonly kind: GoldResultFindingKind;
+  readonly goldIndex: number;
+  /** One line, naming the rows by position or value. */
+  readonly message: string;
+  readonly rows: readonly FindingRows[];
+}
+
+/** What {@link checkGoldResult} reads. */
+export interface GoldResultInput {
+  readonly goldIndex: number;
+  /** The gold's result on the snapshot. */
+  readonly result: GoldRows;
+  /** The gold's ordering on the snapshot (`resolveGoldOrdering`); tie checks need its segments and sort keys. */
+  readonly ordering?: GoldOrdering;
+  /**
+   * Whether row order counts for the item (its `gold_result_ordered`, else the gold's outermost
+   * ORDER BY). Default: `ordering.ordered`.
+   */
+  readonly orderMatters?: boolean;
+}
+
+/** A sample of `rows` (at most {@link MAX_SAMPLE_ROWS}). */
+export function sampleRows(label: string, columns: readonly string[], rows: readonly Row[]): FindingRows {
+  return { label, columns, rows: rows.slice(0, MAX_SAMPLE_ROWS), count: rows.length };
+}
+
+/** One cell as a SQL literal: `NULL`, `'it''s'`, `42`, `1.5`, `9007199254740993`, `x'0a'`. */
+export function formatCell(cell: Row[number]): string {
+  if (cell === null) return 'NULL';
+  if (typeof cell === 'string') return `'${cell.replaceAll("'", "''")}'`;
+  if (cell instanceof Uint8Array) return `x'${Buffer.from(cell).toString('hex')}'`;
+  return String(cell);
+}
+
+/** A row as `(a, b)`. */
+export function formatRow(row: Row): string {
+  return `(${row.map(formatCell).join(', ')})`;
+}
+
+const rowKey = (row: Row): string => row.map(cellKey).join('\u0001');
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** `rows` minus `taken`, as multisets. */
+function without(rows: readonly Row[], taken: readonly Row[]): Row[] {
+  const counts = new Map<string, number>();
+  for (const row of taken) counts.set(rowKey(row), (counts.get(rowKey(row)) ?? 0) + 1);
+  return rows.filter((row) => {
+    const left = counts.get(rowKey(row)) ?? 0;
+    if (left === 0) return true;
+    counts.set(rowKey(row), left - 1);
+    return false;
+  });
+}
+
+/** `key = value, key2 = value2` for the sort keys of gold position `at`, when known. */
+function keyText(ordering: GoldOrdering, at: number): string {
+  const keys = ordering.sortKeys;
+  const values = keys?.values[at];
+  if (keys === undefined || values === undefined) return 'the sort key';
+  return keys.specs.map((spec, k) => `${spec.text} = ${formatCell(values[k]!)}`).join(', ');
+}
+
+/**
+ * Checks one gold result on one snapshot (see the module doc for the kinds).
+ *
+ * @returns findings in kind order: `tie_at_limit`, `ties_in_result`, `null_sort_key`,
+ *   `all_null_row`, `ties_unchecked`; `[]` for a clean result.
+ * @example
+ * // SELECT name FROM t ORDER BY age DESC LIMIT 1, two people of the oldest age:
+ * checkGoldResult({ goldIndex: 0, result, ordering })[0].message
+ * // "LIMIT cuts a tie of 2 rows on age = 40: keeps 1, leaves out 1"
+ */
+export function checkGoldResult(input: GoldResultInput): GoldResultFinding[] {
+  const { goldIndex, result, ordering } = input;
+  const orderMatters = input.orderMatters ?? ordering?.ordered ?? false;
+  const found: GoldResultFinding[] = [];
+  const add = (kind: GoldResultFindingKind, message: string, rows: FindingRows[]): void => void found.push({ kind, goldIndex, message, rows });
+  const segments = ordering?.segments ?? [];
+
+  for (const segment of segments) {
+    const kept = result.rows.slice(segment.start, segment.end);
+    if (segment.pool.length <= kept.length) continue;
+    const leftOut = without(segment.pool, kept);
+    if (new Set(segment.pool.map(rowKey)).size < 2) continue;
+    add('tie_at_limit', `LIMIT cuts a tie of ${segment.pool.length} rows on ${keyText(ordering!, segment.start)}: keeps ${kept.length}, leaves out ${leftOut.length}`, [
+      sampleRows('kept at the cut', result.columns, kept),
+      sampleRows('left out', result.columns, leftOut),
+    ]);
+  }
+
+  if (orderMatters) {
+    const tied = segments.filter((s) => s.pool.length === s.end - s.start && s.end - s.start > 1 && new Set(s.pool.map(rowKey)).size > 1);
+    if (tied.length > 0) {
+      const first = tied[0]!;
+      const rowsInTies = tied.reduce((n, s) => n + s.end - s.start, 0);
+      add('ties_in_result', `ORDER BY leaves ${plural(tied.length, 'group')} of tied rows (${rowsInTies} of ${result.rows.length} rows) in any order; first: rows ${first.start + 1}–${first.end} on ${keyText(ordering!, first.start)}`, [
+        sampleRows(`rows ${first.start + 1}–${first.end}`, result.columns, result.rows.slice(first.start, first.end)),
+      ]);
+    }
+  }
+
+  const keys = ordering?.sortKeys;
+  if (keys !== undefined) {
+    const cut = keys.fullCount > result.rows.length;
+    keys.specs.forEach((spec, k) => {
+      if (spec.nulls !== null) return;
+      const nullRows = result.rows.filter((_, i) => keys.values[i]?.[k] === null);
+      const nulls = keys.nullCounts[k] ?? 0;
+      // NULLs move the rows within the result when order counts, and across the cut of a LIMIT.
+      if (!((orderMatters && nullRows.length > 0) || (cut && nulls > 0))) return;
+      const where = cut ? `${nulls} of the ${keys.fullCount} rows before the LIMIT` : `${nullRows.length} of ${result.rows.length} rows`;
+      add(
+        'null_sort_key',
+        `sort key ${spec.text} is NULL in ${where}: SQLite sorts NULLs ${spec.descending ? 'last' : 'first'} here, PostgreSQL ${spec.descending ? 'first' : 'last'}; add NULLS FIRST / NULLS LAST or a filter`,
+        nullRows.length === 0 ? [] : [sampleRows('rows with a NULL key', result.columns, nullRows)],
+      );
+    });
+  }
+
+  if (result.rows.length === 1 && result.columns.length > 0 && result.rows[0]!.every((cell) => cell === null)) {
+    add('all_null_row', `the only row is all NULL ${formatRow(result.rows[0]!)}: an aggregate over no rows tells a right answer from a wrong one no better than an empty result`, [sampleRows('the row', result.columns, result.rows)]);
+  }
+
+  if (orderMatters && ordering?.ordered === true && ordering.segments === undefined && ordering.tiesUnknownReason !== undefined) {
+    add('ties_unchecked', `order matters but the tie groups are unknown (${ordering.tiesUnknownReason}); ties at the LIMIT and in the result were not checked`, []);
+  }
+  return found;
+}
+
+/**
+ * Flags for an L4 verdict from the gold's results on the snapshots it was compared on: `empty_gold`
+ * when a result has no rows, and the {@link GOLD_CHECK_KINDS} flag of every result finding.
+ */
+export function goldVerdictFlags(checks: readonly { readonly result: GoldRows; readonly findings: readonly GoldResultFinding[] }[]): string[] {
+  const flags = new Set<string>();
+  for (const { result, findings } of checks) {
+    if (result.rows.length === 0) flags.add('empty_gold');
+    for (const found of findings) {
+      const flag = GOLD_CHECK_KINDS[found.kind].flag;
+      if (flag !== undefined) flags.add(flag);
+    }
+  }
+  return [...flags];
+}
+
+/** The gold without its outermost LIMIT / OFFSET, when it has a LIMIT and no ORDER BY there. */
+export interface LimitCutPlan {
+  /** The gold's text with the LIMIT clause removed. */
+  readonly sql: string;
+  /** The LIMIT clause as written. */
+  readonly clause: string;
+  /** Offset of the clause in the gold's text. */
+  readonly start: number;
+}
+
+/**
+ * Plans {@link checkLimitCut}: the gold's outermost LIMIT without ORDER BY, removed.
+ * @returns `undefined` when the outermost query has no LIMIT, has ORDER BY, or cannot be read.
+ * @example planLimitCut('SELECT name FROM t LIMIT 1') // { sql: 'SELECT name FROM t ', clause: 'LIMIT 1', start: 19 }
+ */
+export function planLimitCut(sql: string, parse?: SqliteParse): LimitCutPlan | undefined {
+  const statement = parseSingleStatement(sql, parse);
+  const outer = statement === undefined ? undefined : outerSelect(statement);
+  if (outer === undefined || findClause(outer, 'order_by_clause') !== undefined) return undefined;
+  const range = findClause(outer, 'limit_clause')?.range;
+  if (range === undefined) return undefined;
+  return { sql: sql.slice(0, range[0]) + sql.slice(range[1]), clause: sql.slice(range[0], range[1]), start: range[0] };
+}
+
+/**
+ * The data side of `limit_without_order_by`: does the LIMIT drop rows that differ from those it
+ * keeps on this snapshot?
+ *
+ * @param result - the gold's result.
+ * @param full - the result of {@link planLimitCut}'s SQL on the same snapshot.
+ * @returns one finding naming the rows kept and the rows left out, or `undefined` when the LIMIT
+ *   drops nothing here, or every row is the same (any choice gives the same result).
+ */
+export function checkLimitCut(goldIndex: number, plan: LimitCutPlan, result: GoldRows, full: GoldRows): GoldResultFinding | undefined {
+  if (full.rows.length <= result.rows.length) return undefined;
+  // Any choice among identical rows is the same result.
+  if (new Set(full.rows.map(rowKey)).size <= 1) return undefined;
+  const leftOut = without(full.rows, result.rows);
+  return {
+    kind: 'limit_without_order_by',
+    goldIndex,
+    message: `${plan.clause} without ORDER BY keeps ${result.rows.length} of ${full.rows.length} rows in no defined order`,
+    rows: [sampleRows('kept', result.columns, result.rows), sampleRows('left out', full.columns, leftOut)],
+  };
+}
+
+/**
+ * `same_on_every_snapshot`: one gold's results on two or more snapshots, all identical (same
+ * cells by exact key; in order when order matters, else as multisets).
+ *
+ * @param results - the gold's result on each snapshot, in snapshot order.
+ * @returns the finding, or `undefined` when fewer than two snapshots ran or any two results differ.
+ */
+export function checkSameOnEverySnapshot(goldIndex: number, snapshots: readonly string[], results: readonly GoldRows[], orderMatters: boolean): GoldResultFinding | undefined {
+  if (results.length < 2) return undefined;
+  const fingerprint = (result: GoldRows): string => {
+    const keys = result.rows.map(rowKey);
+    return `${result.columns.length}\u0002${(orderMatters ? keys : [...keys].sort()).join('\u0002')}`;
+  };
+  const first = fingerprint(results[0]!);
+  if (!results.every((result) => fingerprint(result) === first)) return undefined;
+  const shown = results[0]!;
+  return {
+    kind: 'same_on_every_snapshot',
+    goldIndex,
+    message: `${shown.rows.length === 0 ? 'returns no rows' : `returns the same ${plural(shown.rows.length, 'row')}`} on ${snapshots.join(', ')}: the extra snapshots add nothing for it`,
+    rows: [sampleRows('on every snapshot', shown.columns, shown.rows)],
+  };
+}
+
+/**
+ * `gold_error` / `gold_timeout`: a gold that did not run on a snapshot.
+ * @returns `undefined` when it ran.
+ */
+export function checkGoldRun(goldIndex: number, outcome: ExecutionOutcome): GoldResultFinding | undefined {
+  if (outcome.ok) return undefined;
+  const { code, message } = outcome.error;
+  if (code === 'timeout') return { kind: 'gold_timeout', goldIndex, message: `gold ${goldIndex} ran past its deadline: ${message}`, rows: [] };
+  return { kind: 'gold_error', goldIndex, message: `gold ${goldIndex} fails (${code}): ${message}`, rows: [] };
+}
+
+/**
+ * `golds_disagree`: gold `goldIndex` judged against gold `referenceIndex` on one snapshot, as L4
+ * judges a prediction (`checkExecution`, the item's policy and row order).
+ *
+ * @param verdict - the comparison (gold `goldIndex` as the prediction); `match: true` agrees.
+ * @param columns - both golds' column names.
+ * @returns `undefined` when they agree.
+ */
+export function checkGoldsAgree(
+  goldIndex: number,
+  referenceIndex: number,
+  verdict: Verdict,
+  columns: { readonly gold: readonly string[]; readonly predicted: readonly string[] },
+): GoldResultFinding | undefined {
+  if (verdict.match === true) return undefined;
+  const how = verdict.match === 'undecided' ? 'cannot be told equal' : 'differs';
+  return {
+    kind: 'golds_disagree',
+    goldIndex,
+    message: `gold ${goldIndex} ${how} from gold ${referenceIndex}: ${verdict.reason}`,
+    rows: [
+      ...(verdict.missingRows.count > 0 ? [{ label: `only gold ${referenceIndex} returns`, columns: columns.gold, rows: verdict.missingRows.rows, count: verdict.missingRows.count }] : []),
+      ...(verdict.extraRows.count > 0 ? [{ label: `only gold ${goldIndex} returns`, columns: columns.predicted, rows: verdict.extraRows.rows, count: verdict.extraRows.count }] : []),
+    ],
+  };
 }

@@ -12,7 +12,9 @@ import { resolvePolicy } from '../compare/policy.js';
 import type { ComparisonPolicy, PolicyInput, PresetName } from '../compare/policy.js';
 import type { Cell, ExecutionOutcome } from '../engine/engine.js';
 import type { ResolveFixtureOptions } from '../fixtures/registry.js';
-import { checkExecution } from '../rungs/execution.js';
+import type { Snapshot } from '../compare/snapshot.js';
+import { checkExecution, type ExecutionDetails } from '../rungs/execution.js';
+import type { RungResult } from '../rungs/rung-result.js';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import type { DatasetItem } from './item.js';
@@ -84,46 +86,90 @@ export async function verifyDatasetGolds(items: readonly DatasetItem[], options:
 }
 
 async function verifyItem(item: DatasetItem, runtime: LadderRuntime, policy: ComparisonPolicy): Promise<ItemCheck> {
-  const engine = runtime.engine();
   const fixture = await runtime.resolveFixture(item.db, item.role);
   const problems: string[] = [];
   const wanted = item.snapshots ?? fixture.snapshots.map((s) => s.name);
-  const snapshotChecks: SnapshotCheck[] = [];
+  const snapshots: Snapshot[] = [];
   for (const name of wanted) {
     const snapshot = fixture.snapshots.find((s) => s.name === name);
-    if (!snapshot) {
-      problems.push(`snapshot "${name}" is not one of ${fixture.snapshots.map((s) => s.name).join(', ')}`);
-      continue;
-    }
-    // Keyed as L4 keys them: the engine's double-quote mode and row cap.
-    const { doubleQuotes, maxRows } = engine.options;
-    const outcomes = await Promise.all(
-      item.gold_sql.map((sql) => runtime.goldCache.getOrRun({ snapshot, sql, doubleQuotes, maxRows }, () => engine.execute({ db: snapshot.path, sql, doubleQuotes, maxRows })).outcome),
-    );
+    if (snapshot) snapshots.push(snapshot);
+    else problems.push(`snapshot "${name}" is not one of ${fixture.snapshots.map((s) => s.name).join(', ')}`);
+  }
+  const snapshotRuns = await runGoldsOnSnapshots({ golds: item.gold_sql, snapshots, runtime, policy, ...(item.gold_result_ordered !== undefined ? { goldOrdered: item.gold_result_ordered } : {}) });
+  const snapshotChecks = snapshotRuns.map(({ snapshot, outcomes, agreement }): SnapshotCheck => {
     const runs = outcomes.map(toGoldRun);
     runs.forEach((run, index) => {
-      if (!run.ok) problems.push(`gold ${index + 1} fails on ${name}: ${run.error}`);
+      if (!run.ok) problems.push(`gold ${index + 1} fails on ${snapshot.name}: ${run.error}`);
     });
-    let agree = runs.every((run) => run.ok);
-    if (agree && item.gold_sql.length > 1) {
-      for (const other of item.gold_sql.slice(1)) {
-        const verdict = await checkExecution({
-          predictedSql: other,
-          golds: [item.gold_sql[0]!],
+    const agree = runs.every((run) => run.ok) && agreement.every((verdict) => verdict === undefined || verdict.status === 'pass');
+    if (runs.every((run) => run.ok) && !agree) problems.push(`golds disagree on ${snapshot.name}`);
+    const first = runs[0];
+    return { snapshot: snapshot.name, path: snapshot.path, runs, agree, empty: first !== undefined && first.ok && first.result.rows.length === 0 };
+  });
+  return { id: item.id, snapshots: snapshotChecks, problems };
+}
+
+/** Every gold of one item on one snapshot. */
+export interface GoldSnapshotRuns {
+  readonly snapshot: Snapshot;
+  /** One outcome per gold, in the item's order (from the runtime's gold cache). */
+  readonly outcomes: readonly ExecutionOutcome[];
+  /**
+   * By gold index: the L4 verdict of that gold judged against gold 0 on this snapshot
+   * (`checkExecution`, gold 0 as the gold); `undefined` for gold 0 and when either did not run.
+   */
+  readonly agreement: readonly (RungResult<ExecutionDetails> | undefined)[];
+}
+
+/** What {@link runGoldsOnSnapshots} reads. */
+export interface GoldRunsInput {
+  /** The item's golds, in its order. */
+  readonly golds: readonly string[];
+  /** Where to run them (already role-scoped). */
+  readonly snapshots: readonly Snapshot[];
+  readonly runtime: LadderRuntime;
+  readonly policy: ComparisonPolicy;
+  /** The item's `gold_result_ordered`. */
+  readonly goldOrdered?: boolean;
+}
+
+/**
+ * Runs every gold on every snapshot through the runtime's engine and gold cache (keyed as L4 keys
+ * them: the engine's double-quote mode and row cap), and judges each later gold against the first
+ * on each snapshot as L4 would judge a prediction.
+ *
+ * @returns one entry per snapshot, in the order given.
+ */
+export async function runGoldsOnSnapshots(input: GoldRunsInput): Promise<GoldSnapshotRuns[]> {
+  const { golds, runtime, policy } = input;
+  const engine = runtime.engine();
+  const { doubleQuotes, maxRows } = engine.options;
+  const results: GoldSnapshotRuns[] = [];
+  for (const snapshot of input.snapshots) {
+    const outcomes = await Promise.all(
+      golds.map((sql) => runtime.goldCache.getOrRun({ snapshot, sql, doubleQuotes, maxRows }, () => engine.execute({ db: snapshot.path, sql, doubleQuotes, maxRows })).outcome),
+    );
+    const agreement: (RungResult<ExecutionDetails> | undefined)[] = [undefined];
+    for (let g = 1; g < golds.length; g += 1) {
+      if (!outcomes[0]!.ok || !outcomes[g]!.ok) {
+        agreement.push(undefined);
+        continue;
+      }
+      agreement.push(
+        await checkExecution({
+          predictedSql: golds[g]!,
+          golds: [golds[0]!],
           snapshots: [snapshot],
           engine,
           policy,
           cache: runtime.goldCache,
-          ...(item.gold_result_ordered !== undefined ? { goldOrdered: item.gold_result_ordered } : {}),
-        });
-        if (verdict.status !== 'pass') agree = false;
-      }
-      if (!agree) problems.push(`golds disagree on ${name}`);
+          ...(input.goldOrdered !== undefined ? { goldOrdered: input.goldOrdered } : {}),
+        }),
+      );
     }
-    const first = runs[0];
-    snapshotChecks.push({ snapshot: name, path: snapshot.path, runs, agree, empty: first !== undefined && first.ok && first.result.rows.length === 0 });
+    results.push({ snapshot, outcomes, agreement });
   }
-  return { id: item.id, snapshots: snapshotChecks, problems };
+  return results;
 }
 
 function toGoldRun(outcome: ExecutionOutcome): GoldRun {

@@ -26,6 +26,8 @@ export interface PromptfooRow {
     readonly assert?: ReadonlyArray<{ readonly type?: string; readonly value?: unknown; readonly config?: unknown } | null>;
   };
   readonly vars?: Readonly<Record<string, unknown>>;
+  /** The provider's response; `output` is what the model returned (read by `audit --runs`). */
+  readonly response?: { readonly output?: unknown } | null;
   readonly gradingResult?: {
     readonly reason?: string;
     readonly metadata?: Readonly<Record<string, unknown>>;

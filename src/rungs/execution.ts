@@ -21,16 +21,18 @@
  *   `prediction_rewritten` say when that fallback changed the reported gold or the prediction.
  * - `empty_gold` is set whenever the reported gold returned no rows on a snapshot, whether the
  *   verdict passed or failed: an empty gold is weak evidence either way.
- * - Gold checks (src/dataset/gold-checks.ts) flag a gold whose result depends on the clock
- *   (without an `asOfDate`), on randomness or on the time zone: `clock_dependent_gold`,
- *   `random_dependent_gold`, `timezone_dependent_gold`, with the constructs in `goldFindings`.
+ * - The gold's own flags come from the gold checks (src/dataset/gold-checks.ts), the same module
+ *   `text2sql-ladder audit` judges golds with: from the text, `clock_dependent_gold` (without an
+ *   `asOfDate`), `random_dependent_gold`, `timezone_dependent_gold` and `limit_without_order_by`,
+ *   with the constructs in `goldFindings`; from the reported gold's results, `empty_gold`,
+ *   `all_null_gold_row`, `nondeterministic_gold` (a LIMIT cutting a tie) and `null_sort_key`.
  */
 import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
-import { runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
+import { checkGoldResult, goldVerdictFlags, runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
 import { LadderError } from '../errors.js';
 import { compareResults, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
-import { GoldResultCache } from '../compare/gold-result-cache.js';
+import { cachedOrdering, GoldResultCache } from '../compare/gold-result-cache.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
 import type { Snapshot } from '../compare/snapshot.js';
 import { applySqlRewrites } from '../compare/sql-rewrites.js';
@@ -52,7 +54,11 @@ export type ExecutionFlag =
   | 'prediction_rewritten'
   /** The reported gold returned no rows on a snapshot (also on a failing verdict). */
   | 'empty_gold'
-  /** A gold check found a clock, randomness or time-zone dependence (src/dataset/gold-checks.ts). */
+  /** The reported gold returned one row of NULLs on a snapshot (src/dataset/gold-checks.ts). */
+  | 'all_null_gold_row'
+  /** A sort key of the reported gold is NULL where NULL placement decides the order or the cut (src/dataset/gold-checks.ts). */
+  | 'null_sort_key'
+  /** A text check of the golds found a clock, randomness or time-zone dependence, or LIMIT without ORDER BY (src/dataset/gold-checks.ts). */
   | GoldFinding['kind'];
 
 /** The outcome on one snapshot for the reported gold. */
@@ -167,18 +173,31 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
   ]);
   throwMissingDatabase(input.snapshots, [...goldOutcomes, predOutcomes]);
   const predictedRuns = predictedRunsOf(input.snapshots, predOutcomes);
-  const goldFindings = runGoldChecks({ golds: input.golds, ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }) });
+  const goldFindings = runGoldChecks({
+    golds: input.golds,
+    ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }),
+    ...(input.parses?.dialect === 'sqlite' ? { parse: (sql: string) => input.parses!.parse(sql) } : {}),
+  });
   const ran = (outcomes: readonly ExecutionOutcome[]): QueryResult[] => outcomes.flatMap((outcome) => (outcome.ok ? [outcome.result] : []));
   const executedSql = {
     predicted: ran(predOutcomes)[0]?.executedSql ?? predicted,
     golds: golds.map((sql, g) => ran(goldOutcomes[g]!)[0]?.executedSql ?? sql),
   };
   const predictionRewritten = ran(predOutcomes).some((result) => result.doubleQuoteFallback);
-  const goldFlags = (goldIndex: number | null): string[] => {
+  // The gold's own flags come from the gold checks (the same judgement as `audit`): its results on
+  // every snapshot, with the orderings the comparison resolved, and its text.
+  const goldFlags = (goldIndex: number | null, orderings: readonly (GoldOrdering | undefined)[] = []): string[] => {
     const flags: string[] = [];
     if (goldIndex !== null && ran(goldOutcomes[goldIndex]!).some((result) => result.doubleQuoteFallback)) flags.push('gold_rewritten');
     if (predictionRewritten) flags.push('prediction_rewritten');
-    if (goldIndex !== null && ran(goldOutcomes[goldIndex]!).some((result) => result.rows.length === 0)) flags.push('empty_gold');
+    if (goldIndex !== null) {
+      const results = goldOutcomes[goldIndex]!.flatMap((outcome, s) => {
+        if (!outcome.ok) return [];
+        const ordering = orderings[s];
+        return [{ result: outcome.result, findings: checkGoldResult({ goldIndex, result: outcome.result, ...(ordering === undefined ? {} : { ordering }) }) }];
+      });
+      flags.push(...goldVerdictFlags(results));
+    }
     for (const found of goldFindings) if (goldIndex === null || found.goldIndex === goldIndex) flags.push(found.kind);
     return flags;
   };
@@ -205,12 +224,15 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
   interface GoldAssessment {
     readonly goldIndex: number;
     readonly snapshots: SnapshotVerdict[];
+    /** The gold's ordering on each snapshot where the prediction ran (by snapshot index). */
+    readonly orderings: (GoldOrdering | undefined)[];
     readonly matched: number;
     readonly outcome: true | false | 'undecided';
   }
   const assessments: GoldAssessment[] = [];
   for (const g of runnable) {
     const snapshots: SnapshotVerdict[] = [];
+    const orderings: (GoldOrdering | undefined)[] = [];
     for (let s = 0; s < input.snapshots.length; s += 1) {
       const snapshot = input.snapshots[s]!;
       const predOutcome = predOutcomes[s]!;
@@ -220,6 +242,7 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
       }
       const goldResult = (goldOutcomes[g]![s] as { ok: true; result: QueryResult }).result;
       const ordering = await orderingFor(goldRuns[g]![s]!.orderings, input, policy, snapshot, goldResult);
+      orderings[s] = ordering;
       snapshots.push({
         snapshot: snapshot.name,
         verdict: compareResults(goldResult, predOutcome.result, policy, { ordering }),
@@ -229,7 +252,7 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
     const matched = snapshots.filter((v) => v.verdict?.match === true).length;
     const anyFalse = snapshots.some((v) => v.predictedError !== undefined || v.verdict?.match === false);
     const outcome = matched === snapshots.length ? true : anyFalse ? false : 'undecided';
-    assessments.push({ goldIndex: g, snapshots, matched, outcome });
+    assessments.push({ goldIndex: g, snapshots, orderings, matched, outcome });
     if (outcome === true) break;
   }
 
@@ -240,7 +263,7 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
   for (const v of chosen.snapshots) for (const flag of v.verdict?.flags ?? []) flags.add(flag);
   if (goldErrors.length > 0) flags.add('gold_error');
   if (chosen.snapshots.some((v) => v.predictedError !== undefined)) flags.add('prediction_error');
-  for (const flag of goldFlags(chosen.goldIndex)) flags.add(flag);
+  for (const flag of goldFlags(chosen.goldIndex, chosen.orderings)) flags.add(flag);
   const failing = chosen.snapshots.find((v) => v.verdict?.match !== true);
   const goldNote = input.golds.length > 1 ? ` gold ${chosen.goldIndex}` : '';
   const snapshotsNote = input.snapshots.length > 1 ? ` on ${input.snapshots.length} snapshots` : '';
@@ -298,10 +321,8 @@ function orderingFor(
   goldResult: QueryResult,
 ): Promise<GoldOrdering> {
   if (input.goldOrdered !== undefined) return Promise.resolve({ ordered: input.goldOrdered, source: 'policy' });
-  const key = `${policy.rowOrder}|${policy.tieAware}`;
-  let found = cache.get(key);
-  if (found === undefined) {
-    found = resolveGoldOrdering({
+  return cachedOrdering(cache, `${policy.rowOrder}|${policy.tieAware}`, () =>
+    resolveGoldOrdering({
       engine: input.engine,
       db: snapshot.path,
       goldSql: goldResult.executedSql,
@@ -309,16 +330,8 @@ function orderingFor(
       policy,
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
       ...(input.parses?.dialect === 'sqlite' ? { parse: (sql: string) => input.parses!.parse(sql) } : {}),
-    });
-    cache.set(key, found);
-    // An ordering that a timed-out tie query left unknown is not kept (like a gold timeout).
-    const pending = found;
-    const forget = (): void => {
-      if (cache.get(key) === pending) cache.delete(key);
-    };
-    pending.then((ordering) => (ordering.transient === true ? forget() : undefined), forget);
-  }
-  return found;
+    }),
+  );
 }
 
 /** A policy object that has every field (as `resolvePolicy` returns) is used as it is. */

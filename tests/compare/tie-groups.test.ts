@@ -13,30 +13,36 @@ describe('planTieQuery', () => {
       'hidden key, LIMIT removed',
       'SELECT name FROM t ORDER BY age LIMIT 2',
       ['name'],
-      { kind: 'ordered', keys: [{ hidden: 0 }], hiddenExpressions: ['age'], sql: 'SELECT name, age FROM t ORDER BY age ', limit: 2, offset: 0 },
+      { kind: 'ordered', keys: [{ hidden: 0 }], specs: [{ text: 'age', descending: false, nulls: null }], hiddenExpressions: ['age'], sql: 'SELECT name, age FROM t ORDER BY age ', limit: 2, offset: 0 },
     ],
     [
       'visible key by expression, no LIMIT: the gold result suffices',
       'SELECT name, age FROM t ORDER BY age DESC',
       ['name', 'age'],
-      { kind: 'ordered', keys: [{ visible: 1 }], hiddenExpressions: [], sql: null, limit: -1, offset: 0 },
+      { kind: 'ordered', keys: [{ visible: 1 }], specs: [{ text: 'age', descending: true, nulls: null }], hiddenExpressions: [], sql: null, limit: -1, offset: 0 },
     ],
     [
       'ordinal and alias keys',
       'SELECT name, count(*) AS n FROM t GROUP BY name ORDER BY n DESC, 1 LIMIT 1 OFFSET 2',
       ['name', 'n'],
-      { kind: 'ordered', keys: [{ visible: 1 }, { visible: 0 }], hiddenExpressions: [], sql: 'SELECT name, count(*) AS n FROM t GROUP BY name ORDER BY n DESC, 1 ', limit: 1, offset: 2 },
+      { kind: 'ordered', keys: [{ visible: 1 }, { visible: 0 }], specs: [{ text: 'n', descending: true, nulls: null }, { text: '1', descending: false, nulls: null }], hiddenExpressions: [], sql: 'SELECT name, count(*) AS n FROM t GROUP BY name ORDER BY n DESC, 1 ', limit: 1, offset: 2 },
     ],
     [
       'alias after * is replaced by its expression',
       'SELECT *, age * 2 AS a2 FROM t ORDER BY a2',
       ['name', 'age', 'a2'],
-      { kind: 'ordered', keys: [{ hidden: 0 }], hiddenExpressions: ['age * 2'], sql: 'SELECT *, age * 2 AS a2, age * 2 FROM t ORDER BY a2', limit: -1, offset: 0 },
+      { kind: 'ordered', keys: [{ hidden: 0 }], specs: [{ text: 'a2', descending: false, nulls: null }], hiddenExpressions: ['age * 2'], sql: 'SELECT *, age * 2 AS a2, age * 2 FROM t ORDER BY a2', limit: -1, offset: 0 },
     ],
     ['no outer ORDER BY', 'SELECT a FROM (SELECT a FROM t ORDER BY a)', ['a'], { kind: 'unordered' }],
     ['DISTINCT with a hidden key', 'SELECT DISTINCT name FROM t ORDER BY age', ['name'], { kind: 'unknown', reason: 'DISTINCT with sort key age outside the select list' }],
     ['non-literal LIMIT', 'SELECT name FROM t ORDER BY name LIMIT (SELECT 1)', ['name'], { kind: 'unknown', reason: 'LIMIT / OFFSET is not an integer literal' }],
-    ['compound, key is a result column', 'SELECT a FROM t UNION SELECT b FROM u ORDER BY a LIMIT 3', ['a'], { kind: 'ordered', keys: [{ visible: 0 }], hiddenExpressions: [], sql: 'SELECT a FROM t UNION SELECT b FROM u ORDER BY a ', limit: 3, offset: 0 }],
+    ['compound, key is a result column', 'SELECT a FROM t UNION SELECT b FROM u ORDER BY a LIMIT 3', ['a'], { kind: 'ordered', keys: [{ visible: 0 }], specs: [{ text: 'a', descending: false, nulls: null }], hiddenExpressions: [], sql: 'SELECT a FROM t UNION SELECT b FROM u ORDER BY a ', limit: 3, offset: 0 }],
+    [
+      'NULLS LAST and a descending hidden key',
+      'SELECT name FROM t ORDER BY age DESC NULLS LAST, city',
+      ['name'],
+      { kind: 'ordered', keys: [{ hidden: 0 }, { hidden: 1 }], specs: [{ text: 'age', descending: true, nulls: 'last' }, { text: 'city', descending: false, nulls: null }], hiddenExpressions: ['age', 'city'], sql: 'SELECT name, age, city FROM t ORDER BY age DESC NULLS LAST, city', limit: -1, offset: 0 },
+    ],
   ])('%s', (_name, sql, columns, plan) => {
     expect(planTieQuery(sql, columns)).toEqual(plan);
   });
@@ -117,6 +123,22 @@ describe('resolveGoldOrdering on a database', () => {
     const verdict = compareResults(gold, result([['dan'], [other]], ['name']), resolvePolicy('default'), { ordering });
     expect([verdict.match, verdict.flags]).toEqual([true, ['ordered', 'nondeterministic_gold']]);
     expect(compareResults(gold, result([['dan'], ['bob']], ['name']), resolvePolicy('default'), { ordering }).match).toBe(false);
+  });
+
+  it('sort key facts: the key values of the gold rows and the NULL keys of the rows without LIMIT', async () => {
+    const goldSql = "SELECT name FROM people ORDER BY CASE WHEN city = 'z' THEN NULL ELSE age END, name LIMIT 2";
+    const gold = await run(goldSql);
+    const ordering = await resolveGoldOrdering({ engine, db, goldSql, goldResult: gold, policy: resolvePolicy('default') });
+    expect(gold.rows).toEqual([['cid'], ['eve']]);
+    expect(ordering.sortKeys).toEqual({
+      specs: [
+        { text: "CASE WHEN city = 'z' THEN NULL ELSE age END", descending: false, nulls: null },
+        { text: 'name', descending: false, nulls: null },
+      ],
+      values: [[null, 'cid'], [null, 'eve']],
+      fullCount: 5,
+      nullCounts: [2, 0],
+    });
   });
 
   it('LIMIT that does not cut a tie group: not flagged', async () => {

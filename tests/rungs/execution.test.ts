@@ -220,6 +220,16 @@ describe('checkExecution — prediction errors, policies, cache', () => {
     expect(random.details.flags).toEqual(['random_dependent_gold']);
   });
 
+  it('the gold\'s flags come from the gold checks, as audit reports them: LIMIT without ORDER BY, a tie at the cut, a NULL sort key, one all-NULL row', async () => {
+    const run = (gold: string, predictedSql = gold) => checkExecution({ predictedSql, golds: [gold], snapshots: [base, edge], engine });
+    expect((await run('SELECT id FROM orders LIMIT 2')).details.flags).toEqual(['limit_without_order_by']);
+    // Every snapshot has several 'paid' rows: LIMIT 1 keeps one of them.
+    expect((await run('SELECT id FROM orders ORDER BY status LIMIT 1')).details.flags).toEqual(['ordered', 'nondeterministic_gold']);
+    expect((await run("SELECT id FROM orders ORDER BY CASE WHEN id = 3 THEN NULL ELSE amount END")).details.flags).toEqual(['ordered', 'null_sort_key']);
+    const none = await run("SELECT MAX(amount) FROM orders WHERE status = 'void'");
+    expect([none.status, none.details.flags]).toEqual(['pass', ['all_null_gold_row']]);
+  });
+
   it('rejects a bad doubleQuotes, maxRows or asOfDate', async () => {
     const input = { predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: [base], engine };
     await expect(checkExecution({ ...input, doubleQuotes: 'loose' as never })).rejects.toThrow(new LadderError('invalid_argument', `doubleQuotes must be 'legacy' or 'strict'; received "loose"`));

@@ -72,6 +72,8 @@ describe('parses per ladder run (warehouse, strong and weak recordings, L1–L7)
     }
     expect(repeated).toEqual([]);
     // Before the parse memo: 998 parser calls (466 of the predicted SQL) for the same 122 runs.
-    expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 122, total: 445 });
+    // 445 before the gold checks read every gold's text (LIMIT without ORDER BY), also golds the
+    // comparison never reached after an earlier gold matched: 72 more, each gold still once.
+    expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 122, total: 517 });
   }, 120_000);
 });
