@@ -14,6 +14,7 @@
  *    longer refutes, simplify cell by cell (a smaller integer, a shorter string, a constant of the
  *    queries, a value the column already holds). References follow a renamed key. Dates, times,
  *    blobs, derived columns and lookup tables are left as they are.
+ * 4. Steps 1 and 2 once more when values changed: a renamed reference can leave a row unused.
  *
  * Every edit is repaired and verified like a fresh draw (edit-database.ts), so the result respects
  * the schema and the fixture's invariants. The work is bounded by a number of trials and a deadline.
@@ -99,39 +100,42 @@ export async function shrinkWitness(input: ShrinkInput): Promise<ShrinkResult> {
     return true;
   };
 
-  // 1. Whole tables, children first.
-  for (const name of [...plan.order.tables].reverse()) {
-    if (!budgetLeft()) break;
-    const table = tables.find((t) => t.name === name)!;
-    if (table.rows.length === 0) continue;
-    await attempt([{ kind: 'delete', table: name, rows: table.rows.map((r) => r.key) }]);
-  }
+  const derived = new Set(plan.invariants.filter((i) => i.kind === 'derive').map((i) => columnKey(i.tableName, i.columnName!)));
+  const removeRowSteps = async (): Promise<void> => {
+    // 1. Whole tables, children first.
+    for (const name of [...plan.order.tables].reverse()) {
+      if (!budgetLeft()) break;
+      const table = tables.find((t) => t.name === name)!;
+      if (table.rows.length === 0) continue;
+      await attempt([{ kind: 'delete', table: name, rows: table.rows.map((r) => r.key) }]);
+    }
 
-  // 2. Blocks of rows, halving down to single rows, until a pass removes nothing.
-  for (let progress = true; progress && stoppedBy === 'done'; ) {
-    progress = false;
-    for (const name of plan.order.tables) {
-      let chunk = Math.ceil((tables.find((t) => t.name === name)?.rows.length ?? 0) / 2);
-      while (chunk >= 1 && stoppedBy === 'done') {
-        const rows = tables.find((t) => t.name === name)!.rows;
-        for (let start = 0; start < rows.length; ) {
-          if (!budgetLeft()) break;
-          const current = tables.find((t) => t.name === name)!.rows;
-          const block = current.slice(start, start + chunk);
-          if (block.length === 0 || block.length === current.length) {
-            start += chunk;
-            continue;
+    // 2. Blocks of rows, halving down to single rows, until a pass removes nothing.
+    for (let progress = true; progress && stoppedBy === 'done'; ) {
+      progress = false;
+      for (const name of plan.order.tables) {
+        let chunk = Math.ceil((tables.find((t) => t.name === name)?.rows.length ?? 0) / 2);
+        while (chunk >= 1 && stoppedBy === 'done') {
+          const rows = tables.find((t) => t.name === name)!.rows;
+          for (let start = 0; start < rows.length; ) {
+            if (!budgetLeft()) break;
+            const current = tables.find((t) => t.name === name)!.rows;
+            const block = current.slice(start, start + chunk);
+            if (block.length === 0 || block.length === current.length) {
+              start += chunk;
+              continue;
+            }
+            if (await attempt([{ kind: 'delete', table: name, rows: block.map((r) => r.key) }])) progress = true;
+            else start += chunk;
           }
-          if (await attempt([{ kind: 'delete', table: name, rows: block.map((r) => r.key) }])) progress = true;
-          else start += chunk;
+          chunk = chunk === 1 ? 0 : Math.ceil(chunk / 2);
         }
-        chunk = chunk === 1 ? 0 : Math.ceil(chunk / 2);
       }
     }
-  }
+  };
 
+  await removeRowSteps();
   // 3. Values, column by column.
-  const derived = new Set(plan.invariants.filter((i) => i.kind === 'derive').map((i) => columnKey(i.tableName, i.columnName!)));
   for (const name of plan.order.tables) {
     if (stoppedBy !== 'done') break;
     const schemaTable = findTable(plan.schema, name)!;
@@ -167,6 +171,8 @@ export async function shrinkWitness(input: ShrinkInput): Promise<ShrinkResult> {
       }
     }
   }
+  // A renamed reference can leave its old parent row unused: remove rows once more.
+  if (valuesSimplified > 0 && stoppedBy === 'done') await removeRowSteps();
   return { file: input.bestFile, rowsBefore, rowsAfter: rowsOf(tables), trials, accepted, valuesSimplified, stoppedBy };
 }
 

@@ -60,3 +60,27 @@ describe('shrinkWitness (schema WITNESS, refuting while an open order above 10 e
     expect(await stillRefutes(result.file)).toBe(true);
   });
 });
+
+/** Two open orders of two customers: the second customer is needed until the reference moves. */
+const TWO_PARENTS = `
+CREATE TABLE customers (customer_id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(customer_id), status TEXT NOT NULL);
+INSERT INTO customers VALUES (17, 'Annabel'), (42, 'Bo');
+INSERT INTO orders VALUES (101, 17, 'open'), (102, 42, 'open');
+`;
+
+describe('shrinkWitness (schema TWO_PARENTS, refuting while two open orders exist)', () => {
+  it('removes a parent row left unused once a reference is simplified to another parent', async () => {
+    const two = createTempSqlite(TWO_PARENTS, { prefix: 'ladder-shrink-two-' });
+    try {
+      const twoPlan = createGeneratorPlan({ schema: readSchema(two.file), snapshots: [two.file] });
+      const twoOpen = async (file: string): Promise<boolean> => (rows(file, "SELECT COUNT(*) FROM orders WHERE status = 'open'")[0]![0] as number) >= 2;
+      const result = await shrinkWitness({ plan: twoPlan, source: two.file, trialFile: path.join(two.dir, 'trial.sqlite'), bestFile: path.join(two.dir, 'best.sqlite'), stillRefutes: twoOpen, maxTrials: 200, deadline: Infinity });
+      expect({ before: result.rowsBefore, after: result.rowsAfter, stoppedBy: result.stoppedBy }).toEqual({ before: 4, after: 3, stoppedBy: 'done' });
+      expect(rows(result.file, 'SELECT * FROM customers')).toEqual([[1, 'a']]);
+      expect(rows(result.file, 'SELECT * FROM orders')).toEqual([[1, 1, 'open'], [2, 1, 'open']]);
+    } finally {
+      two.remove();
+    }
+  });
+});
