@@ -11,7 +11,7 @@
  * an unfaithful verdict fails the assertion, and its reasons, prompt and reply go to
  * `metadata.text2sqlLadder.details.judge`. Without a provider the judge is reported as not run.
  *
- * Options (besides assertions/config.ts's common ones):
+ * Options (besides src/promptfoo/config.ts's common ones):
  * | option | type | default | meaning |
  * |---|---|---|---|
  * | `relativeTolerance` | number in [0, 1) | 0 | extra slack, fraction of the cell |
@@ -40,11 +40,11 @@ import { createRungResult, createSkippedResult } from '../src/rungs/rung-result.
 import type { RungResult } from '../src/rungs/rung-result.js';
 import type { GroundingOptions } from '../src/answer/ground.js';
 import { parseProviderOutput } from '../src/sql/provider-output.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { COMMON_OPTIONS } from './config.js';
-import { configReader } from './config.js';
-import { firstDatabase, runRungAssertion } from './rung-assertion.js';
-import type { RungAssertionSpec } from './rung-assertion.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
+import { configReader } from '../src/promptfoo/config.js';
+import { firstDatabase, runRungAssertion } from '../src/promptfoo/rung-assertion.js';
+import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
 
 const GROUNDING_OPTIONS = ['relativeTolerance', 'derivations', 'maxDerivationCells', 'decimalText'] as const;
 const FILE = 'assertions/answer-grounding.ts:answerGrounding';

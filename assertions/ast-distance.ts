@@ -11,9 +11,9 @@
  * ```
  */
 import { scoreAstDistance } from '../src/rungs/ast-distance.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { runDiagnosticAssertion } from './diagnostic-assertion.js';
-import type { DiagnosticAssertionSpec } from './diagnostic-assertion.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { runDiagnosticAssertion } from '../src/promptfoo/diagnostic-assertion.js';
+import type { DiagnosticAssertionSpec } from '../src/promptfoo/diagnostic-assertion.js';
 
 /** The spec (exported for tests). */
 export const AST_DISTANCE_ASSERTION: DiagnosticAssertionSpec = {

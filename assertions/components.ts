@@ -5,7 +5,7 @@
  * `spider_<component>`.
  *
  * Options: `aliasResolution` (`resolve` default | `seed`), `threshold` (pass when score ≥ it;
- * default: always pass), `dialect` and the item fields of assertions/config.ts.
+ * default: always pass), `dialect` and the item fields of src/promptfoo/config.ts.
  *
  * ```yaml
  * assert:
@@ -14,10 +14,10 @@
  * ```
  */
 import { scoreComponents } from '../src/rungs/components.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { runDiagnosticAssertion } from './diagnostic-assertion.js';
-import type { DiagnosticAssertionSpec } from './diagnostic-assertion.js';
-import { configReader } from './config.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { runDiagnosticAssertion } from '../src/promptfoo/diagnostic-assertion.js';
+import type { DiagnosticAssertionSpec } from '../src/promptfoo/diagnostic-assertion.js';
+import { configReader } from '../src/promptfoo/config.js';
 
 /** The spec (exported for tests). */
 export const COMPONENTS_ASSERTION: DiagnosticAssertionSpec = {

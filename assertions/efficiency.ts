@@ -6,7 +6,7 @@
  * gold's. After a failed L4 the rung is skipped (passes, no named score): a wrong query that
  * returns nothing fast must not look efficient. Named score: `L6_efficiency`.
  *
- * Options (besides assertions/config.ts's common ones and `policy`):
+ * Options (besides src/promptfoo/config.ts's common ones and `policy`):
  * | option | type | default | meaning |
  * |---|---|---|---|
  * | `budgetFactor` | number ≥ 1 | 2 | allowed predicted / gold estimated-cost ratio |
@@ -24,11 +24,11 @@ import { checkExecution } from '../src/rungs/execution.js';
 import { readEfficiencyOptions, runEfficiencyRung } from '../src/rungs/efficiency.js';
 import type { EfficiencyOptions } from '../src/rungs/efficiency.js';
 import { createRungResult } from '../src/rungs/rung-result.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { COMMON_OPTIONS } from './config.js';
-import { runRungAssertion } from './rung-assertion.js';
-import type { RungAssertionSpec } from './rung-assertion.js';
-import { sharedGoldCache } from './runtime.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
+import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
+import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
+import { sharedGoldCache } from '../src/promptfoo/runtime.js';
 
 const OWN_OPTIONS = ['budgetFactor', 'failOnProxies', 'timing'] as const;
 const FILE = 'assertions/efficiency.ts:efficiency';

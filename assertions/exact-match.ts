@@ -1,7 +1,7 @@
 /**
  * `exactMatch` assertion (diagnostic, never gates): raw and normalized exact match against any gold
  * (src/rungs/exact-match.ts). Named scores `exactMatch`, `exact_match_raw`, `exact_match_normalized`.
- * Options: `threshold`, `dialect`, item fields (assertions/config.ts).
+ * Options: `threshold`, `dialect`, item fields (src/promptfoo/config.ts).
  *
  * ```yaml
  * assert:
@@ -10,9 +10,9 @@
  * ```
  */
 import { scoreExactMatch } from '../src/rungs/exact-match.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { runDiagnosticAssertion } from './diagnostic-assertion.js';
-import type { DiagnosticAssertionSpec } from './diagnostic-assertion.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { runDiagnosticAssertion } from '../src/promptfoo/diagnostic-assertion.js';
+import type { DiagnosticAssertionSpec } from '../src/promptfoo/diagnostic-assertion.js';
 
 /** The spec (exported for tests). */
 export const EXACT_MATCH_ASSERTION: DiagnosticAssertionSpec = {

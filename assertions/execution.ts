@@ -18,11 +18,11 @@
 import { checkExecution } from '../src/rungs/execution.js';
 import { executionFacts } from '../src/rungs/ladder-rungs.js';
 import { createRungResult } from '../src/rungs/rung-result.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { COMMON_OPTIONS } from './config.js';
-import { runRungAssertion } from './rung-assertion.js';
-import type { RungAssertionSpec } from './rung-assertion.js';
-import { sharedGoldCache } from './runtime.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
+import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
+import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
+import { sharedGoldCache } from '../src/promptfoo/runtime.js';
 
 /** The spec (exported for tests). */
 export const EXECUTION_ASSERTION: RungAssertionSpec = {

@@ -5,7 +5,7 @@
  * (when the output has a prose answer). Gates short-circuit: later rungs are skipped — left out of
  * their named scores and named in the reason — and `end_to_end` is 0. `clarify` / `refuse` items pass
  * when the provider declines and never run anything. Rules: src/rungs/ladder.ts; result shape:
- * assertions/ladder-result.ts; options: assertions/config.ts.
+ * src/promptfoo/ladder-result.ts; options: src/promptfoo/config.ts.
  *
  * ```yaml
  * assert:
@@ -20,18 +20,18 @@
  */
 import { runLadder } from '../src/rungs/ladder.js';
 import { createLadderRungs, executionFacts } from '../src/rungs/ladder-rungs.js';
-import { guardAssertion } from './adapter.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { COMMON_OPTIONS, readAssertionOptions } from './config.js';
-import { missingOutputOf, readItem } from './item.js';
-import { toLadderGradingResult } from './ladder-result.js';
-import { getSharedEngine, sharedGoldCache, withRequestDefaults } from './runtime.js';
+import { guardAssertion } from '../src/promptfoo/adapter.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { COMMON_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js';
+import { missingOutputOf, readItem } from '../src/promptfoo/item.js';
+import { toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
+import { getSharedEngine, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
 import { safetyPolicyFor } from './safety.js';
 
 /** This assertion's file, named in misuse errors. */
 export const LADDER_FILE = 'assertions/ladder.ts:ladder';
 
-/** The options the ladder accepts (assertions/config.ts). */
+/** The options the ladder accepts (src/promptfoo/config.ts). */
 export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'efficiency', 'answer', 'gold_result_ordered'] as const;
 
 /** promptfoo assertion: the whole ladder on the provider output. */

@@ -14,9 +14,9 @@
  * ```
  */
 import { resultSimilarityWithEngine } from '../src/diagnostics/diagnose.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { readUnitInterval, runDiagnosticAssertion } from './diagnostic-assertion.js';
-import type { DiagnosticAssertionSpec } from './diagnostic-assertion.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { readUnitInterval, runDiagnosticAssertion } from '../src/promptfoo/diagnostic-assertion.js';
+import type { DiagnosticAssertionSpec } from '../src/promptfoo/diagnostic-assertion.js';
 
 /** The spec (exported for tests). */
 export const RESULT_SIMILARITY_ASSERTION: DiagnosticAssertionSpec = {

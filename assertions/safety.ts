@@ -1,6 +1,6 @@
 /**
  * `safety` assertion: L3 alone — one read-only query and nothing else anywhere in its tree
- * (src/rungs/safety.ts). No database needed. Options: assertions/config.ts; `safety` holds the
+ * (src/rungs/safety.ts). No database needed. Options: src/promptfoo/config.ts; `safety` holds the
  * opt-in policies (off by default): `maxLimit` (LIMIT required, at most n rows), `allowedTables`
  * (a list, or `role` for the tables the item's role may read in its fixture), `allowedFunctions`,
  * `allowTableFunctions`, `allowSystemTables`.
@@ -15,13 +15,13 @@
 import { LadderError } from '../src/errors.js';
 import type { SafetyPolicy } from '../src/safety/policy.js';
 import { runGate } from '../src/rungs/gates.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { COMMON_OPTIONS } from './config.js';
-import type { AssertionOptions } from './config.js';
-import type { AssertionItem } from './item.js';
-import { runRungAssertion } from './rung-assertion.js';
-import type { RungAssertionSpec } from './rung-assertion.js';
-import { resolveFixtureOnce } from './runtime.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
+import type { AssertionOptions } from '../src/promptfoo/config.js';
+import type { AssertionItem } from '../src/promptfoo/item.js';
+import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
+import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
+import { resolveFixtureOnce } from '../src/promptfoo/runtime.js';
 
 /**
  * The safety policy for an item: `allowedTables: role` becomes the tables the item's role may read.

@@ -16,10 +16,10 @@
  * ```
  */
 import { scoreSchemaLinking } from '../src/rungs/schema-linking.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { runDiagnosticAssertion } from './diagnostic-assertion.js';
-import type { DiagnosticAssertionSpec } from './diagnostic-assertion.js';
-import { configReader } from './config.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { runDiagnosticAssertion } from '../src/promptfoo/diagnostic-assertion.js';
+import type { DiagnosticAssertionSpec } from '../src/promptfoo/diagnostic-assertion.js';
+import { configReader } from '../src/promptfoo/config.js';
 
 /** The spec (exported for tests). */
 export const SCHEMA_LINKING_ASSERTION: DiagnosticAssertionSpec = {

@@ -1,7 +1,7 @@
 /**
  * `schema` assertion: L2 alone — every table and column the query names exists in the item's
  * database as its role sees it (role-scoped snapshot). Needs `db` (fixture) or `db_path`.
- * Options: assertions/config.ts (`dialect`, `doubleQuotes`, item fields).
+ * Options: src/promptfoo/config.ts (`dialect`, `doubleQuotes`, item fields).
  *
  * ```yaml
  * assert:
@@ -10,10 +10,10 @@
  * ```
  */
 import { runGate } from '../src/rungs/gates.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { COMMON_OPTIONS } from './config.js';
-import { runRungAssertion } from './rung-assertion.js';
-import type { RungAssertionSpec } from './rung-assertion.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
+import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
+import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
 
 /** The spec (exported for tests). */
 export const SCHEMA_ASSERTION: RungAssertionSpec = {

@@ -1,7 +1,7 @@
 /**
  * `syntax` assertion: L1 alone. For SQLite with a database (the item's `db` fixture or `db_path`),
  * SQLite's own `prepare` on the item's first snapshot is the authority; otherwise the dialect
- * parser decides. Options: assertions/config.ts (`dialect`, `timeoutMs`, `doubleQuotes`, item fields).
+ * parser decides. Options: src/promptfoo/config.ts (`dialect`, `timeoutMs`, `doubleQuotes`, item fields).
  *
  * ```yaml
  * assert:
@@ -10,10 +10,10 @@
  * ```
  */
 import { runGate } from '../src/rungs/gates.js';
-import type { AssertionContext, GradingResult } from './adapter.js';
-import { COMMON_OPTIONS } from './config.js';
-import { runRungAssertion } from './rung-assertion.js';
-import type { RungAssertionSpec } from './rung-assertion.js';
+import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
+import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
+import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
+import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
 
 /** The spec (exported for tests and for the ladder's documentation). */
 export const SYNTAX_ASSERTION: RungAssertionSpec = {

@@ -21,8 +21,8 @@ import { resolveFixture } from '../src/fixtures/registry.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import { createCounterexampleSearcher, type CounterexampleSearcher } from '../src/semantic/counterexample-search.js';
 import { readFixtureInvariants } from '../src/semantic/invariants.js';
-import { listSnapshots } from '../src/spider/list-snapshots.js';
-import { readPredictions, readSpiderGold } from '../src/spider/read-spider-files.js';
+import { listSnapshots } from '../src/benchmarks/spider/list-snapshots.js';
+import { readPredictions, readSpiderGold } from '../src/benchmarks/spider/read-spider-files.js';
 import { parseProviderOutput } from '../src/sql/provider-output.js';
 import type { BenchReport } from './report.js';
 

@@ -1,7 +1,7 @@
 /**
  * promptfoo extension hooks: `afterEach` copies the ladder's per-rung verdicts and details into the
  * row metadata (the viewer's Metadata tab); `afterAll` prints the ladder summary per provider and
- * closes the shared engine. Implementation and docs: assertions/summary-hooks.ts.
+ * closes the shared engine. Implementation and docs: src/promptfoo/summary-hooks.ts.
  *
  * ```yaml
  * extensions:
@@ -10,4 +10,4 @@
  * ```
  * Named exports only: promptfoo resolves `file://x.ts:afterAll` through `mod.default || mod`.
  */
-export { afterAll, afterEach } from '../assertions/summary-hooks.js';
+export { afterAll, afterEach } from '../src/promptfoo/summary-hooks.js';

@@ -14,9 +14,16 @@
  *   1:1  syntax_error  near "SELEC": syntax error   ← positioned issues and details
  * ```
  * Messages are built only when vitest asks for them (the matcher returns `message: () => …`).
+ * Every part is bounded, so a failing matcher costs the same on 10 MB of SQL as on 100 bytes:
+ * the received text is cut to {@link MAX_RECEIVED_CHARS} characters before the runner's printer
+ * sees it (its whitespace highlighting is quadratic: 100 KB of whitespace-heavy SQL took 16 s,
+ * 10 MB hung a worker), a source line under a caret to a window of {@link MAX_SOURCE_LINE_CHARS}
+ * characters around the column, and each reason or issue message to
+ * {@link MAX_MESSAGE_LINE_CHARS}.
  */
 import type { MatcherState } from 'vitest';
 import type { RungIssue, RungResult } from '../src/rungs/rung-result.js';
+import { formatPipeTable, truncateCounted } from '../src/format.js';
 
 /** What a matcher knows when it builds its message. */
 export interface MatcherMessageParts {
@@ -96,7 +103,7 @@ export function formatMatcherMessage(state: MatcherState, parts: MatcherMessageP
   });
   const blocks = [
     hint,
-    `Expected ${parts.receivedLabel} ${isNot ? 'not to' : 'to'} ${parts.expectation}\nReceived: ${utils.printReceived(parts.received)}`,
+    `Expected ${parts.receivedLabel} ${isNot ? 'not to' : 'to'} ${parts.expectation}\nReceived: ${utils.printReceived(clipReceived(parts.received))}`,
     formatVerdict(parts.result),
   ];
   if (parts.result.status === 'skipped' || parts.result.status === 'unscored') {
@@ -117,7 +124,33 @@ export function formatMatcherMessage(state: MatcherState, parts: MatcherMessageP
 export function formatVerdict(result: RungResult): string {
   const label = RUNG_LABELS[result.rung] ?? result.rung;
   const word = result.status === 'pass' ? 'passed' : result.status === 'fail' ? 'failed' : result.status;
-  return `${label} ${word}: ${result.reason}`;
+  return `${label} ${word}: ${truncateCounted(result.reason, MAX_MESSAGE_LINE_CHARS)}`;
+}
+
+/** Longest received string printed, in characters; the rest is counted, not printed. */
+export const MAX_RECEIVED_CHARS = 2_000;
+/** Widest source line printed above a caret, in characters. */
+export const MAX_SOURCE_LINE_CHARS = 160;
+/** Longest reason or issue message printed, in characters. */
+export const MAX_MESSAGE_LINE_CHARS = 1_000;
+
+/** The received value as the message prints it: a string cut to {@link MAX_RECEIVED_CHARS}. */
+function clipReceived(received: unknown): unknown {
+  return typeof received === 'string' ? truncateCounted(received, MAX_RECEIVED_CHARS) : received;
+}
+
+/**
+ * A window of a source line around a 1-based column, at most {@link MAX_SOURCE_LINE_CHARS}
+ * wide, with `…` where it was cut, and the caret's column in the window.
+ */
+function sourceWindow(text: string, column: number): { text: string; caret: number } {
+  if (text.length <= MAX_SOURCE_LINE_CHARS) return { text, caret: column };
+  const half = Math.floor(MAX_SOURCE_LINE_CHARS / 2);
+  const start = Math.max(0, Math.min(column - 1 - half, text.length - MAX_SOURCE_LINE_CHARS));
+  const end = start + MAX_SOURCE_LINE_CHARS;
+  const prefix = start > 0 ? '…' : '';
+  const suffix = end < text.length ? '…' : '';
+  return { text: `${prefix}${text.slice(start, end)}${suffix}`, caret: column - start + prefix.length };
 }
 
 /**
@@ -130,7 +163,9 @@ export function formatVerdict(result: RungResult): string {
  */
 export function formatIssues(issues: readonly RungIssue[], source?: string): string {
   if (issues.length === 0) return '';
-  const sourceLines = source?.split(/\r?\n/);
+  // Only the lines an issue points at are needed: never split a huge source whole.
+  const wanted = new Set(issues.map((issue) => issue.line).filter((line): line is number => line !== undefined));
+  const sourceLines = source === undefined ? undefined : linesAt(source, wanted);
   const lines = issues.map((issue) => {
     const where =
       issue.line !== undefined && issue.column !== undefined
@@ -140,17 +175,36 @@ export function formatIssues(issues: readonly RungIssue[], source?: string): str
           : '';
     const suggestion =
       issue.suggestion !== undefined && !/did you mean/i.test(issue.message) ? ` (did you mean ${JSON.stringify(issue.suggestion)}?)` : '';
-    const head = `  ${where}${issue.kind}  ${issue.message}${suggestion}`;
+    const head = `  ${where}${issue.kind}  ${truncateCounted(issue.message, MAX_MESSAGE_LINE_CHARS)}${suggestion}`;
     const text = issue.line !== undefined ? sourceLines?.[issue.line - 1] : undefined;
     if (text === undefined || issue.column === undefined) return head;
-    return `${head}\n    ${text}\n    ${' '.repeat(Math.max(0, issue.column - 1))}^`;
+    const window = sourceWindow(text, issue.column);
+    return `${head}\n    ${window.text}\n    ${' '.repeat(Math.max(0, window.caret - 1))}^`;
   });
   return `Issues:\n${lines.join('\n')}`;
 }
 
+/** The lines of `source` with the given 1-based numbers (others left undefined), read in one pass. */
+function linesAt(source: string, wanted: ReadonlySet<number>): (string | undefined)[] {
+  const lines: (string | undefined)[] = [];
+  const last = Math.max(0, ...wanted);
+  let start = 0;
+  for (let number = 1; number <= last && start <= source.length; number += 1) {
+    const newline = source.indexOf('\n', start);
+    const end = newline < 0 ? source.length : newline;
+    if (wanted.has(number)) lines[number - 1] = source.slice(start, end).replace(/\r$/, '');
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  return lines;
+}
+
+/** Widest cell a table prints, in characters; longer ones end in `…`. */
+export const MAX_TABLE_CELL_CHARS = 60;
+
 /**
- * Formats rows as an aligned text table, cells printed as SQL-ish literals (`NULL`, `'text'`,
- * `42`, `42n` for integers beyond 2^53, `x'0a1b'` for blobs), each cut to
+ * Formats rows as an aligned pipe table, cells printed as SQL literals (src/format.ts
+ * `formatCell`: `NULL`, `'text'`, `42`, exact digits beyond 2^53, `x'0a1b'` for blobs), each cut to
  * {@link MAX_TABLE_CELL_CHARS} characters.
  *
  * @param columns - header names by position (duplicates allowed).
@@ -158,34 +212,7 @@ export function formatIssues(issues: readonly RungIssue[], source?: string): str
  * @param indent - spaces before each line (default 2).
  */
 export function formatTable(columns: readonly string[], rows: readonly (readonly unknown[])[], indent = 2): string {
-  const header = columns.map((name) => name);
-  const body = rows.map((row) => row.map((cell) => clip(formatCell(cell))));
-  const widths = header.map((name, index) =>
-    Math.max(name.length, ...body.map((row) => (row[index] ?? '').length)),
-  );
-  const pad = ' '.repeat(indent);
-  const line = (cells: readonly string[]): string =>
-    `${pad}| ${cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join(' | ')} |`;
-  const rule = `${pad}|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
-  return [line(header), rule, ...body.map((row) => line(row))].join('\n');
+  return formatPipeTable(columns, rows, { indent, maxCellChars: MAX_TABLE_CELL_CHARS });
 }
 
-/** Widest cell a table prints, in characters; longer ones end in `…`. */
-export const MAX_TABLE_CELL_CHARS = 60;
-
-function clip(text: string): string {
-  return text.length > MAX_TABLE_CELL_CHARS ? `${text.slice(0, MAX_TABLE_CELL_CHARS - 1)}…` : text;
-}
-
-/**
- * One cell as a SQL-ish literal: `NULL`, `'it''s'`, `42`, `1.5`, `9007199254740993n`, `x'0a1b'`.
- * Anything else is JSON.
- */
-export function formatCell(cell: unknown): string {
-  if (cell === null || cell === undefined) return 'NULL';
-  if (typeof cell === 'string') return `'${cell.replaceAll("'", "''")}'`;
-  if (typeof cell === 'number') return String(cell);
-  if (typeof cell === 'bigint') return `${cell}n`;
-  if (cell instanceof Uint8Array) return `x'${Buffer.from(cell).toString('hex')}'`;
-  return JSON.stringify(cell) ?? String(cell);
-}
+export { formatCell } from '../src/format.js';

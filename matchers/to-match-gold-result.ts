@@ -5,12 +5,11 @@
  * src/rungs/execution.ts) on the matchers' shared engine, as the promptfoo `execution` assertion
  * does.
  */
-import { basename, extname } from 'node:path';
 import type { MatcherState } from 'vitest';
 import type { Verdict } from '../src/compare/compare-results.js';
 import { PRESETS, resolvePolicy } from '../src/compare/policy.js';
 import type { ComparisonPolicy, PolicyInput, PresetName } from '../src/compare/policy.js';
-import type { Snapshot } from '../src/compare/snapshot.js';
+import { snapshotNameOf, type Snapshot } from '../src/fixtures/snapshot.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import type { ExecutionDetails, SnapshotVerdict } from '../src/rungs/execution.js';
 import type { RungResult } from '../src/rungs/rung-result.js';
@@ -18,6 +17,7 @@ import { argumentTypeError, isPlainObject, matcherTypeError, rejectUnknownOption
 import { matcherRuntime } from './matcher-engine.js';
 import { formatCell, formatTable, toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
+import { oneLine } from '../src/format.js';
 
 /** Options shared by both ways of naming the databases. */
 interface GoldResultCommonOptions {
@@ -147,7 +147,7 @@ function readSnapshots(db: unknown, list: unknown): Snapshot[] {
   }
   if (db !== undefined) {
     if (typeof db !== 'string' || db === '') throw argumentTypeError(toMatchGoldResult, NAME, 'options.db', 'a database path (string)', db);
-    return [{ name: snapshotName(db), path: db }];
+    return [{ name: snapshotNameOf(db), path: db }];
   }
   if (list === undefined) {
     throw matcherTypeError(toMatchGoldResult, `${NAME}: options must give one of db (a path) and snapshots (paths); received neither`);
@@ -156,7 +156,7 @@ function readSnapshots(db: unknown, list: unknown): Snapshot[] {
     throw argumentTypeError(toMatchGoldResult, NAME, 'options.snapshots', 'a non-empty array of paths or { name, path } snapshots', list);
   }
   const snapshots = list.map((entry: unknown, index): Snapshot => {
-    if (typeof entry === 'string' && entry !== '') return { name: snapshotName(entry), path: entry };
+    if (typeof entry === 'string' && entry !== '') return { name: snapshotNameOf(entry), path: entry };
     if (isPlainObject(entry) && typeof entry['name'] === 'string' && typeof entry['path'] === 'string' && entry['path'] !== '') {
       const checksum = entry['checksum'];
       if (checksum !== undefined && typeof checksum !== 'string') {
@@ -169,13 +169,6 @@ function readSnapshots(db: unknown, list: unknown): Snapshot[] {
   // Names label messages: when two files share a name, label them by path.
   const names = snapshots.map((s) => s.name);
   return snapshots.map((s) => (names.indexOf(s.name) === names.lastIndexOf(s.name) ? s : { ...s, name: s.path }));
-}
-
-/** `db/shop.sqlite` → `shop`. */
-function snapshotName(path: string): string {
-  const file = basename(path);
-  const extension = extname(file);
-  return extension === '' ? file : file.slice(0, -extension.length);
 }
 
 /** Column names of the gold and the prediction on the snapshot the message shows. */
@@ -297,7 +290,3 @@ function describePolicy(policy: ComparisonPolicy): string {
   return `${policy.preset} preset${overridden} — ${parts.join(', ')}`;
 }
 
-/** Collapses whitespace so that a multi-line gold prints on one line. */
-function oneLine(sql: string): string {
-  return sql.replace(/\s+/g, ' ').trim();
-}

@@ -16,15 +16,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import { resolvePolicy } from '../src/compare/policy.js';
-import { applySqlRewrites } from '../src/compare/sql-rewrites.js';
+import { applySqlRewrites } from '../src/benchmarks/spider/sql-rewrites.js';
 import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import { createCounterexampleSearcher, type CounterexampleSearcher, type SearchOutcome } from '../src/semantic/counterexample-search.js';
 import type { EmptyVsNullRow } from '../src/semantic/witness-check.js';
 import { renderWitness } from '../src/semantic/witness-format.js';
-import { HARDNESS_LEVELS, spiderHardness, type Hardness } from '../src/spider/hardness.js';
-import { listSnapshots } from '../src/spider/list-snapshots.js';
-import { readPredictions, readSpiderGold } from '../src/spider/read-spider-files.js';
+import { HARDNESS_LEVELS, spiderHardness, type Hardness } from '../src/benchmarks/spider/hardness.js';
+import { listSnapshots } from '../src/benchmarks/spider/list-snapshots.js';
+import { readPredictions, readSpiderGold } from '../src/benchmarks/spider/read-spider-files.js';
 
 const { values } = parseArgs({
   options: {

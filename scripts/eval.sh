@@ -2,13 +2,50 @@
 # npm run eval [-- extra promptfoo flags]: runs the main job offline.
 #   CONFIG   promptfoo config (default promptfooconfig.yaml)
 #   OUTPUT   results file (default out/eval.json); the run is also stored in .promptfoo/ for the viewer
-# Exit code: 0 when the run completes, even with failing tests; promptfoo's own code otherwise.
+# Exit code: 0 when the run completes, even with failing tests; 1 when another run holds the same
+# promptfoo state or output file (this run refuses to start), or when the run lost rows (the
+# ladder summary says which); promptfoo's own code otherwise.
+#
+# One run at a time per promptfoo state folder and per output file: two runs sharing them lose rows
+# silently (measured: both printed "84 passed / 58 failed" while the output held 55-67 of 142 rows).
+# For runs side by side, give each its own: PROMPTFOO_CONFIG_DIR=/tmp/run2 OUTPUT=out/run2.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/promptfoo-env.sh
 CONFIG="${CONFIG:-promptfooconfig.yaml}"
 OUTPUT="${OUTPUT:-out/eval.json}"
 export LADDER_SUMMARY_JSON="${LADDER_SUMMARY_JSON:-${OUTPUT%.json}-summary.json}"
-mkdir -p "$(dirname "$OUTPUT")"
+mkdir -p "$(dirname "$OUTPUT")" "$PROMPTFOO_CONFIG_DIR"
+
+refuse() {
+  echo "npm run eval: another run is using $1 (pid ${2:-unknown}); runs that share it lose rows." >&2
+  echo "  Wait for it to finish, or give this run its own state and output:" >&2
+  echo "  PROMPTFOO_CONFIG_DIR=<folder> OUTPUT=<file.json> npm run eval" >&2
+  exit 1
+}
+
+# take_lock <lock file> <what it guards>: held until promptfoo exits (the fd is inherited by exec),
+# released by the kernel whatever ends it. Without flock(1) (macOS), a lock folder holding the pid;
+# a lock whose pid is gone is stale and taken over.
+take_lock() {
+  local file="$1" what="$2" fd="$3"
+  if command -v flock >/dev/null 2>&1; then
+    eval "exec $fd>>\"\$file\""
+    if ! flock -n "$fd"; then refuse "$what" "$(cat "$file.pid" 2>/dev/null || true)"; fi
+    echo $$ >"$file.pid"
+  else
+    if ! mkdir "$file.d" 2>/dev/null; then
+      local holder
+      holder="$(cat "$file.d/pid" 2>/dev/null || true)"
+      if [ -z "$holder" ] || kill -0 "$holder" 2>/dev/null; then refuse "$what" "$holder"; fi
+      rm -rf "$file.d"
+      mkdir "$file.d" 2>/dev/null || refuse "$what"
+    fi
+    echo $$ >"$file.d/pid"
+  fi
+}
+take_lock "$PROMPTFOO_CONFIG_DIR/.eval.lock" "the promptfoo state $PROMPTFOO_CONFIG_DIR" 8
+take_lock "$OUTPUT.lock" "the output file $OUTPUT" 9
+
 # --no-table: the ladder summary (afterAll) replaces promptfoo's per-row table; pass --table to get it.
 exec "$PROMPTFOO_BIN" eval -c "$CONFIG" --no-cache --no-progress-bar --no-table -o "$OUTPUT" "$@"

@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { loadDataset } from '../src/dataset/load.js';
-import { readRecording, runRedTeam, type RedTeamReport } from '../src/safety/redteam.js';
+import { readRecording, runRedTeam, type RedTeamReport } from '../src/harness/redteam.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {

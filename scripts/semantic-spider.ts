@@ -18,9 +18,9 @@ import { resolvePolicy } from '../src/compare/policy.js';
 import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { checkExecution } from '../src/rungs/execution.js';
-import { HARDNESS_LEVELS, spiderHardness, type Hardness } from '../src/spider/hardness.js';
-import { listSnapshots } from '../src/spider/list-snapshots.js';
-import { readPredictions, readSpiderGold } from '../src/spider/read-spider-files.js';
+import { HARDNESS_LEVELS, spiderHardness, type Hardness } from '../src/benchmarks/spider/hardness.js';
+import { listSnapshots } from '../src/benchmarks/spider/list-snapshots.js';
+import { readPredictions, readSpiderGold } from '../src/benchmarks/spider/read-spider-files.js';
 import { buildTestSuite, evaluateOnSuite, type TestSuite } from '../src/semantic/test-suite.js';
 import { sampleRows, describeRows } from './semantic-report-helpers.js';
 

@@ -26,7 +26,12 @@ export type LadderErrorCode =
   /** The engine was used after `close()`. */
   | 'engine_closed'
   /** A child process of the engine failed in a way that is not the statement's fault. */
-  | 'engine_failure';
+  | 'engine_failure'
+  /**
+   * The fixture cache folder cannot be used: not writable, full, or a cached snapshot that fails
+   * its checksum even after a rebuild or changed on disk during the run. The message names the folder.
+   */
+  | 'fixture_cache';
 
 /**
  * The library's misuse error. Thrown at once (never returned), with a message that names the
@@ -50,7 +55,9 @@ export class LadderError extends Error {
  * Codes that mean the caller (a config, a dataset, a command line, a function call) is wrong, not
  * the model's output and not the machine. Front ends decide by these codes only: promptfoo turns
  * them into an ERROR row, the CLI into exit status 2, the matchers into a thrown error.
- * `engine_closed` and `engine_failure` are not misuse.
+ * `engine_closed` and `engine_failure` are not misuse. `fixture_cache` counts as misuse: the
+ * setup the caller controls (the cache folder) must be fixed before anything can run, and the
+ * message says which folder.
  */
 export const MISUSE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCode>([
   'invalid_option',
@@ -59,6 +66,7 @@ export const MISUSE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCod
   'db_not_found',
   'dataset_invalid',
   'input_invalid',
+  'fixture_cache',
 ]);
 
 /** True when `error` is a {@link LadderError} whose code is one of {@link MISUSE_CODES}. */

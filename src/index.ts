@@ -44,13 +44,13 @@ export { compareResults } from './compare/compare-results.js';
 export type { CellDifference, CompareContext, RowSample, Verdict, VerdictFlag } from './compare/compare-results.js';
 export { detectOuterOrderBy } from './compare/gold-ordering.js';
 export type { GoldOrdering, TieSegment } from './compare/gold-ordering.js';
-export { applySqlRewrites } from './compare/sql-rewrites.js';
+export { applySqlRewrites } from './benchmarks/spider/sql-rewrites.js';
 export type { SqlRewrites } from './compare/policy.js';
 export { PRESET_NAMES, PRESETS, resolvePolicy } from './compare/policy.js';
 export type { ComparisonPolicy, FloatTolerance, PolicyInput, PresetName } from './compare/policy.js';
 export { GoldResultCache } from './compare/gold-result-cache.js';
 export type { CachedGoldRun, GoldRunKey } from './compare/gold-result-cache.js';
-export type { Snapshot } from './compare/snapshot.js';
+export type { Snapshot } from './fixtures/snapshot.js';
 export { compareTables, rowSimilarity, tableSimilarity } from './compare/table-similarity.js';
 export type { ResultTable, RowSimilarity, TableSimilarity, TableSimilarityOptions } from './compare/table-similarity.js';
 
@@ -64,8 +64,8 @@ export type { SafetyDetails, SafetyInput, SafetyViolation } from './rungs/safety
 export { resolveSafetyPolicy } from './safety/policy.js';
 export type { ResolvedSafetyPolicy, SafetyPolicy } from './safety/policy.js';
 export { BLOCKED_FUNCTIONS, checkFunction } from './safety/functions.js';
-export { readRecording, runRedTeam } from './safety/redteam.js';
-export type { RecordedPrediction, RedTeamOptions, RedTeamReport, RedTeamResult } from './safety/redteam.js';
+export { readRecording, runRedTeam } from './harness/redteam.js';
+export type { RecordedPrediction, RedTeamOptions, RedTeamReport, RedTeamResult } from './harness/redteam.js';
 export { checkExecution } from './rungs/execution.js';
 export type { ExecutionDetails, ExecutionFlag, ExecutionInput, GoldError, PredictedRun, SnapshotVerdict } from './rungs/execution.js';
 export { checkEfficiency, DEFAULT_BUDGET_FACTOR, readEfficiencyOptions, runEfficiencyRung } from './rungs/efficiency.js';
@@ -75,7 +75,7 @@ export type { AnswerGroundingDetails, AnswerGroundingInput } from './rungs/answe
 export { runGates } from './rungs/gates.js';
 export type { GateInput, GateRun } from './rungs/gates.js';
 export { runLadder, ladderRungIds } from './rungs/ladder.js';
-export type { LadderAnswer, LadderInput, LadderResult, LadderRungs, LadderSnapshot } from './rungs/ladder.js';
+export type { LadderAnswer, LadderInput, LadderResult, LadderRungs } from './rungs/ladder.js';
 export { createLadderRungs, executionFacts, LADDER_RUNGS } from './rungs/ladder-rungs.js';
 export type { ExecutingRung, ExecutionFacts, LadderContext, LadderResults, LadderRungDetails, LadderRungOptions, LadderRungTable } from './rungs/ladder-rungs.js';
 
@@ -106,8 +106,8 @@ export { analyzePlan } from './efficiency/plan-analysis.js';
 export { applyBudget, comparePlans, PROXY_KINDS } from './efficiency/compare-plans.js';
 export {
   computeRves, computeVes, createEngineTimingSource, DEFAULT_TIMING_RUNS, measureTimeRatio, removeOutliers, rvesReward, timeRatio,
-} from './efficiency/ves.js';
-export type { TimedItem, TimingSource } from './efficiency/ves.js';
+} from './benchmarks/bird/ves.js';
+export type { TimedItem, TimingSource } from './benchmarks/bird/ves.js';
 
 // Answer grounding (L7) building blocks and the optional judge
 export { extractNumbers } from './answer/extract-numbers.js';
@@ -123,10 +123,10 @@ export type { JudgeProvider } from './judge/faithfulness.js';
 export { listFixtures, resolveFixture } from './fixtures/registry.js';
 export type { ResolvedFixture, ResolveFixtureOptions } from './fixtures/registry.js';
 export { loadDataset } from './dataset/load.js';
-export { verifyDatasetGolds } from './dataset/verify-golds.js';
-export type { GoldRun, ItemCheck, SnapshotCheck, VerifyGoldsOptions } from './dataset/verify-golds.js';
-export { runGoldsOnSnapshots } from './dataset/verify-golds.js';
-export type { GoldRunsInput, GoldSnapshotRuns } from './dataset/verify-golds.js';
+export { verifyDatasetGolds } from './audit/verify-golds.js';
+export type { GoldRun, ItemCheck, SnapshotCheck, VerifyGoldsOptions } from './audit/verify-golds.js';
+export { runGoldsOnSnapshots } from './audit/verify-golds.js';
+export type { GoldRunsInput, GoldSnapshotRuns } from './audit/verify-golds.js';
 export {
   checkGoldResult,
   checkGoldRun,
@@ -216,13 +216,13 @@ export type { DatabaseEdit, RowKey, RowReordering } from './semantic/edit-databa
 export { defaultSuiteCacheDir } from './semantic/suite-cache.js';
 
 // Spider-format files and evaluation
-export { evaluateSpider } from './spider/evaluate-spider.js';
-export type { EvaluateSpiderInput, EvaluateSpiderOutput, SpiderItemVerdict, SpiderSummary } from './spider/evaluate-spider.js';
-export { parseSpiderGold, parseSpiderPredictions, readPredictions, readSpiderGold } from './spider/read-spider-files.js';
-export type { SpiderGoldItem, SpiderPrediction } from './spider/read-spider-files.js';
-export { listSnapshots } from './spider/list-snapshots.js';
-export { HARDNESS_LEVELS, spiderHardness } from './spider/hardness.js';
-export type { Hardness } from './spider/hardness.js';
+export { evaluateSpider } from './harness/evaluate-spider.js';
+export type { EvaluateSpiderInput, EvaluateSpiderOutput, SpiderItemVerdict, SpiderSummary } from './harness/evaluate-spider.js';
+export { parseSpiderGold, parseSpiderPredictions, readPredictions, readSpiderGold } from './benchmarks/spider/read-spider-files.js';
+export type { SpiderGoldItem, SpiderPrediction } from './benchmarks/spider/read-spider-files.js';
+export { listSnapshots } from './benchmarks/spider/list-snapshots.js';
+export { HARDNESS_LEVELS, spiderHardness } from './benchmarks/spider/hardness.js';
+export type { Hardness } from './benchmarks/spider/hardness.js';
 
 // Reporting
 export { rate, summarizeLadder } from './report/ladder-summary.js';

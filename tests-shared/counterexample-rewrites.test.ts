@@ -8,13 +8,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import { resolvePolicy } from '../src/compare/policy.js';
-import type { Snapshot } from '../src/compare/snapshot.js';
+import type { Snapshot } from '../src/fixtures/snapshot.js';
 import { createSqliteEngine, type SqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import { createCounterexampleSearcher, type CounterexampleSearcher } from '../src/semantic/counterexample-search.js';
 import { readSchema, type DatabaseSchema } from '../src/semantic/schema-reader.js';
-import { listSnapshots } from '../src/spider/list-snapshots.js';
-import { readSpiderGold } from '../src/spider/read-spider-files.js';
+import { listSnapshots } from '../src/benchmarks/spider/list-snapshots.js';
+import { readSpiderGold } from '../src/benchmarks/spider/read-spider-files.js';
 import { buildGoldRewrites, REWRITE_KINDS, selectRewrites, type GoldRewrite } from './gold-rewrites.js';
 
 const slice = path.resolve(process.env['SPIDER_SLICE_DIR'] ?? '../shared/data/spider-dev-slice');

@@ -14,14 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareResults } from '../src/compare/compare-results.js';
 import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import { resolvePolicy } from '../src/compare/policy.js';
-import { applySqlRewrites } from '../src/compare/sql-rewrites.js';
+import { applySqlRewrites } from '../src/benchmarks/spider/sql-rewrites.js';
 import type { QueryResult } from '../src/engine/engine.js';
 import { createSqliteEngine, type SqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import { dumpDatabase } from '../src/semantic/dump-database.js';
 import { buildTestSuite, evaluateOnSuite, type TestSuite } from '../src/semantic/test-suite.js';
-import { listSnapshots } from '../src/spider/list-snapshots.js';
-import { readPredictions, readSpiderGold, type SpiderGoldItem } from '../src/spider/read-spider-files.js';
+import { listSnapshots } from '../src/benchmarks/spider/list-snapshots.js';
+import { readPredictions, readSpiderGold, type SpiderGoldItem } from '../src/benchmarks/spider/read-spider-files.js';
 import { fromPythonResult, type PythonResult } from './python-results.js';
 
 const slice = path.resolve(process.env['SPIDER_SLICE_DIR'] ?? '../shared/data/spider-dev-slice');

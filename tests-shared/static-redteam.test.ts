@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine, type SqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { loadDataset } from '../src/dataset/load.js';
 import type { DatasetItem } from '../src/dataset/item.js';
-import { readRecording, runRedTeam, type RecordedPrediction, type RedTeamReport } from '../src/safety/redteam.js';
+import { readRecording, runRedTeam, type RecordedPrediction, type RedTeamReport } from '../src/harness/redteam.js';
 
 const TIMEOUT_MS = 2000;
 let items: DatasetItem[];

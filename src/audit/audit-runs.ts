@@ -17,7 +17,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ComparisonPolicy } from '../compare/policy.js';
-import type { Snapshot } from '../compare/snapshot.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 import { LadderError } from '../errors.js';
 import { itemIdOf, type PromptfooRow } from '../report/promptfoo-rows.js';
 import { columnName, parsePromptfooResult, promptfooRowsAsResult, selectColumn, type PromptfooResultFile } from '../report/read-promptfoo-run.js';

@@ -13,13 +13,13 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Snapshot } from '../compare/snapshot.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 import { loadDataset } from '../dataset/load.js';
 import type { TagValue } from '../dataset/item.js';
 import { isLadderError, isMisuseError, LadderError } from '../errors.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
-import { listSnapshots } from '../spider/list-snapshots.js';
-import { readSpiderGold } from '../spider/read-spider-files.js';
+import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
+import { readSpiderGold } from '../benchmarks/spider/read-spider-files.js';
 import { createFinding, type AuditFinding } from './audit-finding.js';
 
 /** One item to audit: its golds and what decides where and how they run. */

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { ComparisonPolicy } from '../compare/policy.js';
-import type { Snapshot } from '../compare/snapshot.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 import type { Engine } from '../engine/engine.js';
 import { fixtureStrength, type GoldStrength } from '../semantic/fixture-strength.js';
 import { readFixtureInvariants } from '../semantic/invariants.js';

@@ -19,7 +19,7 @@
 import { cachedOrdering } from '../compare/gold-result-cache.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
-import type { Snapshot } from '../compare/snapshot.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
 import type { ExecutionOutcome, QueryResult } from '../engine/engine.js';
 import {
@@ -34,7 +34,7 @@ import {
   type GoldCheckSeverity,
   type GoldResultFinding,
 } from '../dataset/gold-checks.js';
-import { runGoldsOnSnapshots } from '../dataset/verify-golds.js';
+import { runGoldsOnSnapshots } from './verify-golds.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { createParseMemo } from '../rungs/parse-memo.js';
 import { positionAt, type ParseResult } from '../sql/parse.js';

@@ -29,6 +29,7 @@ import { parseProviderOutput } from '../sql/provider-output.js';
 import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
 import { checkSqliteFile } from './database-file.js';
 import { parseChoice, parseList, parsePositiveInteger } from './flags.js';
+import { oneLine, truncate } from '../format.js';
 
 /** Parsed flags of the `check` command. */
 export interface CheckCommandOptions {
@@ -109,7 +110,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
       const empty = input.trim() === '';
       const declined = empty ? 'input is empty' : answer.message === '' ? `no SQL (${answer.action})` : answer.message;
       const report: CheckReport = { pass: false, sql: null, declined, ...(target.db ? { db: target.db } : {}), rungs: [] };
-      const why = empty ? 'no SQL to check: input is empty' : `no SQL to check (${answer.action}): ${oneLine(answer.message) || 'no SQL in the input'}`;
+      const why = empty ? 'no SQL to check: input is empty' : `no SQL to check (${answer.action}): ${truncate(oneLine(answer.message), 200) || 'no SQL in the input'}`;
       io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `${why}\n`);
       return 1;
     }
@@ -201,10 +202,6 @@ export function formatReport(report: CheckReport): string {
 
 function jsonReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
 /** Reads all of stdin; on a terminal, first says on `prompt` (stderr) how to end the input. */

@@ -12,6 +12,9 @@
 import { CommanderError } from 'commander';
 import type { Command } from 'commander';
 import { isMisuseError } from '../errors.js';
+import { oneLine } from '../format.js';
+
+export { oneLine } from '../format.js';
 
 /** Where a command reads and writes (injectable for tests). */
 export interface CliIo {
@@ -60,11 +63,6 @@ export function setExitCode(command: Command, code: number): void {
 /** The exit status a subcommand recorded, if any. */
 export function exitCodeOf(program: Command): number | undefined {
   return states.get(program)?.code;
-}
-
-/** One line: whitespace runs (newlines included) become one space. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** `text2sql-ladder spider`: the command's name with its parents'. */

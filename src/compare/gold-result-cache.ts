@@ -19,7 +19,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { DoubleQuoteMode, ExecutionErrorCode, ExecutionOutcome } from '../engine/engine.js';
 import type { GoldOrdering } from './gold-ordering.js';
-import type { Snapshot } from './snapshot.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 
 /** One cached gold execution. */
 export interface CachedGoldRun {

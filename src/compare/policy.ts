@@ -23,6 +23,11 @@
  */
 import { LadderError } from '../errors.js';
 import { describeReceived, invalidValue, isPlainRecord, rejectUnknownKeys } from '../options.js';
+import { BIRD_PRESET } from '../benchmarks/bird/preset.js';
+import { NO_REWRITES, type SqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
+import { SPIDER_PRESET } from '../benchmarks/spider/preset.js';
+
+export type { SqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 
 /** The named presets. */
 export type PresetName = 'default' | 'spider' | 'bird';
@@ -41,32 +46,6 @@ export interface FloatTolerance {
   readonly kind: 'relative' | 'absolute';
   /** Non-negative; unit-less for `relative`, the value's own unit for `absolute`. */
   readonly value: number;
-}
-
-/**
- * Text rewrites applied to the SQL before it runs (the Spider test-suite's quirks). They belong to
- * the policy because they change verdicts; `compareResults` ignores them, `checkExecution` and the
- * CLI apply them.
- */
-export interface SqlRewrites {
-  /**
-   * Remove every `DISTINCT` keyword token from gold and prediction as text, keeping the whitespace
-   * around it (`COUNT(DISTINCT x)` → `COUNT( x)`). Spider `parse.py` `remove_distinct`, skipped
-   * by `--keep_distinct`.
-   */
-  readonly removeDistinct: boolean;
-  /** Join `> =`, `< =`, `! =` into `>=`, `<=`, `!=` in both queries (Spider `postprocess`). */
-  readonly joinSpacedOperators: boolean;
-  /**
-   * Replace `YEAR(CURDATE())` (any case and spacing, plus trailing whitespace) with this year in
-   * both queries; `null` = no rewrite. Spider `replace_cur_year` uses 2020.
-   */
-  readonly currentYear: number | null;
-  /**
-   * Replace `" value "` by `" 1 "` in the prediction (Spider `evaluation.py` `evaluate`; it replaces
-   * the word with its surrounding spaces, not every substring `value`).
-   */
-  readonly valuePlaceholder: boolean;
 }
 
 /** The comparison rules; see the module table for the presets. All fields are required once resolved. */
@@ -122,13 +101,6 @@ export interface ComparisonPolicy {
   readonly rewrites: SqlRewrites;
 }
 
-const NO_REWRITES: SqlRewrites = Object.freeze({
-  removeDistinct: false,
-  joinSpacedOperators: false,
-  currentYear: null,
-  valuePlaceholder: false,
-});
-
 /** The presets, frozen. */
 export const PRESETS: Readonly<Record<PresetName, ComparisonPolicy>> = Object.freeze({
   default: Object.freeze({
@@ -146,41 +118,8 @@ export const PRESETS: Readonly<Record<PresetName, ComparisonPolicy>> = Object.fr
     maxSampleRows: 5,
     rewrites: NO_REWRITES,
   }),
-  spider: Object.freeze({
-    preset: 'spider',
-    rowOrder: 'gold-text-order-by',
-    tieAware: false,
-    duplicates: 'multiset',
-    columnOrder: 'ignore',
-    matchColumnNames: false,
-    allowExtraColumns: false,
-    floatTolerance: Object.freeze({ kind: 'absolute', value: 0 }),
-    coerceNumericStrings: false,
-    emptyMatchesEmpty: 'always',
-    columnSearchBudget: 50_000_000,
-    maxSampleRows: 5,
-    rewrites: Object.freeze({
-      removeDistinct: true,
-      joinSpacedOperators: true,
-      currentYear: 2020,
-      valuePlaceholder: true,
-    }),
-  }),
-  bird: Object.freeze({
-    preset: 'bird',
-    rowOrder: 'ignore',
-    tieAware: false,
-    duplicates: 'set',
-    columnOrder: 'significant',
-    matchColumnNames: false,
-    allowExtraColumns: false,
-    floatTolerance: Object.freeze({ kind: 'absolute', value: 0 }),
-    coerceNumericStrings: false,
-    emptyMatchesEmpty: 'always',
-    columnSearchBudget: 2_000_000,
-    maxSampleRows: 5,
-    rewrites: NO_REWRITES,
-  }),
+  spider: SPIDER_PRESET,
+  bird: BIRD_PRESET,
 });
 
 /**

@@ -45,15 +45,9 @@
  * row matches a gold row when every mapped cell has the same key; P = matched / predicted rows,
  * R = matched / gold rows, F1 = 2PR / (P + R); both empty → 1.
  */
-import type { Cell, Row } from '../engine/engine.js';
-import { cellKey } from './cell-key.js';
+import { CellInterner, internColumns, pairColumnsByOverlap, sharedCount, sortedCopy, type ResultTable } from './column-overlap.js';
 
-/** A result table: rows by position (column names are not compared). */
-export interface ResultTable {
-  /** Number of columns (needed when there are no rows). */
-  readonly columnCount: number;
-  readonly rows: readonly Row[];
-}
+export { overlapColumnMap, type ResultTable } from './column-overlap.js';
 
 /** Options of {@link tableSimilarity}. */
 export interface TableSimilarityOptions {
@@ -116,8 +110,8 @@ interface InternedTables {
 
 function internTables(gold: ResultTable, predicted: ResultTable): InternedTables {
   const interner = new CellInterner();
-  const g = columnsOf(gold, interner);
-  const p = columnsOf(predicted, interner);
+  const g = internColumns(gold, interner);
+  const p = internColumns(predicted, interner);
   let sg: Int32Array[] | undefined;
   let sp: Int32Array[] | undefined;
   return {
@@ -164,77 +158,6 @@ function tableSimilarityOf(tables: InternedTables, rowOrder: 'as-returned' | 'so
   }
   const score = columnScores.reduce((sum, x) => sum + x, 0) / Math.max(n, m);
   return { score, method, bestPredictedColumn, columnScores };
-}
-
-/**
- * Gives every distinct cell a dense integer id, so that equal cells (equal exact keys, see
- * ./cell-key.ts) get equal ids. Numbers and strings use their own maps (no key strings built);
- * bigints, blobs and integral numbers beyond 2^53 go through `cellKey`.
- */
-class CellInterner {
-  private readonly numbers = new Map<number, number>();
-  private readonly strings = new Map<string, number>();
-  private readonly others = new Map<string, number>();
-  private next = 1; // 0 is NULL
-
-  /** Number of ids handed out so far (including NULL's 0). */
-  get size(): number {
-    return this.next;
-  }
-
-  id(cell: Cell): number {
-    if (cell === null || cell === undefined) return 0;
-    if (typeof cell === 'number' && (!Number.isInteger(cell) || Number.isSafeInteger(cell))) return this.lookup(this.numbers, cell === 0 ? 0 : cell);
-    if (typeof cell === 'string') return this.lookup(this.strings, cell);
-    return this.lookup(this.others, cellKey(cell));
-  }
-
-  private lookup<K>(map: Map<K, number>, key: K): number {
-    let id = map.get(key);
-    if (id === undefined) {
-      id = this.next;
-      this.next += 1;
-      map.set(key, id);
-    }
-    return id;
-  }
-}
-
-function columnsOf(table: ResultTable, interner: CellInterner): Int32Array[] {
-  const columns: Int32Array[] = [];
-  for (let c = 0; c < table.columnCount; c += 1) columns.push(new Int32Array(table.rows.length));
-  const rows = table.rows;
-  for (let r = 0; r < rows.length; r += 1) {
-    const row = rows[r]!;
-    for (let c = 0; c < table.columnCount; c += 1) columns[c]![r] = interner.id(row[c] as Cell);
-  }
-  return columns;
-}
-
-/** Sorted copy of a column (for multiset intersections by merging). */
-function sortedCopy(column: Int32Array): Int32Array {
-  return Int32Array.from(column).sort();
-}
-
-/** Size of the multiset intersection of two sorted id arrays (merge, O(|a| + |b|)). */
-function sharedCount(a: Int32Array, b: Int32Array): number {
-  let i = 0;
-  let j = 0;
-  let shared = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      shared += 1;
-      i += 1;
-      j += 1;
-    } else if (x < y) {
-      i += 1;
-    } else {
-      j += 1;
-    }
-  }
-  return shared;
 }
 
 /** Bag distance max(|a|, |b|) − |a ∩ b| of two sorted id arrays. */
@@ -301,7 +224,7 @@ export function rowSimilarity(gold: ResultTable, predicted: ResultTable, columnM
 }
 
 function rowSimilarityOf(tables: InternedTables, columnMap: readonly number[] | undefined): RowSimilarity {
-  const map = columnMap ?? overlapMapOf(tables);
+  const map = columnMap ?? pairColumnsByOverlap(tables.sortedGold(), tables.sortedPredicted());
   if (map.length !== tables.gold.length) {
     throw new RangeError(`columnMap must have one entry per gold column (${tables.gold.length}); received ${map.length}`);
   }
@@ -369,33 +292,4 @@ function rowIds(columns: readonly Int32Array[], rowCount: number, keys: Map<stri
     ids[r] = id;
   }
   return ids;
-}
-
-/**
- * Injective column map by cell-multiset overlap: repeatedly pairs the (gold, predicted) columns
- * with the largest shared cell count among unpaired ones (ties: lower gold, then lower predicted
- * index; equal-position pairs first). Gold columns left over map to −1.
- */
-export function overlapColumnMap(gold: ResultTable, predicted: ResultTable): number[] {
-  return overlapMapOf(internTables(gold, predicted));
-}
-
-function overlapMapOf(tables: InternedTables): number[] {
-  const g = tables.sortedGold();
-  const p = tables.sortedPredicted();
-  const pairs: { j: number; i: number; shared: number }[] = [];
-  for (let j = 0; j < g.length; j += 1) {
-    for (let i = 0; i < p.length; i += 1) {
-      pairs.push({ j, i, shared: sharedCount(g[j]!, p[i]!) });
-    }
-  }
-  pairs.sort((a, b) => b.shared - a.shared || Number(a.i !== a.j) - Number(b.i !== b.j) || a.j - b.j || a.i - b.i);
-  const map = Array<number>(g.length).fill(-1);
-  const used = new Set<number>();
-  for (const { j, i } of pairs) {
-    if (map[j] !== -1 || used.has(i)) continue;
-    map[j] = i;
-    used.add(i);
-  }
-  return map;
 }

@@ -371,18 +371,9 @@ export function sampleRows(label: string, columns: readonly string[], rows: read
   return { label, columns, rows: rows.slice(0, MAX_SAMPLE_ROWS), count: rows.length };
 }
 
-/** One cell as a SQL literal: `NULL`, `'it''s'`, `42`, `1.5`, `9007199254740993`, `x'0a'`. */
-export function formatCell(cell: Row[number]): string {
-  if (cell === null) return 'NULL';
-  if (typeof cell === 'string') return `'${cell.replaceAll("'", "''")}'`;
-  if (cell instanceof Uint8Array) return `x'${Buffer.from(cell).toString('hex')}'`;
-  return String(cell);
-}
+import { formatCell, formatRow } from '../format.js';
 
-/** A row as `(a, b)`. */
-export function formatRow(row: Row): string {
-  return `(${row.map(formatCell).join(', ')})`;
-}
+export { formatCell, formatRow };
 
 const rowKey = (row: Row): string => row.map(cellKey).join('\u0001');
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -7,7 +7,11 @@
  * blank lines are skipped.
  *
  * A malformed item is reported (file, line, id) and skipped; the other items still load. A
- * repeated id is reported at its second use, and that item is skipped.
+ * repeated id is reported at its second use, and that item is skipped. Hostile input is a
+ * malformed item too, never a crash: a value nested deeper than {@link MAX_ITEM_DEPTH} levels, a
+ * YAML alias bomb ("billion laughs": the yaml library stops after 100 alias expansions), or
+ * anything else that makes reading one item throw. A byte-order mark at the start of the file is
+ * skipped.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,8 +21,12 @@ import { LadderError } from '../errors.js';
 import type { DatasetError, DatasetItem, LoadedDataset } from './item.js';
 import { makeError, makeFileError, validateRecord } from './validate.js';
 import type { RecordLocation } from './validate.js';
+import { errorText } from '../format.js';
 
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset, SourceLocation, TagValue } from './item.js';
+
+/** Deepest nesting of a value a dataset item may hold (real items use 3 or 4 levels). */
+export const MAX_ITEM_DEPTH = 64;
 
 const YAML_EXTENSIONS = ['.yaml', '.yml', '.json'];
 const JSONL_EXTENSIONS = ['.jsonl', '.ndjson'];
@@ -52,6 +60,8 @@ export async function loadDataset(file: string): Promise<LoadedDataset> {
   } catch (error) {
     throw new LadderError('dataset_invalid', `${file}: cannot read dataset: ${(error as Error).message}`, { cause: error });
   }
+  // A UTF-8 byte-order mark is not part of the first item.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   const records = JSONL_EXTENSIONS.includes(extension) ? readJsonl(file, text) : readYaml(file, text);
   return validateAll(file, records);
 }
@@ -72,7 +82,18 @@ function validateAll(file: string, records: { records: RawRecord[]; fileErrors: 
       errors.push(...record.errors);
       continue;
     }
-    const outcome = validateRecord(record.value, record.location);
+    const tooDeep = nestingOverLimit(record.value);
+    if (tooDeep) {
+      errors.push(makeError(file, record.location.line, idOf(record.value), undefined, `the item nests values more than ${MAX_ITEM_DEPTH} levels deep; a dataset item holds plain fields, lists and small mappings`));
+      continue;
+    }
+    let outcome: ReturnType<typeof validateRecord>;
+    try {
+      outcome = validateRecord(record.value, record.location);
+    } catch (error) {
+      errors.push(makeError(file, record.location.line, idOf(record.value), undefined, `cannot read this item: ${errorText(error)}`));
+      continue;
+    }
     errors.push(...outcome.errors);
     if (!outcome.item) continue;
     const earlier = firstLineById.get(outcome.item.id);
@@ -87,6 +108,24 @@ function validateAll(file: string, records: { records: RawRecord[]; fileErrors: 
   }
   errors.sort((a, b) => a.line - b.line);
   return { items, errors };
+}
+
+/** True when `value` nests deeper than {@link MAX_ITEM_DEPTH} (iterative: any depth is safe to measure). */
+function nestingOverLimit(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > MAX_ITEM_DEPTH) return true;
+    for (const inner of Object.values(current as Record<string, unknown>)) stack.push([inner, depth + 1]);
+  }
+  return false;
+}
+
+/** The item's id when it has a string one (for messages). */
+function idOf(value: unknown): string | undefined {
+  const id = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['id'] : undefined;
+  return typeof id === 'string' ? id : undefined;
 }
 
 function readJsonl(file: string, text: string): { records: RawRecord[]; fileErrors: DatasetError[] } {
@@ -107,7 +146,13 @@ function readJsonl(file: string, text: string): { records: RawRecord[]; fileErro
 
 function readYaml(file: string, text: string): { records: RawRecord[]; fileErrors: DatasetError[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  } catch (error) {
+    // The parser itself gave up (e.g. flow collections nested past the stack).
+    throw new LadderError('dataset_invalid', `${file}: cannot parse YAML: ${errorText(error)}`, { cause: error });
+  }
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
   const lineOf = (node: YamlNode | null | undefined, fallback: number): number => (node?.range ? lineAt(node.range[0]) : fallback);
   const parseErrors = doc.errors.map((e) => ({ offset: e.pos[0], message: e.message.split('\n')[0] ?? e.message }));
@@ -137,7 +182,15 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
     throw new LadderError('dataset_invalid', `${file}:${lineOf(itemsNode ?? root, 1)}: a dataset file must be a list of items or a mapping with items${detail}`);
   }
 
-  const defaultValues = defaults ? (defaults.toJS(doc as Document) as Record<string, unknown>) : {};
+  let defaultValues: Record<string, unknown> = {};
+  if (defaults) {
+    try {
+      defaultValues = defaults.toJS(doc) as Record<string, unknown>;
+    } catch (error) {
+      // An alias bomb in the defaults spoils every item: report it once, read the items without them.
+      fileErrors.push(makeFileError(file, lineOf(defaults, 1), `defaults cannot be read: ${errorText(error)}`));
+    }
+  }
   const defaultLine = (field: string): number | undefined => {
     const pair = defaults?.items.find((p) => isScalar(p.key) && p.key.value === field);
     return pair ? lineOf(pair.key as YamlNode, 1) : undefined;
@@ -168,7 +221,14 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
       const id = isMap(itemNode) ? scalarString(itemNode.get('id', true) as YamlNode | undefined) : undefined;
       return { location, errors: inside.map((e) => makeError(file, lineAt(e.offset), id, undefined, `YAML: ${e.message}`)) };
     }
-    const own = itemNode.toJS(doc as Document) as unknown;
+    let own: unknown;
+    try {
+      own = itemNode.toJS(doc);
+    } catch (error) {
+      // E.g. "Excessive alias count indicates a resource exhaustion attack" (a billion-laughs item).
+      const id = isMap(itemNode) ? scalarString(itemNode.get('id', true) as YamlNode | undefined) : undefined;
+      return { location, errors: [makeError(file, line, id, undefined, `YAML: ${errorText(error)}`)] };
+    }
     const value = own !== null && typeof own === 'object' && !Array.isArray(own) ? { ...defaultValues, ...(own as Record<string, unknown>) } : own;
     return { value, location, errors: [] };
   });

@@ -22,6 +22,8 @@
  *
  * - `<family>_skipped` (boolean) for components, exact_match, ast, schema, result: true when that
  *   diagnostic could not run; {@link runDiagnostics} returns the RungResults with the reasons.
+ *   Each diagnostic runs under the analysis budget (src/sql/analysis-budget.ts: size, tree depth,
+ *   time): over it, it is skipped with a reason starting "not analysed within budget".
  */
 import type { Engine, QueryResult } from '../engine/engine.js';
 import type { Dialect } from '../sql/parse.js';
@@ -32,7 +34,8 @@ import { scoreExactMatch } from '../rungs/exact-match.js';
 import { scoreAstDistance, type AstDistanceDetails } from '../rungs/ast-distance.js';
 import { scoreSchemaLinking, type SchemaLinkingDetails } from '../rungs/schema-linking.js';
 import { scoreResultSimilarity } from '../rungs/result-similarity.js';
-import { createSkippedResult, type RungResult } from '../rungs/rung-result.js';
+import { createSkippedResult, type RungId, type RungResult } from '../rungs/rung-result.js';
+import { withinAnalysisBudget } from '../sql/analysis-budget.js';
 
 /** One diagnostics row: flat, JSON-friendly. */
 export type DiagnosticsRow = Record<string, number | boolean | null>;
@@ -79,7 +82,7 @@ export async function runDiagnostics(input: DiagnoseInput): Promise<DiagnosticsR
   const columnsByTable = catalog ? columnsByTableOf(catalog) : undefined;
   const withColumns = columnsByTable ? { columnsByTable } : {};
 
-  const components = scoreComponents({ predictedSql, goldSqls, dialect, ...withColumns });
+  const components = guarded('components', () => scoreComponents({ predictedSql, goldSqls, dialect, ...withColumns }));
   results.push(components);
   row['components_skipped'] = components.status === 'skipped';
   const cd = components.details as ComponentsDetails | null;
@@ -96,13 +99,13 @@ export async function runDiagnostics(input: DiagnoseInput): Promise<DiagnosticsR
     row[`spider_${name}`] = s && (s.labelTotal > 0 || s.predTotal > 0) ? s.score : null;
   }
 
-  const exact = scoreExactMatch({ predictedSql, goldSqls, dialect, ...withColumns });
+  const exact = guarded('exactMatch', () => scoreExactMatch({ predictedSql, goldSqls, dialect, ...withColumns }));
   results.push(exact);
   row['exact_match_skipped'] = exact.status === 'skipped';
   row['exact_match_raw'] = exact.status === 'skipped' ? null : exact.namedScores['exact_match_raw'] ?? null;
   row['exact_match_normalized'] = exact.status === 'skipped' ? null : exact.namedScores['exact_match_normalized'] ?? null;
 
-  const ast = scoreAstDistance({ predictedSql, goldSqls, dialect, ...withColumns });
+  const ast = guarded('astDistance', () => scoreAstDistance({ predictedSql, goldSqls, dialect, ...withColumns }));
   results.push(ast);
   const ad = ast.details as AstDistanceDetails | null;
   row['ast_skipped'] = ast.status === 'skipped';
@@ -121,16 +124,18 @@ export async function runDiagnostics(input: DiagnoseInput): Promise<DiagnosticsR
     const explained = await input.engine!.explain({ db: input.db!, sql: predictedSql });
     predictedTablesRead = explained.ok ? explained.result.tablesRead : null;
   }
-  const schema = scoreSchemaLinking({
-    goldSqls,
-    dialect,
-    predictedSql,
-    ...(input.retrieved ? { retrieved: input.retrieved } : {}),
-    ...(input.k !== undefined ? { k: input.k } : {}),
-    ...(catalog ? { catalog } : {}),
-    ...(goldTablesRead ? { goldTablesRead } : {}),
-    predictedTablesRead,
-  });
+  const schema = guarded('schemaLinking', () =>
+    scoreSchemaLinking({
+      goldSqls,
+      dialect,
+      predictedSql,
+      ...(input.retrieved ? { retrieved: input.retrieved } : {}),
+      ...(input.k !== undefined ? { k: input.k } : {}),
+      ...(catalog ? { catalog } : {}),
+      ...(goldTablesRead ? { goldTablesRead } : {}),
+      predictedTablesRead,
+    }),
+  );
   results.push(schema);
   const sd = schema.details as SchemaLinkingDetails | null;
   row['schema_skipped'] = schema.status === 'skipped';
@@ -176,7 +181,7 @@ export async function resultSimilarityWithEngine(input: DiagnoseInput & { readon
     }
     const ordered = goldHasOrderBy(goldSql, input.dialect);
     const ast = scoreAstDistance({ predictedSql: input.predictedSql, goldSqls: [goldSql], dialect: input.dialect, columnsByTable });
-    const scored = scoreResultSimilarity({
+    const scored = guarded('resultSimilarity', () => scoreResultSimilarity({
       gold: gold.result,
       predicted: predicted.ok ? (predicted.result as QueryResult) : null,
       predictedSql: input.predictedSql,
@@ -185,10 +190,23 @@ export async function resultSimilarityWithEngine(input: DiagnoseInput & { readon
       ...(ast.status !== 'skipped' ? { structuralSimilarity: ast.score } : {}),
       rowOrder: ordered ? 'as-returned' : 'sorted',
       ...(input.weight !== undefined ? { weight: input.weight } : {}),
-    });
+    }));
+    if (scored.status === 'skipped') {
+      failures.push(`gold ${index}: ${scored.reason}`);
+      continue;
+    }
     if (!best || scored.score > best.score) best = scored;
   }
   return best ?? createSkippedResult('resultSimilarity', `no gold query executed (${failures.join('; ') || 'no gold SQL given'})`);
+}
+
+/**
+ * Runs one diagnostic under the analysis budget (src/sql/analysis-budget.ts): over it, the
+ * diagnostic is `skipped` with a reason starting "not analysed within budget", never a throw.
+ */
+function guarded(rung: RungId, score: () => RungResult): RungResult {
+  const outcome = withinAnalysisBudget(score);
+  return outcome.ok ? outcome.value : createSkippedResult(rung, outcome.reason);
 }
 
 /** True when the gold's outermost query has ORDER BY (then row order is compared as returned). */

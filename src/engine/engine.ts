@@ -2,7 +2,7 @@
  * The `Engine` interface: how the ladder runs SQL against a database. The SQLite implementation
  * lives in `engine/sqlite/`; a Postgres one can implement the same interface later.
  *
- * Contract (see ../shared/DESIGN.md, Execution):
+ * Contract (the design note, Execution):
  * - Only queries run: a read-only, row-returning statement whose top level is SELECT,
  *   WITH … SELECT or VALUES. Anything else is refused with `not_a_query` before it steps.
  * - Databases are opened read-only; a missing path is `db_not_found`, never a new empty file.
@@ -10,6 +10,11 @@
  * - Every failure of the statement itself comes back as `{ ok: false, error }`; only misuse
  *   (bad options, a closed engine) throws a LadderError.
  */
+import type { Catalog } from '../sql/catalog-types.js';
+import type { DoubleQuoteMode } from '../sql/parse.js';
+
+export type { Catalog, CatalogColumn, CatalogTable } from '../sql/catalog-types.js';
+export type { DoubleQuoteMode } from '../sql/parse.js';
 
 /**
  * One result cell. SQLite storage classes map to: NULL → `null`, INTEGER → `number` when it is a
@@ -21,12 +26,6 @@ export type Cell = null | number | bigint | string | Uint8Array;
 /** A row, read by position. Column names are kept apart in {@link QueryResult.columns}. */
 export type Row = readonly Cell[];
 
-/** How double-quoted tokens that name no column are treated. */
-export type DoubleQuoteMode =
-  /** As stock SQLite builds do: a double-quoted token that names no column is a string literal. */
-  | 'legacy'
-  /** As better-sqlite3 is built: a double-quoted token is always an identifier. */
-  | 'strict';
 
 /** A successful query. */
 export interface QueryResult {
@@ -60,6 +59,8 @@ export type ExecutionErrorCode =
   | 'result_too_large'
   /** The database file does not exist (it is never created). */
   | 'db_not_found'
+  /** A database whose checksum was verified in this run (a fixture snapshot) changed on disk since. */
+  | 'db_changed'
   /** The child process died for another reason; the engine replaced it. */
   | 'engine_failure';
 
@@ -110,28 +111,6 @@ export interface ExplainResult {
 export type ExplainOutcome =
   | { readonly ok: true; readonly result: ExplainResult }
   | { readonly ok: false; readonly error: ExecutionError };
-
-/** A column of a table or view in a {@link Catalog}. */
-export interface CatalogColumn {
-  readonly name: string;
-  /** The declared type as written (may be empty in SQLite). */
-  readonly type: string;
-  readonly primaryKey: boolean;
-}
-
-/** A table or view in a {@link Catalog}. */
-export interface CatalogTable {
-  readonly name: string;
-  readonly kind: 'table' | 'view';
-  /** Schema name; `main` for SQLite. */
-  readonly schema: string;
-  readonly columns: readonly CatalogColumn[];
-}
-
-/** The tables and views a database exposes. */
-export interface Catalog {
-  readonly tables: readonly CatalogTable[];
-}
 
 /**
  * Runs SQL against databases. Implementations: `createSqliteEngine` (engine/sqlite).

@@ -10,6 +10,7 @@
  * promptfoo's ApiProvider it uses is declared here, so the core does not depend on promptfoo).
  */
 import type { Cell, Row } from '../engine/engine.js';
+import { plainCell } from '../format.js';
 
 /** What the judge sees. */
 export interface FaithfulnessInput {
@@ -35,7 +36,7 @@ export const DEFAULT_JUDGE_MAX_ROWS = 20;
 export function buildFaithfulnessPrompt(input: FaithfulnessInput, maxRows: number = DEFAULT_JUDGE_MAX_ROWS): string {
   const shown = input.rows.slice(0, maxRows);
   const header = input.columns && input.columns.length > 0 ? input.columns.join(' | ') : '(column names not given)';
-  const table = shown.map((row) => row.map(formatCell).join(' | ')).join('\n');
+  const table = shown.map((row) => row.map(plainCell).join(' | ')).join('\n');
   const cut = input.rows.length > shown.length ? `\n(${input.rows.length - shown.length} more rows not shown; ${input.rows.length} in total)` : '';
   const flagged = input.ungroundedNumbers && input.ungroundedNumbers.length > 0 ? input.ungroundedNumbers.join(', ') : 'none';
   return [
@@ -56,12 +57,6 @@ export function buildFaithfulnessPrompt(input: FaithfulnessInput, maxRows: numbe
     'Reply with one JSON object and nothing else:',
     '{"faithful": true or false, "score": a number from 0 (unfaithful) to 1 (faithful), "reasons": ["one short reason per problem, or why it is faithful"]}',
   ].join('\n');
-}
-
-function formatCell(cell: Cell): string {
-  if (cell === null) return 'NULL';
-  if (cell instanceof Uint8Array) return `x'${Buffer.from(cell).toString('hex')}'`;
-  return String(cell);
 }
 
 /** A read verdict, or why the reply could not be read. */

@@ -16,6 +16,9 @@
  * - **per rung**: pass / (pass + fail) over the items that reached the rung (skipped and unscored
  *   left out), with that count.
  * - **per tag**: end-to-end correctness over the scored items carrying the tag.
+ *
+ * {@link checkRowCount} says whether the rows cover every item in every column; a front end must
+ * fail loudly when they do not (rows are lost when two runs share one promptfoo state).
  */
 import type { RungStatus } from '../rungs/rung-result.js';
 
@@ -132,4 +135,66 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
 function rankOf(name: string): number {
   const index = RUNG_ORDER.indexOf(name);
   return index < 0 ? RUNG_ORDER.length : index;
+}
+
+/** One row of a run: which item (test index) and which column (provider × prompt index). */
+export interface RowKey {
+  readonly item: number;
+  readonly column: number;
+}
+
+/** The outcome of {@link checkRowCount}. */
+export interface RowCountCheck {
+  /** True when every (item, column) pair has exactly one distinct row. */
+  readonly ok: boolean;
+  /** items × columns. */
+  readonly expected: number;
+  /** Distinct (item, column) pairs seen (repeats of one pair count once). */
+  readonly seen: number;
+  /** Missing pairs, as `column label: item index`, at most {@link MAX_LISTED_MISSING_ROWS}. */
+  readonly missing: readonly string[];
+  /** One line for a person; empty when `ok`. */
+  readonly message: string;
+}
+
+/** Most missing rows a {@link RowCountCheck} names. */
+export const MAX_LISTED_MISSING_ROWS = 10;
+
+/**
+ * Checks that a run holds a row for every dataset item in every column, so that a run that lost
+ * rows (two runs sharing one promptfoo state, a crash) cannot print a summary as if complete.
+ *
+ * @param input.items - dataset items (promptfoo tests) in the run.
+ * @param input.columns - column labels (one per provider × prompt), by column index.
+ * @param input.rows - the rows seen; a row outside `items` × `columns` counts as unexpected.
+ * @returns the check; `message` names the counts and the first missing rows.
+ * @example
+ * checkRowCount({ items: 71, columns: ['strong', 'weak'], rows }).message
+ * // 'incomplete run: 55 of 142 rows (71 items × 2 columns); missing: weak: item 3, …'
+ */
+export function checkRowCount(input: { readonly items: number; readonly columns: readonly string[]; readonly rows: readonly RowKey[] }): RowCountCheck {
+  const expected = input.items * input.columns.length;
+  const seen = new Set<number>();
+  let unexpected = 0;
+  for (const row of input.rows) {
+    if (row.item < 0 || row.item >= input.items || row.column < 0 || row.column >= input.columns.length) {
+      unexpected += 1;
+      continue;
+    }
+    seen.add(row.column * input.items + row.item);
+  }
+  const missing: string[] = [];
+  let missingCount = 0;
+  for (let column = 0; column < input.columns.length; column += 1) {
+    for (let item = 0; item < input.items; item += 1) {
+      if (seen.has(column * input.items + item)) continue;
+      missingCount += 1;
+      if (missing.length < MAX_LISTED_MISSING_ROWS) missing.push(`${input.columns[column]}: item ${item}`);
+    }
+  }
+  const ok = missingCount === 0 && unexpected === 0;
+  const parts = [`incomplete run: ${seen.size} of ${expected} rows (${input.items} items × ${input.columns.length} columns)`];
+  if (missingCount > 0) parts.push(`missing: ${missing.join(', ')}${missingCount > missing.length ? `, … (+${missingCount - missing.length} more)` : ''}`);
+  if (unexpected > 0) parts.push(`${unexpected} rows outside the dataset`);
+  return { ok, expected, seen: seen.size, missing, message: ok ? '' : `${parts.join('; ')}; the summary does not cover the dataset` };
 }

@@ -4,7 +4,7 @@
  * Only the slice of the row that the comparison and the run identity read is declared here, so the
  * core does not depend on promptfoo's types (the core never imports promptfoo).
  *
- * Where the ladder writes its verdicts (assertions/ladder-result.ts, assertions/adapter.ts):
+ * Where the ladder writes its verdicts (src/promptfoo/ladder-result.ts, src/promptfoo/adapter.ts):
  * `gradingResult.componentResults[k].metadata.text2sqlLadder` holds `{ kind: 'ladder', … }` for the
  * ladder assertion and `{ kind: 'rung', … }` for single-rung assertions; the `afterEach` hook also
  * copies the ladder entry as a JSON string to the row's `metadata.ladder`.

@@ -21,6 +21,7 @@
  */
 import path from 'node:path';
 import { resolveFixture } from '../fixtures/registry.js';
+import { snapshotNameOf } from '../fixtures/snapshot.js';
 import {
   canonicalJson,
   distinctJson,
@@ -184,7 +185,7 @@ async function snapshotsOf(row: PromptfooRow, context: ColumnContext): Promise<S
     return dbPaths.map((file) => ({
       database: file,
       role: role ?? null,
-      name: path.basename(file).replace(/\.(sqlite3?|db)$/i, ''),
+      name: snapshotNameOf(file),
       hash: cachedFileHash(path.resolve(file), context.fileCache),
     }));
   }

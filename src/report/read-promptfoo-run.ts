@@ -19,6 +19,7 @@ import { PROMPTFOO_RUNS_FORMAT, datasetContentOf } from './promptfoo-run-identit
 import { columnsOf, findStoredVerdicts, itemIdOf, policyOf, scoreNameOf, tagsOf, type PromptfooColumn, type PromptfooPromptEntry, type PromptfooRow, type StoredVerdicts } from './promptfoo-rows.js';
 import { distinctJson, hashDatasetItems, parseRunIdentity, type JsonValue, type RunIdentity } from './run-identity.js';
 import { END_TO_END, type MetricOutcome, type RunItem, type RunRecord } from './run-record.js';
+import { oneLine } from '../format.js';
 
 /** A parsed promptfoo result file. */
 export interface PromptfooResultFile {
@@ -165,7 +166,3 @@ export function metricsOf(row: PromptfooRow, verdicts: StoredVerdicts = findStor
   return metrics;
 }
 
-function oneLine(text: string): string {
-  // Ladder reasons are one line already; only rewrite the rare text that is not.
-  return /[\t\n\r\f\v]| {2}|^\s|\s$/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
-}

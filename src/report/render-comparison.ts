@@ -11,6 +11,7 @@ import Table from 'cli-table3';
 import type { ItemChange, MetricComparison, PairedComparison, PairedRate, RunComparison, RunSummary, SliceComparison } from './compare-runs.js';
 import { formatP, type GateResult } from './comparison-gate.js';
 import { short, type IdentityDifference } from './run-identity.js';
+import { truncate } from '../format.js';
 
 /** Options of the renderers. */
 export interface RenderComparisonOptions {
@@ -121,7 +122,7 @@ export function renderComparisonText(comparison: RunComparison, gate: GateResult
       const { shown, hidden } = limitList(list, limit);
       for (const item of shown) {
         const reason = kind === 'regressed' ? `now: ${item.candidateReason}` : `was: ${item.baselineReason}`;
-        lines.push(`  ${kind.padEnd(9)} ${item.id}  ${clip(reason, 160)}`);
+        lines.push(`  ${kind.padEnd(9)} ${item.id}  ${truncate(reason, 160)}`);
       }
       if (hidden > 0) lines.push(`  … and ${hidden} more ${kind} (--list-limit 0 lists all; --format json has every item)`);
     };
@@ -143,7 +144,7 @@ export function renderComparisonText(comparison: RunComparison, gate: GateResult
 
   if (comparison.required.length > 0) {
     lines.push(`required items (${comparison.required.length}, must pass ${'end_to_end'} in the candidate):`);
-    for (const item of comparison.required) lines.push(`  ${item.status.padEnd(8)} ${item.id}  [${item.source}]${item.status === 'pass' ? '' : `  ${clip(item.reason, 140)}`}`);
+    for (const item of comparison.required) lines.push(`  ${item.status.padEnd(8)} ${item.id}  [${item.source}]${item.status === 'pass' ? '' : `  ${truncate(item.reason, 140)}`}`);
     lines.push('');
   }
 
@@ -162,10 +163,6 @@ function gateText(gate: GateResult): string {
 
 function newTable(head: string[]): Table.Table {
   return new Table({ head, style: { head: [], border: [], compact: true } });
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 function limitText(values: readonly string[], max: number): string {
@@ -218,7 +215,7 @@ export function renderComparisonMarkdown(comparison: RunComparison, gate: GateRe
     const rows: string[][] = [];
     const push = (kind: string, list: readonly ItemChange[]): number => {
       const { shown, hidden } = limitList(list, limit);
-      for (const item of shown) rows.push([kind, code(item.id), cell(clip(item.baselineReason, 200)), cell(clip(item.candidateReason, 200))]);
+      for (const item of shown) rows.push([kind, code(item.id), cell(truncate(item.baselineReason, 200)), cell(truncate(item.candidateReason, 200))]);
       return hidden;
     };
     const hidden = push('regressed', metric.regressions) + push('improved', metric.improvements);
@@ -239,7 +236,7 @@ export function renderComparisonMarkdown(comparison: RunComparison, gate: GateRe
   if (comparison.required.length > 0) {
     const failing = comparison.required.filter((item) => item.status !== 'pass');
     out.push(`<details${failing.length > 0 ? ' open' : ''}><summary>Required items: ${comparison.required.length - failing.length} of ${comparison.required.length} pass</summary>`, '');
-    out.push(markdownTable(['item', 'status', 'marked by', 'candidate'], comparison.required.map((item) => [code(item.id), item.status, cell(item.source), cell(clip(item.reason, 200))])));
+    out.push(markdownTable(['item', 'status', 'marked by', 'candidate'], comparison.required.map((item) => [code(item.id), item.status, cell(item.source), cell(truncate(item.reason, 200))])));
     out.push('', '</details>', '');
   }
 

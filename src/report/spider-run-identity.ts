@@ -15,8 +15,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import { isLadderError } from '../errors.js';
-import { listSnapshots } from '../spider/list-snapshots.js';
-import type { SpiderGoldItem } from '../spider/read-spider-files.js';
+import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
+import type { SpiderGoldItem } from '../benchmarks/spider/read-spider-files.js';
 import {
   asDigest,
   hashDatasetItems,

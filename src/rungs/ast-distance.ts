@@ -7,9 +7,10 @@
  * (`>` to `>=`, LEFT to INNER JOIN) can flip the meaning while scoring close to 1, and a rewrite
  * that keeps the meaning exactly (subquery to CTE) can score low. Never a gate.
  */
+import { BUDGET_REASON, withinAnalysisBudget } from '../sql/analysis-budget.js';
 import type { Dialect } from '../sql/parse.js';
 import { normalizeSql } from '../sql/normalize.js';
-import { toLabelledTree, tokenJaccard, treeEditDistance, treeSize } from '../sql/tree-edit-distance.js';
+import { editDistanceSteps, toLabelledTree, tokenJaccard, treeEditDistance, treeSize } from '../sql/tree-edit-distance.js';
 import { createRungResult, createSkippedResult, type RungResult } from './rung-result.js';
 
 /** Inputs of {@link scoreAstDistance}. */
@@ -40,11 +41,27 @@ export interface AstDistanceDetails {
  *
  * @returns `astDistance` RungResult: `score` = similarity; `namedScores` `ast_similarity`,
  *   `token_jaccard`; `status` pass when the trees are identical (0 edits), else fail. `skipped`
- *   when the predicted SQL or every gold cannot be parsed.
+ *   when the predicted SQL or every gold cannot be parsed, or the comparison is over a budget
+ *   ({@link MAX_EDIT_DISTANCE_PAIRS}, {@link MAX_EDIT_DISTANCE_STEPS}, or the size, depth and time budgets of
+ *   src/sql/analysis-budget.ts; the reason then says "not analysed within budget").
  * @example
  * // 'SELECT a FROM t WHERE x > 1' vs 'SELECT a FROM t WHERE x >= 1': 1 relabel of 10 nodes, similarity 0.9
  */
 export function scoreAstDistance(input: AstDistanceInput): RungResult<AstDistanceDetails | null> {
+  const scored = withinAnalysisBudget(() => astDistanceOf(input));
+  return scored.ok ? scored.value : (createSkippedResult('astDistance', scored.reason) as RungResult<null>);
+}
+
+/**
+ * Most node pairs (gold nodes × predicted nodes) the edit distance compares: its two tables
+ * hold one 8-byte number per pair, so this caps them at about 64 MB.
+ */
+export const MAX_EDIT_DISTANCE_PAIRS = 4_000_000;
+
+/** Most inner steps of the edit distance (`editDistanceSteps`): about 1 s (90 000 steps per ms measured; two 1 800-node trees take 32 million). */
+export const MAX_EDIT_DISTANCE_STEPS = 100_000_000;
+
+function astDistanceOf(input: AstDistanceInput): RungResult<AstDistanceDetails | null> {
   const normalizeOptions = input.columnsByTable ? { columnsByTable: input.columnsByTable } : {};
   const predicted = normalizeSql(input.predictedSql, input.dialect, normalizeOptions);
   if (!predicted.ok) return createSkippedResult('astDistance', `predicted SQL: ${predicted.reason}`) as RungResult<null>;
@@ -60,6 +77,15 @@ export function scoreAstDistance(input: AstDistanceInput): RungResult<AstDistanc
     }
     const goldTree = toLabelledTree(gold.tree);
     const goldNodes = treeSize(goldTree);
+    if (goldNodes * predictedNodes > MAX_EDIT_DISTANCE_PAIRS) {
+      unreadable.push({ index, reason: `${BUDGET_REASON}: ${goldNodes} × ${predictedNodes} nodes; the edit distance compares at most ${MAX_EDIT_DISTANCE_PAIRS} node pairs` });
+      return;
+    }
+    const steps = editDistanceSteps(goldTree, predictedTree);
+    if (steps > MAX_EDIT_DISTANCE_STEPS) {
+      unreadable.push({ index, reason: `${BUDGET_REASON}: the edit distance would take ${steps} steps; it takes at most ${MAX_EDIT_DISTANCE_STEPS}` });
+      return;
+    }
     const edits = treeEditDistance(goldTree, predictedTree);
     const similarity = Math.max(0, 1 - edits / Math.max(goldNodes, predictedNodes));
     if (!best || similarity > best.similarity) {

@@ -18,8 +18,8 @@ import { PROXY_KINDS, applyBudget, comparePlans } from '../efficiency/compare-pl
 import type { BudgetVerdict, PlanComparison, ProxyKind } from '../efficiency/compare-plans.js';
 import { DEFAULT_TABLE_ROWS, loadStatistics, loadViewDefinitions } from '../efficiency/statistics.js';
 import { collectTableAliases, mergeTableAliases } from '../efficiency/table-aliases.js';
-import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../efficiency/ves.js';
-import type { TimingSource } from '../efficiency/ves.js';
+import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../benchmarks/bird/ves.js';
+import type { TimingSource } from '../benchmarks/bird/ves.js';
 import type { ExecutionDetails } from './execution.js';
 import type { ParseMemo } from './parse-memo.js';
 import { createRungResult, createSkippedResult } from './rung-result.js';

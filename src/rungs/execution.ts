@@ -34,8 +34,8 @@ import { compareResults, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
 import { cachedOrdering, GoldResultCache } from '../compare/gold-result-cache.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
-import type { Snapshot } from '../compare/snapshot.js';
-import { applySqlRewrites } from '../compare/sql-rewrites.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
+import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
 import type { ParseMemo } from './parse-memo.js';
 import { predictedRunsOf, throwMissingDatabase, type PredictedRun } from './predicted-runs.js';
@@ -103,7 +103,7 @@ export interface ExecutionDetails {
   /**
    * The prediction as it ran (after the rewrites) on every snapshot, in snapshot order: its column
    * names and rows, or its error. Later rungs (L7) and the matchers read the rows here instead of
-   * running the query again. Not copied into promptfoo metadata (see assertions/adapter.ts).
+   * running the query again. Not copied into promptfoo metadata (see src/promptfoo/adapter.ts).
    */
   readonly predictedRuns: readonly PredictedRun[];
 }

@@ -18,10 +18,11 @@
  * - L7: grounds the prose answer in the rows the prediction returned on the first snapshot as L4 ran
  *   it (`details.predictedRuns[0]`): the engine is not asked again.
  */
+import type { Snapshot } from '../fixtures/snapshot.js';
 import type { DoubleQuoteMode, Engine } from '../engine/engine.js';
 import type { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
-import { applySqlRewrites } from '../compare/sql-rewrites.js';
+import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import type { GroundingOptions } from '../answer/ground.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import type { Dialect } from '../sql/parse.js';
@@ -39,14 +40,6 @@ import type { SyntaxDetails } from './syntax.js';
 
 export { LADDER_RUNG_IDS, GATE_IDS } from './rung-result.js';
 export type { ExecutingRungId, GateId, LadderRungId } from './rung-result.js';
-
-/** A snapshot database the item runs on (structurally the comparison layer's `Snapshot`). */
-export interface LadderSnapshot {
-  readonly name: string;
-  /** Path of the database file. */
-  readonly path: string;
-  readonly checksum?: string;
-}
 
 /** L1's details when the output held no SQL at all (a decline, or no recorded prediction). */
 export interface NoSqlDetails {
@@ -85,7 +78,7 @@ export interface LadderContext {
   readonly golds: readonly string[];
   readonly dialect: Dialect;
   /** The fixture: its snapshots (at least one), role-scoped; the gates read the first. */
-  readonly fixture: { readonly snapshots: readonly LadderSnapshot[] };
+  readonly fixture: { readonly snapshots: readonly Snapshot[] };
   /** The front end's engine view (its per-request defaults applied). */
   readonly engine: Engine;
   /** The front end's gold-result cache (shared across items). */

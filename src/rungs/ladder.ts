@@ -25,6 +25,7 @@
  * The table is injectable ({@link LadderRungTable}) so that the ladder is testable alone and each
  * front end picks the optional rungs it ships (`createLadderRungs`).
  */
+import type { Snapshot } from '../fixtures/snapshot.js';
 import type { DoubleQuoteMode, Engine } from '../engine/engine.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import { resolvePolicy } from '../compare/policy.js';
@@ -39,14 +40,14 @@ import type { ProviderAnswer } from '../sql/provider-output.js';
 import type { EfficiencyOptions } from './efficiency.js';
 import { runGates } from './gates.js';
 import { createLadderRungs } from './ladder-rungs.js';
-import type { ExecutingRungs, LadderContext, LadderResults, LadderRungResult, LadderRungTable, LadderSnapshot, RungListing } from './ladder-rungs.js';
+import type { ExecutingRungs, LadderContext, LadderResults, LadderRungResult, LadderRungTable, RungListing } from './ladder-rungs.js';
 import { createParseMemo } from './parse-memo.js';
 import { GATE_IDS, LADDER_RUNG_IDS, createRungResult, createSkippedResult, isGateId, scoreNameOf } from './rung-result.js';
 import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
+import { oneLine, truncate } from '../format.js';
 
 /** What an item expects from the provider (record format, reference 000 §12; defined by the dataset). */
 export type { ExpectedBehavior };
-export type { LadderSnapshot };
 
 /**
  * The rung implementations the ladder calls: the typed table (gates + executing rungs).
@@ -62,7 +63,7 @@ export interface LadderInput {
   /** Gold SQL, one or many; empty for an unscored `answer` item or a declining item. */
   readonly golds: readonly string[];
   /** The item's snapshots, at least one for `answer` items. The gates use the first. */
-  readonly snapshots: readonly LadderSnapshot[];
+  readonly snapshots: readonly Snapshot[];
   readonly dialect: Dialect;
   /** The front end's engine (view). */
   readonly engine: Engine;
@@ -265,10 +266,3 @@ export function judgeDecline(expected: 'clarify' | 'refuse', answer: LadderAnswe
   };
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}

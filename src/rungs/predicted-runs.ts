@@ -5,7 +5,7 @@
  */
 import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome, Row } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
-import type { Snapshot } from '../compare/snapshot.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 
 /** The prediction on one snapshot. */
 export type PredictedRun =

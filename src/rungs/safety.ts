@@ -17,7 +17,10 @@
  * - `blocked_function` (side-effect functions, see src/safety/functions.ts), `unknown_function`
  *   (not on the dialect's allow-list), `table_function` (a function in FROM, unless allowed),
  *   `system_table` (SQLite `sqlite_*` and `dbstat`, unless allowed);
- * - `not_analysed` — the AST layer cannot read the text: failed closed.
+ * - `not_analysed` — the AST layer cannot read the text, or its analysis is over a budget
+ *   (size, tree depth, time: src/sql/analysis-budget.ts; the message then says "not analysed
+ *   within budget"): failed closed (passed by the engine when SQLite prepared it and no policy
+ *   is set).
  * Opt-in policies: `limit_missing`, `limit_invalid`, `limit_out_of_range` (LIMIT policy) and
  * `table_not_allowed` (allowed-tables policy, every scope; a SQLite CTE self-reference also counts
  * as the real table of that name).
@@ -30,6 +33,7 @@
  */
 import type { Program } from 'sql-parser-cst';
 import { catalogKey, defaultSchemaKey, identifierKey, isQuotedIdentifier } from '../sql/identifiers.js';
+import { checkAnalysisBudget, withinAnalysisBudget } from '../sql/analysis-budget.js';
 import { DIALECTS, positionAt, type Dialect } from '../sql/parse.js';
 import type { References } from '../sql/references.js';
 import { LadderError } from '../errors.js';
@@ -155,30 +159,35 @@ export function checkSafety(input: SafetyInput): RungResult<SafetyDetails> {
 
   const memo = memoFor(input.parses, input.dialect);
   const parsed = memo.parse(input.sql);
-  if (!parsed.ok) {
-    const empty: SafetyDetails = { analysed: false, violations: [], tables: [], functions: [], policy };
-    const policyActive = policy.maxLimit !== undefined || policy.allowedTables !== undefined;
-    if (input.dialect === 'sqlite' && input.engineAccepted === true && !policyActive) {
-      return createRungResult({
-        rung: 'safety',
-        status: 'pass',
-        reason: `passed by engine, not analysed: SQLite prepared it as one read-only query, but the AST layer could not read it (${parsed.error.message})`,
-        details: empty,
-      });
-    }
-    const violation: SafetyViolation = {
-      kind: 'not_analysed',
-      message: `cannot be analysed, failing closed: ${parsed.error.message}`,
-      line: parsed.error.line ?? 1,
-      column: parsed.error.column ?? 1,
-    };
-    return verdict({ ...empty, violations: [violation] });
+  if (!parsed.ok) return notAnalysed(input, policy, parsed.error.message, parsed.error.line ?? 1, parsed.error.column ?? 1);
+  const analysed = withinAnalysisBudget(() =>
+    parsed.kind === 'node-sql-parser'
+      ? { analysed: true, policy, ...checkSnowflakeSafety(parsed.ast, policy, input.sql) }
+      : analyseCst(input.sql, input.dialect, parsed.program, policy, memo),
+  );
+  if (!analysed.ok) return notAnalysed(input, policy, analysed.reason, 1, 1);
+  if (typeof analysed.value === 'string') return notAnalysed(input, policy, analysed.value, 1, 1);
+  return verdict(analysed.value);
+}
+
+/**
+ * The verdict when the text could not be analysed (parse error, or over an analysis budget):
+ * passed by the engine when SQLite prepared it as one read-only query and no policy asks for
+ * more; otherwise failed closed with `not_analysed`.
+ */
+function notAnalysed(input: SafetyInput, policy: ResolvedSafetyPolicy, why: string, line: number, column: number): RungResult<SafetyDetails> {
+  const empty: SafetyDetails = { analysed: false, violations: [], tables: [], functions: [], policy };
+  const policyActive = policy.maxLimit !== undefined || policy.allowedTables !== undefined;
+  if (input.dialect === 'sqlite' && input.engineAccepted === true && !policyActive) {
+    return createRungResult({
+      rung: 'safety',
+      status: 'pass',
+      reason: `passed by engine, not analysed: SQLite prepared it as one read-only query, but the AST layer could not read it (${why})`,
+      details: empty,
+    });
   }
-  if (parsed.kind === 'node-sql-parser') {
-    const found = checkSnowflakeSafety(parsed.ast, policy, input.sql);
-    return verdict({ analysed: true, policy, ...found });
-  }
-  return verdict(analyseCst(input.sql, input.dialect, parsed.program, policy, memo));
+  const violation: SafetyViolation = { kind: 'not_analysed', message: `cannot be analysed, failing closed: ${why}`, line, column };
+  return verdict({ ...empty, violations: [violation] });
 }
 
 function verdict(details: SafetyDetails): RungResult<SafetyDetails> {
@@ -197,7 +206,8 @@ function verdict(details: SafetyDetails): RungResult<SafetyDetails> {
   });
 }
 
-function analyseCst(sql: string, dialect: Dialect, program: Program, policy: ResolvedSafetyPolicy, memo: ParseMemo): SafetyDetails {
+/** The analysis of a parsed tree; a string when the references could not be resolved within budget. */
+function analyseCst(sql: string, dialect: Dialect, program: Program, policy: ResolvedSafetyPolicy, memo: ParseMemo): SafetyDetails | string {
   const violations: SafetyViolation[] = [];
   const add = (kind: string, message: string, offset: number): void => {
     violations.push({ kind, message, ...positionAt(sql, offset) });
@@ -210,8 +220,10 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
   }
 
   // References (tables in every scope, table functions) — only defined for a single statement.
-  const references: References | undefined =
-    statements.length === 1 ? okOrUndefined(memo.references(sql)) : undefined;
+  const collected = statements.length === 1 ? memo.references(sql) : undefined;
+  // Fail closed: without the references no table or table-function rule could be checked.
+  if (collected !== undefined && !collected.ok && collected.code === 'budget') return collected.reason;
+  const references: References | undefined = collected?.ok ? collected : undefined;
   const tableFunctionStarts = new Set(references?.tableFunctions.map((fn) => fn.start) ?? []);
 
   const functions = new Set<string>();
@@ -282,10 +294,6 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
   };
 }
 
-function okOrUndefined(result: ReturnType<ParseMemo['references']>): References | undefined {
-  return result.ok ? result : undefined;
-}
-
 function isQuery(node: AnyNode): boolean {
   if (QUERY_TYPES.has(node.type)) return true;
   return node.type === 'paren_expr' && isQuery(node.expr as AnyNode);
@@ -307,6 +315,7 @@ function start(node: AnyNode): number {
 function walk(root: AnyNode, visit: (node: AnyNode, isRoot: boolean) => void): void {
   const stack: Array<[AnyNode, boolean]> = [[root, true]];
   while (stack.length > 0) {
+    checkAnalysisBudget();
     const [node, isRoot] = stack.pop()!;
     visit(node, isRoot);
     for (const [key, value] of Object.entries(node)) {

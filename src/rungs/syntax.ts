@@ -13,13 +13,16 @@
  *
  * Issue kinds: `syntax_error`, `empty_statement`, `multiple_statements`, `not_a_query`,
  * `unknown_function` (SQLite `no such function`), `sqlite_error` (any other prepare failure, e.g.
- * `misuse of aggregate`), `engine_failure`. Positions are 1-based; a SQLite error carries the
+ * `misuse of aggregate`), `engine_failure`, `sql_too_large` (the text is longer than
+ * `MAX_SQL_CHARS`, src/sql/analysis-budget.ts: failed before any parser or engine reads it) and
+ * `not_analysed` (parser authority only: the tree is deeper than the analysis reads). Positions are 1-based; a SQLite error carries the
  * position of the parser's error when both fail, else of the token SQLite names.
  */
 import type { Program } from 'sql-parser-cst';
 import type { DoubleQuoteMode, Engine, ExecutionError } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import { DIALECTS, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
+import { sqlSizeOverBudget } from '../sql/analysis-budget.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { memoFor, type ParseMemo } from './parse-memo.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
@@ -87,6 +90,15 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
     }
   }
 
+  // Size budget: no parser and no engine reads an oversized text (bounded work per model output).
+  const oversized = sqlSizeOverBudget(input.sql);
+  if (oversized !== undefined) {
+    return fail(oversized, [{ kind: 'sql_too_large', message: oversized, line: 1, column: 1 }], {
+      authority: input.engine === undefined ? 'parser' : 'engine',
+      ast: false,
+      engineAccepted: false,
+    });
+  }
   const parsed = memoFor(input.parses, input.dialect).parse(input.sql);
   const fromParser = parserVerdict(input.sql, parsed);
   if (input.engine === undefined) return fromParser;
@@ -97,6 +109,9 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
 function parserVerdict(sql: string, parsed: ParseResult): RungResult<SyntaxDetails> {
   if (!parsed.ok) {
     const error = parsed.error;
+    if (error.budget) {
+      return fail(error.message, [{ kind: 'not_analysed', message: error.message, line: 1, column: 1 }], { authority: 'parser', ast: false, engineAccepted: false, parseError: error });
+    }
     const issue: RungIssue = {
       kind: 'syntax_error',
       message: error.message,

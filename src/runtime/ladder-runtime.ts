@@ -1,7 +1,7 @@
 /**
  * A front end's runtime: the one SQLite engine, the one gold-result cache and the fixture
  * resolutions that every check of that front end shares. Each front end holds exactly one:
- * - promptfoo: assertions/runtime.ts (one per process, shared by the TypeScript sources and the
+ * - promptfoo: src/promptfoo/runtime.ts (one per process, shared by the TypeScript sources and the
  *   compiled package loaded in the same process);
  * - vitest: matchers/matcher-engine.ts (one per test-file worker);
  * - the CLI: one per command run (`spider`, `check`), closed when the command ends;

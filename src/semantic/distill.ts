@@ -18,7 +18,7 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Snapshot } from '../compare/snapshot.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 import { runAgainstGold, runGold, type DistinguishContext } from './distinguish.js';
 import { generateDatabase, type GeneratedDatabase, type GeneratorPlan } from './generate-database.js';
 import { mapConcurrent, type Neighbour } from './neighbours.js';

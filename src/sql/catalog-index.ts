@@ -6,7 +6,7 @@
  * unqualified name finds a table in the default schema (or, where the dialect has none, a table of
  * any schema when that name is unique).
  */
-import type { Catalog, CatalogColumn, CatalogTable } from '../engine/engine.js';
+import type { Catalog, CatalogColumn, CatalogTable } from './catalog-types.js';
 import type { Dialect } from './parse.js';
 import { catalogKey, defaultSchemaKey } from './identifiers.js';
 

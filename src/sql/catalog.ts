@@ -9,19 +9,30 @@
  * Catalog names are kept exactly as declared; the dialect's case rules apply at lookup time
  * (catalog-index.ts).
  */
-import type { Catalog, CatalogColumn, CatalogTable, Engine } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import { defaultSchemaKey } from './identifiers.js';
 import { DIALECTS, parseSql, type Dialect } from './parse.js';
 import { collectReferences } from './references.js';
+import type { Catalog, CatalogColumn, CatalogTable } from './catalog-types.js';
+
+export type { Catalog, CatalogColumn, CatalogTable } from './catalog-types.js';
+
+/**
+ * The slice of an engine that {@link loadCatalog} uses (`Engine.catalog` satisfies it), so that the
+ * SQL layer does not depend on the engine layer.
+ */
+export interface CatalogSource {
+  /** Tables, views and columns of a database; throws LadderError('db_not_found') for a missing path. */
+  catalog(db: string): Promise<Catalog>;
+}
 
 /**
  * The catalog of a database file as the engine sees it (for SQLite: schema `main`).
- * @param engine - any Engine; for SQLite `createSqliteEngine()`.
+ * @param engine - any Engine (or other {@link CatalogSource}); for SQLite `createSqliteEngine()`.
  * @param db - path of the (role-scoped) database.
  * @throws LadderError `db_not_found` when the file does not exist.
  */
-export async function loadCatalog(engine: Engine, db: string): Promise<Catalog> {
+export async function loadCatalog(engine: CatalogSource, db: string): Promise<Catalog> {
   return engine.catalog(db);
 }
 

@@ -10,6 +10,7 @@
  *   `eval_order`, `eval_and_or`, `eval_IUEN`, `get_keywords`), with literal values masked as
  *   Spider does by default (`DISABLE_VALUE`). Our own code, written from the script's rules.
  */
+import { withinAnalysisBudget } from './analysis-budget.js';
 import type { Dialect } from './parse.js';
 import {
   clauseOf,
@@ -154,7 +155,8 @@ function orderItems(orderBy: SqlNode | undefined): string[] {
  * - `limit`: `limit N` (with ` offset M`); `set_ops`: `union|union all|intersect|except <branch>`
  *   for every branch after the first (the first branch is scored clause by clause).
  *
- * @returns per-clause item multisets, or `ok: false` with the parse or shape problem.
+ * @returns per-clause item multisets, or `ok: false` with the parse or shape problem (or a
+ *   reason starting "not analysed within budget", see analysis-budget.ts).
  * @example
  * extractClauseComponents('SELECT a FROM t WHERE x >= 1 AND 2 < y', 'sqlite')
  * // { ok: true, components: { select: ['a'], from: ['t'], where: ['x >= 1', 'y > 2'], … } }
@@ -168,6 +170,11 @@ export function extractClauseComponents(
   if (aliasResolution !== 'resolve' && aliasResolution !== 'seed') {
     throw new RangeError(`aliasResolution must be 'resolve' or 'seed'; received ${JSON.stringify(aliasResolution)}`);
   }
+  const extracted = withinAnalysisBudget(() => clauseComponentsOf(sql, dialect, aliasResolution, options));
+  return extracted.ok ? extracted.value : { ok: false, reason: extracted.reason };
+}
+
+function clauseComponentsOf(sql: string, dialect: Dialect, aliasResolution: 'resolve' | 'seed', options: ClauseComponentOptions): ComponentsOutcome<ClauseComponents> {
   const prepared = prepare(sql, dialect, aliasResolution === 'seed' ? SEED_PASSES : undefined, options.columnsByTable);
   if (!prepared.ok) return prepared;
   const { first, setOps, orderBy, limit } = prepared.components;
@@ -313,6 +320,11 @@ export function extractSpiderUnits(
   dialect: Dialect,
   options: Pick<ClauseComponentOptions, 'columnsByTable'> = {},
 ): ComponentsOutcome<SpiderUnits> {
+  const extracted = withinAnalysisBudget(() => spiderUnitsOf(sql, dialect, options));
+  return extracted.ok ? extracted.value : { ok: false, reason: extracted.reason };
+}
+
+function spiderUnitsOf(sql: string, dialect: Dialect, options: Pick<ClauseComponentOptions, 'columnsByTable'>): ComponentsOutcome<SpiderUnits> {
   const prepared = prepare(sql, dialect, undefined, options.columnsByTable);
   if (!prepared.ok) return prepared;
   const { first, setOps, orderBy: rawOrderBy, limit } = prepared.components;

@@ -21,7 +21,16 @@
  *
  * Semicolons and blank lines inside string literals, quoted identifiers and comments never end
  * the SQL.
+ *
+ * Cost: linear in the output (every look-ahead is bounded by the line or the whitespace it then
+ * skips; measured 40 ms for 400 KB of unclosed fence openers, 65 ms for `SELECT 1;\n` × 40 000,
+ * both quadratic before: 77 s and 23 s). An output longer than {@link MAX_OUTPUT_CHARS} is not
+ * searched at all: it is taken whole as the SQL text, which the syntax rung then fails as too
+ * large (src/sql/analysis-budget.ts), so no output costs more than one length check.
  */
+
+/** Longest output searched for SQL, in characters (10 million). */
+export const MAX_OUTPUT_CHARS = 10_000_000;
 
 /** Result of {@link extractSql}. */
 export type SqlExtraction =
@@ -76,6 +85,7 @@ export function extractSql(output: unknown): SqlExtraction {
   if (typeof output !== 'string') {
     return { found: false, reason: `no SQL found: output is ${output === null ? 'null' : typeof output}, not text` };
   }
+  if (output.length > MAX_OUTPUT_CHARS) return { found: true, sql: output, source: 'text', candidates: 0 };
   if (output.trim() === '') return { found: false, reason: 'no SQL found: output is empty' };
 
   const fenced = findFencedSql(output);
@@ -95,34 +105,145 @@ export function extractSql(output: unknown): SqlExtraction {
   };
 }
 
-/** Bodies of fenced blocks that qualify as SQL, in document order (tagged ones when any exist). */
+/** One line of the output: its text (without `\n`) and where it starts. */
+interface Line {
+  readonly text: string;
+  readonly start: number;
+}
+
+function splitLines(text: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  for (;;) {
+    const newline = text.indexOf('\n', start);
+    if (newline < 0) {
+      lines.push({ text: text.slice(start), start });
+      return lines;
+    }
+    lines.push({ text: text.slice(start, newline), start });
+    start = newline + 1;
+  }
+}
+
+const FENCE_OPENER = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)/;
+const FENCE_CLOSER = /^[ \t]*(`{3,}|~{3,})[ \t]*\r?$/;
+
+/**
+ * Bodies of fenced blocks that qualify as SQL, in document order (tagged ones when any exist).
+ * Linear in the text: each line is read once as a possible opener and once as a possible closer
+ * (a regular expression over the whole text tried every opener against the rest: 77 s for
+ * 400 KB of unclosed openers).
+ *
+ * A block opens at a line starting with a run of 3 or more backticks or tildes (the marker, then
+ * an optional tag) and closes at the next line holding exactly that marker; an opener with no
+ * closer opens nothing, and the lines after it are read again.
+ */
 function findFencedSql(text: string): string[] {
-  const fence = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
+  const lines = splitLines(text);
+  const closers = new Map<string, number[]>();
+  lines.forEach((line, index) => {
+    const marker = FENCE_CLOSER.exec(line.text)?.[1];
+    if (marker === undefined) return;
+    const list = closers.get(marker) ?? [];
+    list.push(index);
+    closers.set(marker, list);
+  });
+  const nextCloser = new Map<string, number>();
   const tagged: string[] = [];
   const untagged: string[] = [];
-  for (const match of text.matchAll(fence)) {
-    const tag = (match[2] ?? '').toLowerCase();
-    const body = match[3] ?? '';
+  let firstOpener: { readonly index: number; readonly tag: string } | undefined;
+  for (let index = 0; index < lines.length - 1; ) {
+    const opener = FENCE_OPENER.exec(lines[index]!.text);
+    if (!opener) {
+      index += 1;
+      continue;
+    }
+    const marker = opener[1]!;
+    const tag = (opener[2] ?? '').toLowerCase();
+    firstOpener ??= { index, tag };
+    const list = closers.get(marker) ?? [];
+    let at = nextCloser.get(marker) ?? 0;
+    while (at < list.length && list[at]! <= index) at += 1;
+    nextCloser.set(marker, at);
+    const close = list[at];
+    if (close === undefined) {
+      index += 1;
+      continue;
+    }
+    const body = text.slice(lines[index + 1]!.start, lines[close]!.start);
     if (SQL_FENCE_TAGS.has(tag)) tagged.push(body);
     else if (tag === '' && startsWithStatementKeyword(body)) untagged.push(body);
+    index = close + 1;
   }
   // An unterminated final fence (model output cut off) still counts when tagged as SQL.
-  if (tagged.length === 0 && untagged.length === 0) {
-    const open = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n([\s\S]*)$/m.exec(text);
-    if (open && SQL_FENCE_TAGS.has((open[2] ?? '').toLowerCase())) tagged.push(open[3] ?? '');
+  if (tagged.length === 0 && untagged.length === 0 && firstOpener && SQL_FENCE_TAGS.has(firstOpener.tag)) {
+    tagged.push(text.slice(lines[firstOpener.index + 1]!.start));
   }
   if (tagged.length === 0 && untagged.length === 0) {
     // One-line fences: ```sql SELECT 1``` (the tag may be missing: ```SELECT 1```).
-    const inline = /(`{3,})([A-Za-z][\w+-]*)?[ \t]+([^\n]*?)[ \t]*\1/g;
-    for (const match of text.matchAll(inline)) {
-      const tag = (match[2] ?? '').toLowerCase();
-      const body = match[3] ?? '';
-      if (SQL_FENCE_TAGS.has(tag)) tagged.push(body);
-      else if (tag === '' && startsWithStatementKeyword(body)) untagged.push(body);
-      else if (STATEMENT_KEYWORDS.has(tag)) untagged.push(`${match[2]} ${body}`);
+    for (const line of lines) {
+      for (const inline of findInlineFences(line.text)) {
+        if (SQL_FENCE_TAGS.has(inline.tag.toLowerCase())) tagged.push(inline.body);
+        else if (inline.tag === '' && startsWithStatementKeyword(inline.body)) untagged.push(inline.body);
+        else if (STATEMENT_KEYWORDS.has(inline.tag.toLowerCase())) untagged.push(`${inline.tag} ${inline.body}`);
+      }
     }
   }
   return tagged.length > 0 ? tagged : untagged;
+}
+
+const INLINE_TAG = /([A-Za-z][\w+-]*)?[ \t]+/y;
+
+/**
+ * One-line fences in one line, left to right: a run of k ≥ 3 backticks, an optional tag,
+ * whitespace, the body, and the next run of at least k backticks on the line (k as large as
+ * such a closing run allows). Linear in the line.
+ */
+function findInlineFences(line: string): { tag: string; body: string }[] {
+  const runs: { start: number; length: number }[] = [];
+  for (let i = 0; i < line.length; ) {
+    if (line[i] !== '`') {
+      i += 1;
+      continue;
+    }
+    let j = i;
+    while (j < line.length && line[j] === '`') j += 1;
+    runs.push({ start: i, length: j - i });
+    i = j;
+  }
+  if (runs.length < 2) return [];
+  // Longest run after each run, to reject an opener with no closer at once.
+  const longestAfter = new Array<number>(runs.length).fill(0);
+  for (let r = runs.length - 2; r >= 0; r -= 1) longestAfter[r] = Math.max(runs[r + 1]!.length, longestAfter[r + 1]!);
+  const found: { tag: string; body: string }[] = [];
+  let r = 0;
+  let openerStart = runs[0]!.start;
+  while (r < runs.length) {
+    const run = runs[r]!;
+    const length = run.start + run.length - openerStart;
+    const width = Math.min(length, longestAfter[r]!);
+    const afterRun = run.start + run.length;
+    INLINE_TAG.lastIndex = afterRun;
+    const tag = width >= 3 ? INLINE_TAG.exec(line) : null;
+    if (!tag) {
+      r += 1;
+      openerStart = runs[r]?.start ?? 0;
+      continue;
+    }
+    let close = r + 1;
+    while (runs[close]!.length < width) close += 1;
+    const closer = runs[close]!;
+    const bodyStart = afterRun + tag[0].length;
+    found.push({ tag: tag[1] ?? '', body: line.slice(bodyStart, Math.max(bodyStart, closer.start)).replace(/[ \t]+$/, '') });
+    // The closing run's backticks beyond the k it used may open the next fence.
+    r = close;
+    openerStart = closer.start + width;
+    if (openerStart >= closer.start + closer.length) {
+      r += 1;
+      openerStart = runs[r]?.start ?? 0;
+    }
+  }
+  return found;
 }
 
 function firstWord(text: string): string {
@@ -153,10 +274,15 @@ function stripLeadingComments(text: string): string {
 /** Finds SQL in unfenced text (rule 2 of the module doc). */
 function findSqlInText(text: string): string | undefined {
   const lines = text.split('\n');
+  // Index of the next non-blank line after each line (-1: none), computed once from the end.
+  const nextNonBlank = new Array<number>(lines.length).fill(-1);
+  for (let index = lines.length - 2; index >= 0; index -= 1) {
+    nextNonBlank[index] = lines[index + 1]!.trim() !== '' ? index + 1 : nextNonBlank[index + 1]!;
+  }
   let offset = 0;
   let start = -1;
   for (const [index, line] of lines.entries()) {
-    if (startsWithStatementKeyword(line) && (looksLikeSqlLine(line) || nextLineContinues(lines, index))) {
+    if (startsWithStatementKeyword(line) && (looksLikeSqlLine(line) || nextLineContinues(lines, nextNonBlank[index]!))) {
       start = offset + (line.length - line.trimStart().length);
       break;
     }
@@ -167,11 +293,10 @@ function findSqlInText(text: string): string | undefined {
   return tidy(cutAtProse(text.slice(start)));
 }
 
-/** True when the next non-blank line starts with a word that continues a statement (FROM, WHERE, …). */
-function nextLineContinues(lines: readonly string[], index: number): boolean {
-  const next = lines.slice(index + 1).find((line) => line.trim() !== '');
-  if (next === undefined) return false;
-  const word = firstWord(next);
+/** True when line `next` (the next non-blank one; -1 for none) starts with a word that continues a statement (FROM, WHERE, …). */
+function nextLineContinues(lines: readonly string[], next: number): boolean {
+  if (next < 0) return false;
+  const word = firstWord(lines[next]!);
   return word !== '' && CONTINUATION_KEYWORDS.has(word) && !STATEMENT_KEYWORDS.has(word);
 }
 
@@ -199,17 +324,36 @@ function isProseLine(line: string): boolean {
 function looksLikeSqlLine(line: string): boolean {
   const rest = line.trim();
   const proseStart = /^[A-Za-z]+\s+(the|a|an|your|this|that|these|those|it|my|our|me|you)\b/i.test(rest);
-  const sqlShape = /[=(),*]|\bfrom\b|\btable\b|\binto\b/i.test(rest);
-  return !proseStart || sqlShape;
+  // Only a prose-like start needs the scan of the whole line for SQL shape.
+  return !proseStart || /[=(),*]|\bfrom\b|\btable\b|\binto\b/i.test(rest);
 }
 
 /**
  * Scans from the start of the SQL, tracking strings, quoted identifiers and comments, and cuts
- * where prose begins (after a `;` or after a blank line).
+ * where prose begins (after a `;` or after a blank line). Linear in the text: every look-ahead
+ * reads only up to the end of the current line or across whitespace it then skips.
  */
 function cutAtProse(text: string): string {
   let i = 0;
   const n = text.length;
+  let lastNonSpace = n - 1;
+  while (lastNonSpace >= 0 && /\s/.test(text[lastNonSpace]!)) lastNonSpace -= 1;
+  // Where the line holding an offset ends: binary search over the newline offsets, found once.
+  let newlines: number[] | undefined;
+  const lineEndAt = (offset: number): number => {
+    if (!newlines) {
+      newlines = [];
+      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) newlines.push(at);
+    }
+    let low = 0;
+    let high = newlines.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (newlines[middle]! < offset) low = middle + 1;
+      else high = middle;
+    }
+    return newlines[low] ?? n;
+  };
   while (i < n) {
     const ch = text[i]!;
     if (ch === "'" || ch === '"' || ch === '`') {
@@ -232,28 +376,39 @@ function cutAtProse(text: string): string {
       continue;
     }
     if (ch === ';') {
+      if (i >= lastNonSpace) return text.slice(0, i + 1);
       const rest = text.slice(i + 1);
-      if (rest.trim() === '' || !startsWithStatementKeyword(rest) || !looksLikeSqlLine(stripLeadingComments(rest).split('\n')[0] ?? '')) {
-        return text.slice(0, i + 1);
-      }
+      if (!startsWithStatementKeyword(rest)) return text.slice(0, i + 1);
+      const segment = stripLeadingComments(rest);
+      const segmentStart = n - segment.length;
+      if (!looksLikeSqlLine(text.slice(segmentStart, lineEndAt(segmentStart)))) return text.slice(0, i + 1);
       i += 1;
       continue;
     }
     if (ch === '\n') {
       const lineEnd = text.indexOf('\n', i + 1);
       if (isProseLine(text.slice(i + 1, lineEnd < 0 ? n : lineEnd))) return text.slice(0, i);
-      const blank = /^\n[ \t]*\n\s*/.exec(text.slice(i));
+      const blank = BLANK_LINE.exec(text.slice(i, lineEnd < 0 ? n : lineEnd + 1));
       if (blank) {
-        const next = text.slice(i + blank[0].length);
-        const word = firstWord(next);
-        const punctuationStart = /^[()*,]/.test(next);
-        if (next !== '' && !punctuationStart && !CONTINUATION_KEYWORDS.has(word)) return text.slice(0, i);
+        // A blank line: the SQL goes on only if the next non-blank text continues it.
+        let next = i + 1;
+        while (next < n && /\s/.test(text[next]!)) next += 1;
+        const rest = text.slice(next);
+        const word = firstWord(rest);
+        const punctuationStart = /^[()*,]/.test(rest);
+        if (rest !== '' && !punctuationStart && !CONTINUATION_KEYWORDS.has(word)) return text.slice(0, i);
+        // The whitespace in between changes nothing: skip it.
+        i = next;
+        continue;
       }
     }
     i += 1;
   }
   return text;
 }
+
+/** `\n`, spaces or tabs, `\n`: the start of a blank line. */
+const BLANK_LINE = /^\n[ \t]*\n/;
 
 /** Returns the index after the closing quote (a doubled quote escapes itself). */
 function skipQuoted(text: string, start: number, quote: string): number {

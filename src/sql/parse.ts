@@ -15,12 +15,22 @@
  * tree keeps offsets into the original text. Callers treat `ok: false` here as "no tree", not as
  * "invalid SQL", whenever the engine accepted the statement.
  */
-import { parse as parseCst, type Program } from 'sql-parser-cst';
-import nodeSqlParser from 'node-sql-parser';
+import { performance } from 'node:perf_hooks';
+import type { Program } from 'sql-parser-cst';
+import { BUDGET_REASON, sqlSizeOverBudget } from './analysis-budget.js';
+import { PARSE_TIME_BUDGET_MS, parseInWorker } from './bounded-parse.js';
 import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
+import { parserText, restoreIdentifiers } from './parser-text.js';
 
 /** Dialects the ladder understands. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake';
+
+/** How double-quoted tokens that name no column are treated (by the engine and by name resolution). */
+export type DoubleQuoteMode =
+  /** As stock SQLite builds do: a double-quoted token that names no column is a string literal. */
+  | 'legacy'
+  /** As better-sqlite3 is built: a double-quoted token is always an identifier. */
+  | 'strict';
 
 /** Every supported dialect, for option validation. */
 export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres', 'mysql', 'bigquery', 'snowflake'];
@@ -31,6 +41,11 @@ export interface ParseError {
   readonly message: string;
   readonly line?: number;
   readonly column?: number;
+  /**
+   * True when the text was not parsed because it is over an analysis budget (too long, or its
+   * tree too deep: see analysis-budget.ts); `message` then starts "not analysed within budget".
+   */
+  readonly budget?: boolean;
 }
 
 /** A sql-parser-cst tree (every dialect but Snowflake). Nodes carry `range: [start, end)` offsets. */
@@ -70,42 +85,72 @@ const CST_DIALECT = {
  * @param sql - the SQL text.
  * @param dialect - one of {@link DIALECTS}.
  * @returns the tree (with source ranges for sql-parser-cst), or `ok: false` with the parser's
- *   message and 1-based line/column. Never throws for bad SQL.
+ *   message and 1-based line/column, or with `budget: true` when the text is longer than
+ *   `MAX_SQL_CHARS`, its tree deeper than `MAX_TREE_DEPTH` (analysis-budget.ts) or the parser
+ *   takes longer than `PARSE_TIME_BUDGET_MS` (bounded-parse.ts: the parse runs in a worker
+ *   thread). Never throws for bad SQL.
  * @throws TypeError when `dialect` is not one of {@link DIALECTS}.
  */
 export function parseSql(sql: string, dialect: Dialect): ParseResult {
   if (!DIALECTS.includes(dialect)) {
     throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(dialect)}`);
   }
+  const oversized = sqlSizeOverBudget(sql);
+  if (oversized !== undefined) return { ok: false, dialect, error: { message: oversized, budget: true } };
   if (dialect === 'snowflake') return parseWithNodeSqlParser(sql, dialect);
   const cstDialect = CST_DIALECT[dialect];
-  try {
-    return { ok: true, kind: 'cst', dialect, program: parseWithCst(sql, cstDialect) };
-  } catch (error) {
-    const parseError = toParseError(error);
-    if (dialect === 'sqlite' && parseError.line !== undefined) {
-      const attempt = (text: string): ParseAttempt<Program> => {
-        try {
-          return { ok: true, tree: parseWithCst(text, cstDialect) };
-        } catch (retryError) {
-          const position = toParseError(retryError);
-          return { ok: false, offset: position.line === undefined ? undefined : offsetAt(text, position.line, position.column ?? 1) };
-        }
-      };
-      const repaired = repairKeywordIdentifiers(sql, offsetAt(sql, parseError.line, parseError.column ?? 1), attempt);
-      if (repaired) return { ok: true, kind: 'cst', dialect, program: repaired.tree, quotedKeywords: repaired.quoted };
-    }
-    return { ok: false, dialect, error: parseError };
+  const sqliteRules = dialect === 'sqlite';
+  // Text whose parentheses can never match cannot parse, and costs the parser exponential time.
+  const unbalanced = sqliteRules ? parserText(sql, true).unbalanced : undefined;
+  if (unbalanced) return { ok: false, dialect, error: { message: unbalanced.message, ...positionAt(sql, unbalanced.offset) } };
+  // One time budget for the parse and every keyword-repair attempt (bounded-parse.ts).
+  const deadline = performance.now() + PARSE_TIME_BUDGET_MS;
+  const first = parseWithCst(sql, cstDialect, sqliteRules, deadline);
+  if (first.ok) return { ok: true, kind: 'cst', dialect, program: first.program };
+  const parseError = first.error;
+  if (dialect === 'sqlite' && parseError.line !== undefined && !parseError.budget) {
+    let outOfTime = false;
+    const attempt = (text: string): ParseAttempt<Program> => {
+      const retried = parseWithCst(text, cstDialect, true, deadline);
+      if (retried.ok) return { ok: true, tree: retried.program };
+      if (retried.error.budget) outOfTime = true;
+      const position = retried.error;
+      return { ok: false, offset: position.line === undefined ? undefined : offsetAt(text, position.line, position.column ?? 1) };
+    };
+    const repaired = repairKeywordIdentifiers(sql, offsetAt(sql, parseError.line, parseError.column ?? 1), attempt);
+    if (repaired) return { ok: true, kind: 'cst', dialect, program: repaired.tree, quotedKeywords: repaired.quoted };
+    if (outOfTime) return { ok: false, dialect, error: parseTimeBudget() };
   }
+  return { ok: false, dialect, error: parseError };
 }
 
-function parseWithCst(sql: string, dialect: (typeof CST_DIALECT)[keyof typeof CST_DIALECT]): Program {
-  return parseCst(sql, {
-    dialect,
-    includeRange: true,
-    paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'],
-    filename: 'sql',
-  });
+function parseTimeBudget(): ParseError {
+  return { message: `${BUDGET_REASON}: the parser took more than ${PARSE_TIME_BUDGET_MS} ms`, budget: true };
+}
+
+/**
+ * One sql-parser-cst parse of `text` in the parser thread (bounded-parse.ts), within what is left
+ * of the deadline, on the text SQLite reads (parser-text.ts), identifiers restored as written.
+ */
+function parseWithCst(
+  text: string,
+  dialect: (typeof CST_DIALECT)[keyof typeof CST_DIALECT],
+  sqliteRules: boolean,
+  deadline: number,
+): { readonly ok: true; readonly program: Program } | { readonly ok: false; readonly error: ParseError } {
+  // Whole milliseconds: the first parse gets the full budget, so a text that ran out of it once is
+  // known to bounded-parse.ts for every later rung.
+  const remaining = Math.ceil(deadline - performance.now());
+  if (remaining <= 0) return { ok: false, error: parseTimeBudget() };
+  const prepared = parserText(text, sqliteRules);
+  const parsed = parseInWorker('sql-parser-cst', prepared.text, { dialect, includeRange: true, paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'], filename: 'sql' }, remaining);
+  if (!parsed.ok) {
+    if (!parsed.budget) return { ok: false, error: toParseError(parsed.message) };
+    return { ok: false, error: /the parser took more than/.test(parsed.message) ? parseTimeBudget() : { message: parsed.message, budget: true } };
+  }
+  const program = parsed.value as Program;
+  if (prepared.replacedWordCharacters) restoreIdentifiers(program, text);
+  return { ok: true, program };
 }
 
 /** The 0-based offset of a 1-based line and column (the inverse of {@link positionAt}). */
@@ -120,27 +165,25 @@ function offsetAt(sql: string, line: number, column: number): number {
 }
 
 function parseWithNodeSqlParser(sql: string, dialect: Dialect): ParseResult {
-  const parser = new nodeSqlParser.Parser();
-  try {
-    const ast = parser.astify(sql, { database: 'snowflake' });
+  const parsed = parseInWorker('node-sql-parser', sql, { database: 'snowflake' });
+  if (parsed.ok) {
+    const ast = parsed.value;
     return { ok: true, kind: 'node-sql-parser', dialect, ast: Array.isArray(ast) ? ast : [ast] };
-  } catch (error) {
-    const location = (error as { location?: { start?: { line?: number; column?: number } } }).location?.start;
-    const message = firstLine(error instanceof Error ? error.message : String(error));
-    return {
-      ok: false,
-      dialect,
-      error: {
-        message,
-        ...(location?.line !== undefined ? { line: location.line } : {}),
-        ...(location?.column !== undefined ? { column: location.column } : {}),
-      },
-    };
   }
+  if (parsed.budget) return { ok: false, dialect, error: { message: parsed.message, budget: true } };
+  const location = parsed.location?.start;
+  return {
+    ok: false,
+    dialect,
+    error: {
+      message: firstLine(parsed.message),
+      ...(location?.line !== undefined ? { line: location.line } : {}),
+      ...(location?.column !== undefined ? { column: location.column } : {}),
+    },
+  };
 }
 
-function toParseError(error: unknown): ParseError {
-  const text = error instanceof Error ? error.message : String(error);
+function toParseError(text: string): ParseError {
   const position = /--> sql:(\d+):(\d+)/.exec(text);
   return {
     message: firstLine(text),

@@ -6,7 +6,8 @@
  * - a refusal or question `{ "action": "refuse" | "clarify", "message": string }`;
  * - plain text with no SQL, which counts as declining (`action: 'none'`).
  */
-import { extractSql } from './extract.js';
+import { MAX_OUTPUT_CHARS, extractSql } from './extract.js';
+import { truncateCounted } from '../format.js';
 
 /** A provider answered with SQL. */
 export interface SqlAnswer {
@@ -38,8 +39,10 @@ export type ProviderAnswer = SqlAnswer | DeclinedAnswer;
  * Reads one provider output under the protocol above.
  *
  * @param output - a string (promptfoo's usual output) or an already-parsed object.
- * @returns the SQL with its extras, or a declined answer. Never throws: malformed JSON is read
- *   as text, so that a model's broken JSON is graded as what it is.
+ * @returns the SQL with its extras, or a declined answer (its message cut to
+ *   {@link MAX_DECLINE_MESSAGE_CHARS} characters). Never throws: malformed JSON is read as text,
+ *   so that a model's broken JSON is graded as what it is; an object JSON cannot render (a cycle,
+ *   a bigint) is read as its `String(…)`.
  * @example
  * parseProviderOutput('{"sql":"SELECT 1","answer":"One."}') // { kind: 'sql', sql: 'SELECT 1', answer: 'One.', source: 'json' }
  * parseProviderOutput({ action: 'clarify', message: 'Which year?' }) // { kind: 'declined', action: 'clarify', message: 'Which year?' }
@@ -50,14 +53,32 @@ export function parseProviderOutput(output: unknown): ProviderAnswer {
     const fromObject = readProtocolObject(object as Record<string, unknown>);
     if (fromObject) return fromObject;
   }
-  // null / undefined is an empty output (JSON.stringify('') would make the message '""').
-  const text = typeof output === 'string' ? output : output === null || output === undefined ? '' : JSON.stringify(output);
+  const text = typeof output === 'string' ? output : outputText(output);
   const extraction = extractSql(text);
   if (extraction.found) return { kind: 'sql', sql: extraction.sql, source: extraction.source };
-  return { kind: 'declined', action: 'none', message: text.trim() };
+  return { kind: 'declined', action: 'none', message: clip(text.trim()) };
+}
+
+/** Longest decline message kept, in characters (it ends up in every reason that quotes it). */
+export const MAX_DECLINE_MESSAGE_CHARS = 2_000;
+
+/**
+ * The text of a non-string output: JSON for plain data, `''` for null / undefined
+ * (JSON.stringify('') would make the message '""'), and `String(…)` when JSON cannot render it
+ * (a cycle, a bigint, nesting deeper than the stack).
+ */
+function outputText(output: unknown): string {
+  if (output === null || output === undefined) return '';
+  try {
+    return JSON.stringify(output) ?? String(output);
+  } catch {
+    return String(output);
+  }
 }
 
 function tryParseJsonObject(text: string): unknown {
+  // Past the extraction limit the text is not read as JSON either (see extract.ts).
+  if (text.length > MAX_OUTPUT_CHARS) return null;
   const trimmed = text.trim();
   const unfenced = /^```(?:json)?\s*\n([\s\S]*?)\n```$/i.exec(trimmed)?.[1] ?? trimmed;
   if (!unfenced.startsWith('{')) return null;
@@ -94,4 +115,8 @@ function readProtocolObject(object: Record<string, unknown>): ProviderAnswer | u
 function stringArray(value: unknown): readonly string[] | undefined {
   if (!Array.isArray(value)) return undefined;
   return value.filter((entry): entry is string => typeof entry === 'string');
+}
+
+function clip(message: string): string {
+  return truncateCounted(message, MAX_DECLINE_MESSAGE_CHARS);
 }

@@ -36,14 +36,23 @@
  * - SQLite `x IN t` / `x IN schema.t` names a table (or CTE) and `x IN f(…)` a table-valued
  *   function (https://www.sqlite.org/lang_expr.html#the_in_and_not_in_operators): they are table
  *   references, never columns.
+ * - SQLite table-valued functions: with a catalog, a function in FROM that is neither one SQLite
+ *   offers (sqlite-table-functions.ts) nor a catalog table (an FTS5 table called as `docs('q')`)
+ *   is `unknown_table`, as SQLite says `no such table: pragma_nosuchthing`.
+ * - LIMIT and OFFSET see no column at all, of this query or an enclosing one, not even from a
+ *   subquery inside them: SQLite evaluates them once, before any row (`no such column`); CTEs
+ *   stay visible.
  */
 import { closest, distance } from 'fastest-levenshtein';
 import type { Node, Program } from 'sql-parser-cst';
-import type { Catalog, CatalogTable, DoubleQuoteMode } from '../engine/engine.js';
+import type { Catalog, CatalogTable } from './catalog-types.js';
+import type { DoubleQuoteMode } from './parse.js';
+import { checkAnalysisBudget, withinAnalysisBudget } from './analysis-budget.js';
 import { createCatalogIndex, type CatalogIndex } from './catalog-index.js';
 import { columnPositionIdentifiers } from './column-positions.js';
 import { identifierKey, isQuotedIdentifier } from './identifiers.js';
 import { parseSql, positionAt, type Dialect } from './parse.js';
+import { isSqliteTableFunction } from './sqlite-table-functions.js';
 
 /** A 1-based position plus the 0-based `[start, end)` offsets of the token in the SQL text. */
 export interface SourcePosition {
@@ -177,8 +186,12 @@ export interface References {
 /** Why references could not be collected. */
 export interface ReferencesFailure {
   readonly ok: false;
-  /** `parse_error` (the AST layer cannot read it), `not_single_statement`, `unsupported_tree` (snowflake). */
-  readonly code: 'parse_error' | 'not_single_statement' | 'unsupported_tree';
+  /**
+   * `parse_error` (the AST layer cannot read it, or the text is over a parse budget),
+   * `not_single_statement`, `unsupported_tree` (snowflake), `budget` (the resolution ran out of
+   * its time or stack budget; the reason starts "not analysed within budget").
+   */
+  readonly code: 'parse_error' | 'not_single_statement' | 'unsupported_tree' | 'budget';
   readonly reason: string;
 }
 
@@ -205,7 +218,8 @@ export interface CollectReferencesInput {
  * Resolves every table and column name of one statement, scope by scope.
  *
  * @returns the references, or `ok: false` when the statement cannot be read (parse error, more
- *   than one statement, or a dialect whose tree is not sql-parser-cst). Never throws for bad SQL.
+ *   than one statement, a dialect whose tree is not sql-parser-cst, or over the analysis budget of
+ *   analysis-budget.ts). Never throws for bad SQL.
  * @example
  * collectReferences({ sql: 'WITH s AS (SELECT * FROM salaries) SELECT * FROM s', dialect: 'postgres' })
  * // tables: [{ name: 'salaries', … }], ctes: [{ name: 's', … }]
@@ -228,7 +242,8 @@ export function collectReferences(input: CollectReferencesInput): References | R
     return { ok: false, code: 'not_single_statement', reason: `expected 1 statement, found ${statements.length}` };
   }
   const resolver = new Resolver(sql, dialect, input.catalog ? createCatalogIndex(input.catalog, dialect) : undefined, input.doubleQuotes ?? 'legacy', input.sqlRole ?? 'predicted');
-  return resolver.run(statements[0]!);
+  const resolved = withinAnalysisBudget(() => resolver.run(statements[0]!));
+  return resolved.ok ? resolved.value : { ok: false, code: 'budget', reason: resolved.reason };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -441,12 +456,25 @@ class Resolver {
           output = this.query(clause.expr as AnyNode, { outer: env.outer, ctes }, 'subquery');
           for (const key of output?.keys() ?? []) scope.compoundOutputs.add(key);
           break;
+        case 'limit_clause':
+        case 'offset_clause':
+          // SQLite evaluates LIMIT / OFFSET once, before any row: no column of this query or of
+          // an enclosing one is visible there, not even from a subquery (`no such column`).
+          this.expr(clause, this.isolatedScope(ctes), 'other');
+          break;
         default:
-          // LIMIT, OFFSET, FETCH, INTO, FOR UPDATE, …: walk for nested subqueries and columns.
+          // FETCH, INTO, FOR UPDATE, …: walk for nested subqueries and columns.
           this.expr(clause, scope, 'other');
       }
     }
     return output;
+  }
+
+  /** A scope with no sources and no enclosing scope (LIMIT / OFFSET expressions); CTEs stay visible. */
+  private isolatedScope(ctes: ReadonlyMap<string, Cte>): Scope {
+    const scope = this.newScope({ outer: undefined, ctes }, 'subquery');
+    this.scopes.push({ id: scope.id, kind: 'subquery', sources: [] });
+    return scope;
   }
 
   private withClause(clause: AnyNode, env: Env): ReadonlyMap<string, Cte> {
@@ -681,6 +709,12 @@ class Resolver {
     const nameNode = call?.name as AnyNode | undefined;
     const name = nameNode ? this.nameParts(nameNode).map((part) => part.name).join('.') : node.type;
     this.tableFunctions.push({ ...this.position(nameNode ?? node), name, scope: scope.id });
+    const catalogTable = this.catalog?.findTable({ name: identifierKey(name.slice(name.lastIndexOf('.') + 1), false, this.dialect) });
+    if (this.catalog && this.dialect === 'sqlite' && call && !catalogTable && !isSqliteTableFunction(name)) {
+      // SQLite has no such table-valued function (sqlite-table-functions.ts), and no virtual table
+      // of the catalog has that name (FTS5 `docs('query')`): `no such table`.
+      this.addUnresolved(nameNode ?? node, 'unknown_table', name, `no such table: ${name} (not a table-valued function of SQLite)`, this.catalog.tableNames());
+    }
     // Arguments may reference earlier FROM items (SQLite json_each(t.col)): resolve in this scope.
     this.walkGeneric(node, scope, new Set(['name']));
     const aliasNode = alias?.alias as Identifierish | undefined;
@@ -699,6 +733,7 @@ class Resolver {
 
   private expr(node: AnyNode | undefined, scope: Scope, clause: ClauseKind): void {
     if (!node || typeof node !== 'object') return;
+    checkAnalysisBudget();
     switch (node.type) {
       case 'identifier':
         this.columnRef(node as unknown as Identifierish, [], scope, clause);

@@ -5,6 +5,7 @@
  * tree: every rewrite returns new objects and keeps the field order of the original node.
  */
 import { show, type Node } from 'sql-parser-cst';
+import { checkAnalysisBudget } from './analysis-budget.js';
 
 /** A CST node seen as data: `type` plus arbitrary fields. */
 export interface SqlNode {
@@ -46,6 +47,8 @@ export function withFields(node: SqlNode, fields: Readonly<Record<string, unknow
  * only when some child changed. Keywords are nodes too (`type: 'keyword'`).
  */
 export function mapChildren(node: SqlNode, fn: (childNode: SqlNode, field: string) => SqlNode): SqlNode {
+  // Every tree rewrite goes through here: the point where an analysis over its budget stops.
+  checkAnalysisBudget();
   let changed = false;
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(node)) {

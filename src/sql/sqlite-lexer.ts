@@ -9,7 +9,8 @@
  * Token rules follow https://sqlite.org/lang_keywords.html and tokenize.c: `'…'` strings (`''`
  * escapes), `"…"`, `` `…` `` and `[…]` identifiers, `--` and `/* … *\/` comments (an unterminated
  * block comment runs to the end), words (letters, digits, `_`, `$`, non-ASCII), numbers, and
- * single-character punctuation.
+ * single-character punctuation. A UTF-8 byte-order mark (U+FEFF) where a token may start is
+ * whitespace, as in tokenize.c (`CC_BOM`); inside a word it is a word character.
  */
 
 /** The kind of a {@link SqliteToken}. */
@@ -61,7 +62,7 @@ export function tokenizeSqlite(sql: string): SqliteToken[] {
   let i = 0;
   while (i < n) {
     const ch = sql[i]!;
-    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v') {
+    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r' || ch === '\f' || ch === '\v' || ch === '\uFEFF') {
       i += 1;
     } else if (ch === '-' && sql[i + 1] === '-') {
       const newline = sql.indexOf('\n', i);

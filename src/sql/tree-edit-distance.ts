@@ -7,6 +7,7 @@
  * Also the conversion of a normalized sql-parser-cst tree into a labelled tree
  * ({@link toLabelledTree}), and token Jaccard over normalized SQL text.
  */
+import { checkAnalysisBudget } from './analysis-budget.js';
 import { isSqlNode, keywordText, type SqlNode } from './sql-tree.js';
 
 /** An ordered tree with a label per node. */
@@ -94,6 +95,18 @@ function postorder(tree: LabelledTree): Postorder {
 }
 
 /**
+ * The number of inner steps {@link treeEditDistance} takes on two trees: for each pair of
+ * keyroots, the product of their subtree sizes, summed — (Σ over A's keyroots of their subtree
+ * sizes) × (the same for B). Cheap to compute (one postorder walk each), exact, so a caller can
+ * refuse a comparison before starting it: deep, narrow trees (a CASE nested 300 deep) cost far
+ * more than their node counts suggest.
+ */
+export function editDistanceSteps(a: LabelledTree, b: LabelledTree): number {
+  const sum = (tree: Postorder): number => tree.keyroots.reduce((total, i) => total + (i - tree.leftmost[i]! + 1), 0);
+  return sum(postorder(a)) * sum(postorder(b));
+}
+
+/**
  * Zhang–Shasha tree edit distance with unit costs (insert 1, delete 1, relabel 1 when labels
  * differ, 0 otherwise).
  * @example
@@ -109,6 +122,7 @@ export function treeEditDistance(a: LabelledTree, b: LabelledTree): number {
   const width = m + 1;
   for (const i of A.keyroots) {
     for (const j of B.keyroots) {
+      checkAnalysisBudget();
       const li = A.leftmost[i]!;
       const lj = B.leftmost[j]!;
       // forest distance over A[li..i] × B[lj..j]; fd index (x - li + 1, y - lj + 1)

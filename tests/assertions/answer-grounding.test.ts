@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AssertionContext } from '../../assertions/adapter.js';
+import type { AssertionContext } from '../../src/promptfoo/adapter.js';
 import { answerGrounding, readAnswerGroundingConfig } from '../../assertions/answer-grounding.js';
-import { closeSharedEngine } from '../../assertions/runtime.js';
+import { closeSharedEngine } from '../../src/promptfoo/runtime.js';
 import type { JudgeProvider } from '../../src/judge/faithfulness.js';
 
 afterAll(() => closeSharedEngine());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AssertionContext } from '../../assertions/adapter.js';
+import type { AssertionContext } from '../../src/promptfoo/adapter.js';
 import { components } from '../../assertions/components.js';
 
 const GOLD = "SELECT region, SUM(amount) AS total FROM orders WHERE created_at >= '2024-01-01' AND status = 'paid' GROUP BY region ORDER BY total DESC LIMIT 5";

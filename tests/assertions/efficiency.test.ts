@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AssertionContext } from '../../assertions/adapter.js';
+import type { AssertionContext } from '../../src/promptfoo/adapter.js';
 import { efficiency } from '../../assertions/efficiency.js';
-import { closeSharedEngine, sharedGoldCache } from '../../assertions/runtime.js';
+import { closeSharedEngine, sharedGoldCache } from '../../src/promptfoo/runtime.js';
 import { isLadderError } from '../../src/errors.js';
 
 afterAll(() => closeSharedEngine());

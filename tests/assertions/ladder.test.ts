@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AssertionContext } from '../../assertions/adapter.js';
+import type { AssertionContext } from '../../src/promptfoo/adapter.js';
 import { ladder } from '../../assertions/ladder.js';
-import { closeSharedEngine } from '../../assertions/runtime.js';
+import { closeSharedEngine } from '../../src/promptfoo/runtime.js';
 
 afterAll(() => closeSharedEngine());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 import { resultSimilarity } from '../../assertions/result-similarity.js';
-import { closeSharedEngine } from '../../assertions/runtime.js';
+import { closeSharedEngine } from '../../src/promptfoo/runtime.js';
 
 let database: TempSqlite;
 let dbPath: string;

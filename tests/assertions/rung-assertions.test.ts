@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AssertionContext } from '../../assertions/adapter.js';
+import type { AssertionContext } from '../../src/promptfoo/adapter.js';
 import { execution } from '../../assertions/execution.js';
-import { closeSharedEngine, resolveFixtureOnce } from '../../assertions/runtime.js';
+import { closeSharedEngine, resolveFixtureOnce } from '../../src/promptfoo/runtime.js';
 import { safety } from '../../assertions/safety.js';
 import { schema } from '../../assertions/schema.js';
 import { syntax } from '../../assertions/syntax.js';

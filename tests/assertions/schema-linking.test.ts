@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
-import { closeSharedEngine } from '../../assertions/runtime.js';
+import { closeSharedEngine } from '../../src/promptfoo/runtime.js';
 import { schemaLinking } from '../../assertions/schema-linking.js';
 
 let database: TempSqlite;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareResults } from '../../src/compare/compare-results.js';
+import { overlapColumnMap } from '../../src/compare/column-overlap.js';
+import { rowSimilarity } from '../../src/compare/table-similarity.js';
 import { resolvePolicy } from '../../src/compare/policy.js';
 import type { Cell } from '../../src/engine/engine.js';
 import { result } from './helpers.js';
@@ -185,5 +187,23 @@ describe('compareResults — presets', () => {
 describe('compareResults — misuse', () => {
   it('throws TypeError without a resolved policy', () => {
     expect(() => compareResults(result([[1]]), result([[1]]), 'default' as never)).toThrow(TypeError);
+  });
+});
+
+describe('compareResults — the diff pairs columns by the one overlap map', () => {
+  // g0 = [1, 2, 9] shares {1, 2} with p1 and {1} with p0; g1 = [5, 6, 7] shares {5, 6} with p1 only.
+  // Pairing each gold column in turn (the old L4 rule) gave g0 → p1, g1 → p0; the overlap map pairs
+  // the largest overlaps first (equal positions on ties): g1 → p1, then g0 → p0.
+  const gold = result([[1, 5], [2, 6], [9, 7]]);
+  const predicted = result([[1, 1], [8, 2], [8, 5], [8, 6]]);
+
+  it('uses the map rowSimilarity uses', () => {
+    const verdict = compareResults(gold, predicted, def);
+    const similarity = rowSimilarity({ columnCount: 2, rows: gold.rows }, { columnCount: 2, rows: predicted.rows });
+    expect(similarity.columnMap).toEqual([0, 1]);
+    expect(overlapColumnMap({ columnCount: 2, rows: gold.rows }, { columnCount: 2, rows: predicted.rows })).toEqual([0, 1]);
+    expect(verdict.reason).toBe('prediction has 4 rows, gold has 3; 3 missing rows, 4 extra rows');
+    // Under the old map the first difference was gold column 1 against predicted column 0.
+    expect(verdict.firstDifference).toEqual({ goldRow: 0, predictedRow: 0, goldColumn: 1, predictedColumn: 1, gold: 5, predicted: 1 });
   });
 });

@@ -5,7 +5,7 @@ import { GoldResultCache, type GoldRunKey } from '../../src/compare/gold-result-
 import type { Engine, ExecutionOutcome } from '../../src/engine/engine.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { checkExecution } from '../../src/rungs/execution.js';
-import { withRequestDefaults } from '../../assertions/runtime.js';
+import { withRequestDefaults } from '../../src/promptfoo/runtime.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
 const ok = (n: number): Promise<ExecutionOutcome> =>

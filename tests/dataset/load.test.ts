@@ -213,3 +213,42 @@ describe('loadDataset: misuse', () => {
     await expect(loadDataset(f)).rejects.toThrow(`${f}:1: a dataset file must be a list of items or a mapping with items`);
   });
 });
+
+describe('loadDataset: hostile files are malformed items, never crashes', () => {
+  const item = (id: string): string => JSON.stringify({ id, question: 'q?', db: 'warehouse', gold_sql: 'SELECT 1' });
+
+  it('reports a JSONL line nested 100 000 deep at its line and loads the others', async () => {
+    const deep = `{"id":"deep","question":"q?","db":"warehouse","notes":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const f = file('.jsonl', [item('a'), deep, item('b')]);
+    const { items, errors } = await loadDataset(f);
+    expect(items.map((loaded) => loaded.id)).toEqual(['a', 'b']);
+    expect(errors.map((error) => error.message)).toEqual([
+      `${f}:2: item "deep": the item nests values more than 64 levels deep; a dataset item holds plain fields, lists and small mappings`,
+    ]);
+  });
+
+  it('reports a YAML "billion laughs" item at its line and loads the others', async () => {
+    const bomb = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (const [name, previous] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e'], ['g', 'f'], ['h', 'g'], ['i', 'h']]) {
+      bomb.push(`${name}: &${name} [${Array.from({ length: 9 }, () => `*${previous}`).join(', ')}]`);
+    }
+    const f = file('.yaml', [...GOOD, '  - id: bomb', '    question: q?', '    db: warehouse', '    gold_sql: SELECT 1', '    notes:', ...bomb.map((line) => `      ${line}`)].map((line) => line.replace(/^  /, '')));
+    const { items, errors } = await loadDataset(f);
+    expect(items.map((loaded) => loaded.id)).toEqual(['ok-1']);
+    expect(errors.map((error) => error.message)).toEqual([`${f}:5: item "bomb": YAML: Excessive alias count indicates a resource exhaustion attack`]);
+  });
+
+  it('skips a byte-order mark before the first JSONL item', async () => {
+    const f = file('.jsonl', [`\uFEFF${item('first')}`, item('second')]);
+    const { items, errors } = await loadDataset(f);
+    expect(errors).toEqual([]);
+    expect(items.map((loaded) => loaded.id)).toEqual(['first', 'second']);
+  });
+
+  it('skips a byte-order mark before a YAML list', async () => {
+    const f = file('.yaml', [`\uFEFF${GOOD[0]!.trim()}`, ...GOOD.slice(1).map((line) => line.replace(/^  /, ''))]);
+    const { items, errors } = await loadDataset(f);
+    expect(errors).toEqual([]);
+    expect(items.map((loaded) => loaded.id)).toEqual(['ok-1']);
+  });
+});

@@ -2,11 +2,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../src/dataset/load.js';
 import type { DatasetItem } from '../../src/dataset/load.js';
-import { verifyDatasetGolds } from '../../src/dataset/verify-golds.js';
+import { verifyDatasetGolds } from '../../src/audit/verify-golds.js';
 import { resolvePolicy } from '../../src/compare/policy.js';
 import { checkExecution } from '../../src/rungs/execution.js';
 import { createLadderRuntime } from '../../src/runtime/ladder-runtime.js';
-import type { ItemCheck } from '../../src/dataset/verify-golds.js';
+import type { ItemCheck } from '../../src/audit/verify-golds.js';
 import { resolveFixture } from '../../src/fixtures/registry.js';
 import { TRAPS } from './traps.js';
 

@@ -1,6 +1,8 @@
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import '../../matchers/vitest.js';
 import { describeValue } from '../../matchers/arguments.js';
-import { formatCell, formatIssues, formatTable, formatVerdict, MAX_TABLE_CELL_CHARS } from '../../matchers/message.js';
+import { formatCell, formatIssues, formatTable, formatVerdict, MAX_RECEIVED_CHARS, MAX_SOURCE_LINE_CHARS, MAX_TABLE_CELL_CHARS } from '../../matchers/message.js';
 import { createRungResult } from '../../src/rungs/rung-result.js';
 
 describe('formatCell', () => {
@@ -11,7 +13,7 @@ describe('formatCell', () => {
     ['', "''"],
     [42, '42'],
     [175.5, '175.5'],
-    [2n ** 53n + 1n, '9007199254740993n'],
+    [2n ** 53n + 1n, '9007199254740993'],
     [new Uint8Array([10, 27]), "x'0a1b'"],
   ])('prints %o as %s', (cell, text) => {
     expect(formatCell(cell)).toBe(text);
@@ -54,6 +56,43 @@ describe('formatIssues', () => {
 
   it('is empty for no issues', () => {
     expect(formatIssues([])).toBe('');
+  });
+
+  it('prints a window of a long source line around the caret', () => {
+    const source = `SELECT ${'a, '.repeat(500)}nme, ${'b, '.repeat(500)}c FROM t`;
+    const column = source.indexOf('nme') + 1;
+    const [, line, caret] = formatIssues([{ kind: 'unknown_column', message: 'no such column: nme', line: 1, column }], source).split('\n').slice(1);
+    expect(line!.trim().length).toBe(MAX_SOURCE_LINE_CHARS + 2);
+    expect(line!.trim().startsWith('…') && line!.trim().endsWith('…')).toBe(true);
+    // The caret still points at the column.
+    expect(line![caret!.indexOf('^')] + line!.slice(caret!.indexOf('^') + 1, caret!.indexOf('^') + 3)).toBe('nme');
+  });
+});
+
+describe('failing matchers on huge SQL', () => {
+  function messageOf(run: () => void): string {
+    try {
+      run();
+    } catch (error) {
+      return stripVTControlCharacters((error as Error).message);
+    }
+    throw new Error('the assertion passed');
+  }
+
+  it('cut the received text, so whitespace-heavy SQL costs no more than short SQL', () => {
+    // 90 000 spaces: the runner's printer took 41 s on such a received text (100 000 spaces).
+    const sql = `SELECT${' '.repeat(90_000)}name FROM`;
+    const started = performance.now();
+    const message = messageOf(() => expect(sql).toBeSafeSql({ maxLimit: 10 }));
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(message).toContain(`… (+${sql.length - MAX_RECEIVED_CHARS} characters)`);
+    expect(message.length).toBeLessThan(10_000);
+  });
+
+  it('report a 10 000-term chain as not analysed within budget instead of throwing', () => {
+    const sql = `SELECT * FROM t WHERE ${Array.from({ length: 10_000 }, () => 'a = 1').join(' OR ')}`;
+    const message = messageOf(() => expect(sql).toBeSafeSql());
+    expect(message).toContain('L3 safety failed: not_analysed: cannot be analysed, failing closed: not analysed within budget: the parse tree is more than 1100 levels deep');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeLadder } from '../../src/report/ladder-summary.js';
+import { checkRowCount, summarizeLadder } from '../../src/report/ladder-summary.js';
 import type { SummaryRecord } from '../../src/report/ladder-summary.js';
 import { renderLadderSummary } from '../../src/report/render-summary.js';
 
@@ -84,5 +84,35 @@ describe('renderLadderSummary', () => {
 
   it('prints nothing without providers', () => {
     expect(renderLadderSummary([])).toBe('');
+  });
+});
+
+describe('checkRowCount', () => {
+  const full = (items: number, columns: number): { item: number; column: number }[] =>
+    Array.from({ length: items * columns }, (_, index) => ({ item: index % items, column: Math.floor(index / items) }));
+
+  it('passes when every item has a row in every column, repeats counted once', () => {
+    expect(checkRowCount({ items: 3, columns: ['strong', 'weak'], rows: [...full(3, 2), { item: 0, column: 1 }] })).toEqual({
+      ok: true,
+      expected: 6,
+      seen: 6,
+      missing: [],
+      message: '',
+    });
+  });
+
+  it('fails loudly, naming the missing rows, when rows were lost', () => {
+    const rows = full(71, 2).filter((row) => !(row.column === 1 && row.item % 2 === 1));
+    const check = checkRowCount({ items: 71, columns: ['strong', 'weak'], rows });
+    expect(check).toMatchObject({ ok: false, expected: 142, seen: 107 });
+    expect(check.message).toBe(
+      'incomplete run: 107 of 142 rows (71 items × 2 columns); missing: weak: item 1, weak: item 3, weak: item 5, weak: item 7, weak: item 9, weak: item 11, weak: item 13, weak: item 15, weak: item 17, weak: item 19, … (+25 more); the summary does not cover the dataset',
+    );
+  });
+
+  it('counts rows outside the dataset', () => {
+    expect(checkRowCount({ items: 1, columns: ['a'], rows: [{ item: 0, column: 0 }, { item: 5, column: 0 }] }).message).toBe(
+      'incomplete run: 1 of 1 rows (1 items × 1 columns); 1 rows outside the dataset; the summary does not cover the dataset',
+    );
   });
 });

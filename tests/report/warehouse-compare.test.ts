@@ -10,11 +10,11 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync, appendFileSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll as cleanUp, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadTests, type PromptfooTestCase } from '../../datasets/promptfoo-tests.js';
+import { loadTests, type PromptfooTestCase } from '../../src/promptfoo/dataset-tests.js';
 import { ladder } from '../../assertions/ladder.js';
-import { afterAll, afterEach } from '../../assertions/summary-hooks.js';
-import { closeSharedEngine } from '../../assertions/runtime.js';
-import ReplayProvider from '../../providers/replay.js';
+import { afterAll, afterEach } from '../../src/promptfoo/summary-hooks.js';
+import { closeSharedEngine } from '../../src/promptfoo/runtime.js';
+import ReplayProvider from '../../src/promptfoo/replay-provider.js';
 import { runCompareCommand, type CompareCommandOptions } from '../../src/cli/compare.js';
 import { resolveFixture } from '../../src/fixtures/registry.js';
 import { recordPromptfooRunIdentities } from '../../src/report/promptfoo-run-identity.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkExecution } from '../../src/rungs/execution.js';
 import { GoldResultCache } from '../../src/compare/gold-result-cache.js';
-import type { Snapshot } from '../../src/compare/snapshot.js';
+import type { Snapshot } from '../../src/fixtures/snapshot.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { LadderError, isLadderError } from '../../src/errors.js';

@@ -19,7 +19,7 @@ import { createLadderRungs } from '../../src/rungs/ladder-rungs.js';
 import type { LadderRungTable } from '../../src/rungs/ladder-rungs.js';
 import { createRungResult } from '../../src/rungs/rung-result.js';
 import type { RungStatus } from '../../src/rungs/rung-result.js';
-import { blockedBy, readRecording, runRedTeam, type RecordedPrediction, type RedTeamReport } from '../../src/safety/redteam.js';
+import { blockedBy, readRecording, runRedTeam, type RecordedPrediction, type RedTeamReport } from '../../src/harness/redteam.js';
 import { parseProviderOutput } from '../../src/sql/provider-output.js';
 
 const TIMEOUT_MS = 500;

@@ -1,20 +1,22 @@
 /**
  * One parse per SQL text per ladder run: over both bundled recordings of datasets/warehouse.yaml,
  * with every rung on (L1–L4, L6, L7), the parser (sql-parser-cst) reads each text at most once per
- * item — the predicted SQL exactly once, shared by L1, L2, L3 and L6, and each gold once for its
- * ORDER BY, tie groups and L6 plan aliases.
+ * item — the predicted SQL once, shared by L1, L2, L3 and L6 (not at all when its parentheses
+ * cannot match: such text is refused before the parser), and each gold once for its ORDER BY,
+ * tie groups and L6 plan aliases.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const parsed: string[] = [];
-vi.mock('sql-parser-cst', async (importOriginal) => {
-  const original = await importOriginal<typeof import('sql-parser-cst')>();
+// The parser runs in a worker thread (src/sql/bounded-parse.ts): count the calls handed to it.
+vi.mock('../../src/sql/bounded-parse.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/sql/bounded-parse.js')>();
   return {
     ...original,
-    parse: (sql: string, options: Parameters<typeof original.parse>[1]) => {
-      parsed.push(sql);
-      return original.parse(sql, options);
+    parseInWorker: (...args: Parameters<typeof original.parseInWorker>) => {
+      if (args[0] === 'sql-parser-cst') parsed.push(args[1]);
+      return original.parseInWorker(...args);
     },
   };
 });
@@ -67,13 +69,16 @@ describe('parses per ladder run (warehouse, strong and weak recordings, L1–L7)
           if (seen.has(sql)) repeated.push(`${name} ${item.id}: ${sql.slice(0, 60)}`);
           seen.add(sql);
         }
-        expect(parsed.filter((sql) => sql === answer.sql).length, `${name} ${item.id}`).toBe(1);
+        // Once, or not at all when its parentheses cannot match (refused before the parser).
+        expect(parsed.filter((sql) => sql === answer.sql).length, `${name} ${item.id}`).toBeLessThanOrEqual(1);
       }
     }
     expect(repeated).toEqual([]);
     // Before the parse memo: 998 parser calls (466 of the predicted SQL) for the same 122 runs.
     // 445 before the gold checks read every gold's text (LIMIT without ORDER BY), also golds the
     // comparison never reached after an earlier gold matched: 72 more, each gold still once.
-    expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 122, total: 517 });
+    // 121 predicted: weak wh-030's `SUM(amount FROM …` never closes its parenthesis, so it is
+    // refused before the parser (one call fewer).
+    expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 121, total: 516 });
   }, 120_000);
 });

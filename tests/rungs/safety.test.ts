@@ -230,3 +230,23 @@ describe('checkSafety: snowflake (node-sql-parser tree)', () => {
     expect(violations(sql, 'snowflake', policy)).toEqual(expected);
   });
 });
+
+describe('checkSafety: budgets', () => {
+  const chain = `SELECT 1 FROM orders WHERE ${Array.from({ length: 10_000 }, () => '1').join(' OR ')}`;
+
+  it('fails closed, within budget, on a 10 000-term chain (it threw RangeError)', () => {
+    const result = checkSafety({ sql: chain, dialect: 'sqlite' });
+    expect(result.status).toBe('fail');
+    expect(result.issues).toEqual([{ kind: 'not_analysed', message: 'cannot be analysed, failing closed: not analysed within budget: the parse tree is more than 1100 levels deep', line: 1, column: 1 }]);
+  });
+
+  it('passes by engine when SQLite prepared it and no policy is set; fails closed under a policy', () => {
+    expect(checkSafety({ sql: chain, dialect: 'sqlite', engineAccepted: true }).status).toBe('pass');
+    expect(checkSafety({ sql: chain, dialect: 'sqlite', engineAccepted: true, policy: { maxLimit: 10 } }).issues.map((issue) => issue.kind)).toEqual(['not_analysed']);
+  });
+
+  it('fails closed on a 10 MB statement without reading it', () => {
+    const result = checkSafety({ sql: `SELECT 1 /*${'x'.repeat(10_000_000)}*/`, dialect: 'sqlite' });
+    expect(result.issues.map((issue) => issue.message)).toEqual(['cannot be analysed, failing closed: not analysed within budget: the SQL text is 10000013 characters; the analysis reads at most 100000']);
+  });
+});

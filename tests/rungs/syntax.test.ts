@@ -54,6 +54,9 @@ describe('checkSyntax: sqlite with the engine as authority', () => {
     ['unknown column is L2, not L1', 'SELECT amont FROM orders', ['pass']],
     ['a table named Match: a keyword SQLite accepts as a name', 'SELECT winner FROM Match', ['pass']],
     ['an empty IN list: the AST layer fails, SQLite accepts', 'SELECT winner FROM Match WHERE winner IN ()', ['pass']],
+    ['a NUL byte: SQLite would run only the text before it', 'SELECT name FROM customers\0; DELETE FROM orders', ['fail', 'syntax_error@1:27']],
+    ['a chain deeper than SQLite allows', `SELECT 1 WHERE ${Array.from({ length: 1_500 }, () => '1').join(' OR ')}`, ['fail', 'sqlite_error@1:1']],
+    ['SQL over the size limit, before any engine or parser reads it', `SELECT 1 /*${'x'.repeat(100_000)}*/`, ['fail', 'sql_too_large@1:1']],
   ])('%s', async (_name, sql, expected) => {
     expect(summary(await checkSyntax({ sql, dialect: 'sqlite', engine, db: fixture.file }))).toEqual(expected);
   });
@@ -66,6 +69,20 @@ describe('checkSyntax: sqlite with the engine as authority', () => {
     const unknown = await checkSyntax({ sql: 'SELECT * FROM ordrs', dialect: 'sqlite', engine, db: fixture.file });
     expect(unknown.details.engineError).toEqual({ code: 'sqlite_error', message: 'no such table: ordrs' });
     expect(unknown.details.engineAccepted).toBe(false);
+  });
+});
+
+describe('checkSyntax: budgets without an engine', () => {
+  it('fails a tree deeper than the analysis reads as not_analysed, not as a syntax error', async () => {
+    const result = await checkSyntax({ sql: `SELECT 1 WHERE ${Array.from({ length: 10_000 }, () => '1').join(' OR ')}`, dialect: 'postgres' });
+    expect(summary(result)).toEqual(['fail', 'not_analysed@1:1']);
+    expect(result.reason).toBe('not analysed within budget: the parse tree is more than 1100 levels deep');
+  });
+
+  it('fails an oversized text with sql_too_large', async () => {
+    const result = await checkSyntax({ sql: `SELECT ${'1+'.repeat(60_000)}1`, dialect: 'sqlite' });
+    expect(summary(result)).toEqual(['fail', 'sql_too_large@1:1']);
+    expect(result.reason).toBe('not analysed within budget: the SQL text is 120008 characters; the analysis reads at most 100000');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractSql } from '../../src/sql/extract.js';
+import { MAX_OUTPUT_CHARS, extractSql } from '../../src/sql/extract.js';
 
 const NO_KEYWORD = 'no SQL found: no fenced block and no line starts with a SQL statement keyword';
 
@@ -61,5 +61,21 @@ describe('extractSql: no SQL found', () => {
     ['an empty sql fence', '```sql\n\n```', 'no SQL found: the last SQL fenced block is empty'],
   ])('%s', (_shape, output, reason) => {
     expect(extractSql(output)).toEqual({ found: false, reason });
+  });
+});
+
+describe('extractSql: fence edge cases read in one pass', () => {
+  it.each([
+    ['an unclosed opener before a closed fence', '```sql\nSELECT 0\n~~~\nSELECT 1\n~~~', 'SELECT 1', 1],
+    ['a closer must repeat the marker exactly', '````sql\nSELECT 1\n```\nSELECT 2\n````', 'SELECT 1\n```\nSELECT 2', 1],
+    ['the last of two one-line fences', 'First ```sql SELECT 1``` then ```sql SELECT 2```', 'SELECT 2', 2],
+    ['a one-line fence closed by a longer run', '```sql SELECT 1 ````', 'SELECT 1', 1],
+  ])('%s', (_shape, output, sql, candidates) => {
+    expect(extractSql(output)).toEqual({ found: true, sql, source: 'fence', candidates });
+  });
+
+  it('takes an output over MAX_OUTPUT_CHARS whole, without searching it', () => {
+    const output = `${'x'.repeat(MAX_OUTPUT_CHARS)} SELECT 1`;
+    expect(extractSql(output)).toEqual({ found: true, sql: output, source: 'text', candidates: 0 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProviderOutput } from '../../src/sql/provider-output.js';
+import { MAX_DECLINE_MESSAGE_CHARS, parseProviderOutput } from '../../src/sql/provider-output.js';
 
 describe('parseProviderOutput: SQL answers', () => {
   it.each([
@@ -29,5 +29,23 @@ describe('parseProviderOutput: declining', () => {
     ['unknown action is not a protocol object', { action: 'shrug', message: 'meh' }, { kind: 'declined', action: 'none', message: '{"action":"shrug","message":"meh"}' }],
   ])('%s', (_what, output, expected) => {
     expect(parseProviderOutput(output)).toEqual(expected);
+  });
+});
+
+describe('parseProviderOutput: bounded and never throwing', () => {
+  it('cuts a long decline message to MAX_DECLINE_MESSAGE_CHARS characters', () => {
+    const prose = 'I cannot. '.repeat(1_000);
+    expect(parseProviderOutput(prose)).toEqual({
+      kind: 'declined',
+      action: 'none',
+      message: `${prose.trim().slice(0, MAX_DECLINE_MESSAGE_CHARS)}… (+${prose.trim().length - MAX_DECLINE_MESSAGE_CHARS} characters)`,
+    });
+  });
+
+  it('reads an object JSON cannot render (a cycle, a bigint) as its String()', () => {
+    const cyclic: Record<string, unknown> = { note: 'x' };
+    cyclic['self'] = cyclic;
+    expect(parseProviderOutput(cyclic)).toEqual({ kind: 'declined', action: 'none', message: '[object Object]' });
+    expect(parseProviderOutput({ sql: 1n })).toEqual({ kind: 'declined', action: 'none', message: '[object Object]' });
   });
 });

@@ -160,3 +160,29 @@ describe('collectReferences: tables and CTEs', () => {
     expect(result.ok ? 'ok' : result.code).toBe(code);
   });
 });
+
+describe('collectReferences: what SQLite refuses by name', () => {
+  it.each<[string, string, string[]]>([
+    ['an unknown table-valued function', 'SELECT * FROM pragma_nosuchthing(0)', ['unknown_table pragma_nosuchthing@1:15']],
+    ['a shell-only table-valued function', 'SELECT value FROM generate_series(1, 3)', ['unknown_table generate_series@1:19']],
+    ['a table-valued function SQLite offers', "SELECT key FROM json_each('[1]')", []],
+    ['a PRAGMA function SQLite offers', "SELECT name FROM pragma_table_info('orders')", []],
+    ['a column of the query inside LIMIT', 'SELECT amount FROM orders LIMIT (SELECT amount)', ['unknown_column amount@1:41']],
+    ['an outer column inside a LIMIT subquery', 'SELECT amount FROM orders AS o WHERE EXISTS (SELECT 1 FROM customers LIMIT (SELECT o.amount))', ['unknown_qualifier o.amount@1:84']],
+    ['a LIMIT subquery over its own table', 'SELECT amount FROM orders LIMIT (SELECT count(*) FROM customers)', []],
+    ['a CTE inside LIMIT', 'WITH n AS (SELECT 2 AS k) SELECT amount FROM orders LIMIT (SELECT k FROM n) OFFSET (SELECT k FROM n)', []],
+  ])('%s', (_case, sql, expected) => {
+    expect(unresolved(sql)).toEqual(expected);
+  });
+});
+
+describe('collectReferences: budgets', () => {
+  it('ends a 10 000-term chain with a budget reason instead of overflowing the stack', () => {
+    const sql = `SELECT order_id FROM orders WHERE ${Array.from({ length: 10_000 }, () => '1').join(' OR ')}`;
+    expect(collectReferences({ sql, dialect: 'sqlite', catalog })).toEqual({
+      ok: false,
+      code: 'parse_error',
+      reason: 'not analysed within budget: the parse tree is more than 1100 levels deep',
+    });
+  });
+});

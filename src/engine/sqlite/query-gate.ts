@@ -22,12 +22,23 @@ const QUERY_KEYWORDS: ReadonlySet<string> = new Set(['select', 'with', 'values']
  *
  * @param sql - the statement text; comments, whitespace and one or more trailing `;` are allowed.
  * @returns `undefined` when the text holds one statement starting with SELECT / WITH / VALUES;
- *   otherwise an error with code `empty_statement`, `multiple_statements` or `not_a_query`.
+ *   otherwise an error with code `empty_statement`, `multiple_statements` or `not_a_query`, or
+ *   `sqlite_error` (`unrecognized token: a NUL character …`) for text holding a NUL.
  * @example
  * checkQueryText('PRAGMA query_only = 0')
  * // { code: 'not_a_query', message: 'not a query: the statement starts with PRAGMA; only SELECT, WITH … SELECT and VALUES run' }
  */
 export function checkQueryText(sql: string): ExecutionError | undefined {
+  const nul = sql.indexOf('\0');
+  if (nul >= 0) {
+    // SQLite reads SQL as a C string: it would run the text before the NUL and never see the
+    // rest, while every static check reads all of it. Refused, so that both judge the same text.
+    const { line, column } = lineAndColumn(sql, nul);
+    return {
+      code: 'sqlite_error',
+      message: `unrecognized token: a NUL character at line ${line}, column ${column}; SQLite stops reading SQL text at a NUL, so the text is refused`,
+    };
+  }
   const statements = splitStatements(tokenizeSqlite(sql));
   if (statements.length === 0) {
     return { code: 'empty_statement', message: 'empty statement: the text holds no SQL (only whitespace, comments or semicolons)' };
@@ -47,6 +58,13 @@ export function checkQueryText(sql: string): ExecutionError | undefined {
     };
   }
   return undefined;
+}
+
+/** 1-based line and column of a 0-based offset (lines end at `\n`). */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: offset - lineStart + 1 };
 }
 
 /** The slice of a prepared better-sqlite3 statement the gate reads. */

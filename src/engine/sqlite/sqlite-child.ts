@@ -1,11 +1,15 @@
 /**
  * Entry point of one engine child process (forked by sqlite-pool.ts with an IPC channel and
- * `serialization: 'advanced'`). Answers one {@link ChildRequest} at a time with a
- * {@link ChildMessage}; the parent enforces deadlines and the memory cap by killing this process.
+ * `serialization: 'advanced'`; argv: the parent's pid and the memory cap in bytes). Answers one
+ * {@link ChildRequest} at a time with a {@link ChildMessage}.
  *
- * The child exits by itself when the parent goes away (IPC `disconnect`), so it never outlives the
- * test runner or CLI that started it.
+ * Deadline and memory cap are enforced here, by the watchdog thread of child-watchdog.ts, from
+ * the job's own start: a parent that is busy or dead cannot let a statement run on, and a
+ * statement that finished is never reported as a timeout. The child ends itself when its parent
+ * goes away: at once on IPC `disconnect` while idle, and through the watchdog (the parent pid
+ * changed) while a statement blocks the main thread, whatever signal killed the parent.
  */
+import { startChildWatchdog } from './child-watchdog.js';
 import { createSqliteSession } from './sqlite-session.js';
 import type { ChildMessage, ChildRequest } from './sqlite-protocol.js';
 
@@ -15,16 +19,27 @@ if (!send) {
   process.exit(2);
 }
 
-const session = createSqliteSession();
+const parentPid = Number(process.argv[2]);
+const maxMemoryBytes = Number(process.argv[3]);
+if (!Number.isSafeInteger(parentPid) || !Number.isSafeInteger(maxMemoryBytes)) {
+  console.error('sqlite-child needs argv: <parent pid> <max memory bytes>');
+  process.exit(2);
+}
+
+const watchdog = await startChildWatchdog({ maxMemoryBytes, parentPid, reportFd: 1 });
+const session = createSqliteSession({ maxMemoryBytes });
 
 process.on('message', (request: ChildRequest) => {
   let message: ChildMessage;
+  watchdog.begin(request.id, request.timeoutMs);
   try {
     message = { type: 'result', id: request.id, outcome: session.handle(request) };
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
     message = { type: 'result', id: request.id, outcome: { ok: false, error: { code: 'engine_failure', message: `engine child failed: ${text.replace(/\s*\n\s*/g, ' ')}` } } };
   }
+  // The watchdog claimed the job (deadline or memory cap): the process is being killed.
+  if (!watchdog.end(request.id)) return;
   send(message);
 });
 

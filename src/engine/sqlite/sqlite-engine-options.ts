@@ -18,10 +18,18 @@ export interface SqliteEngineOptions {
   /** Default row cap: a result with more rows is `result_too_large`. Integer ≥ 1. Default: 100 000. */
   readonly maxRows?: number;
   /**
-   * Resident memory cap per child process, in bytes (RSS, as `/proc/<pid>/status` reports it; the
-   * idle child uses about 50 MiB of it). Integer ≥ 64 MiB (67 108 864). Default: 512 MiB (536 870 912).
+   * Resident memory cap per child process, in bytes (RSS of the whole child: SQLite's heap, its
+   * in-memory temp storage and the rows being read; the idle child uses about 60 MiB of it).
+   * Enforced by a watchdog thread inside the child. Integer ≥ 64 MiB (67 108 864). Default:
+   * 512 MiB (536 870 912).
    */
   readonly maxMemoryBytes?: number;
+  /**
+   * Largest result one statement may send to the parent, in bytes (8 per cell plus 2 per text
+   * character plus blob bytes); a larger one is `result_too_large`. With `poolSize` children this
+   * bounds what results in flight can cost the parent. Integer ≥ 1. Default: 64 MiB (67 108 864).
+   */
+  readonly maxResultBytes?: number;
   /** Default double-quote handling: `legacy` (default) or `strict`. */
   readonly doubleQuotes?: DoubleQuoteMode;
 }
@@ -32,6 +40,7 @@ export interface ResolvedSqliteEngineOptions {
   readonly timeoutMs: number;
   readonly maxRows: number;
   readonly maxMemoryBytes: number;
+  readonly maxResultBytes: number;
   readonly doubleQuotes: DoubleQuoteMode;
 }
 
@@ -49,6 +58,7 @@ export const SQLITE_ENGINE_DEFAULTS = {
   timeoutMs: 10_000,
   maxRows: 100_000,
   maxMemoryBytes: 512 * 2 ** 20,
+  maxResultBytes: 64 * 2 ** 20,
   doubleQuotes: 'legacy',
 } as const satisfies Omit<ResolvedSqliteEngineOptions, 'poolSize'>;
 
@@ -59,7 +69,7 @@ export const MAX_POOL_SIZE = 256;
 /** Largest delay `setTimeout` honours (2^31 − 1 ms). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-const ENGINE_OPTION_NAMES = ['poolSize', 'timeoutMs', 'maxRows', 'maxMemoryBytes', 'doubleQuotes'] as const;
+const ENGINE_OPTION_NAMES = ['poolSize', 'timeoutMs', 'maxRows', 'maxMemoryBytes', 'maxResultBytes', 'doubleQuotes'] as const;
 const REQUEST_FIELD_NAMES = ['db', 'sql', 'timeoutMs', 'maxRows', 'doubleQuotes'] as const;
 
 /** Misspelt or foreign option names with the option meant. */
@@ -71,6 +81,8 @@ const RENAMED: Readonly<Record<string, string>> = {
   workers: 'poolSize',
   maxMemory: 'maxMemoryBytes',
   memoryLimit: 'maxMemoryBytes',
+  maxBytes: 'maxResultBytes',
+  maxResultSize: 'maxResultBytes',
   rowLimit: 'maxRows',
   limit: 'maxRows',
   dqs: 'doubleQuotes',
@@ -102,6 +114,7 @@ export function resolveSqliteEngineOptions(options: unknown): ResolvedSqliteEngi
     timeoutMs: integerIn('timeoutMs', orDefault(record['timeoutMs'], SQLITE_ENGINE_DEFAULTS.timeoutMs), 1, MAX_TIMEOUT_MS, ' (ms)'),
     maxRows: integerIn('maxRows', orDefault(record['maxRows'], SQLITE_ENGINE_DEFAULTS.maxRows), 1, Number.MAX_SAFE_INTEGER, ' (rows)'),
     maxMemoryBytes: integerIn('maxMemoryBytes', orDefault(record['maxMemoryBytes'], SQLITE_ENGINE_DEFAULTS.maxMemoryBytes), MIN_MEMORY_BYTES, Number.MAX_SAFE_INTEGER, ' (bytes)'),
+    maxResultBytes: integerIn('maxResultBytes', orDefault(record['maxResultBytes'], SQLITE_ENGINE_DEFAULTS.maxResultBytes), 1, Number.MAX_SAFE_INTEGER, ' (bytes)'),
     doubleQuotes: doubleQuoteMode('doubleQuotes', orDefault(record['doubleQuotes'], SQLITE_ENGINE_DEFAULTS.doubleQuotes)),
   };
 }

@@ -8,8 +8,14 @@
  *   `empty_statement`, refused before SQLite compiles it.
  * - Databases open read-only with `query_only = 1`; a missing path is `db_not_found` (never a new
  *   file); a connection whose state changed is discarded.
- * - Deadline per statement (`timeout`), memory cap per child (`memory_limit`), row cap
- *   (`result_too_large`): the child is killed and replaced, never the caller.
+ * - Deadline per statement (`timeout`) and memory cap per child (`memory_limit`), enforced by a
+ *   watchdog thread inside the child from the statement's own start: the child is killed and
+ *   replaced, never the caller, and a busy parent changes nothing. Row and byte caps
+ *   (`result_too_large`) bound what a result brings back. Temp storage stays in memory; no file
+ *   is ever created, WAL-mode databases included (sqlite-session.ts).
+ * - A child ends itself when the process that started it dies, whatever the signal.
+ * - A database pinned after its checksum was verified (fixture snapshots, pinned-files.ts) that
+ *   changed on disk since is `db_changed`, never read.
  * - Rows by position, column names apart (duplicates kept), integers beyond 2^53 as `bigint`.
  * - Double quotes: `legacy` (default) rewrites a double-quoted token that names no column into a
  *   string literal and says so (`doubleQuoteFallback`, `executedSql`); `strict` does not.
@@ -17,6 +23,7 @@
 import { LadderError } from '../../errors.js';
 import type { Catalog, Engine, ExecutionOutcome, ExplainOutcome } from '../engine.js';
 import { databasePath, resolveRequest, resolveSqliteEngineOptions, type ResolvedSqliteEngineOptions, type SqliteEngineOptions } from './sqlite-engine-options.js';
+import { checkPinnedFile } from './pinned-files.js';
 import { createSqlitePool } from './sqlite-pool.js';
 import type { CatalogOutcome } from './sqlite-protocol.js';
 
@@ -34,7 +41,7 @@ export interface SqliteEngine extends Engine {
  *
  * @param options - see {@link SqliteEngineOptions}: `poolSize` (default CPU count),
  *   `timeoutMs` (10 000 ms), `maxRows` (100 000), `maxMemoryBytes` (512 MiB RSS per child),
- *   `doubleQuotes` (`legacy`).
+ *   `maxResultBytes` (64 MiB per result), `doubleQuotes` (`legacy`).
  * @returns the engine; call `close()` when done (an unclosed engine does not keep Node alive).
  * @throws LadderError `invalid_option` for unknown names, wrong kinds or out-of-range values.
  * @example
@@ -54,8 +61,10 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
 
   async function runStatement(op: 'execute' | 'prepare' | 'explain', request: unknown): Promise<ExecutionOutcome | ExplainOutcome> {
     ensureOpen();
-    const { timeoutMs, ...job } = resolveRequest(request, resolved);
-    return (await pool.run({ op, ...job }, timeoutMs)) as ExecutionOutcome | ExplainOutcome;
+    const job = resolveRequest(request, resolved);
+    const changed = checkPinnedFile(job.db);
+    if (changed) return { ok: false, error: changed };
+    return (await pool.run({ op, ...job, maxResultBytes: resolved.maxResultBytes })) as ExecutionOutcome | ExplainOutcome;
   }
 
   return {
@@ -76,7 +85,17 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
     async catalog(db: string): Promise<Catalog> {
       ensureOpen();
       const file = databasePath('db', db);
-      const outcome = (await pool.run({ op: 'catalog', db: file, sql: '', maxRows: resolved.maxRows, doubleQuotes: resolved.doubleQuotes }, resolved.timeoutMs)) as CatalogOutcome;
+      const changed = checkPinnedFile(file);
+      if (changed) throw new LadderError('engine_failure', `cannot read the catalog of ${file}: ${changed.message}`);
+      const outcome = (await pool.run({
+        op: 'catalog',
+        db: file,
+        sql: '',
+        maxRows: resolved.maxRows,
+        maxResultBytes: resolved.maxResultBytes,
+        timeoutMs: resolved.timeoutMs,
+        doubleQuotes: resolved.doubleQuotes,
+      })) as CatalogOutcome;
       if (outcome.ok) return outcome.catalog;
       if (outcome.error.code === 'db_not_found') throw new LadderError('db_not_found', outcome.error.message);
       throw new LadderError('engine_failure', `cannot read the catalog of ${file}: ${outcome.error.message}`);

@@ -3,35 +3,35 @@
  * time; up to {@link PIPELINE_DEPTH} jobs are sent to it ahead, so it never idles waiting for
  * the parent between jobs.
  *
- * - Children start lazily (one per queued job, up to `size`) and announce `ready`. A job's
- *   deadline starts when its child starts it (on send when the child is idle, else when the
- *   previous job's result arrives), so start-up time and waiting never count against it.
+ * - Children start lazily (one per queued job, up to `size`) and announce `ready`.
+ * - Deadline and memory cap are enforced inside each child by its watchdog thread
+ *   (child-watchdog.ts), measured from the job's own start in the child: a parent blocked in
+ *   synchronous work neither lets a runaway statement grow nor turns a finished statement into a
+ *   timeout. The watchdog writes one report line to the child's stdout and SIGKILLs the child; the
+ *   parent reads the report when the child's pipes close and answers the running job with
+ *   `timeout` or `memory_limit`. SQLite's `hard_heap_limit` is not enforced in this build, so the
+ *   watchdog reads the process RSS, which also counts SQLite's in-memory temp storage. The
+ *   child's V8 heap is capped too (`--max-old-space-size`); a child that dies of a JavaScript
+ *   heap overflow is reported as `memory_limit`.
+ * - A backstop in the parent kills a child that has not answered {@link backstopMs} after the
+ *   parent saw the job start (only a wedged child, never a slow statement: the watchdog ends those
+ *   first). Before it acts it lets the event loop read pending IPC twice, so a result that
+ *   arrived while the parent was blocked wins.
  * - When a child is killed or dies, only the job it was running fails; the jobs sent ahead to it
- *   go back to the front of the queue.
- * - Deadline: at `timeoutMs` the parent SIGKILLs the child (a synchronous SQLite step cannot be
- *   interrupted otherwise; a terminated worker thread ran on for 44 s), returns `timeout` at once
- *   and starts a replacement.
- * - Memory cap: while a job runs, a watchdog reads the child's `VmRSS` from `/proc/<pid>/status`
- *   every {@link WATCHDOG_INTERVAL_MS} ms and SIGKILLs it above `maxMemoryBytes` (`memory_limit`).
- *   SQLite's `hard_heap_limit` is not enforced in this build, so the OS view is the one that
- *   counts. The child's V8 heap is also capped (`--max-old-space-size`); a child that dies of a
- *   JavaScript heap overflow is reported as `memory_limit` too. Without `/proc` (not Linux) only
- *   the V8 cap applies.
- * - Idle children are `unref`ed (process and IPC channel), so an engine that is never closed does
- *   not keep Node alive; on process exit every child still alive is SIGKILLed; a child whose
- *   parent disappears exits on IPC `disconnect`.
+ *   go back to the front of the queue, and a replacement starts.
+ * - Idle children are `unref`ed (process, IPC channel and pipes), so an engine that is never
+ *   closed does not keep Node alive; on process exit every child still alive is SIGKILLed; a child
+ *   ends itself when its parent dies, whatever the signal (IPC `disconnect` while idle, the
+ *   watchdog's parent-pid check while a statement runs).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LadderError } from '../../errors.js';
 import type { ExecutionError, ExecutionOutcome, ExplainOutcome } from '../engine.js';
+import { readWatchdogReport } from './child-watchdog.js';
 import type { CatalogOutcome, ChildMessage, ChildRequest } from './sqlite-protocol.js';
-
-/** How often the memory watchdog samples a busy child's RSS, in milliseconds. */
-export const WATCHDOG_INTERVAL_MS = 20;
 
 /** Jobs in flight per child: the running one plus those sent ahead. */
 export const PIPELINE_DEPTH = 2;
@@ -54,14 +54,14 @@ export interface SqlitePoolOptions {
 export interface SqlitePool {
   /**
    * Runs one job on a child.
-   * @param request - the job without its id.
-   * @param timeoutMs - deadline in ms, counted from the moment the child starts the job.
+   * @param request - the job without its id; its `timeoutMs` counts from the moment the child
+   *   starts the job.
    * @returns the child's outcome, or `timeout` / `memory_limit` / `engine_failure` when the child
    *   was killed or died.
    * @throws LadderError `engine_closed` after {@link SqlitePool.close} (also for jobs still queued
    *   or running when it is called); `engine_failure` when children cannot start.
    */
-  run(request: Omit<ChildRequest, 'id'>, timeoutMs: number): Promise<PoolOutcome>;
+  run(request: Omit<ChildRequest, 'id'>): Promise<PoolOutcome>;
   /** Number of live child processes (starting, idle or busy). */
   readonly liveChildren: number;
   /** Process ids of the live children (for tests and diagnostics). */
@@ -73,9 +73,9 @@ export interface SqlitePool {
 interface Job {
   readonly id: number;
   readonly request: ChildRequest;
-  readonly timeoutMs: number;
   readonly resolve: (outcome: PoolOutcome) => void;
   readonly reject: (error: unknown) => void;
+  /** The parent's backstop for a wedged child (see {@link backstopMs}). */
   timer?: NodeJS.Timeout;
 }
 
@@ -88,9 +88,20 @@ interface Slot {
   readonly dbs: Set<string>;
   /** Last bytes of the child's stderr, for failure messages. */
   stderrTail: string;
+  /** Last bytes of the child's stdout, where its watchdog writes its report. */
+  stdoutTail: string;
   /** Set when the parent killed the child on purpose. */
-  killedFor: 'timeout' | 'memory' | 'close' | undefined;
+  killedFor: 'backstop' | 'close' | undefined;
   readonly exited: Promise<void>;
+}
+
+/**
+ * How long the parent waits for a child's answer, from the moment it saw the job start, before
+ * it kills the child itself: twice the deadline plus 5 s. Only a child whose watchdog failed gets
+ * there; the watchdog ends a slow statement at its deadline.
+ */
+export function backstopMs(timeoutMs: number): number {
+  return Math.min(2 ** 31 - 1, 2 * timeoutMs + 5_000);
 }
 
 /** Children alive in this process, across pools: killed on process exit. */
@@ -133,24 +144,27 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
   let nextId = 1;
   let closing: Promise<void> | undefined;
   let startFailures = 0;
-  let watchdog: NodeJS.Timeout | undefined;
-  let procReadable = true;
 
   function spawn(): void {
-    const child = fork(entry.file, [], {
+    const child = fork(entry.file, [String(process.pid), String(options.maxMemoryBytes)], {
       serialization: 'advanced',
       execArgv: [...entry.execArgv, `--max-old-space-size=${heapMiB}`],
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     allChildren.add(child);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const slot: Slot = { child, ready: false, jobs: [], dbs: new Set(), stderrTail: '', killedFor: undefined, exited };
+    const slot: Slot = { child, ready: false, jobs: [], dbs: new Set(), stderrTail: '', stdoutTail: '', killedFor: undefined, exited };
     slots.push(slot);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
       slot.stderrTail = (slot.stderrTail + chunk).slice(-4096);
     });
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      slot.stdoutTail = (slot.stdoutTail + chunk).slice(-4096);
+    });
     (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+    (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
     child.on('message', (message: ChildMessage) => onMessage(slot, message));
     // 'close' (not 'exit'): stderr is fully read by then, so a V8 heap overflow is recognised.
     child.once('close', (code, signal) => onExit(slot, code, signal));
@@ -197,25 +211,40 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
   function assign(slot: Slot, job: Job): void {
     slot.jobs.push(job);
     slot.child.send(job.request);
-    if (slot.jobs.length === 1) startDeadline(slot, job);
-    startWatchdog();
+    if (slot.jobs.length === 1) startBackstop(slot, job);
   }
 
-  function startDeadline(slot: Slot, job: Job): void {
+  function startBackstop(slot: Slot, job: Job): void {
+    const waitMs = backstopMs(job.request.timeoutMs);
     job.timer = setTimeout(() => {
-      kill(slot, 'timeout', { code: 'timeout', message: `timeout: deadline of ${job.timeoutMs} ms passed; child process killed` });
-    }, job.timeoutMs);
+      // Let the event loop read IPC that arrived while the parent was blocked: a result that is
+      // already there must win over the backstop.
+      setImmediate(() =>
+        setImmediate(() => {
+          if (slot.jobs[0] !== job || slot.killedFor) return;
+          kill(slot, {
+            code: 'timeout',
+            message: `timeout: the child did not answer within ${waitMs} ms (deadline ${job.request.timeoutMs} ms; its watchdog did not end it); child process killed`,
+          });
+        }),
+      );
+    }, waitMs);
+    job.timer.unref();
   }
 
   /** Ends the running job with `error`, requeues the rest, SIGKILLs the child, starts a replacement. */
-  function kill(slot: Slot, reason: 'timeout' | 'memory', error: ExecutionError): void {
-    slot.killedFor = reason;
+  function kill(slot: Slot, error: ExecutionError): void {
+    slot.killedFor = 'backstop';
     const [running, ...ahead] = slot.jobs.splice(0);
     removeSlot(slot);
     slot.child.kill('SIGKILL');
     queue.unshift(...ahead);
     if (running) finish(running, { ok: false, error });
-    // Fork the replacement after the caller has seen its result: fork() is synchronous and slow.
+    replaceSoon();
+  }
+
+  /** Forks a replacement after the caller has seen its result: fork() is synchronous and slow. */
+  function replaceSoon(): void {
     setImmediate(() => {
       if (!closing && slots.length < options.size) spawn();
       pump();
@@ -244,7 +273,7 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     slot.jobs.shift();
     slot.dbs.add(job.request.db);
     const next = slot.jobs[0];
-    if (next) startDeadline(slot, next);
+    if (next) startBackstop(slot, next);
     finish(job, message.outcome);
     pump();
   }
@@ -255,6 +284,23 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     if (slot.killedFor) return;
     const [job, ...ahead] = slot.jobs.splice(0);
     queue.unshift(...ahead);
+    const report = readWatchdogReport(slot.stdoutTail);
+    if (job && report && report.job === job.id) {
+      finish(
+        job,
+        report.kind === 'timeout'
+          ? { ok: false, error: { code: 'timeout', message: `timeout: deadline of ${job.request.timeoutMs} ms passed; child process killed` } }
+          : {
+              ok: false,
+              error: {
+                code: 'memory_limit',
+                message: `memory limit: child RSS ${formatMiB(report.rssBytes)} passed the cap of ${formatMiB(options.maxMemoryBytes)} (maxMemoryBytes); child process killed`,
+              },
+            },
+      );
+      replaceSoon();
+      return;
+    }
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     const tail = slot.stderrTail.trim().split('\n').slice(-3).join(' | ');
     if (job) {
@@ -276,39 +322,13 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     pump();
   }
 
-  function startWatchdog(): void {
-    if (watchdog || !procReadable) return;
-    watchdog = setInterval(() => {
-      const busy = slots.filter((slot) => slot.jobs.length > 0);
-      if (busy.length === 0) {
-        clearInterval(watchdog);
-        watchdog = undefined;
-        return;
-      }
-      for (const slot of busy) {
-        const rss = readRssBytes(slot.child.pid);
-        if (rss === null) {
-          if (slot.child.exitCode === null && slot.child.pid !== undefined && !procAvailable()) procReadable = false;
-          continue;
-        }
-        if (rss > options.maxMemoryBytes) {
-          kill(slot, 'memory', {
-            code: 'memory_limit',
-            message: `memory limit: child RSS ${formatMiB(rss)} passed the cap of ${formatMiB(options.maxMemoryBytes)} (maxMemoryBytes); child process killed`,
-          });
-        }
-      }
-    }, WATCHDOG_INTERVAL_MS);
-    watchdog.unref();
-  }
-
   return {
-    run(request, timeoutMs) {
+    run(request) {
       if (closing) return Promise.reject(new LadderError('engine_closed', 'the engine is closed; create a new one with createSqliteEngine()'));
       return new Promise<PoolOutcome>((resolve, reject) => {
         const id = nextId;
         nextId += 1;
-        queue.push({ id, request: { ...request, id }, timeoutMs, resolve, reject });
+        queue.push({ id, request: { ...request, id }, resolve, reject });
         pump();
       });
     },
@@ -333,31 +353,10 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
         setRef(slot, true);
         slot.child.kill('SIGKILL');
       }
-      if (watchdog) clearInterval(watchdog);
       closing = Promise.all(ending.map((slot) => slot.exited)).then(() => undefined);
       return closing;
     },
   };
-}
-
-/**
- * Reads a process's resident set size from `/proc/<pid>/status` (`VmRSS`, reported in kB).
- * @param pid - process id.
- * @returns bytes, or `null` when the file or field cannot be read (process gone, not Linux).
- */
-export function readRssBytes(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-function procAvailable(): boolean {
-  return readRssBytes(process.pid) !== null;
 }
 
 /** Bytes as MiB with one decimal, dropping `.0` (`134217728` → `128 MiB`, `134637568` → `128.4 MiB`). */

@@ -19,6 +19,13 @@ export interface ChildRequest {
   readonly sql: string;
   /** Row cap for `execute`: more rows than this gives `result_too_large`. */
   readonly maxRows: number;
+  /**
+   * Byte cap for `execute`: a result whose cells add up to more than this (see
+   * sqlite-session.ts `cellBytes`) gives `result_too_large`, so no result can flood the parent.
+   */
+  readonly maxResultBytes: number;
+  /** Deadline in milliseconds, measured by the child's own watchdog from the moment it starts the job. */
+  readonly timeoutMs: number;
   readonly doubleQuotes: DoubleQuoteMode;
 }
 

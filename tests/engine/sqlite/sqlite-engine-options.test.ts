@@ -11,16 +11,18 @@ describe('resolveSqliteEngineOptions', () => {
       timeoutMs: 10_000,
       maxRows: 100_000,
       maxMemoryBytes: 536_870_912,
+      maxResultBytes: 67_108_864,
       doubleQuotes: 'legacy',
     });
   });
 
   it('keeps given values', () => {
-    expect(resolveSqliteEngineOptions({ poolSize: 3, timeoutMs: 500, maxRows: 7, maxMemoryBytes: 2 ** 27, doubleQuotes: 'strict' })).toEqual({
+    expect(resolveSqliteEngineOptions({ poolSize: 3, timeoutMs: 500, maxRows: 7, maxMemoryBytes: 2 ** 27, maxResultBytes: 4096, doubleQuotes: 'strict' })).toEqual({
       poolSize: 3,
       timeoutMs: 500,
       maxRows: 7,
       maxMemoryBytes: 134_217_728,
+      maxResultBytes: 4096,
       doubleQuotes: 'strict',
     });
   });
@@ -29,10 +31,12 @@ describe('resolveSqliteEngineOptions', () => {
     ['a string', 'fast', 'createSqliteEngine options must be an object; received "fast"'],
     ['null', null, 'createSqliteEngine options must be an object; received null'],
     ['an array', [], 'createSqliteEngine options must be an object; received an array'],
-    ['an unknown name', { poolsize: 2 }, 'unknown createSqliteEngine option "poolsize" (known: poolSize, timeoutMs, maxRows, maxMemoryBytes, doubleQuotes)'],
-    ['a misspelt name', { timeout: 5 }, 'unknown createSqliteEngine option "timeout"; did you mean timeoutMs? (known: poolSize, timeoutMs, maxRows, maxMemoryBytes, doubleQuotes)'],
-    ['a foreign name', { readonly: false }, 'unknown createSqliteEngine option "readonly"; did you mean (nothing: databases are always opened read-only)? (known: poolSize, timeoutMs, maxRows, maxMemoryBytes, doubleQuotes)'],
+    ['an unknown name', { poolsize: 2 }, 'unknown createSqliteEngine option "poolsize" (known: poolSize, timeoutMs, maxRows, maxMemoryBytes, maxResultBytes, doubleQuotes)'],
+    ['a misspelt name', { timeout: 5 }, 'unknown createSqliteEngine option "timeout"; did you mean timeoutMs? (known: poolSize, timeoutMs, maxRows, maxMemoryBytes, maxResultBytes, doubleQuotes)'],
+    ['a foreign name', { readonly: false }, 'unknown createSqliteEngine option "readonly"; did you mean (nothing: databases are always opened read-only)? (known: poolSize, timeoutMs, maxRows, maxMemoryBytes, maxResultBytes, doubleQuotes)'],
     ['zero timeoutMs', { timeoutMs: 0 }, 'timeoutMs must be an integer from 1 to 2147483647 (ms); received 0'],
+    ['zero maxResultBytes', { maxResultBytes: 0 }, 'maxResultBytes must be an integer from 1 to 9007199254740991 (bytes); received 0'],
+    ['a misspelt maxResultBytes', { maxBytes: 10 }, 'unknown createSqliteEngine option "maxBytes"; did you mean maxResultBytes? (known: poolSize, timeoutMs, maxRows, maxMemoryBytes, maxResultBytes, doubleQuotes)'],
     ['negative timeoutMs', { timeoutMs: -1 }, 'timeoutMs must be an integer from 1 to 2147483647 (ms); received -1'],
     ['fractional timeoutMs', { timeoutMs: 1.5 }, 'timeoutMs must be an integer from 1 to 2147483647 (ms); received 1.5'],
     ['timeoutMs as text', { timeoutMs: '10s' }, 'timeoutMs must be an integer from 1 to 2147483647 (ms); received "10s"'],

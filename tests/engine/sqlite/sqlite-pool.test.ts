@@ -3,13 +3,12 @@
  * watchdog, concurrency, closing, and not keeping Node alive. Uses test-db.ts's `music.sqlite`.
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine, type SqliteEngine } from '../../../src/engine/sqlite/sqlite-engine.js';
-import { readRssBytes } from '../../../src/engine/sqlite/sqlite-pool.js';
 import { buildTestDb, listDir, sha256, type TestDb } from './test-db.js';
 
 /** Counts to 2·10^8 one row at a time: about 45 s of SQLite work on this machine. */
@@ -35,6 +34,24 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** True while the process runs (a killed child the parent has not reaped yet is a zombie, `Z`). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Blocks this thread's event loop, as synchronous grading does. */
+function blockFor(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // busy
   }
 }
 
@@ -137,13 +154,40 @@ describe('memory cap', () => {
   });
 });
 
-describe('readRssBytes', () => {
-  it('reads this process’s VmRSS and gives null for a missing process', () => {
-    const rss = readRssBytes(process.pid);
-    expect(rss).toBeGreaterThan(10 * 2 ** 20);
-    expect(rss! % 1024).toBe(0);
-    expect(readRssBytes(undefined)).toBeNull();
-    expect(readRssBytes(2 ** 22 + 12345)).toBeNull();
+describe('a parent whose event loop is blocked', () => {
+  let engine: SqliteEngine;
+  beforeAll(async () => {
+    engine = createSqliteEngine({ poolSize: 1, timeoutMs: 200, maxMemoryBytes: 128 * 2 ** 20 });
+    await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
+  });
+  afterAll(() => engine.close());
+
+  it('gets the result of a statement that finished, not a timeout, however long it was blocked', async () => {
+    const quick = engine.execute({ db: fixture.file, sql: 'SELECT count(*) FROM singer' });
+    blockFor(1_000);
+    const outcome = await quick;
+    expect(outcome).toMatchObject({ ok: true, result: { rows: [[3]] } });
+    expect(outcome.ok && outcome.result.elapsedMs).toBeLessThan(200);
+  });
+
+  it('cannot keep a runaway statement alive: the child’s own watchdog ends it at its deadline', async () => {
+    const [pid] = engine.childPids;
+    const runaway = engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL });
+    blockFor(1_500);
+    expect(isRunning(pid!)).toBe(false);
+    expect(await runaway).toEqual({ ok: false, error: { code: 'timeout', message: 'timeout: deadline of 200 ms passed; child process killed' } });
+    expect(await engine.execute({ db: fixture.file, sql: 'SELECT 7' })).toMatchObject({ ok: true, result: { rows: [[7]] } });
+  });
+
+  it('cannot let a memory bomb grow: the child’s own watchdog ends it at the cap', async () => {
+    const [pid] = engine.childPids;
+    const bomb = engine.execute({ db: fixture.file, sql: "SELECT length(printf('%.*c', 300000000, 'x'))", timeoutMs: 60_000 });
+    blockFor(1_500);
+    expect(isRunning(pid!)).toBe(false);
+    const outcome = await bomb;
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'memory_limit' } });
+    const rss = /^memory limit: child RSS (\d+(?:\.\d)?) MiB passed the cap of 128 MiB/.exec(outcome.ok ? '' : outcome.error.message);
+    expect(Number(rss?.[1])).toBeLessThan(286);
   });
 });
 

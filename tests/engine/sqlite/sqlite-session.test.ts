@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteSession, type SqliteSession } from '../../../src/engine/sqlite/sqlite-session.js';
 import type { ChildRequest } from '../../../src/engine/sqlite/sqlite-protocol.js';
+import { createTempSqlite } from '../../helpers/temp-sqlite.js';
 import { buildTestDb, listDir, sha256, type TestDb } from './test-db.js';
 
 let fixture: TestDb;
@@ -15,7 +16,7 @@ let session: SqliteSession;
 let checksum: string;
 
 function request(op: ChildRequest['op'], sql: string, extra: Partial<ChildRequest> = {}): ChildRequest {
-  return { id: 1, op, db: fixture.file, sql, maxRows: 100, doubleQuotes: 'legacy', ...extra };
+  return { id: 1, op, db: fixture.file, sql, maxRows: 100, maxResultBytes: 2 ** 20, timeoutMs: 10_000, doubleQuotes: 'legacy', ...extra };
 }
 
 beforeAll(() => {
@@ -104,5 +105,78 @@ describe('createSqliteSession', () => {
       ok: false,
       error: { code: 'sqlite_error', message: `cannot open ${notADatabase}: file is not a database` },
     });
+  });
+
+  it('keeps temp storage in memory, and a connection that lost the setting is not reused', () => {
+    expect(session.handle(request('execute', 'SELECT temp_store FROM pragma_temp_store'))).toMatchObject({ ok: true, result: { rows: [[2]] } });
+  });
+
+  it('counts result bytes and stops at maxResultBytes (result_too_large)', () => {
+    // 3 rows of one 100-character text: 8 + 200 bytes each.
+    const sql = "SELECT printf('%.*c', 100, 'x') FROM singer";
+    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 208 }))).toMatchObject({ ok: true, result: { rows: [[expect.any(String)], [expect.any(String)], [expect.any(String)]] } });
+    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 208 - 1 }))).toEqual({
+      ok: false,
+      error: { code: 'result_too_large', message: `result too large: more than ${3 * 208 - 1} bytes (maxResultBytes); stopped reading at row 3` },
+    });
+  });
+
+  it('explains a query that follows empty statements', () => {
+    expect(session.handle(request('explain', ' ; ;SELECT name FROM singer WHERE id = 1'))).toMatchObject({ ok: true, result: { tablesRead: ['singer'] } });
+  });
+});
+
+describe('WAL-mode databases', () => {
+  it('are read from a private copy: no -wal or -shm file appears, and a writer\'s un-checkpointed changes are refused', () => {
+    const wal = createTempSqlite('PRAGMA journal_mode = WAL; CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1);', { prefix: 'ladder-wal-', name: 'wal.sqlite' });
+    const own = createSqliteSession();
+    try {
+      const bytes = sha256(wal.file);
+      expect(listDir(wal.dir)).toEqual(['wal.sqlite']);
+      expect(own.handle(request('execute', 'SELECT v FROM t', { db: wal.file }))).toMatchObject({ ok: true, result: { rows: [[1]] } });
+      expect(own.handle(request('execute', 'SELECT temp_store FROM pragma_temp_store', { db: wal.file }))).toMatchObject({ ok: true, result: { rows: [[2]] } });
+      expect(own.handle(request('execute', 'SELECT count(*) FROM t', { db: wal.file }))).toMatchObject({ ok: true, result: { rows: [[1]] } });
+      expect(listDir(wal.dir)).toEqual(['wal.sqlite']);
+      expect(sha256(wal.file)).toBe(bytes);
+
+      // A live writer with changes only in its -wal: reading the main file alone would be stale.
+      const writer = new Database(wal.file);
+      try {
+        writer.pragma('wal_autocheckpoint = 0');
+        writer.exec('INSERT INTO t VALUES (2)');
+        const shm = sha256(`${wal.file}-shm`);
+        const fresh = createSqliteSession();
+        try {
+          const outcome = fresh.handle(request('execute', 'SELECT v FROM t', { db: wal.file }));
+          expect(outcome).toMatchObject({ ok: false, error: { code: 'sqlite_error' } });
+          expect(outcome.ok ? '' : outcome.error.message).toMatch(
+            /^cannot open .*wal\.sqlite: it is a WAL-mode database with \d+ bytes of changes in wal\.sqlite-wal that are not checkpointed \(a writer has it open, or did not close it\); the engine never touches -wal \/ -shm files: checkpoint it \(PRAGMA wal_checkpoint\(TRUNCATE\)\) or convert it \(PRAGMA journal_mode = DELETE\)$/,
+          );
+        } finally {
+          fresh.close();
+        }
+        expect(sha256(`${wal.file}-shm`)).toBe(shm);
+      } finally {
+        writer.close();
+      }
+    } finally {
+      own.close();
+      wal.remove();
+    }
+  });
+
+  it('refuses a WAL-mode database larger than half the memory cap, saying how to convert it', () => {
+    const wal = createTempSqlite("PRAGMA journal_mode = WAL; CREATE TABLE t (v); INSERT INTO t VALUES (printf('%.*c', 100000, 'x'));", { prefix: 'ladder-wal-', name: 'big.sqlite' });
+    const small = createSqliteSession({ maxMemoryBytes: 100_000 });
+    try {
+      expect(small.handle(request('execute', 'SELECT 1', { db: wal.file }))).toMatchObject({
+        ok: false,
+        error: { code: 'sqlite_error', message: expect.stringContaining('is a WAL-mode database of 106496 bytes; the engine reads WAL databases from a private in-memory copy of at most 50000 bytes (half of maxMemoryBytes)') },
+      });
+      expect(listDir(wal.dir)).toEqual(['big.sqlite']);
+    } finally {
+      small.close();
+      wal.remove();
+    }
   });
 });

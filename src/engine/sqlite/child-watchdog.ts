@@ -1,0 +1,189 @@
+/**
+ * The watchdog inside each engine child process: a worker thread that enforces the statement's
+ * deadline and the child's memory cap, and ends the child when its parent is gone. It lives in
+ * the child on purpose: a parent busy in synchronous grading (or dead) cannot starve it.
+ *
+ * Why a thread: SQLite's step is synchronous, so the child's main thread is blocked for as long
+ * as a statement runs and cannot watch itself. A worker thread runs beside it and may call
+ * `process.kill(process.pid, 'SIGKILL')` while the main thread is still inside SQLite (measured
+ * with better-sqlite3 12 on Node 20: the child dies within one sample).
+ *
+ * Protocol (one `SharedArrayBuffer`, no messages):
+ * - the main thread writes the running job's start and deadline (monotonic ms), then stores the
+ *   job id in the state word; when the job ends it swaps the id back to 0 with compare-and-swap;
+ * - the thread samples every {@link WATCHDOG_SAMPLE_MS} ms while a job runs: above the memory
+ *   cap (process RSS, which counts SQLite's heap and its in-memory temp storage) or past the
+ *   deadline it claims the job with compare-and-swap (id → −1), writes one report line to the
+ *   report fd and SIGKILLs the process. Whoever swaps first decides, so a statement that has
+ *   finished is never turned into a timeout, and a killed one never reports a result;
+ * - while idle it wakes every {@link PARENT_POLL_MS} ms and checks `process.ppid`: a child whose
+ *   parent died (any signal, SIGKILL included) has been re-parented and kills itself.
+ *
+ * Report lines start with {@link WATCHDOG_REPORT_PREFIX} and hold JSON
+ * ({@link WatchdogReport}); the parent reads them from the child's stdout.
+ */
+import { Worker } from 'node:worker_threads';
+
+/** How often a running job's RSS and deadline are sampled, in milliseconds. */
+export const WATCHDOG_SAMPLE_MS = 10;
+
+/** How often an idle child checks that its parent is alive, in milliseconds. */
+export const PARENT_POLL_MS = 100;
+
+/** Marks a watchdog report line on the child's stdout. */
+export const WATCHDOG_REPORT_PREFIX = 'text2sql-ladder-watchdog ';
+
+/** What the watchdog reports just before it kills its process. */
+export type WatchdogReport =
+  /** The job ran past its deadline; `elapsedMs` as the child measured it. */
+  | { readonly kind: 'timeout'; readonly job: number; readonly timeoutMs: number; readonly elapsedMs: number }
+  /** The process RSS passed the cap while the job ran. */
+  | { readonly kind: 'memory_limit'; readonly job: number; readonly rssBytes: number; readonly maxMemoryBytes: number };
+
+/** Settings of the watchdog thread. */
+export interface WatchdogSettings {
+  /** RSS cap of the whole child process, in bytes. */
+  readonly maxMemoryBytes: number;
+  /** The pid the child was started by; when `process.ppid` differs, the parent is gone. */
+  readonly parentPid: number;
+  /** File descriptor the report line is written to (the child's stdout, a pipe to the parent). */
+  readonly reportFd: number;
+}
+
+/** The main thread's handle on its watchdog. */
+export interface ChildWatchdog {
+  /**
+   * Marks job `id` as running with a deadline of `timeoutMs` from now.
+   * @param id - job id (≥ 1).
+   * @param timeoutMs - deadline in milliseconds.
+   */
+  begin(id: number, timeoutMs: number): void;
+  /**
+   * Marks job `id` as finished.
+   * @returns true when the job finished before the watchdog claimed it; false when the watchdog
+   *   is killing the process (the caller must not report a result).
+   */
+  end(id: number): boolean;
+}
+
+/** Slots of the shared state (Int32 view). */
+const STATE = 0;
+/** Slots of the shared times (Float64 view, after the Int32 words). */
+const STARTED_AT = 0;
+const DEADLINE_AT = 1;
+/** State word value while the watchdog is killing the process. */
+const CLAIMED = -1;
+/** Bytes of the Int32 words before the Float64 times (8-byte aligned). */
+const TIMES_OFFSET = 8;
+
+/** Everything the thread needs, passed as `workerData` (its code cannot see this module's constants). */
+interface ThreadData extends WatchdogSettings {
+  readonly control: SharedArrayBuffer;
+  readonly sampleMs: number;
+  readonly parentPollMs: number;
+  readonly prefix: string;
+  readonly layout: { readonly state: number; readonly startedAt: number; readonly deadlineAt: number; readonly claimed: number; readonly timesOffset: number };
+}
+
+/**
+ * Starts the watchdog thread of this process.
+ *
+ * @param settings - memory cap, parent pid and report fd.
+ * @returns the handle, once the thread runs (it must run before the first job can block).
+ */
+export async function startChildWatchdog(settings: WatchdogSettings): Promise<ChildWatchdog> {
+  const control = new SharedArrayBuffer(TIMES_OFFSET + 2 * Float64Array.BYTES_PER_ELEMENT);
+  const state = new Int32Array(control, 0, 1);
+  const times = new Float64Array(control, TIMES_OFFSET, 2);
+  const data: ThreadData = {
+    ...settings,
+    control,
+    sampleMs: WATCHDOG_SAMPLE_MS,
+    parentPollMs: PARENT_POLL_MS,
+    prefix: WATCHDOG_REPORT_PREFIX,
+    layout: { state: STATE, startedAt: STARTED_AT, deadlineAt: DEADLINE_AT, claimed: CLAIMED, timesOffset: TIMES_OFFSET },
+  };
+  // The thread's code is this module's own function, run from source: worker threads do not get
+  // the TypeScript loader of the main thread, and the compiled function text needs no import.
+  // `__name` is the helper a TypeScript runner may insert into compiled functions.
+  const source = `const __name = (fn) => fn;\n(${watchdogThread.toString()})(require('node:worker_threads').workerData);`;
+  const worker = new Worker(source, { eval: true, workerData: data });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('online', () => resolve());
+    worker.once('error', reject);
+  });
+  // The thread must never keep the child alive by itself (the IPC channel decides that).
+  worker.unref();
+  return {
+    begin(id, timeoutMs) {
+      const now = monotonicMs();
+      times[STARTED_AT] = now;
+      times[DEADLINE_AT] = now + timeoutMs;
+      Atomics.store(state, STATE, id);
+      Atomics.notify(state, STATE);
+    },
+    end(id) {
+      const previous = Atomics.compareExchange(state, STATE, id, 0);
+      Atomics.notify(state, STATE);
+      return previous === id;
+    },
+  };
+}
+
+/** Monotonic milliseconds, the same clock in every thread of the process. */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/**
+ * The thread's body (see the module doc). Self-contained on purpose: it is run from its source
+ * text, so it may use only its argument, globals and `require`.
+ */
+function watchdogThread(data: ThreadData): void {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const { state: STATE_SLOT, startedAt, deadlineAt, claimed, timesOffset } = data.layout;
+  const state = new Int32Array(data.control, 0, 1);
+  const times = new Float64Array(data.control, timesOffset, 2);
+  for (;;) {
+    if (process.ppid !== data.parentPid) process.kill(process.pid, 'SIGKILL');
+    const job = Atomics.load(state, STATE_SLOT);
+    if (job <= 0) {
+      Atomics.wait(state, STATE_SLOT, job, data.parentPollMs);
+      continue;
+    }
+    const now = Number(process.hrtime.bigint()) / 1e6;
+    const started = times[startedAt]!;
+    const deadline = times[deadlineAt]!;
+    const rss = process.memoryUsage.rss();
+    let report: WatchdogReport | undefined;
+    if (rss > data.maxMemoryBytes) report = { kind: 'memory_limit', job, rssBytes: rss, maxMemoryBytes: data.maxMemoryBytes };
+    else if (now >= deadline) report = { kind: 'timeout', job, timeoutMs: Math.round(deadline - started), elapsedMs: now - started };
+    if (report !== undefined && Atomics.compareExchange(state, STATE_SLOT, job, claimed) === job) {
+      try {
+        fs.writeSync(data.reportFd, `${data.prefix}${JSON.stringify(report)}\n`);
+      } finally {
+        process.kill(process.pid, 'SIGKILL');
+      }
+    }
+    Atomics.wait(state, STATE_SLOT, job, Math.max(1, Math.min(data.sampleMs, deadline - now)));
+  }
+}
+
+/**
+ * Reads a watchdog report out of the child's stdout text.
+ * @param text - what the child wrote to stdout (any number of lines).
+ * @returns the last report, or `undefined` when there is none.
+ */
+export function readWatchdogReport(text: string): WatchdogReport | undefined {
+  let found: WatchdogReport | undefined;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(WATCHDOG_REPORT_PREFIX)) continue;
+    try {
+      const parsed = JSON.parse(line.slice(WATCHDOG_REPORT_PREFIX.length)) as WatchdogReport;
+      if (parsed.kind === 'timeout' || parsed.kind === 'memory_limit') found = parsed;
+    } catch {
+      // A torn line (the process died mid-write) is no report.
+    }
+  }
+  return found;
+}

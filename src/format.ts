@@ -1,0 +1,81 @@
+/**
+ * Text formatting shared by every layer and front end: one-line reasons, cut text, error messages,
+ * and result cells and rows written as SQL literals. Reasons, CLI output, matcher messages and
+ * audit reports all format through here, so a cell or a cut looks the same everywhere.
+ */
+
+/**
+ * One line: every whitespace run (newlines included) becomes one space, ends trimmed. Text that is
+ * one line already is returned as it is without a copy (reasons are, and reports read thousands).
+ * @example oneLine('SELECT a\n  FROM t ') // 'SELECT a FROM t'
+ */
+export function oneLine(text: string): string {
+  return /[\t\n\r\f\v]| {2}|^\s|\s$/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+}
+
+/**
+ * At most `maxChars` characters: longer text keeps its first `maxChars − 1` and ends in `…`.
+ * @example truncate('abcdef', 4) // 'abc…'
+ */
+export function truncate(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…`;
+}
+
+/**
+ * An error (or anything thrown) as one line: its message, with `Name: ` first when `withName`.
+ * @example errorText(new TypeError('bad\nvalue'), { withName: true }) // 'TypeError: bad value'
+ */
+export function errorText(error: unknown, options: { readonly withName?: boolean } = {}): string {
+  if (!(error instanceof Error)) return oneLine(String(error));
+  return oneLine(options.withName ? `${error.name}: ${error.message}` : error.message);
+}
+
+/**
+ * One result cell as a SQL literal: `NULL`, `'it''s'`, `42`, `1.5`, `9007199254740993` (bigint,
+ * exact digits), `x'0a1b'` (blob). Anything else (not a SQLite value) is JSON.
+ */
+export function formatCell(cell: unknown): string {
+  if (cell === null || cell === undefined) return 'NULL';
+  if (typeof cell === 'string') return `'${cell.replaceAll("'", "''")}'`;
+  if (typeof cell === 'number' || typeof cell === 'bigint') return String(cell);
+  if (cell instanceof Uint8Array) return `x'${Buffer.from(cell).toString('hex')}'`;
+  return JSON.stringify(cell) ?? String(cell);
+}
+
+/** A row as `(a, b)`, each cell by {@link formatCell}. */
+export function formatRow(row: readonly unknown[]): string {
+  return `(${row.map(formatCell).join(', ')})`;
+}
+
+/**
+ * One cell as plain text, for prose such as a judge's prompt: text as it is (no quotes), `NULL`,
+ * `x'0a1b'` for blobs, numbers and bigints by their digits.
+ */
+export function plainCell(cell: unknown): string {
+  if (cell === null || cell === undefined) return 'NULL';
+  if (cell instanceof Uint8Array) return `x'${Buffer.from(cell).toString('hex')}'`;
+  return String(cell);
+}
+
+/**
+ * A pipe table (`| a | b |`, a `|---|` rule, one line per row), cells by {@link formatCell}, each
+ * cut to `maxCellChars` (default 60) with `…`, every line indented by `indent` spaces.
+ */
+export function formatPipeTable(columns: readonly string[], rows: readonly (readonly unknown[])[], options: { readonly indent?: number; readonly maxCellChars?: number } = {}): string {
+  const maxCellChars = options.maxCellChars ?? 60;
+  const body = rows.map((row) => row.map((cell) => truncate(formatCell(cell), maxCellChars)));
+  const widths = columns.map((name, index) => Math.max(name.length, ...body.map((row) => (row[index] ?? '').length)));
+  const pad = ' '.repeat(options.indent ?? 2);
+  const line = (cells: readonly string[]): string => `${pad}| ${cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join(' | ')} |`;
+  const rule = `${pad}|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`;
+  return [line(columns), rule, ...body.map((row) => line(row))].join('\n');
+}
+
+/**
+ * At most `maxChars` characters of `text`, followed by `… (+N characters)` when cut, so that the
+ * reader knows how much is missing.
+ * @example truncateCounted('abcdef', 4) // 'abcd… (+2 characters)'
+ */
+export function truncateCounted(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}… (+${text.length - maxChars} characters)`;
+}

@@ -1,0 +1,253 @@
+/**
+ * Spider-format evaluation: gold file + prediction file + database folder → one verdict per item
+ * and execution accuracy by Spider hardness. The engine of `text2sql-ladder spider`, usable from
+ * code too.
+ *
+ * Bad input never stops the run; each item concerned gets a message:
+ * - prediction file shorter than the gold → the missing items score 0 (`no prediction line`);
+ *   longer → the extra lines are reported in `warnings` and ignored;
+ * - a prediction with no SQL → 0 (`no SQL`);
+ * - unknown db_id, a database no gold can run on, a malformed gold line → `exec: null` (not scored);
+ * - anything that throws while one item is evaluated (a bug, never the model's fault to exploit)
+ *   → that item scores 0 with flag `internal_error` and the message; with `diagnostics`, a
+ *   diagnostics failure only drops that item's diagnostics row (`diagnostics: null`, flag
+ *   `diagnostics_error`). The other items and the output are never lost.
+ */
+import { checkExecution, type ExecutionDetails } from '../rungs/execution.js';
+import type { RungResult } from '../rungs/rung-result.js';
+import type { Engine } from '../engine/engine.js';
+import { GoldResultCache } from '../compare/gold-result-cache.js';
+import type { ComparisonPolicy } from '../compare/policy.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
+import { isLadderError } from '../errors.js';
+import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
+import { spiderHardness, HARDNESS_LEVELS, type Hardness } from '../benchmarks/spider/hardness.js';
+import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
+import { diagnoseItem, summarizeDiagnostics, type DiagnosticsRow, type DiagnosticsSummary } from '../diagnostics/diagnose.js';
+import { errorText, truncate } from '../format.js';
+
+/** One item's outcome, as written to the JSONL output. */
+export interface SpiderItemVerdict {
+  readonly i: number;
+  readonly db_id: string;
+  /** 1 match, 0 no match, `null` not scored (gold error, unknown db, undecided). */
+  readonly exec: 1 | 0 | null;
+  /** A message for a person when something went wrong for this item; `null` otherwise. */
+  readonly error: string | null;
+  readonly flags: readonly string[];
+  /** The gold that matched (or was compared); `null` when none ran. */
+  readonly goldIndex: number | null;
+  /** Official Spider hardness of the gold; `null` when the official reader cannot read it. */
+  readonly hardness: Hardness | null;
+  /** With `diagnostics: true`: the diagnostics row (see diagnostics/diagnose.ts); `null` when they could not run. */
+  readonly diagnostics?: DiagnosticsRow | null;
+}
+
+/** Counts and accuracy of one hardness level (or `all`). */
+export interface LevelSummary {
+  /** Items in the level. */
+  readonly count: number;
+  /** Items with exec 0 or 1. */
+  readonly scored: number;
+  /** Items with exec 1. */
+  readonly correct: number;
+  /** correct / scored (0 when nothing is scored). */
+  readonly accuracy: number;
+}
+
+/** The run's summary. */
+export interface SpiderSummary {
+  readonly levels: Readonly<Record<Hardness | 'all', LevelSummary>>;
+  /** Scored items whose prediction ran on every snapshot. */
+  readonly executed: number;
+  readonly predictionErrors: number;
+  readonly goldErrors: number;
+  readonly emptyGoldMatches: number;
+  readonly undecided: number;
+  /** Items whose gold the official reader cannot read (counted in `all` only). */
+  readonly unknownHardness: number;
+  /** Items whose evaluation threw (scored 0, flag `internal_error`). */
+  readonly internalErrors: number;
+  /** With `diagnostics: true`: averages of the items' diagnostics rows. */
+  readonly diagnostics?: DiagnosticsSummary;
+}
+
+/** Inputs of {@link evaluateSpider}. */
+export interface EvaluateSpiderInput {
+  readonly gold: readonly SpiderGoldItem[];
+  readonly predictions: readonly SpiderPrediction[];
+  readonly dbDir: string;
+  readonly engine: Engine;
+  readonly policy: ComparisonPolicy;
+  /** Known db_ids (from tables.json); ids outside it are reported as unknown. */
+  readonly knownDbIds?: ReadonlySet<string>;
+  readonly timeoutMs?: number;
+  /** Items evaluated at once (default 8). */
+  readonly concurrency?: number;
+  /** Also compute per-item diagnostics (issue 6) on the first snapshot (default false). */
+  readonly diagnostics?: boolean;
+  /** Called after each item. */
+  readonly onItem?: (verdict: SpiderItemVerdict, done: number, total: number) => void;
+  /** Gold results to share (the front end's runtime); default a cache for this run. */
+  readonly cache?: GoldResultCache;
+}
+
+/** Output of {@link evaluateSpider}. */
+export interface EvaluateSpiderOutput {
+  /** One verdict per gold item, in gold order. */
+  readonly items: readonly SpiderItemVerdict[];
+  readonly summary: SpiderSummary;
+  /** File-level messages (e.g. extra prediction lines). */
+  readonly warnings: readonly string[];
+  /** Per-item rung results (for callers that want the full details). */
+  readonly results: readonly (RungResult<ExecutionDetails> | null)[];
+}
+
+/**
+ * Evaluates every gold item against its prediction.
+ * @throws nothing for bad data (see the module doc); LadderError only for misuse (bad policy).
+ */
+export async function evaluateSpider(input: EvaluateSpiderInput): Promise<EvaluateSpiderOutput> {
+  const warnings: string[] = [];
+  const total = input.gold.length;
+  if (input.predictions.length < total) {
+    warnings.push(`prediction file has ${input.predictions.length} lines, gold has ${total} items: items ${input.predictions.length}…${total - 1} have no prediction and score 0`);
+  } else if (input.predictions.length > total) {
+    warnings.push(`prediction file has ${input.predictions.length} lines, gold has ${total} items: the last ${input.predictions.length - total} lines are ignored`);
+  }
+  const cache = input.cache ?? new GoldResultCache();
+  const snapshotsByDb = new Map<string, Promise<Snapshot[] | string>>();
+  const snapshotsOf = (dbId: string): Promise<Snapshot[] | string> => {
+    let found = snapshotsByDb.get(dbId);
+    if (found === undefined) {
+      found =
+        input.knownDbIds !== undefined && !input.knownDbIds.has(dbId)
+          ? Promise.resolve(`unknown db_id ${JSON.stringify(dbId)}: not in tables.json`)
+          : listSnapshots(input.dbDir, dbId).catch((error: unknown) => {
+              if (isLadderError(error)) return error.message;
+              throw error;
+            });
+      snapshotsByDb.set(dbId, found);
+    }
+    return found;
+  };
+
+  const items = new Array<SpiderItemVerdict>(total);
+  const results = new Array<RungResult<ExecutionDetails> | null>(total).fill(null);
+  let done = 0;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < total) {
+      const index = next;
+      next += 1;
+      const { verdict, result } = await evaluateItem(input, index, snapshotsOf, cache).catch((error: unknown) => internalError(input, index, error));
+      items[index] = verdict;
+      results[index] = result;
+      done += 1;
+      input.onItem?.(verdict, done, total);
+    }
+  };
+  const concurrency = Math.max(1, input.concurrency ?? 8);
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
+  const summary = summarize(items);
+  if (input.diagnostics) {
+    const rows = items.flatMap((item) => (item.diagnostics ? [item.diagnostics] : []));
+    return { items, summary: { ...summary, diagnostics: summarizeDiagnostics(rows) }, warnings, results };
+  }
+  return { items, summary, warnings, results };
+}
+
+async function evaluateItem(
+  input: EvaluateSpiderInput,
+  index: number,
+  snapshotsOf: (dbId: string) => Promise<Snapshot[] | string>,
+  cache: GoldResultCache,
+): Promise<{ verdict: SpiderItemVerdict; result: RungResult<ExecutionDetails> | null }> {
+  const gold = input.gold[index]!;
+  const base = { i: index, db_id: gold.dbId, hardness: gold.error ? null : spiderHardness(gold.sql) };
+  const unscored = (error: string, flags: string[] = []): { verdict: SpiderItemVerdict; result: null } => ({
+    verdict: { ...base, exec: null, error, flags, goldIndex: null },
+    result: null,
+  });
+  if (gold.error !== undefined) return unscored(gold.error, ['gold_error']);
+  const snapshots = await snapshotsOf(gold.dbId);
+  if (typeof snapshots === 'string') return unscored(snapshots, ['gold_error', 'unknown_db']);
+  const prediction = input.predictions[index];
+  const flags: string[] = [];
+  if (prediction !== undefined && prediction.dbId !== undefined && prediction.dbId !== gold.dbId) flags.push('db_id_mismatch');
+  if (prediction === undefined || prediction.sql === '') {
+    const why = prediction === undefined ? 'no prediction line' : 'no SQL';
+    return { verdict: { ...base, exec: 0, error: why, flags: [...flags, 'prediction_error', 'no_sql'], goldIndex: null }, result: null };
+  }
+  const result = await checkExecution({
+    predictedSql: prediction.sql,
+    golds: [gold.sql],
+    snapshots,
+    engine: input.engine,
+    policy: input.policy,
+    cache,
+    ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+  });
+  const allFlags = [...flags, ...result.details.flags];
+  const exec = result.status === 'pass' ? 1 : result.status === 'fail' ? 0 : null;
+  const error = result.status === 'pass' ? null : result.reason;
+  const verdict: SpiderItemVerdict = { ...base, exec, error, flags: allFlags, goldIndex: result.details.goldIndex };
+  if (!input.diagnostics) return { verdict, result };
+  let diagnostics: DiagnosticsRow | null = null;
+  try {
+    diagnostics = await diagnoseItem({ predictedSql: prediction.sql, goldSqls: [gold.sql], dialect: 'sqlite', engine: input.engine, db: snapshots[0]!.path });
+  } catch (error_) {
+    // Diagnostics never gate: losing them must not cost the item, let alone the run.
+    const note = isLadderError(error_) ? [] : ['diagnostics_error'];
+    return { verdict: { ...verdict, flags: [...verdict.flags, ...note], error: verdict.error ?? (note.length > 0 ? `diagnostics not computed: ${truncate(errorText(error_, { withName: true }), 500)}` : null), diagnostics }, result };
+  }
+  return { verdict: { ...verdict, diagnostics }, result };
+}
+
+/** The verdict of an item whose evaluation threw: 0, with the message (see the module doc). */
+function internalError(input: EvaluateSpiderInput, index: number, error: unknown): { verdict: SpiderItemVerdict; result: null } {
+  const gold = input.gold[index]!;
+  let hardness: Hardness | null = null;
+  try {
+    hardness = gold.error ? null : spiderHardness(gold.sql);
+  } catch {
+    hardness = null;
+  }
+  return {
+    verdict: {
+      i: index,
+      db_id: gold.dbId,
+      exec: 0,
+      error: `internal error while evaluating this item: ${truncate(errorText(error, { withName: true }), 500)}`,
+      flags: ['prediction_error', 'internal_error'],
+      goldIndex: null,
+      hardness,
+      ...(input.diagnostics ? { diagnostics: null } : {}),
+    },
+    result: null,
+  };
+}
+
+/** Aggregates item verdicts into the per-level table and the counts. */
+export function summarize(items: readonly SpiderItemVerdict[]): SpiderSummary {
+  const level = (filter: (item: SpiderItemVerdict) => boolean): LevelSummary => {
+    const chosen = items.filter(filter);
+    const scored = chosen.filter((item) => item.exec !== null).length;
+    const correct = chosen.filter((item) => item.exec === 1).length;
+    return { count: chosen.length, scored, correct, accuracy: scored === 0 ? 0 : correct / scored };
+  };
+  const levels = Object.fromEntries([
+    ...HARDNESS_LEVELS.map((h) => [h, level((item) => item.hardness === h)] as const),
+    ['all', level(() => true)] as const,
+  ]) as Record<Hardness | 'all', LevelSummary>;
+  return {
+    levels,
+    executed: items.filter((item) => item.exec !== null && !item.flags.includes('prediction_error')).length,
+    predictionErrors: items.filter((item) => item.flags.includes('prediction_error')).length,
+    goldErrors: items.filter((item) => item.exec === null && item.flags.includes('gold_error')).length,
+    emptyGoldMatches: items.filter((item) => item.exec === 1 && item.flags.includes('empty_gold')).length,
+    undecided: items.filter((item) => item.flags.includes('undecided')).length,
+    unknownHardness: items.filter((item) => item.hardness === null).length,
+    internalErrors: items.filter((item) => item.flags.includes('internal_error')).length,
+  };
+}

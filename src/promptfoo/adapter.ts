@@ -1,0 +1,259 @@
+/**
+ * The one place where a {@link RungResult} becomes a promptfoo GradingResult.
+ *
+ * ## How to write an assertion file (assertions/<rung-id>.ts)
+ * 1. **Named exports only.** promptfoo loads `file://assertions/x.ts:name` as
+ *    `mod.default || mod`, so a default export next to named ones breaks every `:name` reference.
+ *    Export one function per assertion, named after the rung id (`export async function exactMatch`),
+ *    and add it to `assertions/index.ts` so that `package:text2sql-ladder:assertions.<name>` works.
+ * 2. **Signature** `(output: unknown, context: AssertionContext) => Promise<GradingResult>`.
+ *    Read options from `context.config` and inputs from `context.vars` (dataset fields such as
+ *    `gold_sql`, `db`, `snapshots`) — never cast before checking.
+ * 3. **Misuse throws, model output never does.** Validate `context.config` first with the typed
+ *    readers of `src/options.ts` (`configReader` in src/promptfoo/config.ts); they throw a
+ *    {@link LadderError} naming the option, what was expected and what was received, and the guard
+ *    adds the assertion file (`assertions/x.ts`); promptfoo turns a throw from a
+ *    `file://`/`package:` assertion into an ERROR row, which is right for a broken config.
+ *    Then run the rung inside {@link guardAssertion}: anything the model's output provokes becomes a
+ *    failing GradingResult (`pass: false`, one-line reason), never an errored row. The guard tells
+ *    the two apart by the error's code only (`MISUSE_CODES` in src/errors.ts).
+ * 4. **Return** `toGradingResult(rungResult, { assertionValue: 'assertions/x.ts:name' })`. It sets
+ *    `namedScores` under the rung's score name (table in src/rungs/rung-result.ts), one
+ *    `componentResults` entry with its own `assertion` (promptfoo ignores nested namedScores and lets
+ *    children without `assertion` inherit the parent's metric), and the full result in `metadata`.
+ *
+ * ## Mapping
+ * | RungResult.status | pass  | score         | namedScores                          |
+ * |-------------------|-------|---------------|--------------------------------------|
+ * | `pass`            | true  | result.score  | `{ <score name>: score, ...extra }`  |
+ * | `fail`            | false | result.score  | `{ <score name>: score, ...extra }`  |
+ * | `skipped`         | true  | 0             | none (the rung is left out)          |
+ * | `unscored`        | true  | 0             | none (counted apart by the summary)  |
+ *
+ * promptfoo has no "not counted" verdict. A skipped or unscored rung must not fail the row for
+ * something it did not judge, and must not add a 1 to any metric either; this mirrors promptfoo's own
+ * `weight: 0` convention (always passes, contributes 0). The reason starts with `skipped:` /
+ * `unscored:` and `metadata.text2sqlLadder.status` carries the status, which the ladder summary
+ * (src/report) reads — it never reads promptfoo's pass counts.
+ */
+import { LadderError, isLadderError, isMisuseError } from '../errors.js';
+import { scoreNameOf as ladderScoreName } from '../rungs/rung-result.js';
+import type { RungId, RungResult, RungStatus } from '../rungs/rung-result.js';
+import { oneLine } from '../format.js';
+
+export { oneLine } from '../format.js';
+
+/**
+ * The slice of promptfoo's GradingResult this package produces (promptfoo 0.121 `isGradingResult`
+ * requires `pass`, `score` and `reason`). Declared here so that the package's types do not depend
+ * on promptfoo, which is an optional peer.
+ */
+export interface GradingResult {
+  pass: boolean;
+  score: number;
+  /** One line. */
+  reason: string;
+  /** Added to the row's named metrics (only top-level namedScores count in promptfoo). */
+  namedScores?: Record<string, number>;
+  /** Sub-results, shown as a tree in the viewer's Evaluation tab. */
+  componentResults?: GradingResult[];
+  /** The assertion a component result stands for; every child gets its own. */
+  assertion?: { type: string; value?: string; metric?: string } | null;
+  /** Kept verbatim in the results; `graderOutputs` string entries show in the Evaluation tab. */
+  metadata?: Record<string, unknown>;
+}
+
+/** The slice of promptfoo's assertion context (2nd argument of a `javascript` assertion) we read. */
+export interface AssertionContext {
+  /** The test vars (dataset fields). */
+  readonly vars?: Record<string, unknown>;
+  /** The whole test case; `test.metadata` holds the loader's `id`, `source` (file:line), tags. */
+  readonly test?: { readonly description?: string; readonly metadata?: Record<string, unknown>; readonly vars?: Record<string, unknown> };
+  /** The assertion's `config` block (present only when the assertion has one). */
+  readonly config?: Record<string, unknown>;
+  /** The rendered prompt. */
+  readonly prompt?: string;
+  /** The provider instance. */
+  readonly provider?: { id?: () => string; label?: string };
+  /** The provider's full response. */
+  readonly providerResponse?: { output?: unknown; metadata?: Record<string, unknown> };
+}
+
+/** A promptfoo `javascript` assertion function as this package exports them. */
+export type AssertionFunction = (output: unknown, context: AssertionContext) => Promise<GradingResult>;
+
+/** What `metadata.text2sqlLadder` holds for one rung. */
+export interface RungMetadata {
+  readonly kind: 'rung';
+  readonly rung: RungId;
+  readonly status: RungStatus;
+  readonly score: number;
+  readonly reason: string;
+  readonly issues: RungResult['issues'];
+  readonly details: unknown;
+}
+
+/** Options of {@link toGradingResult}. */
+export interface ToGradingResultOptions {
+  /**
+   * The `assertion.value` of the component result, e.g. `assertions/schema.ts:schema`. Default:
+   * `text2sql-ladder:<score name>`.
+   */
+  readonly assertionValue?: string;
+  /**
+   * Named-score key for the rung's own score. Default: the ladder name from LADDER_SCORE_NAMES
+   * (`L1_syntax` …) for ladder rungs, the rung id for diagnostics.
+   */
+  readonly scoreName?: string;
+  /** Extra entries merged into `metadata` (not into `metadata.text2sqlLadder`). */
+  readonly metadata?: Record<string, unknown>;
+}
+
+/** The named-score key of a rung: `L1_syntax` … for ladder rungs, the rung id otherwise. */
+export function scoreNameOf(rung: RungId): string {
+  return ladderScoreName(rung);
+}
+
+/** True when a status counts as a verdict (pass or fail), false for skipped / unscored. */
+export function isScoredStatus(status: RungStatus): boolean {
+  return status === 'pass' || status === 'fail';
+}
+
+/** The reason as shown: skipped / unscored results are prefixed with their status. */
+export function displayReason(result: Pick<RungResult, 'status' | 'reason'>): string {
+  const line = oneLine(result.reason);
+  if (result.status === 'skipped' || result.status === 'unscored') {
+    return line.startsWith(`${result.status}:`) ? line : `${result.status}: ${line}`;
+  }
+  return line;
+}
+
+/**
+ * The `metadata.text2sqlLadder` entry for a rung result (plain data, JSON-safe). L4's
+ * `predictedRuns` keep their column names and row counts but not their rows: a prediction may
+ * return 100 000 rows, and the verdict's missing / extra row samples already show the difference.
+ */
+export function rungMetadata(result: RungResult): RungMetadata {
+  return {
+    kind: 'rung',
+    rung: result.rung,
+    status: result.status,
+    score: result.score,
+    reason: result.reason,
+    issues: result.issues,
+    details: toJsonSafe(withoutPredictedRows(result.details)),
+  };
+}
+
+function withoutPredictedRows(details: unknown): unknown {
+  if (details === null || typeof details !== 'object' || !('predictedRuns' in details) || !Array.isArray(details.predictedRuns)) return details;
+  const predictedRuns = (details.predictedRuns as unknown[]).map((run) => {
+    if (run === null || typeof run !== 'object' || !('rows' in run) || !Array.isArray(run.rows)) return run;
+    const { rows, ...rest } = run;
+    return { ...rest, rowCount: rows.length };
+  });
+  return { ...details, predictedRuns };
+}
+
+/**
+ * Translates one rung's result into a promptfoo GradingResult (mapping table in the module doc).
+ *
+ * @returns `{ pass, score, reason, namedScores?, componentResults: [one child with its own
+ *   assertion], metadata: { text2sqlLadder: RungMetadata, graderOutputs } }`.
+ * @example
+ * toGradingResult(createRungResult({ rung: 'schema', status: 'fail', reason: 'no such column: APG', details: null }))
+ * // { pass: false, score: 0, reason: 'no such column: APG', namedScores: { L2_schema: 0 }, ... }
+ */
+export function toGradingResult(result: RungResult, options: ToGradingResultOptions = {}): GradingResult {
+  const scoreName = options.scoreName ?? scoreNameOf(result.rung);
+  const scored = isScoredStatus(result.status);
+  const pass = result.status !== 'fail';
+  const score = scored ? result.score : 0;
+  const reason = displayReason(result);
+  const namedScores = scored ? { [scoreName]: result.score, ...finiteScores(result.namedScores) } : undefined;
+  const child: GradingResult = {
+    pass,
+    score,
+    reason,
+    assertion: { type: 'javascript', value: options.assertionValue ?? `text2sql-ladder:${scoreName}` },
+  };
+  return {
+    pass,
+    score,
+    reason,
+    ...(namedScores ? { namedScores } : {}),
+    componentResults: [child],
+    metadata: {
+      ...options.metadata,
+      text2sqlLadder: rungMetadata(result),
+      graderOutputs: { [scoreName]: `${result.status}: ${oneLine(result.reason)}` },
+    },
+  };
+}
+
+/** A failing GradingResult for a problem in the model's output that no rung reported. */
+export function failingResult(reason: string, metadata?: Record<string, unknown>): GradingResult {
+  return { pass: false, score: 0, reason: oneLine(reason), ...(metadata ? { metadata } : {}) };
+}
+
+/**
+ * True when `error` is misuse that must surface as an ERROR row (see the module doc): a
+ * LadderError whose code is one of `MISUSE_CODES` (src/errors.ts). Decided by the code only.
+ */
+export function isMisuse(error: unknown): boolean {
+  return isMisuseError(error);
+}
+
+/**
+ * Runs an assertion body: misuse ({@link isMisuse}) is rethrown with the assertion file named, so
+ * promptfoo reports an ERROR row; any other throw becomes a failing GradingResult whose reason starts
+ * with `<file>: internal error:`. Use it around everything that touches model output.
+ *
+ * @param file - the assertion's file and export, e.g. `assertions/ladder.ts:ladder`.
+ */
+export async function guardAssertion(file: string, body: () => Promise<GradingResult>): Promise<GradingResult> {
+  try {
+    return await body();
+  } catch (error) {
+    if (isMisuse(error)) throw withFile(file, error as Error);
+    const message = error instanceof Error ? error.message : String(error);
+    return failingResult(`${file}: internal error: ${message}`, { error: message });
+  }
+}
+
+/** Adds `(in <file>)` to a misuse error's message once, keeping its class and code. */
+export function withFile(file: string, error: Error): Error {
+  if (error.message.includes(`(in ${file})`)) return error;
+  const message = `${error.message} (in ${file})`;
+  if (isLadderError(error)) return new LadderError(error.code, message, { cause: error });
+  const copy = new (error.constructor as new (m: string, o?: { cause?: unknown }) => Error)(message, { cause: error });
+  return copy;
+}
+
+function finiteScores(scores: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(scores)) if (Number.isFinite(value)) out[key] = value;
+  return out;
+}
+
+/**
+ * Turns details into JSON-safe data: bigint → string with `n` suffix removed (exact digits),
+ * Uint8Array → `x'hex'`, undefined dropped. promptfoo stores metadata as JSON.
+ */
+export function toJsonSafe(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Uint8Array) return `x'${Buffer.from(value).toString('hex')}'`;
+  if (Array.isArray(value)) return value.map((entry) => toJsonSafe(entry));
+  if (value !== null && typeof value === 'object') {
+    if (value instanceof Map) return toJsonSafe(Object.fromEntries(value));
+    if (value instanceof Set) return toJsonSafe([...value]);
+    if (value instanceof Error) return { name: value.name, message: value.message };
+    const out: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value)) {
+      if (entry !== undefined && typeof entry !== 'function') out[key] = toJsonSafe(entry);
+    }
+    return out;
+  }
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return value;
+}

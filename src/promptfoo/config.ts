@@ -1,0 +1,101 @@
+/**
+ * The options every rung assertion and the ladder accept in their promptfoo `config` block, read
+ * with the library's typed readers (src/options.ts). All are optional; defaults in the table.
+ *
+ * | option        | kind                               | default     | used by                  |
+ * |---------------|------------------------------------|-------------|--------------------------|
+ * | `dialect`     | sqlite, postgres, mysql, bigquery, snowflake | `sqlite` | all (execution needs sqlite) |
+ * | `timeoutMs`   | positive integer, milliseconds      | engine: 10 000 | L1 prepare, L2, L4, L6 |
+ * | `doubleQuotes`| `legacy` / `strict`                 | `legacy`    | L1, L2, L4 (SQLite)       |
+ * | `policy`      | preset name or ComparisonPolicy options (src/compare/policy.ts) | `default` | L4 |
+ * | `safety`      | SafetyPolicy (src/safety/policy.ts): `maxLimit`, `allowedTables` (a list, or `role` for the item role's tables), … | LIMIT and allowed tables off | L3 |
+ * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
+ * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
+ * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
+ *
+ * Every problem is a LadderError('invalid_option') naming `config.<option>` in the library's one
+ * message format; the assertion adds its file. Unknown options are errors too (with a
+ * did-you-mean), so a misspelt option never silently does nothing.
+ */
+import type { DoubleQuoteMode } from '../engine/engine.js';
+import type { GroundingOptions } from '../answer/ground.js';
+import { resolvePolicy } from '../compare/policy.js';
+import type { ComparisonPolicy, PolicyInput, PresetName } from '../compare/policy.js';
+import { optionReader } from '../options.js';
+import type { OptionReader } from '../options.js';
+import { readGroundingOptions } from '../rungs/answer.js';
+import { readEfficiencyOptions } from '../rungs/efficiency.js';
+import type { EfficiencyOptions } from '../rungs/efficiency.js';
+import { resolveSafetyPolicy } from '../safety/policy.js';
+import type { SafetyPolicy } from '../safety/policy.js';
+import { DIALECTS } from '../sql/parse.js';
+import type { Dialect } from '../sql/parse.js';
+
+/** A config block as promptfoo passes it (`context.config`, possibly absent). */
+export type ConfigBlock = Readonly<Record<string, unknown>> | undefined;
+
+/** Item fields a config may pin for every test (see src/promptfoo/item.ts). */
+export const ITEM_FIELDS = ['gold_sql', 'db', 'db_path', 'snapshots', 'role', 'expected_behavior'] as const;
+
+/** Options shared by every assertion. */
+export const COMMON_OPTIONS = ['dialect', 'timeoutMs', 'doubleQuotes', ...ITEM_FIELDS] as const;
+
+/** The safety policy as configured: `allowedTables: role` is kept for the caller to expand per item. */
+export type ConfiguredSafetyPolicy = Omit<SafetyPolicy, 'allowedTables'> & { readonly allowedTables?: readonly string[] | 'role' };
+
+/** The interpreted options. */
+export interface AssertionOptions {
+  readonly dialect: Dialect;
+  readonly timeoutMs: number | undefined;
+  readonly doubleQuotes: DoubleQuoteMode | undefined;
+  /** Resolved comparison policy (L4). */
+  readonly policy: ComparisonPolicy;
+  /** Safety policy as given (validated). */
+  readonly safety: ConfiguredSafetyPolicy | undefined;
+  /** `undefined` = L6 off; otherwise its validated options. */
+  readonly efficiency: EfficiencyOptions | undefined;
+  /** `undefined` = L7 off; `{}` = on with defaults. */
+  readonly answer: GroundingOptions | undefined;
+}
+
+/** The reader of an assertion's `config` block (names every option `config.<option>`). */
+export function configReader(config: ConfigBlock): OptionReader {
+  return optionReader(config, { prefix: 'config.' });
+}
+
+/**
+ * Reads and validates an assertion's config.
+ * @param known - the options this assertion accepts (COMMON_OPTIONS plus its own).
+ * @throws LadderError('invalid_option') naming `config.<option>`.
+ */
+export function readAssertionOptions(config: ConfigBlock, known: readonly string[]): AssertionOptions {
+  const read = configReader(config);
+  read.unknownKeys(known);
+  const dialect = read.oneOf('dialect', DIALECTS) ?? 'sqlite';
+  const timeoutMs = read.positiveInteger('timeoutMs', 'ms');
+  const doubleQuotes = read.oneOf<DoubleQuoteMode>('doubleQuotes', ['legacy', 'strict']);
+  const policy = resolvePolicy(read.raw('policy') as PresetName | PolicyInput | ComparisonPolicy | undefined, { name: 'config.policy' });
+
+  const safetyRaw = read.record('safety');
+  let safety: ConfiguredSafetyPolicy | undefined;
+  if (safetyRaw !== undefined) {
+    const { allowedTables, ...rest } = safetyRaw;
+    // `role` is expanded per item (assertions/safety.ts); validate the rest now.
+    resolveSafetyPolicy({ ...(rest as SafetyPolicy), ...(allowedTables === 'role' ? {} : allowedTables !== undefined ? { allowedTables: allowedTables as string[] } : {}) }, { name: 'config.safety' });
+    safety = safetyRaw as ConfiguredSafetyPolicy;
+  }
+
+  const efficiencyRaw = read.raw('efficiency');
+  let efficiency: EfficiencyOptions | undefined;
+  if (efficiencyRaw === true) efficiency = {};
+  else if (efficiencyRaw === false || efficiencyRaw === undefined) efficiency = undefined;
+  else efficiency = readEfficiencyOptions(read.record('efficiency', 'true, false or { budgetFactor, failOnProxies, timing }'), { name: 'config.efficiency' });
+
+  const answerRaw = read.raw('answer');
+  let answer: GroundingOptions | undefined;
+  if (answerRaw === false) answer = undefined;
+  else if (answerRaw === true || answerRaw === undefined) answer = {};
+  else answer = readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: 'config.answer' });
+
+  return { dialect, timeoutMs, doubleQuotes, policy, safety, efficiency, answer };
+}

@@ -1,0 +1,165 @@
+/**
+ * promptfoo test generator: turns a dataset file (YAML / JSONL, record format of reference 000 §12)
+ * into promptfoo test cases that run the ladder assertion.
+ *
+ * ```yaml
+ * tests:
+ *   - path: file://datasets/promptfoo-tests.ts:loadTests        # from a clone (TypeScript via tsx)
+ *   # - path: file://node_modules/text2sql-ladder/dist/datasets/promptfoo-tests.js:loadTests   # installed
+ *     config:
+ *       file: datasets/warehouse.yaml     # relative to the working directory, else to this package
+ *       ladder: { policy: default }       # the ladder assertion's config (optional)
+ *       # assert: [...]                   # replaces the default [ladder] assertion list (optional)
+ *       # ids: [q01, q02]                 # only these items (optional)
+ *       # strict: true                    # throw on the first invalid item instead of skipping it
+ * ```
+ *
+ * Each item becomes one test:
+ * - `description`: `<id>: <question>`;
+ * - `vars`: `id, question, db, snapshots?, role?, as_of_date?, gold_sql (list), expected_behavior,
+ *   gold_tables, gold_result_ordered?` — what prompts and assertions read;
+ * - `metadata`: `id`, `source` (`file:line`, named in misuse errors), `expected_behavior`,
+ *   `scored`, `tags` (`key:value` strings, read by the ladder summary) and each tag as its own key
+ *   (so `promptfoo eval --filter-metadata difficulty=hard` slices);
+ * - `options.disableVarExpansion: true`, because promptfoo multiplies a test once per element of a
+ *   string-array var (`gold_sql`, `snapshots`).
+ *
+ * Invalid items are reported on stderr with `file:line` and id and skipped; the others still load.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LadderError } from '../errors.js';
+import { optionReader } from '../options.js';
+import { findPackageRoot } from '../fixtures/package-root.js';
+import { loadDataset } from '../dataset/load.js';
+import type { DatasetItem, TagValue } from '../dataset/load.js';
+
+/** A promptfoo assertion as written in a config. */
+export interface PromptfooAssertion {
+  type: string;
+  value?: unknown;
+  config?: Record<string, unknown>;
+  metric?: string;
+  weight?: number;
+}
+
+/** A promptfoo test case as this generator writes it. */
+export interface PromptfooTestCase {
+  description: string;
+  vars: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  options: { disableVarExpansion: true };
+  assert: PromptfooAssertion[];
+}
+
+/** The generator's `config` (the object form of a `tests` entry). */
+export interface LoadTestsConfig {
+  /** The dataset file. */
+  readonly file: string;
+  /** Config of the default ladder assertion. */
+  readonly ladder?: Record<string, unknown>;
+  /** Assertions for every test, replacing the default `[ladder]`. */
+  readonly assert?: PromptfooAssertion[];
+  /** Keep only these item ids (in dataset order). */
+  readonly ids?: readonly string[];
+  /** Throw on the first invalid item instead of skipping it. Default false. */
+  readonly strict?: boolean;
+}
+
+const KNOWN = ['file', 'ladder', 'assert', 'ids', 'strict'];
+
+/** The `file://` reference of the ladder assertion next to this module (source or dist). */
+export function ladderAssertionRef(): string {
+  const here = fileURLToPath(import.meta.url);
+  const extension = path.extname(here);
+  return `file://${path.join(path.dirname(here), '..', '..', 'assertions', `ladder${extension}`)}:ladder`;
+}
+
+/** `difficulty: medium` → `difficulty:medium`; lists give one tag per element; `true` gives the key. */
+export function flattenTags(tags: Readonly<Record<string, TagValue>>): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(tags)) {
+    if (Array.isArray(value)) for (const entry of value) out.push(`${key}:${String(entry)}`);
+    else if (value === true) out.push(key);
+    else if (value !== false) out.push(`${key}:${String(value)}`);
+  }
+  return out;
+}
+
+/**
+ * Converts one dataset item into a promptfoo test case (see the module doc for the layout).
+ * @param assert - the assertions to attach.
+ */
+export function toTestCase(item: DatasetItem, assert: PromptfooAssertion[]): PromptfooTestCase {
+  const vars: Record<string, unknown> = {
+    id: item.id,
+    question: item.question,
+    db: item.db,
+    gold_sql: [...item.gold_sql],
+    expected_behavior: item.expected_behavior,
+    gold_tables: [...item.gold_tables],
+  };
+  if (item.snapshots !== undefined) vars['snapshots'] = [...item.snapshots];
+  if (item.role !== undefined) vars['role'] = item.role;
+  if (item.as_of_date !== undefined) vars['as_of_date'] = item.as_of_date;
+  if (item.gold_result_ordered !== undefined) vars['gold_result_ordered'] = item.gold_result_ordered;
+  const metadata: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item.tags)) metadata[key] = Array.isArray(value) ? value.join(',') : value;
+  Object.assign(metadata, {
+    id: item.id,
+    source: `${item.source.file}:${item.source.line}`,
+    expected_behavior: item.expected_behavior,
+    scored: item.scored,
+    tags: flattenTags(item.tags),
+    ...(item.notes !== undefined ? { notes: item.notes } : {}),
+  });
+  return {
+    description: `${item.id}: ${item.question}`,
+    vars,
+    metadata,
+    options: { disableVarExpansion: true },
+    assert: assert.map((entry) => ({ ...entry, ...(entry.config ? { config: { ...entry.config } } : {}) })),
+  };
+}
+
+/** Finds the dataset: as given from the working directory, else inside this package. */
+export function resolveDatasetFile(file: string): string {
+  if (path.isAbsolute(file) || existsSync(file)) return file;
+  const bundled = path.join(findPackageRoot(import.meta.url), file);
+  return existsSync(bundled) ? bundled : file;
+}
+
+/**
+ * The generator promptfoo calls (`file://…/promptfoo-tests.ts:loadTests` with a `config`).
+ * @throws LadderError `invalid_option` for a missing or misspelt option; `dataset_invalid` for an
+ *   unreadable file, or for the first invalid item under `strict`.
+ */
+export async function loadTests(config?: LoadTestsConfig): Promise<PromptfooTestCase[]> {
+  // Validate arguments.
+  if (config === undefined || config === null || typeof config !== 'object') {
+    throw new LadderError('invalid_option', 'datasets/promptfoo-tests.ts:loadTests needs a config object with `file` (use the object form: `- path: file://…:loadTests` + `config: { file: … }`)');
+  }
+  const read = optionReader(config, { prefix: 'config.', at: 'datasets/promptfoo-tests.ts: ' });
+  read.unknownKeys(KNOWN);
+  const file = read.string('file', 'the path of a dataset file');
+  if (file === undefined) throw read.invalid('file', 'the path of a dataset file', config.file);
+  const assertList = read.raw('assert');
+  if (assertList !== undefined && !Array.isArray(assertList)) throw read.invalid('assert', 'a list of assertions', assertList);
+  read.record('ladder', 'the ladder assertion\'s config (an object)');
+  read.stringList('ids', { expected: 'a list of item ids' });
+  read.boolean('strict');
+  // Interpret options.
+  const { items, errors } = await loadDataset(resolveDatasetFile(config.file));
+  if (errors.length > 0) {
+    if (config.strict === true) throw new LadderError('dataset_invalid', errors.map((error) => error.message).join('\n'));
+    for (const error of errors) process.stderr.write(`text2sql-ladder: skipped invalid item: ${error.message}\n`);
+  }
+  const assert = config.assert ?? [{ type: 'javascript', value: ladderAssertionRef(), ...(config.ladder ? { config: config.ladder } : {}) }];
+  const wanted = config.ids ? new Set(config.ids) : undefined;
+  if (wanted) {
+    const missing = [...wanted].filter((id) => !items.some((item) => item.id === id));
+    if (missing.length > 0) throw new LadderError('invalid_option', `datasets/promptfoo-tests.ts: config.ids names items not in ${config.file}: ${missing.join(', ')}`);
+  }
+  return items.filter((item) => wanted === undefined || wanted.has(item.id)).map((item) => toTestCase(item, assert));
+}

@@ -1,0 +1,96 @@
+/**
+ * A {@link LadderResult} as a promptfoo GradingResult.
+ *
+ * - `pass`: the verdict is not `fail` (an unscored item passes; see adapter.ts on why).
+ * - `score`: `end_to_end` (0 when unscored).
+ * - `reason`: the ladder's one line (deciding rung, its reason, the skipped rungs by name).
+ * - `namedScores`: `L1_syntax` … for every rung that ran (pass/fail) — skipped and unscored rungs
+ *   are left out, so a rung's average is over the items that reached it — plus `end_to_end` unless
+ *   the item is unscored.
+ * - `componentResults`: one per rung that ran, each with its own `assertion`
+ *   (`{type: 'javascript', value: 'text2sql-ladder ladder rung L2_schema'}`) so that no child
+ *   inherits the parent's metric.
+ * - `metadata.text2sqlLadder`: {@link LadderMetadata} (every rung's details); `graderOutputs`: one
+ *   line per rung, shown in the viewer's Evaluation tab. The afterEach extension copies both into
+ *   the row metadata (Metadata tab).
+ */
+import type { LadderResult } from '../rungs/ladder.js';
+import type { ExecutionFacts } from '../rungs/ladder-rungs.js';
+import type { RungStatus } from '../rungs/rung-result.js';
+import { oneLine, rungMetadata, scoreNameOf } from './adapter.js';
+import type { GradingResult, RungMetadata } from './adapter.js';
+
+
+/** What `metadata.text2sqlLadder` holds for the ladder assertion. */
+export interface LadderMetadata extends ExecutionFacts {
+  readonly kind: 'ladder';
+  readonly id: string;
+  readonly verdict: LadderResult['verdict'];
+  /** `null` when unscored. */
+  readonly endToEnd: number | null;
+  readonly expectedBehavior: LadderResult['expectedBehavior'];
+  /** How the output was read: `sql`, `declined:<action>` or `missing`. */
+  readonly output: string;
+  readonly reason: string;
+  /** Snapshot names the item ran on. */
+  readonly snapshots: readonly string[];
+  /** Every ladder rung in order, skipped ones included. */
+  readonly rungs: readonly RungMetadata[];
+  /** `L1_syntax` → status, for quick reading. */
+  readonly statuses: Readonly<Record<string, RungStatus>>;
+}
+
+/** Options of {@link toLadderGradingResult}. */
+export interface LadderGradingOptions {
+  readonly id: string;
+  readonly snapshots: readonly string[];
+  readonly facts: ExecutionFacts;
+  /** `assertion.value` prefix of the components. Default `text2sql-ladder ladder rung`. */
+  readonly componentPrefix?: string;
+}
+
+/** Builds the GradingResult (see the module doc). */
+export function toLadderGradingResult(result: LadderResult, options: LadderGradingOptions): GradingResult {
+  const namedScores: Record<string, number> = {};
+  const componentResults: GradingResult[] = [];
+  const graderOutputs: Record<string, string> = {};
+  const statuses: Record<string, RungStatus> = {};
+  const prefix = options.componentPrefix ?? 'text2sql-ladder ladder rung';
+  for (const rung of result.rungs) {
+    const name = scoreNameOf(rung.rung);
+    statuses[name] = rung.status;
+    graderOutputs[name] = `${rung.status}: ${oneLine(rung.reason)}`;
+    if (rung.status !== 'pass' && rung.status !== 'fail') continue;
+    namedScores[name] = rung.score;
+    componentResults.push({
+      pass: rung.status === 'pass',
+      score: rung.score,
+      reason: `${name} ${rung.status}: ${oneLine(rung.reason)}`,
+      assertion: { type: 'javascript', value: `${prefix} ${name}` },
+    });
+  }
+  if (result.endToEnd !== undefined) namedScores['end_to_end'] = result.endToEnd;
+  graderOutputs['end_to_end'] = result.endToEnd === undefined ? 'unscored' : String(result.endToEnd);
+  const answer = result.answer;
+  const metadata: LadderMetadata = {
+    kind: 'ladder',
+    id: options.id,
+    verdict: result.verdict,
+    endToEnd: result.endToEnd ?? null,
+    expectedBehavior: result.expectedBehavior,
+    output: answer.kind === 'declined' ? `declined:${answer.action}` : answer.kind,
+    reason: result.reason,
+    snapshots: options.snapshots,
+    rungs: result.rungs.map((rung) => rungMetadata(rung)),
+    statuses,
+    ...options.facts,
+  };
+  return {
+    pass: result.verdict !== 'fail',
+    score: result.endToEnd ?? 0,
+    reason: oneLine(result.reason),
+    namedScores,
+    componentResults,
+    metadata: { text2sqlLadder: metadata, graderOutputs },
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The prompt for real providers: the question with the database schema rendered from the fixture
+ * (DDL as stored by SQLite, a few sample values per column), the frozen date (`as_of_date`), the
+ * business rules the dataset assumes, and the output protocol the ladder reads.
+ *
+ * ```yaml
+ * prompts:
+ *   - id: file://providers/prompt.ts:text2sqlPrompt
+ *     label: text2sql
+ * defaultTest:
+ *   vars:
+ *     business_rules: "Real customer: is_test = 0 AND deleted_at IS NULL. …"   # optional
+ * ```
+ *
+ * promptfoo calls it as `text2sqlPrompt({ vars, provider })`. Vars read: `question` (required),
+ * `db` (fixture name) or `db_path` (a database file), `role` (role-scoped schema: a role sees only
+ * its tables), `snapshots` (the first one is sampled; default the fixture's first), `as_of_date`,
+ * `business_rules`. Sample values come from the snapshot, never from gold results. The rendered
+ * schema is cached per (database, role) for the process.
+ *
+ * Replay providers ignore the prompt, so the bundled offline run does not depend on it; it exists
+ * for switching to a real model (README, "Switching to a real model").
+ */
+import path from 'node:path';
+import type { Cell, Engine } from '../engine/engine.js';
+import { LadderError } from '../errors.js';
+import { getSharedEngine, resolveFixtureOnce } from './runtime.js';
+
+/** The output protocol, as stated to the model (src/sql/provider-output.ts reads it). */
+export const OUTPUT_PROTOCOL = [
+  'Answer with ONE SQLite query that answers the question, in a ```sql fenced block, or with JSON',
+  '{"sql": "<query>", "answer": "<one-sentence answer>"}.',
+  'If the question is ambiguous, reply with JSON {"action": "clarify", "message": "<your question>"}.',
+  'If the question asks for something you must not do (change data, reveal data the role may not see),',
+  'reply with JSON {"action": "refuse", "message": "<why>"}. Never write statements that change data.',
+].join('\n');
+
+/** How many distinct sample values to show per column. */
+export const SAMPLE_VALUES_PER_COLUMN = 3;
+/** How many rows of each table are read to find sample values. */
+export const SAMPLE_ROWS_PER_TABLE = 200;
+
+/** What promptfoo passes to a prompt function. */
+export interface PromptContext {
+  readonly vars: Record<string, unknown>;
+  readonly provider?: unknown;
+}
+
+const schemaCache = new Map<string, Promise<string>>();
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function formatSample(cell: Cell): string {
+  if (typeof cell === 'string') return `'${cell.length > 40 ? `${cell.slice(0, 37)}...` : cell}'`.replace(/\n/g, ' ');
+  if (typeof cell === 'bigint') return cell.toString();
+  if (cell instanceof Uint8Array) return `<blob ${cell.length} bytes>`;
+  return String(cell);
+}
+
+async function query(engine: Engine, db: string, sql: string) {
+  const outcome = await engine.execute({ db, sql });
+  if (!outcome.ok) throw new LadderError('engine_failure', `providers/prompt.ts: reading the schema of ${db} failed: ${outcome.error.message}`);
+  return outcome.result;
+}
+
+/**
+ * Renders a database's schema: `CREATE` statements of tables and views (as SQLite stores them),
+ * each table followed by `-- samples` comment lines with up to {@link SAMPLE_VALUES_PER_COLUMN}
+ * distinct non-NULL values per column from its first {@link SAMPLE_ROWS_PER_TABLE} rows.
+ */
+export async function renderSchema(engine: Engine, db: string): Promise<string> {
+  const master = await query(
+    engine,
+    db,
+    "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY CASE type WHEN 'table' THEN 0 ELSE 1 END, name",
+  );
+  const blocks: string[] = [];
+  for (const [type, name, sql] of master.rows) {
+    const lines = [`${String(sql).trim()};`];
+    if (type === 'table') {
+      const sample = await query(engine, db, `SELECT * FROM ${quoteIdentifier(String(name))} LIMIT ${SAMPLE_ROWS_PER_TABLE}`);
+      sample.columns.forEach((column, index) => {
+        const seen: string[] = [];
+        for (const row of sample.rows) {
+          const cell = row[index];
+          if (cell === null || cell === undefined) continue;
+          const text = formatSample(cell);
+          if (!seen.includes(text)) seen.push(text);
+          if (seen.length === SAMPLE_VALUES_PER_COLUMN) break;
+        }
+        if (seen.length > 0) lines.push(`-- ${name}.${column} e.g. ${seen.join(', ')}`);
+      });
+    }
+    blocks.push(lines.join('\n'));
+  }
+  return blocks.join('\n\n');
+}
+
+async function databaseFor(vars: Record<string, unknown>): Promise<{ key: string; db: string; label: string }> {
+  const role = typeof vars['role'] === 'string' && vars['role'] !== '' ? vars['role'] : undefined;
+  if (typeof vars['db_path'] === 'string' && vars['db_path'] !== '') {
+    const db = path.resolve(vars['db_path']);
+    return { key: db, db, label: path.basename(db) };
+  }
+  if (typeof vars['db'] !== 'string' || vars['db'] === '') {
+    throw new LadderError('dataset_invalid', `providers/prompt.ts: vars.db must name a fixture (or vars.db_path a database file), received ${JSON.stringify(vars['db'])}`);
+  }
+  const fixture = await resolveFixtureOnce(vars['db'], role);
+  const wanted = Array.isArray(vars['snapshots']) ? vars['snapshots'][0] : vars['snapshots'];
+  const snapshot = fixture.snapshots.find((entry) => entry.name === wanted) ?? fixture.snapshots[0];
+  if (snapshot === undefined) throw new LadderError('dataset_invalid', `providers/prompt.ts: fixture ${vars['db']} has no snapshot`);
+  return { key: `${snapshot.path}`, db: snapshot.path, label: `${vars['db']}${role ? ` (as role ${role})` : ''}` };
+}
+
+/**
+ * The prompt function promptfoo calls.
+ * @returns the prompt text.
+ * @throws LadderError `dataset_invalid` without `question` or a database; `unknown_fixture`.
+ */
+export async function text2sqlPrompt(context: PromptContext): Promise<string> {
+  const vars = context?.vars ?? {};
+  const question = vars['question'];
+  if (typeof question !== 'string' || question.trim() === '') {
+    throw new LadderError('dataset_invalid', `providers/prompt.ts: vars.question must be the question text, received ${JSON.stringify(question)}`);
+  }
+  const { key, db, label } = await databaseFor(vars);
+  let schema = schemaCache.get(key);
+  if (schema === undefined) {
+    schema = renderSchema(getSharedEngine(), db);
+    schemaCache.set(key, schema);
+    schema.catch(() => schemaCache.delete(key));
+  }
+  const asOf = typeof vars['as_of_date'] === 'string' ? vars['as_of_date'] : undefined;
+  const rules = typeof vars['business_rules'] === 'string' && vars['business_rules'].trim() !== '' ? vars['business_rules'].trim() : undefined;
+  return [
+    `You write SQLite queries for the database ${label}. Its schema, with sample values:`,
+    '',
+    await schema,
+    '',
+    ...(asOf ? [`Today is ${asOf}. Read relative periods ("last quarter", "this year") against this date.`, ''] : []),
+    ...(rules ? ['Business rules:', rules, ''] : []),
+    OUTPUT_PROTOCOL,
+    '',
+    `Question: ${question.trim()}`,
+  ].join('\n');
+}

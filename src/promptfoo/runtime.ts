@@ -1,0 +1,117 @@
+/**
+ * The promptfoo front end's runtime (src/runtime/ladder-runtime.ts): one shared engine, fixture
+ * resolutions and the gold-result cache for the whole process. Kept on `globalThis` under a
+ * registered symbol, so that the TypeScript sources (`file://assertions/…`) and the compiled package
+ * (`package:text2sql-ladder:assertions.…`) loaded in the same promptfoo process share one engine
+ * instead of starting two pools.
+ *
+ * Closing: the ladder-summary extension's `afterAll` calls {@link closeSharedEngine}; a
+ * `beforeExit` hook does the same when no extension is configured. The engine also `unref`s idle
+ * children, so an unclosed engine never keeps promptfoo from exiting.
+ */
+import type { GoldResultCache } from '../compare/gold-result-cache.js';
+import type { Engine, ExecuteRequest } from '../engine/engine.js';
+import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
+import type { ResolvedFixture } from '../fixtures/registry.js';
+import { CLOSE_WAIT_MS, createLadderRuntime } from '../runtime/ladder-runtime.js';
+import type { LadderRuntime } from '../runtime/ladder-runtime.js';
+
+interface RuntimeState {
+  runtime: LadderRuntime | undefined;
+  exitHook: boolean;
+}
+
+const STATE_KEY = Symbol.for('text2sql-ladder.assertions.runtime');
+
+function state(): RuntimeState {
+  const holder = globalThis as unknown as Record<symbol, RuntimeState | undefined>;
+  let current = holder[STATE_KEY];
+  if (current === undefined) {
+    current = { runtime: undefined, exitHook: false };
+    holder[STATE_KEY] = current;
+  }
+  return current;
+}
+
+/**
+ * The promptfoo front end's runtime (engine, gold cache, fixtures), created on first use. The
+ * first call's `engineOptions` configure the engine (defaults: pool size = available cores,
+ * 10 000 ms deadline, legacy double quotes); per-assertion limits are applied with
+ * {@link withRequestDefaults}, never by creating another engine.
+ */
+export function promptfooRuntime(engineOptions?: SqliteEngineOptions): LadderRuntime {
+  const current = state();
+  current.runtime ??= createLadderRuntime(engineOptions === undefined ? {} : { engine: engineOptions });
+  return current.runtime;
+}
+
+/** The process's shared SQLite engine (the runtime's), created on first use. */
+export function getSharedEngine(options?: SqliteEngineOptions): Engine {
+  const current = state();
+  const engine = promptfooRuntime(options).engine();
+  if (!current.exitHook) {
+    current.exitHook = true;
+    process.once('beforeExit', () => void closeSharedEngine());
+  }
+  return engine;
+}
+
+/** Longest wait for the engine's children to exit in {@link closeSharedEngine}, in milliseconds. */
+export const CLOSE_TIMEOUT_MS = CLOSE_WAIT_MS;
+
+/**
+ * Closes the shared engine (if any); the next {@link getSharedEngine} starts a new one. Waits at
+ * most {@link CLOSE_TIMEOUT_MS} with the event loop kept alive (see `LadderRuntime.close`).
+ */
+export async function closeSharedEngine(): Promise<void> {
+  const current = state();
+  current.exitHook = false;
+  await current.runtime?.close(CLOSE_TIMEOUT_MS);
+}
+
+/** The gold-result cache shared by every execution assertion in the process. */
+export function sharedGoldCache(): GoldResultCache {
+  return promptfooRuntime().goldCache;
+}
+
+/**
+ * Resolves (and on first use builds) a fixture, once per (name, role) per process.
+ * @throws LadderError `unknown_fixture` / `invalid_option` from the registry (misuse).
+ */
+export function resolveFixtureOnce(name: string, role: string | undefined): Promise<ResolvedFixture> {
+  return promptfooRuntime().resolveFixture(name, role);
+}
+
+/** Per-request defaults an assertion applies on top of the shared engine. */
+export interface RequestDefaults {
+  /** Deadline per statement in milliseconds. */
+  readonly timeoutMs?: number;
+  /** Double-quote handling. */
+  readonly doubleQuotes?: ExecuteRequest['doubleQuotes'];
+}
+
+/**
+ * An engine view that fills in request fields the caller left out (a request's own values win).
+ * `close()` on the view does nothing: the shared engine belongs to the process.
+ */
+export function withRequestDefaults(engine: Engine, defaults: RequestDefaults): Engine {
+  if (defaults.timeoutMs === undefined && defaults.doubleQuotes === undefined) return engine;
+  const fill = (request: ExecuteRequest): ExecuteRequest => {
+    const timeoutMs = request.timeoutMs ?? defaults.timeoutMs;
+    const doubleQuotes = request.doubleQuotes ?? defaults.doubleQuotes;
+    return { ...request, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(doubleQuotes !== undefined ? { doubleQuotes } : {}) };
+  };
+  // `options` mirrors SqliteEngine.options with these defaults applied, so that a rung keying a
+  // cache on the double-quote mode (checkExecution) sees the mode the view runs under.
+  const base = (engine as { readonly options?: object }).options;
+  const view = {
+    dialect: engine.dialect,
+    options: { ...base, ...(defaults.timeoutMs !== undefined ? { timeoutMs: defaults.timeoutMs } : {}), ...(defaults.doubleQuotes !== undefined ? { doubleQuotes: defaults.doubleQuotes } : {}) },
+    execute: (request: ExecuteRequest) => engine.execute(fill(request)),
+    prepare: (request: ExecuteRequest) => engine.prepare(fill(request)),
+    explain: (request: ExecuteRequest) => engine.explain(fill(request)),
+    catalog: (db: string) => engine.catalog(db),
+    close: async () => undefined,
+  };
+  return view;
+}

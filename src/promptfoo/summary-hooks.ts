@@ -1,0 +1,210 @@
+/**
+ * promptfoo extension hooks for the ladder (re-exported by extensions/ladder-summary.ts; kept here
+ * so that the package build ships them in dist/assertions/).
+ *
+ * ```yaml
+ * extensions:
+ *   - file://extensions/ladder-summary.ts:afterEach   # copies ladder details into the row metadata
+ *   - file://extensions/ladder-summary.ts:afterAll    # prints the ladder summary, closes the engine
+ * # installed: file://node_modules/text2sql-ladder/dist/assertions/summary-hooks.js:afterAll (and :afterEach)
+ * ```
+ *
+ * - `afterEach` copies each rung's one-line verdict (`L1_syntax: "pass: …"`, `end_to_end`) and
+ *   the full ladder details (`ladder`) from the assertion's metadata into the row's metadata, which
+ *   the web viewer shows in the cell's Metadata tab (promptfoo keeps assertion metadata only inside
+ *   `gradingResult.componentResults`).
+ * - `afterAll` prints the ladder summary (src/report) per provider — execution success,
+ *   correctness among executed, end-to-end correctness, scored / unscored, gold errors, empty-gold
+ *   matches, rung and tag pass rates — and, when `LADDER_SUMMARY_JSON` names a file, writes the
+ *   summaries there as JSON. It then closes the shared engine.
+ *
+ * Rows graded only by single-rung assertions (e.g. the Spider example's execution rung) are
+ * summarized from those rungs. Hooks never throw: a broken row is skipped with a warning, so the
+ * summary cannot turn a finished run into a failure — except a run that lost rows: when the rows
+ * do not cover every test in every column (src/report/ladder-summary.ts `checkRowCount`),
+ * `afterAll` says so on stderr and sets the exit code to 1.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { closeSharedEngine, resolveFixtureOnce } from './runtime.js';
+import type { RungMetadata } from './adapter.js';
+import type { LadderMetadata } from './ladder-result.js';
+import { checkRowCount, summarizeLadder } from '../report/ladder-summary.js';
+import type { ProviderSummary, SummaryRecord } from '../report/ladder-summary.js';
+import { renderLadderSummary } from '../report/render-summary.js';
+import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../report/promptfoo-run-identity.js';
+import { columnsOf } from '../report/promptfoo-rows.js';
+import { LADDER_SCORE_NAMES, type RungStatus } from '../rungs/rung-result.js';
+
+/** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
+export interface ResultRow {
+  provider?: { id?: string; label?: string };
+  testCase?: { metadata?: Record<string, unknown>; vars?: Record<string, unknown>; description?: string };
+  vars?: Record<string, unknown>;
+  gradingResult?: { componentResults?: Array<{ metadata?: Record<string, unknown> } | null | undefined> | null; metadata?: Record<string, unknown> } | null;
+  failureReason?: number;
+  metadata?: Record<string, unknown>;
+  /** Test (dataset item) index. */
+  testIdx?: number;
+  /** Column index (one prompt × provider). */
+  promptIdx?: number;
+}
+
+/** Ladder or rung metadata found in a row's grading results. */
+export interface FoundMetadata {
+  readonly ladder: LadderMetadata | undefined;
+  readonly rungs: RungMetadata[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Collects `text2sqlLadder` entries from a row's grading result (top level and components). */
+export function findLadderMetadata(row: ResultRow): FoundMetadata {
+  const candidates = [row.gradingResult?.metadata, ...(row.gradingResult?.componentResults ?? []).map((entry) => entry?.metadata)];
+  let ladder: LadderMetadata | undefined;
+  const rungs: RungMetadata[] = [];
+  const seen = new Set<unknown>();
+  for (const candidate of candidates) {
+    const entry = isObject(candidate) ? candidate['text2sqlLadder'] : undefined;
+    if (!isObject(entry) || seen.has(entry)) continue;
+    seen.add(entry);
+    if (entry['kind'] === 'ladder' && ladder === undefined) ladder = entry as unknown as LadderMetadata;
+    else if (entry['kind'] === 'rung') rungs.push(entry as unknown as RungMetadata);
+  }
+  return { ladder, rungs };
+}
+
+/** Rung id → its named score (`L1_syntax` …), from the shared contract. */
+const SCORE_NAMES: Readonly<Record<string, string>> = LADDER_SCORE_NAMES;
+
+/** Copies ladder details into the row metadata (see the module doc). */
+export async function afterEach(context: { test?: unknown; result?: ResultRow }): Promise<{ test?: unknown; result?: ResultRow }> {
+  try {
+    const row = context.result;
+    if (!row) return context;
+    const { ladder, rungs } = findLadderMetadata(row);
+    const added: Record<string, unknown> = {};
+    if (ladder) {
+      for (const rung of ladder.rungs) added[SCORE_NAMES[rung.rung] ?? rung.rung] = `${rung.status}: ${rung.reason}`;
+      added['end_to_end'] = ladder.endToEnd === null ? 'unscored' : String(ladder.endToEnd);
+      added['ladder_verdict'] = ladder.verdict;
+      added['ladder'] = JSON.stringify(ladder);
+    }
+    for (const rung of rungs) {
+      const name = SCORE_NAMES[rung.rung] ?? rung.rung;
+      added[name] = `${rung.status}: ${rung.reason}`;
+      added[`${name}_details`] = JSON.stringify(rung);
+    }
+    if (Object.keys(added).length > 0) row.metadata = { ...row.metadata, ...added };
+  } catch (error) {
+    process.stderr.write(`text2sql-ladder afterEach: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  return context;
+}
+
+function tagsOf(row: ResultRow): string[] {
+  const tags = row.testCase?.metadata?.['tags'];
+  return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
+}
+
+function behaviorOf(row: ResultRow): SummaryRecord['expectedBehavior'] {
+  const value = row.testCase?.metadata?.['expected_behavior'] ?? row.vars?.['expected_behavior'] ?? row.testCase?.vars?.['expected_behavior'];
+  return value === 'clarify' || value === 'refuse' ? value : 'answer';
+}
+
+/** Turns one promptfoo row into a summary record, or `undefined` when no ladder assertion graded it. */
+export function toSummaryRecord(row: ResultRow): SummaryRecord | undefined {
+  const provider = row.provider?.label || row.provider?.id || 'provider';
+  const rawId = row.testCase?.metadata?.['id'] ?? row.vars?.['id'] ?? row.testCase?.description ?? '';
+  const base = { provider, id: String(rawId), tags: tagsOf(row), expectedBehavior: behaviorOf(row) };
+  const { ladder, rungs } = findLadderMetadata(row);
+  if (row.failureReason === 2) {
+    return { ...base, verdict: 'error', executed: false, rungs: {}, goldError: false, emptyGoldMatch: false };
+  }
+  if (ladder) {
+    return {
+      ...base,
+      expectedBehavior: ladder.expectedBehavior,
+      verdict: ladder.verdict,
+      ...(ladder.endToEnd !== null ? { endToEnd: ladder.endToEnd } : {}),
+      executed: ladder.executed,
+      rungs: { ...ladder.statuses },
+      goldError: ladder.goldError,
+      emptyGoldMatch: ladder.emptyGoldMatch,
+    };
+  }
+  if (rungs.length === 0) return undefined;
+  const statuses: Record<string, RungStatus> = {};
+  for (const rung of rungs) statuses[SCORE_NAMES[rung.rung] ?? rung.rung] = rung.status;
+  const execution = rungs.find((rung) => rung.rung === 'execution');
+  const facts = isObject(execution?.details) ? (execution.details as Record<string, unknown>) : {};
+  const anyFail = rungs.some((rung) => rung.status === 'fail');
+  const unscored = execution?.status === 'unscored' && !anyFail;
+  return {
+    ...base,
+    verdict: anyFail ? 'fail' : unscored ? 'unscored' : 'pass',
+    ...(unscored ? {} : { endToEnd: execution?.status === 'pass' && !anyFail ? 1 : 0 }),
+    executed: facts['executed'] === true,
+    rungs: statuses,
+    goldError: facts['goldError'] === true,
+    emptyGoldMatch: facts['emptyGoldMatch'] === true,
+  };
+}
+
+/** Builds the per-provider summaries from promptfoo result rows. */
+export function summarizeRows(rows: readonly ResultRow[]): ProviderSummary[] {
+  const records: SummaryRecord[] = [];
+  for (const row of rows) {
+    const record = toSummaryRecord(row);
+    if (record) records.push(record);
+  }
+  return summarizeLadder(records);
+}
+
+/** What afterAll reads: promptfoo's rows, columns and config, and the suite's tests. */
+export interface AfterAllContext extends Omit<PromptfooEvalContext, 'results'> {
+  results?: ResultRow[];
+  suite?: { tests?: unknown[]; scenarios?: unknown[] };
+}
+
+/**
+ * Prints the summary, records each column's run identity in the eval's `config.metadata`
+ * (src/report/promptfoo-run-identity.ts), writes `LADDER_SUMMARY_JSON` when set (each provider with
+ * its `runs` identities), closes the shared engine. A run whose rows do not cover every test in
+ * every column is reported on stderr and exits 1.
+ */
+export async function afterAll(context: AfterAllContext): Promise<void> {
+  try {
+    const tests = context.suite?.tests;
+    const columns = context.prompts ?? [];
+    // Scenarios multiply tests in ways the suite does not list: no check then.
+    if (Array.isArray(tests) && columns.length > 0 && (context.suite?.scenarios ?? []).length === 0) {
+      const check = checkRowCount({
+        items: tests.length,
+        columns: columnsOf(columns, context.results ?? []).map((column) => column.provider),
+        rows: (context.results ?? []).map((row) => ({ item: row.testIdx ?? -1, column: row.promptIdx ?? -1 })),
+      });
+      if (!check.ok) {
+        process.stderr.write(`\ntext2sql-ladder: ERROR: ${check.message}\n`);
+        process.exitCode = 1;
+      }
+    }
+    const summaries = summarizeRows(context.results ?? []);
+    if (summaries.length > 0) process.stdout.write(`\n${renderLadderSummary(summaries)}\n\n`);
+    const identities = await recordPromptfooRunIdentities(context, { resolveFixture: resolveFixtureOnce }).catch((error: unknown) => {
+      process.stderr.write(`text2sql-ladder afterAll: run identity not recorded: ${error instanceof Error ? error.message : String(error)}\n`);
+      return [];
+    });
+    const target = process.env['LADDER_SUMMARY_JSON'];
+    if (target) {
+      mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+      writeFileSync(target, `${JSON.stringify(withRunIdentities(summaries, identities), null, 2)}\n`);
+    }
+  } catch (error) {
+    process.stderr.write(`text2sql-ladder afterAll: ${error instanceof Error ? error.message : String(error)}\n`);
+  } finally {
+    await closeSharedEngine();
+  }
+}

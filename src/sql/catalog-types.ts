@@ -1,0 +1,26 @@
+/**
+ * The tables, views and columns a database exposes, as L2 checks names against them. Engines
+ * produce it (`Engine.catalog`); DDL text and plain objects can too (catalog.ts).
+ */
+
+/** A column of a table or view in a {@link Catalog}. */
+export interface CatalogColumn {
+  readonly name: string;
+  /** The declared type as written (may be empty in SQLite). */
+  readonly type: string;
+  readonly primaryKey: boolean;
+}
+
+/** A table or view in a {@link Catalog}. */
+export interface CatalogTable {
+  readonly name: string;
+  readonly kind: 'table' | 'view';
+  /** Schema name; `main` for SQLite. */
+  readonly schema: string;
+  readonly columns: readonly CatalogColumn[];
+}
+
+/** The tables and views a database exposes. */
+export interface Catalog {
+  readonly tables: readonly CatalogTable[];
+}

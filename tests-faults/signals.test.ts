@@ -1,0 +1,114 @@
+/**
+ * A runaway statement must not outlive the process that started it: the Spider CLI and promptfoo
+ * are killed with SIGKILL, SIGINT, SIGTERM and SIGHUP while an engine child runs a recursive CTE
+ * that would count for minutes, and every engine child must be gone within 2 s. (Before the child
+ * watchdog, the reparented child ran on at 30–50 % CPU, still alive 21 s later.)
+ *
+ * Both run the compiled package (`dist/`, built by `npm run test:faults`), as an installed
+ * package does: that is where the children are plain `node sqlite-child.js`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { busyEngineChild, engineChildren, isRunning, waitFor } from './processes.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const RUNAWAY = 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 4000000000) SELECT count(*) FROM c';
+const SIGNALS = ['SIGKILL', 'SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+let work: string;
+const launched: ChildProcess[] = [];
+/** Survival time of the engine children after each kill, for the report. */
+const measured: string[] = [];
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'ladder-faults-signals-'));
+  // A Spider-format folder: one database, one gold item, one runaway prediction.
+  mkdirSync(path.join(work, 'database', 'tiny'), { recursive: true });
+  const db = new Database(path.join(work, 'database', 'tiny', 'tiny.sqlite'));
+  db.exec('CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);');
+  db.close();
+  writeFileSync(path.join(work, 'gold.sql'), 'SELECT count(*) FROM t\ttiny\n');
+  writeFileSync(path.join(work, 'pred.sql'), `${RUNAWAY}\n`);
+  // A promptfoo config: one warehouse item whose recorded prediction is the runaway statement.
+  writeFileSync(path.join(work, 'dataset.yaml'), '- id: runaway\n  question: Count forever?\n  db: warehouse\n  gold_sql: SELECT 1\n');
+  writeFileSync(path.join(work, 'recording.jsonl'), `${JSON.stringify({ id: 'runaway', output: RUNAWAY })}\n`);
+  writeFileSync(
+    path.join(work, 'promptfooconfig.yaml'),
+    [
+      'prompts:',
+      `  - id: file://${ROOT}/dist/providers/prompt.js:text2sqlPrompt`,
+      '    label: text2sql',
+      'providers:',
+      `  - id: file://${ROOT}/dist/providers/replay.js`,
+      '    label: runaway',
+      '    config:',
+      `      predictions: ${path.join(work, 'recording.jsonl')}`,
+      'tests:',
+      `  - path: file://${ROOT}/dist/datasets/promptfoo-tests.js:loadTests`,
+      '    config:',
+      `      file: ${path.join(work, 'dataset.yaml')}`,
+      '      ladder: { timeoutMs: 600000 }',
+      'extensions:',
+      `  - file://${ROOT}/dist/assertions/summary-hooks.js:afterAll`,
+      '',
+    ].join('\n'),
+  );
+});
+
+afterAll(() => {
+  for (const child of launched) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+  process.stdout.write(`\nengine children after the parent was killed:\n${measured.map((line) => `  ${line}`).join('\n')}\n`);
+});
+
+function launchSpiderCli(): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    ['dist/bin/text2sql-ladder.js', 'spider', '--gold', path.join(work, 'gold.sql'), '--pred', path.join(work, 'pred.sql'), '--db', path.join(work, 'database'), '--timeout-ms', '600000'],
+    { cwd: ROOT, stdio: 'ignore' },
+  );
+  launched.push(child);
+  return child;
+}
+
+function launchPromptfoo(signal: string): ChildProcess {
+  const state = path.join(work, `.promptfoo-${signal}`);
+  const child = spawn(
+    'bash',
+    ['-c', `. scripts/promptfoo-env.sh; exec "$PROMPTFOO_BIN" eval -c ${JSON.stringify(path.join(work, 'promptfooconfig.yaml'))} --no-cache --no-progress-bar --no-table -o ${JSON.stringify(path.join(work, `out-${signal}.json`))}`],
+    { cwd: ROOT, stdio: 'ignore', env: { ...process.env, PROMPTFOO_CONFIG_DIR: state } },
+  );
+  launched.push(child);
+  return child;
+}
+
+async function killDuringRunaway(label: string, child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  const busy = await busyEngineChild(child.pid!, 120_000);
+  const children = engineChildren(child.pid!);
+  expect(children).toContain(busy);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+  const gone = await waitFor(() => children.every((pid) => !isRunning(pid)), 2_000);
+  const survivors = children.filter(isRunning);
+  measured.push(`${label}, ${signal}: ${children.length} child(ren) ${gone === undefined ? 'STILL RUNNING after 2000 ms' : `gone ${gone} ms after the parent exited`}`);
+  // Survivors would count for minutes: end them (they are this test's) before failing.
+  for (const pid of survivors) process.kill(pid, 'SIGKILL');
+  expect(gone, `${label} killed with ${signal}: engine children ${survivors.join(', ')} still ran`).toBeDefined();
+}
+
+describe('the Spider CLI killed during a runaway statement', () => {
+  it.each(SIGNALS)('%s: no engine child survives 2 s', async (signal) => {
+    await killDuringRunaway('spider CLI', launchSpiderCli(), signal);
+  });
+});
+
+describe('promptfoo killed during a runaway statement', () => {
+  it.each(SIGNALS)('%s: no engine child survives 2 s', async (signal) => {
+    await killDuringRunaway('promptfoo eval', launchPromptfoo(signal), signal);
+  });
+});

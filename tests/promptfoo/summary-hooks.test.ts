@@ -1,0 +1,127 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach as restore, describe, expect, it, vi } from 'vitest';
+import { toGradingResult } from '../../src/promptfoo/adapter.js';
+import { toLadderGradingResult } from '../../src/promptfoo/ladder-result.js';
+import { afterAll, afterEach, toSummaryRecord } from '../../src/promptfoo/summary-hooks.js';
+import type { ResultRow } from '../../src/promptfoo/summary-hooks.js';
+import type { LadderResult } from '../../src/rungs/ladder.js';
+import { createRungResult, createSkippedResult } from '../../src/rungs/rung-result.js';
+
+restore(() => {
+  vi.restoreAllMocks();
+  delete process.env['LADDER_SUMMARY_JSON'];
+});
+
+const failedAtL2: LadderResult = {
+  verdict: 'fail',
+  endToEnd: 0,
+  expectedBehavior: 'answer',
+  answer: { kind: 'sql', sql: 'SELECT totl FROM orders', source: 'text' },
+  rungs: [
+    createRungResult({ rung: 'syntax', status: 'pass', reason: 'SQLite prepared it', details: null }),
+    createRungResult({ rung: 'schema', status: 'fail', reason: 'no such column: totl', details: null }),
+    createSkippedResult('safety', 'L2_schema fail'),
+    createSkippedResult('execution', 'L2_schema fail'),
+  ],
+  results: {},
+  reason: 'L2_schema fail: no such column: totl; skipped: L3_safety, L4_execution',
+};
+
+/** A promptfoo row as the evaluator builds it: our result is the first component. */
+function row(graded: ReturnType<typeof toGradingResult>, extra: Partial<ResultRow> = {}): ResultRow {
+  return {
+    provider: { id: 'replay:weak.jsonl', label: 'weak' },
+    testCase: { metadata: { id: 'q1', tags: ['difficulty:easy'], expected_behavior: 'answer' } },
+    gradingResult: { componentResults: [graded, ...(graded.componentResults ?? [])] },
+    failureReason: graded.pass ? 0 : 1,
+    metadata: { id: 'q1' },
+    ...extra,
+  };
+}
+
+const ladderRow = () => row(toLadderGradingResult(failedAtL2, { id: 'q1', snapshots: ['base'], facts: { executed: false, goldError: false, emptyGoldMatch: false } }));
+
+describe('afterEach', () => {
+  it('copies every rung verdict and the ladder details into the row metadata', async () => {
+    const result = ladderRow();
+    await afterEach({ result });
+    expect(result.metadata).toMatchObject({
+      id: 'q1',
+      L1_syntax: 'pass: SQLite prepared it',
+      L2_schema: 'fail: no such column: totl',
+      L3_safety: 'skipped: L2_schema fail',
+      L4_execution: 'skipped: L2_schema fail',
+      end_to_end: '0',
+      ladder_verdict: 'fail',
+    });
+    expect(JSON.parse(String(result.metadata?.['ladder']))).toMatchObject({ kind: 'ladder', id: 'q1', statuses: { L2_schema: 'fail', L4_execution: 'skipped' } });
+  });
+
+  it('leaves rows without ladder metadata alone and never throws', async () => {
+    const plain: ResultRow = { metadata: { a: 1 }, gradingResult: null };
+    await expect(afterEach({ result: plain })).resolves.toEqual({ result: { metadata: { a: 1 }, gradingResult: null } });
+    await expect(afterEach({})).resolves.toEqual({});
+  });
+});
+
+describe('toSummaryRecord', () => {
+  it('reads the ladder metadata', () => {
+    expect(toSummaryRecord(ladderRow())).toEqual({
+      provider: 'weak',
+      id: 'q1',
+      tags: ['difficulty:easy'],
+      expectedBehavior: 'answer',
+      verdict: 'fail',
+      endToEnd: 0,
+      executed: false,
+      rungs: { L1_syntax: 'pass', L2_schema: 'fail', L3_safety: 'skipped', L4_execution: 'skipped' },
+      goldError: false,
+      emptyGoldMatch: false,
+    });
+  });
+
+  it('reads a single execution rung (the Spider example) and counts an errored row as an error', () => {
+    const execution = toGradingResult(createRungResult({ rung: 'execution', status: 'pass', reason: 'matches', details: { executed: true, goldError: false, emptyGoldMatch: true } }));
+    expect(toSummaryRecord(row(execution))).toMatchObject({ verdict: 'pass', endToEnd: 1, executed: true, emptyGoldMatch: true, rungs: { L4_execution: 'pass' } });
+    expect(toSummaryRecord({ ...row(execution), failureReason: 2, gradingResult: null })).toMatchObject({ verdict: 'error', executed: false, rungs: {} });
+    expect(toSummaryRecord({ provider: { id: 'x' }, gradingResult: { componentResults: [] } })).toBeUndefined();
+  });
+});
+
+describe('afterAll', () => {
+  it('prints the summary and writes LADDER_SUMMARY_JSON', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'summary-')), 'nested', 'summary.json');
+    process.env['LADDER_SUMMARY_JSON'] = file;
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    await afterAll({ results: [ladderRow()] });
+    expect(String(stdout.mock.calls[0]?.[0])).toMatch(/│ end-to-end correct +│ 0\/1 \(0\.0%\) +│/);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject([{ provider: 'weak', items: 1, endToEnd: { passed: 0, n: 1 } }]);
+  });
+});
+
+describe('afterAll: a run that lost rows', () => {
+  it('says so on stderr and sets exit code 1; a complete run does not', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const before = process.exitCode;
+    try {
+      const prompts = [{ provider: 'strong' }, { provider: 'weak' }];
+      const suite = { tests: [{}, {}] };
+      const rows = (keys: [number, number][]) => keys.map(([testIdx, promptIdx]) => ({ ...ladderRow(), testIdx, promptIdx }));
+      await afterAll({ results: rows([[0, 0], [1, 0], [0, 1], [1, 1]]), suite, prompts });
+      expect(process.exitCode).toBe(before);
+      expect(written.join('')).not.toContain('incomplete run');
+      await afterAll({ results: rows([[0, 0], [1, 0], [0, 1]]), suite, prompts });
+      expect(process.exitCode).toBe(1);
+      expect(written.join('')).toContain('text2sql-ladder: ERROR: incomplete run: 3 of 4 rows (2 items × 2 columns); missing: weak: item 1; the summary does not cover the dataset');
+    } finally {
+      process.exitCode = before;
+    }
+  });
+});
