@@ -36,10 +36,11 @@ export interface LadderRuntime {
   /** Gold results shared by every execution of this front end. */
   readonly goldCache: GoldResultCache;
   /**
-   * Resolves (and on first use builds) a fixture, once per (name, role).
+   * Resolves (and on first use builds) a fixture, once per (name, role, location).
+   * @param location - `fixturesDir` / `cacheDir` for this call, over the runtime's `fixtures` options.
    * @throws LadderError `unknown_fixture` / `invalid_option` / `input_invalid` from the registry.
    */
-  resolveFixture(name: string, role?: string): Promise<ResolvedFixture>;
+  resolveFixture(name: string, role?: string, location?: Pick<ResolveFixtureOptions, 'fixturesDir' | 'cacheDir'>): Promise<ResolvedFixture>;
   /**
    * Closes the engine (if any) and waits for its children to exit, at most `waitMs` (default
    * {@link CLOSE_WAIT_MS}). Keeps the event loop alive while it waits: the engine unrefs idle
@@ -70,14 +71,15 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
     },
     hasEngine: () => engine !== undefined,
     goldCache,
-    resolveFixture(name, role) {
-      const key = `${name}\u0000${role ?? ''}`;
+    resolveFixture(name, role, location = {}) {
+      const where = { ...options.fixtures, ...location };
+      const key = `${name}\u0000${role ?? ''}\u0000${where.fixturesDir ?? ''}\u0000${where.cacheDir ?? ''}`;
       let pending = fixtures.get(key);
       if (pending === undefined) {
         // Loaded on first use: a front end that never names a fixture (the vitest matchers, the
         // spider command) does not load the fixture builder.
         pending = import('../fixtures/registry.js').then(({ resolveFixture }) =>
-          resolveFixture(name, { ...options.fixtures, ...(role === undefined ? {} : { role }) }),
+          resolveFixture(name, { ...where, ...(role === undefined ? {} : { role }) }),
         );
         fixtures.set(key, pending);
         pending.catch(() => fixtures.delete(key));
