@@ -11,7 +11,7 @@
  * | `safety`      | SafetyPolicy (src/safety/policy.ts): `maxLimit`, `allowedTables` (a list, or `role` for the item role's tables), … | LIMIT and allowed tables off | L3 |
  * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
- * | `fixturesDir` / `cacheDir` | folder paths, relative to the promptfoo config's folder | the test generator's, `TEXT2SQL_LADDER_FIXTURES` / `TEXT2SQL_LADDER_CACHE`, the bundled fixtures | fixture resolution |
+ * | `fixturesDir` / `cacheDir` | folder paths, relative to the promptfoo config's folder | the test generator's, `TEXT2SQL_LADDER_FIXTURES` / `TEXT2SQL_LADDER_CACHE_DIR` (its `fixtures/`), the bundled fixtures | fixture resolution |
  * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
  *
  * Every problem is a LadderError('invalid_option') naming `config.<option>` in the library's one

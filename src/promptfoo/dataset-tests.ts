@@ -9,7 +9,7 @@
  *     config:
  *       file: datasets/warehouse.yaml     # relative to the config's folder, else the working directory, else this package
  *       # fixturesDir: fixtures           # the app's fixture folders (relative to the config's folder)
- *       # cacheDir: .text2sql-ladder/cache   # where fixtures are built (default: beside the config)
+ *       # cacheDir: .text2sql-ladder/cache/fixtures   # where fixtures are built (default: beside the config)
  *       ladder: { policy: default }       # the ladder assertion's config (optional)
  *       # assert: [...]                   # replaces the default [ladder] assertion list (optional)
  *       # ids: [q01, q02]                 # only these items (optional)

@@ -7,9 +7,9 @@
  * 1. the assertion's `config.fixturesDir` / `config.cacheDir`;
  * 2. the test generator's `config.fixturesDir` / `config.cacheDir` (`loadTests` records them for
  *    the process, so the assertions and the prompt function of its tests use them too);
- * 3. the environment: `TEXT2SQL_LADDER_FIXTURES`, `TEXT2SQL_LADDER_CACHE` (relative to the working
- *    directory);
- * 4. the bundled fixtures (`warehouse`), cached in the app (`<config folder>/.text2sql-ladder/cache`)
+ * 3. the environment: `TEXT2SQL_LADDER_FIXTURES`, `TEXT2SQL_LADDER_CACHE_DIR` (builds in its
+ *    `fixtures/` folder), relative to the working directory;
+ * 4. the bundled fixtures (`warehouse`), cached in the app (`<config folder>/.text2sql-ladder/cache/fixtures`)
  *    when the package is installed, in the clone's `.cache/fixtures` otherwise.
  *
  * Config values are relative to the promptfoo config's folder, as promptfoo's own `file://` paths
@@ -99,7 +99,8 @@ export function effectiveFixtureLocation(
     return value === undefined || value.trim() === '' ? undefined : path.resolve(cwd, value);
   };
   const fixturesDir = explicit.fixturesDir ?? suite.fixturesDir ?? fromEnv(FIXTURES_ENV);
-  let cacheDir = explicit.cacheDir ?? suite.cacheDir ?? fromEnv(CACHE_ENV);
+  const cacheRoot = fromEnv(CACHE_ENV);
+  let cacheDir = explicit.cacheDir ?? suite.cacheDir ?? (cacheRoot === undefined ? undefined : path.join(cacheRoot, 'fixtures'));
   // The app's own fixtures, or an installed package: the cache goes beside the config, never into
   // the package (read-only or shared under pnpm and CI caches).
   if (cacheDir === undefined && (fixturesDir !== undefined || (where.installed ?? isInstalledPackage()))) {
