@@ -141,7 +141,11 @@ export function toTestCase(item: DatasetItem, assert: PromptfooAssertion[]): Pro
  */
 export function resolveDatasetFile(file: string, baseDir: string = promptfooConfigDir()): string {
   if (path.isAbsolute(file)) return file;
-  const candidates = [path.join(baseDir, file), file, path.join(findPackageRoot(import.meta.url), file)];
+  // Named as given when the config's folder is the working directory (messages and run
+  // identities then show `datasets/x.yaml`, not an absolute path).
+  const besideConfig = path.resolve(baseDir, file);
+  if (existsSync(besideConfig)) return path.resolve(file) === besideConfig ? file : besideConfig;
+  const candidates = [file, path.join(findPackageRoot(import.meta.url), file)];
   return candidates.find((candidate) => existsSync(candidate)) ?? file;
 }
 
