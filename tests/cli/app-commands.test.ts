@@ -49,7 +49,7 @@ describe('text2sql-ladder init', () => {
     ]);
     const manifest = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest['scripts']).toEqual(SCAFFOLD_SCRIPTS);
-    expect(manifest['devDependencies']).toEqual({ 'text2sql-ladder': '^0.1.0', promptfoo: '0.121.20' });
+    expect(manifest['devDependencies']).toEqual({ 'text2sql-ladder': '^0.2.0', promptfoo: '0.121.20' });
     expect(readFileSync(path.join(app, '.gitignore'), 'utf8')).toBe('node_modules/\n.promptfoo/\n.text2sql-ladder/\nout/\n.env.online\n');
     expect(readFileSync(path.join(app, '.env.ladder'), 'utf8')).toContain('PROMPTFOO_CONFIG_DIR=.promptfoo\n');
   });
