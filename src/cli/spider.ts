@@ -87,11 +87,15 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
   try {
     const policy = resolvePolicy({ preset: options.preset, ...(options.keepDistinct ? { keepDistinct: true } : {}) });
     if (options.out !== undefined) await checkOutFolder(options.out);
-    const [gold, predictions, knownDbIds] = await Promise.all([
+    const [gold, knownDbIds, dbFolders] = await Promise.all([
       readSpiderGold(options.gold),
-      readPredictions(options.pred),
       options.tables === undefined ? Promise.resolve(undefined) : readTables(options.tables),
+      folderNames(options.db),
     ]);
+    // A `<TAB>word` ending a prediction is a db_id column only when it names a known database;
+    // otherwise it is SQL (`FROM singer<TAB>T1`), so one such line cannot misalign the run.
+    const dbIds = new Set([...gold.map((item) => item.dbId), ...(knownDbIds ?? []), ...dbFolders]);
+    const predictions = await readPredictions(options.pred, { knownDbIds: dbIds });
     await checkGoldFile(options.gold, gold);
     checkAligned(options.gold, options.pred, gold, predictions);
     await checkDbDir(options.db, gold);
@@ -272,6 +276,15 @@ function checkAligned(goldFile: string, predFile: string, gold: readonly SpiderG
     'input_invalid',
     `--pred: ${predFile}:${first.prediction.line} names db_id ${JSON.stringify(first.prediction.dbId)} but gold item ${first.item.index} (${goldFile}:${first.item.line}) is on ${JSON.stringify(first.item.dbId)}: the files are not aligned${more}`,
   );
+}
+
+/** The sub-folder names of `dir` (the db_ids a Spider `--db` folder holds); none when it cannot be read. */
+async function folderNames(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return []; // checkDbDir reports a missing or unreadable --db
+  }
 }
 
 async function checkSnapshotFiles(dbDir: string, dbIds: readonly string[]): Promise<void> {

@@ -29,6 +29,8 @@ beforeAll(() => {
   writeFileSync(path.join(dir, 'no-tab.sql'), 'SELECT count(*) FROM items\nSELECT id FROM items\n');
   writeFileSync(path.join(dir, 'dev.json'), JSON.stringify([{ db_id: 'shop', question: 'How many?', query: 'SELECT count(*) FROM items' }], null, 1));
   writeFileSync(path.join(dir, 'empty.sql'), '\n\n');
+  // concert_singer is a known db_id (a --db folder): a line naming it against a shop item is misaligned.
+  mkdirSync(path.join(dbDir, 'concert_singer'));
   writeFileSync(path.join(dir, 'misaligned.sql'), 'SELECT count(*) FROM items\tshop\nSELECT id FROM items\tconcert_singer\n');
   for (const [folder, content] of [['not-sqlite', 'CREATE TABLE items (id INTEGER);\n'], ['zero-bytes', '']] as const) {
     mkdirSync(path.join(dir, folder, 'shop'), { recursive: true });

@@ -108,6 +108,20 @@ describe('text2sql-ladder spider', () => {
     expect(items.map((item) => item.exec)).toEqual([1, 0, 0, 0, null, 0, 0]);
   });
 
+  it('a tab before a word that is no known db_id (an alias) stays SQL: the run goes on', async () => {
+    writeFileSync(path.join(dir, 'alias-gold.sql'), 'SELECT count(*) FROM items\tshop\nSELECT T1.name FROM items AS T1 WHERE T1.id = 1\tshop\n');
+    writeFileSync(path.join(dir, 'alias-pred.sql'), 'SELECT count(*) FROM items\tT1\nSELECT T1.name FROM items\tT1 WHERE T1.id = 1\n');
+    const out = path.join(dir, 'alias.jsonl');
+    const { io, err } = capture();
+    expect(await runSpiderCommand(options({ gold: path.join(dir, 'alias-gold.sql'), pred: path.join(dir, 'alias-pred.sql'), out }), io)).toBe(0);
+    expect(err()).toBe('');
+    const items = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { exec: number; flags: string[] });
+    expect(items.map((item) => [item.exec, item.flags])).toEqual([
+      [1, []],
+      [1, []],
+    ]);
+  });
+
   it('an unreadable gold file is misuse: exit code 2 and a message', async () => {
     const { io, err } = capture();
     expect(await runSpiderCommand(options({ gold: path.join(dir, 'missing.sql') }), io)).toBe(2);
