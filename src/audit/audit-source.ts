@@ -28,6 +28,8 @@ export interface AuditItem {
   readonly id: string;
   /** `file:line` of the record. */
   readonly source: string;
+  /** `file:line` of each gold (same order as `golds`): where a gold's findings point. */
+  readonly goldSources?: readonly string[];
   /** Fixture name (dataset) or Spider db_id. */
   readonly db: string;
   readonly role?: string;
@@ -126,6 +128,7 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
     .map((item) => ({
       id: item.id,
       source: `${item.source.file}:${item.source.line}`,
+      ...(item.source.goldLines === undefined ? {} : { goldSources: item.source.goldLines.map((line) => `${item.source.file}:${line}`) }),
       db: item.db,
       ...(item.role === undefined ? {} : { role: item.role }),
       ...(item.snapshots === undefined ? {} : { snapshots: item.snapshots }),
@@ -176,6 +179,7 @@ async function readSpiderSource(input: string, goldFile: string, dbDir: string, 
     .map((item) => ({
       id: String(item.index),
       source: `${goldFile}:${item.line}`,
+      goldSources: [`${goldFile}:${item.line}`],
       db: item.dbId,
       golds: [item.sql],
       tags: { db_id: item.dbId },
