@@ -112,6 +112,26 @@ describe('the Spider CLI killed during a runaway statement', () => {
   });
 });
 
+describe('the Spider CLI with --out interrupted during a runaway statement', () => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s: says on stderr that --out was not written, and exits by the signal', async (signal) => {
+    const out = path.join(work, `interrupted-${signal}.jsonl`);
+    const child = spawn(
+      process.execPath,
+      ['dist/bin/text2sql-ladder.js', 'spider', '--gold', path.join(work, 'gold.sql'), '--pred', path.join(work, 'pred.sql'), '--db', path.join(work, 'database'), '--timeout-ms', '600000', '--out', out],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    launched.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('close', (_code, by) => resolve(by)));
+    await busyEngineChild(child.pid!, 120_000);
+    child.kill(signal);
+    expect(await exited).toBe(signal);
+    expect(stderr).toBe(`spider: interrupted by ${signal} after 0 of 1 items; --out ${out} was not written (a partial file would read as a whole run)\n`);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe('promptfoo killed during a runaway statement', () => {
   it.each(SIGNALS)('%s: no engine child survives 2 s', async (signal) => {
     await killDuringRunaway('promptfoo eval', launchPromptfoo(signal), signal);

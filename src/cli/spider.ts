@@ -84,6 +84,7 @@ const MAX_LISTED_PROBLEMS = 20;
  */
 export async function runSpiderCommand(options: SpiderCommandOptions, io: SpiderCommandIo): Promise<number> {
   let runtime: LadderRuntime | undefined;
+  let stopListening = (): void => {};
   try {
     const policy = resolvePolicy({ preset: options.preset, ...(options.keepDistinct ? { keepDistinct: true } : {}) });
     if (options.out !== undefined) await checkOutFolder(options.out);
@@ -106,6 +107,12 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       ? new cliProgress.SingleBar({ format: 'spider [{bar}] {value}/{total} items | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
       : undefined;
     bar?.start(gold.length, 0);
+    let done = 0;
+    stopListening = onInterrupt((signal) => {
+      bar?.stop();
+      const out = options.out === undefined ? 'no summary printed' : `--out ${options.out} was not written (a partial file would read as a whole run)`;
+      io.stderr.write(`spider: interrupted by ${signal} after ${done} of ${gold.length} items; ${out}\n`);
+    });
     const output = await evaluateSpider({
       gold,
       predictions,
@@ -117,13 +124,17 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.diagnostics ? { diagnostics: true } : {}),
-      onItem: (_verdict, done) => bar?.update(done),
+      onItem: (_verdict, finished) => {
+        done = finished;
+        bar?.update(finished);
+      },
     });
+    stopListening();
     bar?.stop();
     for (const warning of output.warnings) io.stderr.write(`warning: ${warning}\n`);
     // Not scored, or the prediction did not run (no line, no SQL, an SQLite error, a timeout).
     const problems = output.items.filter((item) => item.exec === null || item.flags.includes('prediction_error'));
-    for (const item of problems.slice(0, MAX_LISTED_PROBLEMS)) io.stderr.write(`item ${item.i} (${item.db_id}): ${item.error}\n`);
+    for (const item of problems.slice(0, MAX_LISTED_PROBLEMS)) io.stderr.write(`item ${item.i}${item.db_id === '' ? '' : ` (${item.db_id})`}: ${item.error}\n`);
     if (problems.length > MAX_LISTED_PROBLEMS) {
       const where = options.out === undefined ? 'rerun with --out verdicts.jsonl to get every item' : `every item is in --out ${options.out}`;
       io.stderr.write(`… and ${problems.length - MAX_LISTED_PROBLEMS} more items with problems (${where})\n`);
@@ -145,8 +156,29 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     }
     throw error;
   } finally {
+    stopListening();
     await runtime?.close();
   }
+}
+
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * While a run is under way, SIGINT / SIGTERM / SIGHUP first let `report` say what is lost, then
+ * end the process by the same signal (its exit code stays 128 + n; the engine children end with
+ * their parent). Returns the function that stops listening.
+ */
+function onInterrupt(report: (signal: NodeJS.Signals) => void): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    stop();
+    report(signal);
+    process.kill(process.pid, signal);
+  };
+  const stop = (): void => {
+    for (const signal of INTERRUPTS) process.removeListener(signal, handler);
+  };
+  for (const signal of INTERRUPTS) process.on(signal, handler);
+  return stop;
 }
 
 /**
@@ -165,6 +197,7 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
   text += row('execution', levels.map((l) => (summary.levels[l].scored === 0 ? 'n/a' : summary.levels[l].accuracy.toFixed(3))));
   text += '\n';
   text += `scored ${all.scored} of ${all.count} | correct ${all.correct} | executed ${summary.executed} | prediction errors ${summary.predictionErrors} | gold errors ${summary.goldErrors} | empty-gold matches ${summary.emptyGoldMatches} | undecided ${summary.undecided}`;
+  if (summary.malformedGoldLines > 0) text += ` | malformed gold lines ${summary.malformedGoldLines}`;
   if (summary.unknownHardness > 0) text += ` | hardness unknown ${summary.unknownHardness} (counted in all only)`;
   text += '\n';
   if (summary.diagnostics !== undefined) {
