@@ -90,7 +90,7 @@ describe('misuse exits 2 with one line and no stack', () => {
     const mixed = path.join(dir, 'mixed.sql');
     writeFileSync(mixed, 'SELECT count(*) FROM items\tshop\nSELECT id FROM items\n');
     const { code, err } = await cli(['spider', '--gold', mixed, '--pred', pred, '--db', dbDir]);
-    expect([code, err]).toEqual([0, 'item 1 (): <dir>/mixed.sql:2: expected "sql<TAB>db_id"\n']);
+    expect([code, err]).toEqual([0, 'item 1: malformed gold line <dir>/mixed.sql:2: expected "sql<TAB>db_id"\n']);
   });
 });
 
