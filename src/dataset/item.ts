@@ -1,5 +1,5 @@
 /**
- * The dataset record format (reference 000 §12) as loaded: one question with its gold SQL,
+ * The dataset record format (*Text-to-SQL Evals* §12) as loaded: one question with its gold SQL,
  * frozen date, role and expected behaviour. Field names follow the YAML record format.
  */
 
@@ -24,8 +24,13 @@ export interface DatasetItem {
   readonly id: string;
   /** The natural-language question. */
   readonly question: string;
-  /** Fixture name (see resolveFixture), e.g. `warehouse`. */
+  /**
+   * Fixture name (see resolveFixture), e.g. `warehouse`; for an item on plain SQLite files
+   * (`db_path`), the first file as written in the dataset (a label).
+   */
   readonly db: string;
+  /** Absolute paths of the item's SQLite files (one snapshot each), when it names files instead of a fixture. */
+  readonly db_path?: readonly string[];
   /** Snapshot names to run on; `undefined` means every snapshot of the fixture. */
   readonly snapshots?: readonly string[];
   /** Role the query runs under (selects role-scoped snapshots); `undefined` means none. */

@@ -9,13 +9,15 @@
  *
  * The engine is created on first use, so a front end that only runs static checks never starts a
  * child process; after {@link LadderRuntime.close} the next use creates a new one. The gold cache
- * and the fixture resolutions outlive a close.
+ * and the fixture resolutions outlive a close; L5's searchers (scratch folders) do not.
  */
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import { createSqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
 import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
+import type { FixtureInvariant } from '../semantic/invariants.js';
+import { createSemanticService, type SemanticService } from '../semantic/semantic-service.js';
 
 /** Options of {@link createLadderRuntime}. */
 export interface LadderRuntimeOptions {
@@ -35,11 +37,20 @@ export interface LadderRuntime {
   hasEngine(): boolean;
   /** Gold results shared by every execution of this front end. */
   readonly goldCache: GoldResultCache;
+  /** L5's test suites and counterexample searchers, created on first call; closed by `close`. */
+  semantic(): SemanticService;
   /**
-   * Resolves (and on first use builds) a fixture, once per (name, role).
+   * The invariants a fixture's manifest declares (`invariants:` in `<fixturesDir>/<name>/fixture.yaml`),
+   * read once per name; empty when it declares none.
+   * @throws LadderError `input_invalid` for a malformed declaration (with `file:line`).
+   */
+  fixtureInvariants(name: string, location?: Pick<ResolveFixtureOptions, 'fixturesDir'>): Promise<readonly FixtureInvariant[]>;
+  /**
+   * Resolves (and on first use builds) a fixture, once per (name, role, location).
+   * @param location - `fixturesDir` / `cacheDir` for this call, over the runtime's `fixtures` options.
    * @throws LadderError `unknown_fixture` / `invalid_option` / `input_invalid` from the registry.
    */
-  resolveFixture(name: string, role?: string): Promise<ResolvedFixture>;
+  resolveFixture(name: string, role?: string, location?: Pick<ResolveFixtureOptions, 'fixturesDir' | 'cacheDir'>): Promise<ResolvedFixture>;
   /**
    * Closes the engine (if any) and waits for its children to exit, at most `waitMs` (default
    * {@link CLOSE_WAIT_MS}). Keeps the event loop alive while it waits: the engine unrefs idle
@@ -63,6 +74,8 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
   let engine: SqliteEngine | undefined;
   const goldCache = new GoldResultCache(options.goldCacheEntries === undefined ? {} : { maxEntries: options.goldCacheEntries });
   const fixtures = new Map<string, Promise<ResolvedFixture>>();
+  let semantic: SemanticService | undefined;
+  const invariants = new Map<string, Promise<readonly FixtureInvariant[]>>();
   return {
     engine() {
       engine ??= createSqliteEngine(options.engine);
@@ -70,14 +83,33 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
     },
     hasEngine: () => engine !== undefined,
     goldCache,
-    resolveFixture(name, role) {
-      const key = `${name}\u0000${role ?? ''}`;
+    semantic() {
+      semantic ??= createSemanticService();
+      return semantic;
+    },
+    fixtureInvariants(name, location = {}) {
+      const where = { ...options.fixtures, ...location };
+      const key = `${name}\u0000${where.fixturesDir ?? ''}`;
+      let pending = invariants.get(key);
+      if (pending === undefined) {
+        pending = Promise.all([import('../fixtures/registry.js'), import('../semantic/invariants.js'), import('node:path'), import('node:fs')]).then(([registry, declared, path, fs]) => {
+          const manifest = path.join(where.fixturesDir ?? registry.defaultFixturesDir(), name, 'fixture.yaml');
+          return fs.existsSync(manifest) ? declared.readFixtureInvariants(manifest) : [];
+        });
+        invariants.set(key, pending);
+        pending.catch(() => invariants.delete(key));
+      }
+      return pending;
+    },
+    resolveFixture(name, role, location = {}) {
+      const where = { ...options.fixtures, ...location };
+      const key = `${name}\u0000${role ?? ''}\u0000${where.fixturesDir ?? ''}\u0000${where.cacheDir ?? ''}`;
       let pending = fixtures.get(key);
       if (pending === undefined) {
         // Loaded on first use: a front end that never names a fixture (the vitest matchers, the
         // spider command) does not load the fixture builder.
         pending = import('../fixtures/registry.js').then(({ resolveFixture }) =>
-          resolveFixture(name, { ...options.fixtures, ...(role === undefined ? {} : { role }) }),
+          resolveFixture(name, { ...where, ...(role === undefined ? {} : { role }) }),
         );
         fixtures.set(key, pending);
         pending.catch(() => fixtures.delete(key));
@@ -85,6 +117,8 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
       return pending;
     },
     async close(waitMs = CLOSE_WAIT_MS) {
+      semantic?.close();
+      semantic = undefined;
       const closing = engine;
       engine = undefined;
       if (closing === undefined) return;

@@ -109,8 +109,8 @@ describe('loadDataset: YAML', () => {
   });
 
   it.each([
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sq: SELECT 1'], 4, 'item "bad": gold_sq is not a field (did you mean gold_sql?); known fields: id, question, db, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    colour: red'], 4, 'item "bad": colour is not a field; known fields: id, question, db, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sq: SELECT 1'], 4, 'item "bad": gold_sq is not a field (did you mean gold_sql?); known fields: id, question, db, db_path, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    colour: red'], 4, 'item "bad": colour is not a field; known fields: id, question, db, db_path, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
     [['  - id: bad', '    db: warehouse'], 1, 'item "bad": missing required field question'],
     [['  - id: bad', '    question: ""', '    db: warehouse'], 2, 'item "bad": question must be a non-empty string; received a string ("")'],
     [['  - id: 42', '    question: Q?', '    db: warehouse'], 1, 'item (no id): id must be a non-empty string; received a number (42)'],
