@@ -30,6 +30,8 @@ export interface AuditItem {
   readonly id: string;
   /** `file:line` of the record. */
   readonly source: string;
+  /** `file:line` of each gold (same order as `golds`): where a gold's findings point. */
+  readonly goldSources?: readonly string[];
   /** Fixture name (dataset) or Spider db_id; for a dataset item on plain SQLite files, the first file as written. */
   readonly db: string;
   /** The item's SQLite files (absolute), when it names files instead of a fixture. */
@@ -130,6 +132,7 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
     .map((item) => ({
       id: item.id,
       source: `${item.source.file}:${item.source.line}`,
+      ...(item.source.goldLines === undefined ? {} : { goldSources: item.source.goldLines.map((line) => `${item.source.file}:${line}`) }),
       db: item.db,
       ...(item.db_path === undefined ? {} : { dbPaths: item.db_path }),
       ...(item.role === undefined ? {} : { role: item.role }),
@@ -192,6 +195,7 @@ async function readSpiderSource(input: string, goldFile: string, dbDir: string, 
     .map((item) => ({
       id: String(item.index),
       source: `${goldFile}:${item.line}`,
+      goldSources: [`${goldFile}:${item.line}`],
       db: item.dbId,
       golds: [item.sql],
       tags: { db_id: item.dbId },

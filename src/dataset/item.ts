@@ -12,7 +12,10 @@ export type TagValue = string | number | boolean | readonly string[];
 /** Where a record came from: the file and the 1-based line where the record starts. */
 export interface SourceLocation {
   readonly file: string;
+  /** 1-based line where the item starts. */
   readonly line: number;
+  /** 1-based line of each gold SQL (its `gold_sql:` line, or its entry in a list); set when the item has gold. */
+  readonly goldLines?: readonly number[];
 }
 
 /** One validated dataset item. */

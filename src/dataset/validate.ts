@@ -33,6 +33,8 @@ export interface RecordLocation {
   readonly line: number;
   /** 1-based line of a field's key; the record line when unknown. */
   readonly fieldLine: (field: string) => number;
+  /** 1-based lines of a list field's entries; `undefined` when the field is no list (or unknown). */
+  readonly entryLines?: (field: string) => readonly number[] | undefined;
 }
 
 /** The outcome for one record: the item when valid, and its problems. */
@@ -172,9 +174,16 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
     expected_behavior: behavior,
     ...(notes !== undefined ? { notes } : {}),
     scored: behavior !== 'answer' || goldSql.length > 0,
-    source: { file: at.file, line: at.line },
+    source: { file: at.file, line: at.line, ...(goldSql.length === 0 ? {} : { goldLines: goldLinesOf(at, goldSql.length) }) },
   };
   return { item, errors };
+}
+
+/** The line of each gold: a list's entries, or the `gold_sql:` line for one string. */
+function goldLinesOf(at: RecordLocation, count: number): number[] {
+  const entries = at.entryLines?.('gold_sql');
+  if (entries !== undefined && entries.length === count) return [...entries];
+  return Array.from({ length: count }, () => at.fieldLine('gold_sql'));
 }
 
 /** Formats a problem as `<file>:<line>: item "<id>": <message>`. */

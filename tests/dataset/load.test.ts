@@ -50,8 +50,29 @@ describe('loadDataset: YAML', () => {
         expected_behavior: 'answer',
         notes: 'Fiscal quarter, not calendar.',
         scored: true,
-        source: { file: f, line: 1 },
+        source: { file: f, line: 1, goldLines: [7] },
       },
+    ]);
+  });
+
+  it('records the line of each gold: the gold_sql line for one, each entry for a list', async () => {
+    const f = file('.yaml', [
+      '- id: one',
+      '  question: One?',
+      '  db: warehouse',
+      '  gold_sql: SELECT 1',
+      '- id: two',
+      '  question: Two?',
+      '  db: warehouse',
+      '  gold_sql:',
+      '    - SELECT 1',
+      '    - |',
+      '      SELECT 2',
+    ]);
+    const { items } = await loadDataset(f);
+    expect(items.map((item) => item.source)).toEqual([
+      { file: f, line: 1, goldLines: [4] },
+      { file: f, line: 5, goldLines: [9, 10] },
     ]);
   });
 

@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { flattenTags, ladderAssertionRef, loadTests } from '../../src/promptfoo/dataset-tests.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pf-tests-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = path.join(dir, 'items.yaml');
 writeFileSync(
   file,
