@@ -6,21 +6,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured, type CapturedRun } from '../helpers/run-cli.js';
 import { SCAFFOLD_SCRIPTS } from '../../src/cli/init.js';
 import { fileChecksum } from '../../src/fixtures/build.js';
 import { tempDir } from '../compare/helpers.js';
 
 let dir: string;
 
-async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'text2sql-ladder', ...args], {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-  });
-  return { code, out: out.split(dir).join('<dir>'), err: err.split(dir).join('<dir>') };
+function cli(args: readonly string[]): Promise<CapturedRun> {
+  return runCliCaptured(args, dir);
 }
 
 beforeAll(() => {

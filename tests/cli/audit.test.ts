@@ -6,21 +6,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured, type CapturedRun } from '../helpers/run-cli.js';
 import { makeDb, tempDir } from '../compare/helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const FIXTURES = path.join(ROOT, 'tests/audit/fixtures');
 let dir: string;
 
-async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'text2sql-ladder', ...args], {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-  });
-  return { code, out: out.split(dir).join('<dir>'), err: err.split(dir).join('<dir>') };
+function cli(args: readonly string[]): Promise<CapturedRun> {
+  return runCliCaptured(args, dir);
 }
 
 beforeAll(() => {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured, type CapturedRun } from '../helpers/run-cli.js';
 import { makeDb, tempDir } from '../compare/helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -38,14 +38,8 @@ beforeAll(() => {
   }
 });
 
-async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'text2sql-ladder', ...args], {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-  });
-  return { code, out, err: err.split(dir).join('<dir>') };
+function cli(args: readonly string[]): Promise<CapturedRun> {
+  return runCliCaptured(args, dir);
 }
 
 const spider = (...extra: string[]): string[] => ['spider', '--gold', gold, '--pred', pred, '--db', dbDir, ...extra];
