@@ -269,9 +269,10 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
 
 /**
  * The NULL policy of `spider --test-suite` unless `--nulls` says otherwise: `observed`, unlike the
- * library's `allowed`. Spider's test suites come from a generator that never writes NULL (the
- * released fuzzer of "Semantic Evaluation for Text-to-SQL with Distilled Test Suites" drops NULLs
- * from its value pools), and the benchmark's golds assume the data it ships: `COUNT(col)` for
+ * library's `allowed`. Spider's test suites come from a generator that writes no NULL the original
+ * database does not hold (the fuzzer released with "Semantic Evaluation for Text-to-SQL with
+ * Distilled Test Suites" drops NULLs from its value pools), and the benchmark's golds assume the
+ * data it ships: `COUNT(col)` for
  * `COUNT(*)` or `NOT IN` for `EXCEPT` is right on it. NULL wherever the schema allows one rejects
  * such predictions (docs/semantic.md gives the measured difference on Spider dev).
  */
