@@ -35,13 +35,15 @@ import type { Snapshot } from '../fixtures/snapshot.js';
 import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import type { Engine, ExecutionOutcome, QueryResult } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
+import type { Witness } from '../rungs/semantic-details.js';
 import { parseSql, type ParseResult } from '../sql/parse.js';
 import { invalidValue, rejectUnknownKeys } from '../options.js';
 import { dumpDatabase } from './dump-database.js';
 import { readStoredTables } from './edit-database.js';
 import { createGeneratorPlan, generateDatabase, verifyDatabaseFile, type GeneratorPlan } from './generate-database.js';
 import { extractGoldLiterals, type GoldLiteral } from './gold-literals.js';
-import { bindInvariants, type BoundInvariant, type FixtureInvariant } from './invariants.js';
+import { bindInvariants, type BoundInvariant } from './invariants.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import { readObservedValues, type ObservedData } from './observed-values.js';
 import { createPrng } from './prng.js';
 import { readSchema, type DatabaseSchema } from './schema-reader.js';
@@ -50,7 +52,8 @@ import { shrinkWitness, type ShrinkResult } from './shrink-witness.js';
 import { fileChecksum } from './suite-cache.js';
 import type { NullPolicy } from './value-pools.js';
 import { confirmOrderIndependent, DEFAULT_EMPTY_VS_NULL_ROW, EMPTY_VS_NULL_ROW_VALUES, judgeDatabase, type DatabaseJudgement, type EmptyVsNullRow, type JudgeContext } from './witness-check.js';
-import { formatRefutationReason, insertStatements, witnessTables, type WitnessTable } from './witness-format.js';
+import { formatRefutationReason, insertStatements, witnessTables } from './witness-format.js';
+import type { WitnessTable } from '../rungs/semantic-details.js';
 
 /** What is fixed for one schema: read once, searched many times. */
 export interface CounterexampleSearcherInput {
@@ -87,40 +90,6 @@ export interface SearchInput {
   readonly goldOrdered?: boolean;
   /** A folder to keep the final witness database in (`witness-<checksum>.sqlite`); default: not kept. */
   readonly keepWitnessIn?: string;
-}
-
-/** One distinguishing database, shrunk and re-run. */
-export interface Witness {
-  /** Indices (into the input golds) of the golds this database distinguishes from the prediction. */
-  readonly golds: readonly number[];
-  /** Rows per table, every table of the schema. */
-  readonly rowsPerTable: Readonly<Record<string, number>>;
-  /** Rows over all tables. */
-  readonly totalRows: number;
-  /** Rows of the largest table. */
-  readonly maxRowsPerTable: number;
-  /** The tables that hold rows, parents first, with their rows (cells as the engine returns them). */
-  readonly tables: readonly WitnessTable[];
-  /** One `INSERT` per table that holds rows, parents first (readable; run after the schema's CREATE statements). */
-  readonly inserts: readonly string[];
-  /** The whole database as a SQL script (schema and rows, `dumpDatabase`) to replay it in any SQLite. */
-  readonly script: string;
-  /** sha256 of the witness file. */
-  readonly checksum: string;
-  /** The kept file (with `keepWitnessIn`), else `null`. */
-  readonly file: string | null;
-  /** Each distinguished gold's result on the witness, aligned with `golds` (from the final re-run). */
-  readonly goldResults: readonly QueryResult[];
-  /** The prediction's outcome on the witness (from the final re-run): a result, or the error it failed with. */
-  readonly predicted: ExecutionOutcome;
-  /** The comparisons, aligned with `golds` (`null` when the prediction failed). */
-  readonly verdicts: readonly (Verdict | null)[];
-  /** The first gold's difference in one line (the verdict's reason or the prediction's error). */
-  readonly difference: string;
-  /** Shrinking: rows before and after, trials. */
-  readonly shrink: Pick<ShrinkResult, 'rowsBefore' | 'rowsAfter' | 'trials' | 'accepted' | 'valuesSimplified' | 'stoppedBy'>;
-  /** The draw that found it: index and size tier. */
-  readonly draw: { readonly index: number; readonly tier: string };
 }
 
 /** Databases tried and why some told nothing. */

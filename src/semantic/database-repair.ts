@@ -5,15 +5,9 @@
  */
 import Database from 'better-sqlite3';
 import type { GenValue } from './gen-value.js';
-import {
-  describeInvariant,
-  invariantViolationSql,
-  quoteIdentifier,
-  type BoundInvariant,
-  type CheckInvariant,
-  type ChildrenInvariant,
-  type DeriveInvariant,
-} from './invariants.js';
+import { describeInvariant, type BoundInvariant } from './invariants.js';
+import type { CheckInvariant, ChildrenInvariant, DeriveInvariant } from '../fixtures/fixture-invariant.js';
+import { invariantViolationSql, quoteIdentifier } from './invariant-sql.js';
 import { findTable, type TableSchema } from './schema-reader.js';
 import type { GeneratorPlan } from './generate-database.js';
 

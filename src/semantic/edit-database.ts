@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { bindable, isConstraintError, repairAndDerive, verifyOpenDatabase } from './database-repair.js';
 import { fromSafeIntegerCell, valueKey, type GenValue } from './gen-value.js';
 import type { GenerateOutcome, GeneratorPlan } from './generate-database.js';
-import { RANDOM_FUNCTION, quoteIdentifier } from './invariants.js';
+import { RANDOM_FUNCTION, quoteIdentifier } from './invariant-sql.js';
 import { compareValues } from './observed-values.js';
 import { createPrng, type Prng } from './prng.js';
 import { findTable, type DatabaseSchema, type TableSchema } from './schema-reader.js';

@@ -28,16 +28,9 @@ import { bindable, isConstraintError, mayBeNull, repairAndDerive, verifyOpenData
 import { computeFillOrder, type FillOrder } from './fill-order.js';
 import { valueKey, type GenValue } from './gen-value.js';
 import type { GoldLiteral } from './gold-literals.js';
-import {
-  RANDOM_FUNCTION,
-  columnKey,
-  describeInvariant,
-  invariantViolationSql,
-  quoteIdentifier,
-  type BoundInvariant,
-  type CheckInvariant,
-  type ChildrenInvariant,
-} from './invariants.js';
+import { columnKey, describeInvariant, type BoundInvariant } from './invariants.js';
+import type { CheckInvariant, ChildrenInvariant } from '../fixtures/fixture-invariant.js';
+import { RANDOM_FUNCTION, invariantViolationSql, quoteIdentifier } from './invariant-sql.js';
 import { readObservedValues, type ObservedData } from './observed-values.js';
 import type { Prng } from './prng.js';
 import { findTable, type DatabaseSchema, type TableSchema } from './schema-reader.js';

@@ -23,10 +23,12 @@ import { sqliteLibraryVersion } from '../fixtures/build.js';
 import { LadderError } from '../errors.js';
 import { checkExecution, type ExecutionDetails } from '../rungs/execution.js';
 import type { RungResult } from '../rungs/rung-result.js';
+import type { GoldDisagreement, SuiteFailure, SuiteStepDetails } from '../rungs/semantic-details.js';
 import { DISTILL_VERSION, distillSuites, drawStream, generatedDatabaseFile, generatedName, resolveSuiteBudget, type Coverage, type ResolvedSuiteBudget, type SkippedDatabases, type StopReason, type SuiteBudget } from './distill.js';
 import { createGeneratorPlan, finiteDomains, generateDatabase, GENERATOR_VERSION, type GeneratorPlan } from './generate-database.js';
 import { extractGoldLiterals } from './gold-literals.js';
-import { bindInvariants, canonicalInvariants, type FixtureInvariant } from './invariants.js';
+import { bindInvariants, canonicalInvariants } from './invariants.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import { findNeighbours, type EquivalentCounts, type NeighbourKind, type NeighbourSet } from './neighbours.js';
 import { readSchema } from './schema-reader.js';
 import { contentKey, createTempFolder, defaultSuiteCacheDir, fileChecksum, publishSuite, readSuiteRecord, SUITE_FORMAT, suiteFolder } from './suite-cache.js';
@@ -366,19 +368,10 @@ export interface EvaluateOnSuiteInput {
   readonly cache?: GoldResultCache;
 }
 
-/** Two golds of one item that return different results on a suite database. */
-export interface GoldDisagreement {
-  readonly goldA: number;
-  readonly goldB: number;
-  readonly database: string;
-  /** The verdict's reason (gold A taken as the reference), or the error of the gold that failed. */
-  readonly reason: string;
-}
-
 /** The verdict of a prediction on an item's test suite. */
 export interface SuiteEvaluation {
   /** `pass` when some gold matches on every database; `unscored` when no gold runs everywhere or the comparison is undecided. */
-  readonly status: 'pass' | 'fail' | 'unscored';
+  readonly status: SuiteStepDetails['status'];
   /** One line, e.g. `generated database gen-17 (orders 3 rows, …): 1 missing row, 1 extra row`. */
   readonly reason: string;
   /** The L4 rule on the suite's databases, with every per-database verdict. */
@@ -386,14 +379,7 @@ export interface SuiteEvaluation {
   /** Databases in this item's suite (snapshots included). */
   readonly databases: number;
   /** The first database where the reported gold and the prediction differ; `null` on a pass. */
-  readonly failing: {
-    readonly database: string;
-    readonly generated: boolean;
-    readonly index: number | null;
-    readonly path: string;
-    readonly rowCounts: Readonly<Record<string, number>> | null;
-    readonly verdict: Verdict | null;
-  } | null;
+  readonly failing: SuiteFailure | null;
   /** Pairs of the item's golds that disagree on some database (gold ambiguity, reported, not resolved). */
   readonly goldAmbiguity: readonly GoldDisagreement[];
 }

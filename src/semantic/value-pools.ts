@@ -15,7 +15,8 @@
  */
 import { numericValue, valueKey, type GenValue } from './gen-value.js';
 import type { GoldLiteral } from './gold-literals.js';
-import { columnDomains, columnKey, type BoundInvariant, type FormatInvariant, type RangeInvariant, type ValuesInvariant } from './invariants.js';
+import { columnDomains, columnKey, type BoundInvariant } from './invariants.js';
+import type { FormatInvariant, RangeInvariant, ValuesInvariant } from '../fixtures/fixture-invariant.js';
 import type { ObservedColumn, ObservedData } from './observed-values.js';
 import type { Prng } from './prng.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
