@@ -23,7 +23,7 @@ import { copyFileSync, renameSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { WitnessShrink } from '../rungs/semantic-details.js';
 import { valueKey, type GenValue } from './gen-value.js';
-import type { GeneratorPlan } from './generate-database.js';
+import type { GeneratorPlan } from './generator-plan.js';
 import { editDatabase, readStoredTables, type DatabaseEdit, type StoredTable } from './edit-database.js';
 import { columnKey, isLookupTable } from './invariants.js';
 import { compareValues } from './observed-values.js';

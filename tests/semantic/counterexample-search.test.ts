@@ -12,7 +12,7 @@ import {
   type RefutedOutcome,
   type SearchOutcome,
 } from '../../src/semantic/counterexample-search.js';
-import { verifyDatabaseFile } from '../../src/semantic/generate-database.js';
+import { verifyDatabaseFile } from '../../src/semantic/verify-database.js';
 import { resolveSearchBudget, tierOfDraw } from '../../src/semantic/search-budget.js';
 import { bindInvariants, readFixtureInvariants } from '../../src/semantic/invariants.js';
 import { readSchema } from '../../src/semantic/schema-reader.js';
