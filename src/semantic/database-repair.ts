@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { GenValue } from './gen-value.js';
 import { describeInvariant, type BoundInvariant } from './invariants.js';
 import type { CheckInvariant, ChildrenInvariant, DeriveInvariant } from '../fixtures/fixture-invariant.js';
-import { invariantViolationSql, quoteIdentifier } from './invariant-sql.js';
+import { quoteIdentifier } from './invariant-sql.js';
 import { findTable, type TableSchema } from './schema-reader.js';
 import type { GeneratorPlan } from './generator-plan.js';
 

@@ -13,7 +13,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { compareResults, type Verdict } from '../compare/compare-results.js';
+import { compareResults } from '../compare/compare-results.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';

@@ -5,9 +5,9 @@
  */
 import type { Cell, QueryResult } from '../engine/engine.js';
 import type { WitnessTable } from '../rungs/semantic-details.js';
-import { sqlLiteralOf, toCell, type GenValue } from './gen-value.js';
+import { sqlLiteralOf, toCell } from './gen-value.js';
 import type { StoredTable } from './edit-database.js';
-import type { RefutedOutcome, SearchOutcome } from './counterexample-search.js';
+import type { RefutedOutcome, SearchOutcome } from './search-outcome.js';
 import type { Witness } from '../rungs/semantic-details.js';
 
 /** SQLite's keywords (https://sqlite.org/lang_keywords.html): identifiers spelt like one are quoted. */
