@@ -13,7 +13,7 @@ import { quoteIdentifier } from './invariant-sql.js';
 import { columnKey, type BoundInvariant } from './invariants.js';
 import type { Prng } from './prng.js';
 import { findTable, insertableColumns, type TableSchema } from './schema-reader.js';
-import { drawValue, freshValue, type DrawProfile } from './value-pools.js';
+import { drawValue, freshValue, type DrawProfile } from './draw-value.js';
 
 /** A row as inserted: values by the table's insertable columns, plus its rowid. */
 export interface StoredRow {

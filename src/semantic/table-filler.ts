@@ -13,7 +13,7 @@ import { columnKey, type BoundInvariant } from './invariants.js';
 import type { Prng } from './prng.js';
 import { RowGenerator, type StoredRow } from './row-generator.js';
 import { findTable, insertableColumns, type TableSchema } from './schema-reader.js';
-import { drawProfile, type DrawProfile } from './value-pools.js';
+import { drawProfile, type DrawProfile } from './draw-value.js';
 
 /** Rows per table for one database. */
 export interface RowRange {
