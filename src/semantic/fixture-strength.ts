@@ -9,7 +9,7 @@
  */
 import type { Coverage } from './distill.js';
 import type { NeighbourKind } from './neighbours.js';
-import type { GoldSuite, TestSuite } from './test-suite.js';
+import type { GoldSuite, TestSuite } from './suite-types.js';
 
 /** A neighbour no database of the measured set distinguishes. */
 export interface Survivor {

@@ -19,7 +19,8 @@ import { createCounterexampleSearcher, type CounterexampleSearcher } from './cou
 import { canonicalInvariants } from './invariants.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import { readSchema } from './schema-reader.js';
-import { buildTestSuite, type TestSuite } from './test-suite.js';
+import type { TestSuite } from './suite-types.js';
+import { buildTestSuite } from './test-suite.js';
 import type { SuiteBudget } from './distill.js';
 import type { NullPolicy } from './value-pools.js';
 
