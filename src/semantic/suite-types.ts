@@ -6,7 +6,7 @@
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { Coverage, ResolvedSuiteBudget, SkippedDatabases, StopReason } from './distill.js';
-import type { EquivalentCounts, NeighbourKind } from './neighbours.js';
+import type { EquivalentCounts, NeighbourKind } from './neighbour-types.js';
 
 /** A neighbour as stored in a suite. */
 export interface SuiteNeighbour {
