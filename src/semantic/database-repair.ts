@@ -4,12 +4,12 @@
  * final check of integrity, foreign keys and every invariant is verify-database.ts.
  */
 import Database from 'better-sqlite3';
-import type { GenValue } from './gen-value.js';
-import { describeInvariant, type BoundInvariant } from './invariants.js';
 import type { CheckInvariant, ChildrenInvariant, DeriveInvariant } from '../fixtures/fixture-invariant.js';
-import { quoteIdentifier } from './invariant-sql.js';
-import { findTable, type TableSchema } from './schema-reader.js';
+import type { GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
+import { quoteIdentifier } from './invariant-sql.js';
+import { describeInvariant, type BoundInvariant } from './invariants.js';
+import { findTable, type TableSchema } from './schema-reader.js';
 
 /**
  * True when the generator may leave these columns NULL: none is NOT NULL or part of the primary
@@ -28,6 +28,7 @@ export function bindable(value: GenValue): unknown {
   return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value;
 }
 
+/** True for SQLite's constraint errors (`SQLITE_CONSTRAINT_*`) and `SQLITE_MISMATCH`: the row is redrawn or the edit skipped, not a failure. */
 export function isConstraintError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_MISMATCH');

@@ -13,7 +13,6 @@ import { readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { bindable, isConstraintError, repairAndDerive } from './database-repair.js';
-import { verifyOpenDatabase } from './verify-database.js';
 import { fromSafeIntegerCell, valueKey, type GenValue } from './gen-value.js';
 import type { GenerateOutcome } from './generate-database.js';
 import type { GeneratorPlan } from './generator-plan.js';
@@ -21,6 +20,7 @@ import { RANDOM_FUNCTION, quoteIdentifier } from './invariant-sql.js';
 import { compareValues } from './observed-values.js';
 import { createPrng, type Prng } from './prng.js';
 import { findTable, insertableColumns, type DatabaseSchema, type TableSchema } from './schema-reader.js';
+import { verifyOpenDatabase } from './verify-database.js';
 
 /** A row's identity: `[rowid]`, or the primary-key values of a `WITHOUT ROWID` table. */
 export type RowKey = readonly GenValue[];

@@ -6,20 +6,21 @@
  *
  * How one database is made (an in-memory SQLite database, then `VACUUM INTO` the file):
  * 1. Create the tables and indexes exactly as the schema declares them (triggers are not copied).
- * 2. Fill tables parents first (fill-order.ts). Per row: foreign keys take a parent row's key
- *    (NULL sometimes when nullable); a `children` invariant fills the child per parent row; a
- *    `lookup` table copies a subset of the snapshots' rows; other columns draw from their pools
- *    (value-pools.ts). A row that breaks a key in memory, a declared row `check`, or any
- *    constraint SQLite enforces on INSERT (CHECK, NOT NULL, UNIQUE, STRICT types) is redrawn, up to
- *    12 times, then skipped.
+ * 2. Fill tables parents first (fill-order.ts, table-filler.ts). Per row (row-generator.ts):
+ *    foreign keys take a parent row's key (NULL sometimes when nullable); a `children` invariant
+ *    fills the child per parent row; a `lookup` table copies a subset of the snapshots' rows;
+ *    other columns draw from their pools (value-pools.ts, draw-value.ts). A row that breaks a key
+ *    in memory, a declared row `check`, or any constraint SQLite enforces on INSERT (CHECK, NOT
+ *    NULL, UNIQUE, STRICT types) is redrawn, up to 12 times, then skipped.
  * 3. Fill deferred foreign keys (cycles, self-references) from the rows their parents now have.
  * 4. Compute `derive` columns in declaration order (`UPDATE … SET col = (sql)`).
  * 5. Repair: rows that break a `check` that reads derived columns, parents with too few or too
  *    many `children`, and rows whose foreign key lost its parent are deleted (children of deleted
- *    rows with them), then derived columns are recomputed; at most 4 rounds.
+ *    rows with them), then derived columns are recomputed; at most 4 rounds (database-repair.ts).
  * 6. Create the views; verify `PRAGMA integrity_check`, `PRAGMA foreign_key_check` and every
- *    invariant's violation query; then `VACUUM INTO` the output file. A database that fails is
- *    redrawn from a fresh sub-stream (`attempt/1`, …); after `maxAttempts` the outcome says why.
+ *    invariant's violation query (verify-database.ts); then `VACUUM INTO` the output file. A
+ *    database that fails is redrawn from a fresh sub-stream (`attempt/1`, …); after `maxAttempts`
+ *    the outcome says why.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';

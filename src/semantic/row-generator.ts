@@ -7,13 +7,13 @@ import type Database from 'better-sqlite3';
 import type { CheckInvariant } from '../fixtures/fixture-invariant.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { bindable, mayBeNull } from './database-repair.js';
+import { drawValue, freshValue, type DrawProfile } from './draw-value.js';
 import { valueKey, type GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
 import { quoteIdentifier } from './invariant-sql.js';
 import { columnKey, type BoundInvariant } from './invariants.js';
 import type { Prng } from './prng.js';
 import { findTable, insertableColumns, type TableSchema } from './schema-reader.js';
-import { drawValue, freshValue, type DrawProfile } from './draw-value.js';
 
 /** A row as inserted: values by the table's insertable columns, plus its rowid. */
 export interface StoredRow {
@@ -155,6 +155,7 @@ export class RowGenerator {
     });
   }
 
+  /** Records an inserted row: its values for later duplicates, its keys for uniqueness, the next sequential key. */
   remember(values: readonly GenValue[]): void {
     values.forEach((v, i) => {
       if (v !== null) this.#previous[i]!.push(v);

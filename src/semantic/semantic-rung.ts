@@ -30,9 +30,9 @@ import type { ExecutingRung, LadderContext, LadderResults } from '../rungs/ladde
 import { createRungResult, createSkippedResult, scoreNameOf, type RungIssue, type RungResult } from '../rungs/rung-result.js';
 import type { GoldDisagreement, SearchStepDetails, SemanticDetails, SuiteStepDetails } from '../rungs/semantic-details.js';
 import { DEFAULT_SUITE_BUDGET, resolveSuiteBudget, type SuiteBudget } from './distill.js';
+import { evaluateOnSuite } from './evaluate-on-suite.js';
 import { DEFAULT_SEARCH_BUDGET, resolveSearchBudget, type SearchBudget } from './search-budget.js';
 import { createSemanticService, type SemanticService, type SuiteSettings } from './semantic-service.js';
-import { evaluateOnSuite } from './evaluate-on-suite.js';
 import type { NullPolicy } from './value-pools.js';
 import { DEFAULT_EMPTY_VS_NULL_ROW, EMPTY_VS_NULL_ROW_VALUES, type EmptyVsNullRow } from './witness-check.js';
 

@@ -22,9 +22,9 @@
 import { copyFileSync, renameSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { WitnessShrink } from '../rungs/semantic-details.js';
+import { editDatabase, readStoredTables, type DatabaseEdit, type StoredTable } from './edit-database.js';
 import { valueKey, type GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
-import { editDatabase, readStoredTables, type DatabaseEdit, type StoredTable } from './edit-database.js';
 import { columnKey, isLookupTable } from './invariants.js';
 import { compareValues } from './observed-values.js';
 import { findTable } from './schema-reader.js';

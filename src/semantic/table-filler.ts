@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { ChildrenInvariant } from '../fixtures/fixture-invariant.js';
 import { bindable, isConstraintError, mayBeNull } from './database-repair.js';
+import { drawProfile, type DrawProfile } from './draw-value.js';
 import type { GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
 import { quoteIdentifier } from './invariant-sql.js';
@@ -13,7 +14,6 @@ import { columnKey, type BoundInvariant } from './invariants.js';
 import type { Prng } from './prng.js';
 import { RowGenerator, type StoredRow } from './row-generator.js';
 import { findTable, insertableColumns, type TableSchema } from './schema-reader.js';
-import { drawProfile, type DrawProfile } from './draw-value.js';
 
 /** Rows per table for one database. */
 export interface RowRange {
@@ -25,7 +25,9 @@ export interface RowRange {
 
 /** Fills the tables of one database (one instance per draw). */
 export class TableFiller {
+  /** Rows inserted so far, by table name. */
   readonly rows = new Map<string, StoredRow[]>();
+  /** Rows that could not be drawn within the constraints (skipped). */
   skipped = 0;
   readonly #profile: DrawProfile;
   readonly #fkSkew: number;
@@ -41,6 +43,7 @@ export class TableFiller {
     this.#fkSkew = profileRng.pick([0, 0, 0.5, 0.8]);
   }
 
+  /** Fills one table (its parents are filled already); `sizeRng` draws its row count. */
   fill(table: TableSchema, sizeRng: Prng): void {
     const rng = this.rng.fork(`table/${table.name}`);
     const columns = insertableColumns(table);

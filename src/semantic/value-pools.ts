@@ -13,14 +13,14 @@
  * Declared invariants narrow every source: `values` replaces them (only those values), `range`
  * and `format` filter them and shape fresh values.
  */
+import type { FormatInvariant, RangeInvariant, ValuesInvariant } from '../fixtures/fixture-invariant.js';
+import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
+import { constantsFor } from './constant-neighbours.js';
 import { numericValue, valueKey, type GenValue } from './gen-value.js';
 import type { GoldLiteral } from './gold-literals.js';
 import { columnDomains, columnKey, type BoundInvariant } from './invariants.js';
-import type { FormatInvariant, RangeInvariant, ValuesInvariant } from '../fixtures/fixture-invariant.js';
 import type { ObservedColumn, ObservedData } from './observed-values.js';
-import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import type { ColumnSchema, DatabaseSchema, TableSchema } from './schema-reader.js';
-import { constantsFor } from './constant-neighbours.js';
 import { dayNumber, dayOf, isDate, isTime, isTimestamp, kindOf, type ValueKind } from './value-kind.js';
 
 /** Where generated values of one column come from. */

@@ -4,11 +4,10 @@
  * and text tables of the database and of both results for a matcher's message.
  */
 import type { Cell, QueryResult } from '../engine/engine.js';
-import type { WitnessTable } from '../rungs/semantic-details.js';
-import { sqlLiteralOf, toCell } from './gen-value.js';
+import type { Witness, WitnessTable } from '../rungs/semantic-details.js';
 import type { StoredTable } from './edit-database.js';
+import { sqlLiteralOf, toCell } from './gen-value.js';
 import type { RefutedOutcome, SearchOutcome } from './search-outcome.js';
-import type { Witness } from '../rungs/semantic-details.js';
 
 /** SQLite's keywords (https://sqlite.org/lang_keywords.html): identifiers spelt like one are quoted. */
 const SQLITE_KEYWORDS = new Set(
