@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { CheckInvariant, ChildrenInvariant, DeriveInvariant } from '../fixtures/fixture-invariant.js';
 import type { GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
-import { quoteIdentifier } from './invariant-sql.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
 import { describeInvariant, type BoundInvariant } from './invariants.js';
 import { findTable, type TableSchema } from './schema-reader.js';
 

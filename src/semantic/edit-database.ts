@@ -16,7 +16,8 @@ import { bindable, isConstraintError, repairAndDerive } from './database-repair.
 import { fromSafeIntegerCell, valueKey, type GenValue } from './gen-value.js';
 import type { GenerateOutcome } from './generate-database.js';
 import type { GeneratorPlan } from './generator-plan.js';
-import { RANDOM_FUNCTION, quoteIdentifier } from './invariant-sql.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
+import { RANDOM_FUNCTION } from './invariant-sql.js';
 import { compareValues } from './observed-values.js';
 import { createPrng, type Prng } from './prng.js';
 import { findTable, insertableColumns, type DatabaseSchema, type TableSchema } from './schema-reader.js';

@@ -1,18 +1,14 @@
 /**
  * The SQL of fixture invariants: a violation query per invariant (the rows that break it), and the
- * quoting and literals the generator's statements share.
+ * literals the generator's statements share.
  */
+import { quoteIdentifier } from '../sql/identifiers.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import type { BoundInvariant } from './invariants.js';
 import { findTable, type DatabaseSchema } from './schema-reader.js';
 
 /** The name of the seeded random function a `derive` may call during generation. */
 export const RANDOM_FUNCTION = 'ladder_random';
-
-/** Double-quotes an identifier for SQLite. */
-export function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 /** A SQL literal for a declared value (strings single-quoted, numbers as written). */
 export function sqlLiteral(value: string | number | null): string {

@@ -4,6 +4,7 @@
  * (whole predicates, clauses, items) and on its column references (swaps within a table). Each
  * edit is handed to the caller's `add`, which filters and keeps it (neighbours.ts).
  */
+import { quoteIdentifier } from '../sql/identifiers.js';
 import { positionAt } from '../sql/parse.js';
 import { isSqlNode, keywordText, type SqlNode } from '../sql/sql-tree.js';
 import type { SqliteToken } from '../sql/sqlite-lexer.js';
@@ -193,7 +194,7 @@ export function columnSwaps(gold: string, tree: ReadTree, schema: DatabaseSchema
     const chosen = others.length > maxSwaps ? rng.shuffle(others).slice(0, maxSwaps) : others;
     for (const other of chosen) {
       if (inCount && original?.notNull && baseTable && findColumn(baseTable, other)?.notNull) continue;
-      const replacement = PLAIN_IDENTIFIER.test(other) ? other : `"${other.replaceAll('"', '""')}"`;
+      const replacement = PLAIN_IDENTIFIER.test(other) ? other : quoteIdentifier(other);
       add('swap_column', nameStart, ref.end, replacement, `${show(written)} → ${show(replacement)}`);
     }
   }

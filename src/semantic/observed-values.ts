@@ -8,7 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { fromSafeIntegerCell, valueKey, type GenValue } from './gen-value.js';
-import { quoteIdentifier } from './invariant-sql.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
 import { columnKey } from './invariants.js';
 import type { DatabaseSchema } from './schema-reader.js';
 

@@ -10,7 +10,7 @@ import { bindable, mayBeNull } from './database-repair.js';
 import { drawValue, freshValue, type DrawProfile } from './draw-value.js';
 import { valueKey, type GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
-import { quoteIdentifier } from './invariant-sql.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
 import { columnKey, type BoundInvariant } from './invariants.js';
 import type { Prng } from './prng.js';
 import { findTable, insertableColumns, type TableSchema } from './schema-reader.js';

@@ -9,7 +9,7 @@ import { bindable, isConstraintError, mayBeNull } from './database-repair.js';
 import { drawProfile, type DrawProfile } from './draw-value.js';
 import type { GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
-import { quoteIdentifier } from './invariant-sql.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
 import { columnKey, type BoundInvariant } from './invariants.js';
 import type { Prng } from './prng.js';
 import { RowGenerator, type StoredRow } from './row-generator.js';

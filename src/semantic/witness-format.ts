@@ -4,6 +4,7 @@
  * and text tables of the database and of both results for a matcher's message.
  */
 import type { Cell, QueryResult } from '../engine/engine.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
 import type { Witness, WitnessTable } from '../rungs/semantic-details.js';
 import type { StoredTable } from './edit-database.js';
 import { sqlLiteralOf, toCell } from './gen-value.js';
@@ -30,7 +31,7 @@ const SQLITE_KEYWORDS = new Set(
  * @example readableIdentifier('order') // '"order"'
  */
 export function readableIdentifier(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !SQLITE_KEYWORDS.has(name.toUpperCase()) ? name : `"${name.replaceAll('"', '""')}"`;
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !SQLITE_KEYWORDS.has(name.toUpperCase()) ? name : quoteIdentifier(name);
 }
 
 /**
