@@ -76,7 +76,8 @@ describe('ladder assertion', () => {
     const declined = await ladder({ action: 'clarify', message: 'Which period?' }, context(clarify));
     expect([declined.pass, declined.namedScores, declined.reason]).toEqual([true, { end_to_end: 1 }, 'clarify item: asked for clarification: Which period?']);
     const answered = await ladder('SELECT COUNT(*) FROM orders', context(clarify));
-    expect([answered.pass, answered.namedScores]).toEqual([false, { end_to_end: 0 }]);
+    // The SQL goes through the gates (a clarify item answered with a read-only query passes L1–L3).
+    expect([answered.pass, answered.namedScores]).toEqual([false, { L1_syntax: 1, L2_schema: 1, L3_safety: 1, end_to_end: 0 }]);
   });
 
   it('an answer item without gold is unscored: passes, no L4 or end_to_end score', async () => {
