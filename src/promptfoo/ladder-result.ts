@@ -38,6 +38,8 @@ export interface LadderMetadata extends ExecutionFacts {
   readonly rungs: readonly RungMetadata[];
   /** `L1_syntax` → status, for quick reading. */
   readonly statuses: Readonly<Record<string, RungStatus>>;
+  /** Probe queries the output reported: how many L3 checked, how many it refused (failed). */
+  readonly probes: { readonly checked: number; readonly refused: number };
 }
 
 /** Options of {@link toLadderGradingResult}. */
@@ -83,6 +85,7 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     snapshots: options.snapshots,
     rungs: result.rungs.map((rung) => rungMetadata(rung)),
     statuses,
+    probes: probeCounts(result),
     ...options.facts,
   };
   return {
@@ -93,4 +96,10 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     componentResults,
     metadata: { text2sqlLadder: metadata, graderOutputs },
   };
+}
+
+/** Probes L3 checked and refused in one ladder run (0 / 0 when the output reported none). */
+export function probeCounts(result: LadderResult): { checked: number; refused: number } {
+  const probes = result.results.safety?.details?.probes ?? [];
+  return { checked: probes.length, refused: probes.filter((probe) => probe.safety === 'fail').length };
 }

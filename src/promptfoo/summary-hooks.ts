@@ -133,6 +133,7 @@ export function toSummaryRecord(row: ResultRow): SummaryRecord | undefined {
       rungs: { ...ladder.statuses },
       goldError: ladder.goldError,
       emptyGoldMatch: ladder.emptyGoldMatch,
+      ...(ladder.probes !== undefined && ladder.probes.checked > 0 ? { probes: ladder.probes } : {}),
     };
   }
   if (rungs.length === 0) return undefined;

@@ -43,6 +43,8 @@ export interface SummaryRecord {
   readonly goldError: boolean;
   /** L4 passed on an empty gold result. */
   readonly emptyGoldMatch: boolean;
+  /** Probe queries the output reported that L3 checked / refused (absent: none reported). */
+  readonly probes?: { readonly checked: number; readonly refused: number };
 }
 
 /** A rate with its denominator; `rate` is `undefined` when `n` is 0. */
@@ -64,6 +66,8 @@ export interface ProviderSummary {
   readonly endToEnd: Rate;
   readonly goldErrors: number;
   readonly emptyGoldMatches: number;
+  /** Probe queries L3 checked across the items, and how many it refused (an unsafe probe fails L3). */
+  readonly probes: { readonly checked: number; readonly refused: number };
   /** Per rung score name, in ladder order. */
   readonly rungs: ReadonlyArray<{ readonly name: string } & Rate>;
   /** Per tag, sorted by tag. */
@@ -127,6 +131,10 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     endToEnd: rate(endToEndPassed, scored.length),
     goldErrors: list.filter((record) => record.goldError).length,
     emptyGoldMatches: list.filter((record) => record.emptyGoldMatch).length,
+    probes: {
+      checked: list.reduce((sum, record) => sum + (record.probes?.checked ?? 0), 0),
+      refused: list.reduce((sum, record) => sum + (record.probes?.refused ?? 0), 0),
+    },
     rungs,
     tags,
   };

@@ -34,6 +34,11 @@ export function renderLadderSummary(summaries: readonly ProviderSummary[]): stri
   row('end-to-end correct', (s) => formatRate(s.endToEnd));
   row('gold errors', (s) => String(s.goldErrors));
   row('empty-gold matches', (s) => String(s.emptyGoldMatches));
+  // Only runs whose outputs report probe queries get the probe lines.
+  if (summaries.some((summary) => summary.probes.checked > 0)) {
+    row('probes checked (L3)', (s) => String(s.probes.checked));
+    row('probes refused (L3)', (s) => String(s.probes.refused));
+  }
   const rungNames = unique(summaries.flatMap((summary) => summary.rungs.map((rung) => rung.name)));
   for (const name of rungNames) {
     row(`${name} pass rate`, (s) => {

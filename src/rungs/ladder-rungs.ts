@@ -29,12 +29,11 @@ import type { Dialect } from '../sql/parse.js';
 import { checkAnswerGrounding, type AnswerGroundingDetails } from './answer.js';
 import { checkEfficiency, type EfficiencyDetails, type EfficiencyOptions } from './efficiency.js';
 import { checkExecution, engineDefaults, type ExecutionDetails } from './execution.js';
-import { GATE_RUNGS, engineAcceptedBy, type GateRungs } from './gates.js';
+import { GATE_RUNGS, engineAcceptedBy, type GateRungs, type GateSafetyDetails } from './gates.js';
 import type { ParseMemo } from './parse-memo.js';
 import { runPrediction } from './predicted-runs.js';
 import { createRungResult, createSkippedResult, scoreNameOf } from './rung-result.js';
 import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
-import type { SafetyDetails } from './safety.js';
 import type { SchemaDetails } from './schema.js';
 import type { SyntaxDetails } from './syntax.js';
 
@@ -51,7 +50,8 @@ export interface NoSqlDetails {
 export interface LadderRungDetails {
   readonly syntax: SyntaxDetails | NoSqlDetails;
   readonly schema: SchemaDetails;
-  readonly safety: SafetyDetails;
+  /** L3 with the statements named and the probes judged (see gates.ts). */
+  readonly safety: GateSafetyDetails;
   readonly execution: ExecutionDetails;
   readonly efficiency: EfficiencyDetails;
   readonly answer: AnswerGroundingDetails;
