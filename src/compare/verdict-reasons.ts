@@ -2,7 +2,17 @@
  * The one-line reason of a {@link Verdict}, one function per cause, so that each cause has its own
  * sentence (a reason never stands for several causes).
  */
+import { formatCell, truncate } from '../format.js';
 import type { Verdict } from './verdict.js';
+
+/** Widest row quoted in a reason, in characters (cells as SQL literals, `[a, b]`). */
+export const MAX_REASON_ROW_CHARS = 60;
+
+/** A result row as a reason quotes it: `[415447.25]`, `['north', 12.5]`, cut to {@link MAX_REASON_ROW_CHARS}. */
+export function reasonRow(row: readonly unknown[]): string {
+  const text = `[${row.map(formatCell).join(', ')}]`;
+  return text.length <= MAX_REASON_ROW_CHARS ? text : `${truncate(text, MAX_REASON_ROW_CHARS - 1)}]`;
+}
 
 /** `row` / `rows`. */
 export function plural(n: number, word: string): string {
@@ -13,11 +23,23 @@ export function rowCountReason(goldCount: number, predCount: number): string {
   return `prediction has ${predCount} ${plural(predCount, 'row')}, gold has ${goldCount}`;
 }
 
+/**
+ * Missing / extra rows with the values that differ: one missing and one extra row read
+ * `gold [415447.25] vs predicted [1040070.25]`; more read `2 missing rows, 2 extra rows; first: gold
+ * ['north', 12.5] vs predicted ['north', 13.0]`; rows come from the verdict's samples, each cut to
+ * {@link MAX_REASON_ROW_CHARS} characters.
+ */
 export function countsReason(d: Pick<Verdict, 'missingRows' | 'extraRows'>): string {
   const parts: string[] = [];
   if (d.missingRows.count > 0) parts.push(`${d.missingRows.count} missing ${plural(d.missingRows.count, 'row')}`);
   if (d.extraRows.count > 0) parts.push(`${d.extraRows.count} extra ${plural(d.extraRows.count, 'row')}`);
-  return parts.length > 0 ? parts.join(', ') : 'rows differ';
+  if (parts.length === 0) return 'rows differ';
+  const gold = d.missingRows.rows[0];
+  const predicted = d.extraRows.rows[0];
+  const values = [gold !== undefined ? `gold ${reasonRow(gold)}` : '', predicted !== undefined ? `predicted ${reasonRow(predicted)}` : ''].filter((part) => part !== '').join(' vs ');
+  if (values === '') return parts.join(', ');
+  if (d.missingRows.count === 1 && d.extraRows.count === 1) return values;
+  return d.missingRows.count + d.extraRows.count === 1 ? `${parts.join(', ')}: ${values}` : `${parts.join(', ')}; first: ${values}`;
 }
 
 export function matchReason(map: readonly number[], ordered: boolean): string {
@@ -43,7 +65,7 @@ export function undecidedReason(work: number, budget: number): string {
 export function mismatchReason(d: Pick<Verdict, 'missingRows' | 'extraRows' | 'firstDifference'>, ordered: boolean): string {
   if (d.missingRows.count > 0 || d.extraRows.count > 0) return countsReason(d);
   return ordered
-    ? `same rows, but row order differs${d.firstDifference ? ` at row ${d.firstDifference.goldRow}` : ''}`
+    ? `same rows, but row order differs${d.firstDifference ? ` at row ${d.firstDifference.goldRow}: gold ${formatCell(d.firstDifference.gold)} vs predicted ${formatCell(d.firstDifference.predicted)}` : ''}`
     : 'no single column map makes the rows match';
 }
 

@@ -62,7 +62,7 @@ describe('ladder assertion', () => {
   it('a wrong result fails L4 with the snapshot and the row difference in one line', async () => {
     const result = await ladder("SELECT COUNT(*) FROM products WHERE category = 'Accessories'", context());
     expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 0, end_to_end: 0 });
-    expect(result.reason).toMatchInlineSnapshot(`"L4_execution fail: snapshot base: 1 missing row, 1 extra row"`);
+    expect(result.reason).toMatchInlineSnapshot(`"L4_execution fail: snapshot base: gold [12] vs predicted [4]"`);
   });
 
   it('a write statement fails L3 and never executes', async () => {
