@@ -35,6 +35,7 @@ import { renderLadderSummary } from '../report/render-summary.js';
 import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../report/promptfoo-run-identity.js';
 import { columnsOf } from '../report/promptfoo-rows.js';
 import { LADDER_SCORE_NAMES, type RungStatus } from '../rungs/rung-result.js';
+import { formatCell } from '../format.js';
 
 /** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
 export interface ResultRow {
@@ -90,11 +91,13 @@ export async function afterEach(context: { test?: unknown; result?: ResultRow })
       for (const rung of ladder.rungs) added[SCORE_NAMES[rung.rung] ?? rung.rung] = `${rung.status}: ${rung.reason}`;
       added['end_to_end'] = ladder.endToEnd === null ? 'unscored' : String(ladder.endToEnd);
       added['ladder_verdict'] = ladder.verdict;
+      Object.assign(added, flatExecutionFacts(ladder.rungs.find((rung) => rung.rung === 'execution')));
       added['ladder'] = JSON.stringify(ladder);
     }
     for (const rung of rungs) {
       const name = SCORE_NAMES[rung.rung] ?? rung.rung;
       added[name] = `${rung.status}: ${rung.reason}`;
+      if (rung.rung === 'execution') Object.assign(added, flatExecutionFacts(rung));
       added[`${name}_details`] = JSON.stringify(rung);
     }
     if (Object.keys(added).length > 0) row.metadata = { ...row.metadata, ...added };
@@ -102,6 +105,37 @@ export async function afterEach(context: { test?: unknown; result?: ResultRow })
     process.stderr.write(`text2sql-ladder afterEach: ${error instanceof Error ? error.message : String(error)}\n`);
   }
   return context;
+}
+
+/**
+ * L4's key facts as flat, readable row-metadata fields (the viewer's Metadata tab shows one line
+ * each): `L4_snapshot` (first failing snapshot, or `all passed`), `L4_gold_index`,
+ * `L4_first_difference` (`row 2, column 1: gold 415447.25 vs predicted 1040070.25`),
+ * `L4_flags`, and `L4_policy` (the comparison policy once per row: preset and the options that
+ * decide a match).
+ */
+export function flatExecutionFacts(execution: RungMetadata | undefined): Record<string, string> {
+  const details = execution?.details;
+  if (!isObject(details)) return {};
+  const facts: Record<string, string> = {};
+  const snapshots = Array.isArray(details['snapshots']) ? (details['snapshots'] as unknown[]).filter(isObject) : [];
+  const failing = typeof details['firstFailingSnapshot'] === 'string' ? details['firstFailingSnapshot'] : null;
+  facts['L4_snapshot'] = failing ?? (snapshots.length > 0 ? `all ${snapshots.length} passed` : 'none ran');
+  if (typeof details['goldIndex'] === 'number') facts['L4_gold_index'] = String(details['goldIndex']);
+  const verdict = snapshots.find((snapshot) => snapshot['snapshot'] === failing)?.['verdict'];
+  const difference = isObject(verdict) ? verdict['firstDifference'] : undefined;
+  if (isObject(difference)) {
+    const where = `row ${String(difference['goldRow'])}, column ${String(difference['goldColumn'])}`;
+    facts['L4_first_difference'] = `${where}: gold ${formatCell(difference['gold'])} vs predicted ${difference['predicted'] === undefined ? '(no counterpart)' : formatCell(difference['predicted'])}`;
+  }
+  const flags = Array.isArray(details['flags']) ? (details['flags'] as unknown[]).map(String) : [];
+  facts['L4_flags'] = flags.length > 0 ? flags.join(', ') : 'none';
+  const policy = details['policy'];
+  if (isObject(policy)) {
+    const tolerance = isObject(policy['floatTolerance']) ? `${String(policy['floatTolerance']['kind'])} ${String(policy['floatTolerance']['value'])}` : 'off';
+    facts['L4_policy'] = `${String(policy['preset'])}: row order ${String(policy['rowOrder'])}, column order ${String(policy['columnOrder'])}, duplicates ${String(policy['duplicates'])}, float tolerance ${tolerance}, extra columns ${policy['allowExtraColumns'] === true ? 'allowed' : 'not allowed'}`;
+  }
+  return facts;
 }
 
 function tagsOf(row: ResultRow): string[] {

@@ -210,7 +210,7 @@ describe('compareResults — the diff pairs columns by the one overlap map', () 
 
 describe('compareResults — reasons carry the differing values', () => {
   const policy = resolvePolicy(undefined);
-  const table = (columns: string[], rows: unknown[][]) => ({ columns, rows: rows as Cell[][] });
+  const table = (columns: string[], rows: Cell[][]) => result(rows, columns);
 
   it('a 1×1 result: gold value vs predicted value', () => {
     const verdict = compareResults(table(['revenue'], [[415447.25]]), table(['revenue'], [[1040070.25]]), policy);
