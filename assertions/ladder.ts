@@ -24,7 +24,7 @@ import { guardAssertion } from '../src/promptfoo/adapter.js';
 import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
 import { COMMON_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js';
 import { missingOutputOf, readItem } from '../src/promptfoo/item.js';
-import { toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
+import { ladderScoreNames, toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
 import { getSharedEngine, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
 import { safetyPolicyFor } from './safety.js';
 
@@ -71,6 +71,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
       id: item.id,
       snapshots: item.snapshots.map((snapshot) => snapshot.name),
       facts: executionFacts(result.results.execution),
+      scoreNames: ladderScoreNames({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined }),
     });
   });
 }

@@ -35,7 +35,7 @@ import { renderLadderSummary } from '../report/render-summary.js';
 import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../report/promptfoo-run-identity.js';
 import { columnsOf } from '../report/promptfoo-rows.js';
 import { LADDER_SCORE_NAMES, type RungStatus } from '../rungs/rung-result.js';
-import { formatCell } from '../format.js';
+import { formatCell, oneLine } from '../format.js';
 
 /** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
 export interface ResultRow {
@@ -188,14 +188,35 @@ export function toSummaryRecord(row: ResultRow): SummaryRecord | undefined {
   };
 }
 
-/** Builds the per-provider summaries from promptfoo result rows. */
-export function summarizeRows(rows: readonly ResultRow[]): ProviderSummary[] {
+/**
+ * Builds one summary per column (provider × prompt) from promptfoo result rows, in column order.
+ * A column is labelled by its provider, plus `[prompt label]` when that provider has several
+ * prompts (a prompt A/B on one provider is two columns, never merged).
+ * @param prompts - promptfoo's `prompts` (one per column); without it the rows' `promptIdx` decide.
+ */
+export function summarizeRows(rows: readonly ResultRow[], prompts?: AfterAllContext['prompts']): ProviderSummary[] {
+  const columns = columnsOf(prompts, rows);
+  const perProvider = new Map<string, number>();
+  for (const column of columns) perProvider.set(column.provider, (perProvider.get(column.provider) ?? 0) + 1);
+  const labelOf = new Map(columns.map((column) => [column.index, (perProvider.get(column.provider) ?? 0) > 1 ? `${column.provider} [${promptLabel(column.prompt, column.index)}]` : column.provider]));
   const records: SummaryRecord[] = [];
-  for (const row of rows) {
+  for (const row of [...rows].sort((a, b) => (a.promptIdx ?? 0) - (b.promptIdx ?? 0))) {
     const record = toSummaryRecord(row);
-    if (record) records.push(record);
+    if (!record) continue;
+    const index = row.promptIdx ?? 0;
+    const column = columns.find((entry) => entry.index === index);
+    records.push({ ...record, provider: labelOf.get(index) ?? record.provider, prompt: column?.prompt ?? '', column: index });
   }
   return summarizeLadder(records);
+}
+
+/** Longest prompt label used in a column label, in characters. */
+const MAX_PROMPT_LABEL_CHARS = 40;
+
+function promptLabel(label: string, index: number): string {
+  const text = oneLine(label);
+  if (text === '') return `prompt ${index + 1}`;
+  return text.length <= MAX_PROMPT_LABEL_CHARS ? text : `${text.slice(0, MAX_PROMPT_LABEL_CHARS - 1)}…`;
 }
 
 /** What afterAll reads: promptfoo's rows, columns and config, and the suite's tests. */
@@ -226,7 +247,7 @@ export async function afterAll(context: AfterAllContext): Promise<void> {
         process.exitCode = 1;
       }
     }
-    const summaries = summarizeRows(context.results ?? []);
+    const summaries = summarizeRows(context.results ?? [], context.prompts);
     if (summaries.length > 0) process.stdout.write(`\n${renderLadderSummary(summaries)}\n\n`);
     const identities = await recordPromptfooRunIdentities(context, { resolveFixture: resolveFixtureOnce }).catch((error: unknown) => {
       process.stderr.write(`text2sql-ladder afterAll: run identity not recorded: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,5 +1,5 @@
 /**
- * The ladder summary: per provider, the numbers that do not lie (../shared/DESIGN.md, "Scores that
+ * The ladder summary: per column (provider × prompt), the numbers that do not lie (../shared/DESIGN.md, "Scores that
  * do not lie"). Computed from one {@link SummaryRecord} per (item, provider); front ends (the
  * promptfoo afterAll extension, the CLI) build the records from their own results.
  *
@@ -14,7 +14,8 @@
  * - **gold errors**: items whose gold SQL failed on a snapshot (the item is then unscored).
  * - **empty-gold matches**: L4 passes where the gold result was empty (a weak signal, flagged).
  * - **per rung**: pass / (pass + fail) over the items that reached the rung (skipped and unscored
- *   left out), with that count.
+ *   left out), with that count; and the viewer header's figure, pass / every item the rung was
+ *   switched on for (skipped counting 0, unscored left out).
  * - **per tag**: end-to-end correctness over the scored items carrying the tag.
  *
  * {@link checkRowCount} says whether the rows cover every item in every column; a front end must
@@ -22,10 +23,14 @@
  */
 import type { RungStatus } from '../rungs/rung-result.js';
 
-/** One graded (item, provider) pair. */
+/** One graded (item, column) pair; a column is one provider × prompt. */
 export interface SummaryRecord {
-  /** The provider (column) label. */
+  /** The column label: the provider's, with the prompt's label when a provider has several prompts. */
   readonly provider: string;
+  /** The prompt label of the column (`''` when unknown). */
+  readonly prompt?: string;
+  /** promptfoo's column index (`promptIdx`), when known. */
+  readonly column?: number;
   /** Item id (for listings). */
   readonly id: string;
   /** Tags as `key:value` or bare words, used for slicing. */
@@ -54,9 +59,14 @@ export interface Rate {
   readonly rate: number | undefined;
 }
 
-/** The summary of one provider. */
+/** The summary of one column (provider × prompt). */
 export interface ProviderSummary {
+  /** The column label (see {@link SummaryRecord.provider}). */
   readonly provider: string;
+  /** The column's prompt label (`''` when unknown). */
+  readonly prompt: string;
+  /** promptfoo's column index, when known. */
+  readonly column?: number;
   readonly items: number;
   readonly scored: number;
   readonly unscored: number;
@@ -68,8 +78,12 @@ export interface ProviderSummary {
   readonly emptyGoldMatches: number;
   /** Probe queries L3 checked across the items, and how many it refused (an unsafe probe fails L3). */
   readonly probes: { readonly checked: number; readonly refused: number };
-  /** Per rung score name, in ladder order. */
-  readonly rungs: ReadonlyArray<{ readonly name: string } & Rate>;
+  /**
+   * Per rung score name, in ladder order: the conditional rate (passed of the items that reached
+   * the rung), and `ofAll`, the viewer header's figure (passed of every item the rung was switched
+   * on for, an unreached item counting 0).
+   */
+  readonly rungs: ReadonlyArray<{ readonly name: string; readonly ofAll: Rate } & Rate>;
   /** Per tag, sorted by tag. */
   readonly tags: ReadonlyArray<{ readonly tag: string } & Rate>;
 }
@@ -98,6 +112,7 @@ export function summarizeLadder(records: readonly SummaryRecord[]): ProviderSumm
 }
 
 function summarizeProvider(provider: string, list: readonly SummaryRecord[]): ProviderSummary {
+  const column = list[0]?.column;
   const scored = list.filter((record) => record.verdict !== 'unscored');
   const answers = scored.filter((record) => record.expectedBehavior === 'answer');
   const executed = answers.filter((record) => record.verdict !== 'error' && record.executed);
@@ -110,7 +125,9 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     .sort((a, b) => rankOf(a) - rankOf(b) || a.localeCompare(b))
     .map((name) => {
       const reached = list.filter((record) => record.rungs[name] === 'pass' || record.rungs[name] === 'fail');
-      return { name, ...rate(reached.filter((record) => record.rungs[name] === 'pass').length, reached.length) };
+      const passed = reached.filter((record) => record.rungs[name] === 'pass').length;
+      const listed = list.filter((record) => record.rungs[name] !== undefined && record.rungs[name] !== 'unscored').length;
+      return { name, ...rate(passed, reached.length), ofAll: rate(passed, listed) };
     });
 
   const tagNames = new Set<string>();
@@ -122,6 +139,8 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
 
   return {
     provider,
+    prompt: list[0]?.prompt ?? '',
+    ...(column !== undefined ? { column } : {}),
     items: list.length,
     scored: scored.length,
     unscored: list.length - scored.length,

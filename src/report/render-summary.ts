@@ -46,6 +46,13 @@ export function renderLadderSummary(summaries: readonly ProviderSummary[]): stri
       return found ? formatRate(found) : '—';
     });
   }
+  // The figures the promptfoo viewer's column headers show (passed of all items).
+  for (const name of rungNames) {
+    row(`${name} of all items`, (s) => {
+      const found = s.rungs.find((rung) => rung.name === name);
+      return found ? formatRate(found.ofAll) : '—';
+    });
+  }
   const tagNames = unique(summaries.flatMap((summary) => summary.tags.map((tag) => tag.tag))).sort();
   if (tagNames.length === 0) return main.toString();
   const tags = newTable(['end-to-end by tag', ...providers]);

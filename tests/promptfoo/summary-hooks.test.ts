@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach as restore, describe, expect, it, vi } from 'vitest';
 import { toGradingResult } from '../../src/promptfoo/adapter.js';
 import { toLadderGradingResult } from '../../src/promptfoo/ladder-result.js';
-import { afterAll, afterEach, flatExecutionFacts, toSummaryRecord } from '../../src/promptfoo/summary-hooks.js';
+import { afterAll, afterEach, flatExecutionFacts, summarizeRows, toSummaryRecord } from '../../src/promptfoo/summary-hooks.js';
 import { resolvePolicy } from '../../src/compare/policy.js';
 import type { ResultRow } from '../../src/promptfoo/summary-hooks.js';
 import type { LadderResult } from '../../src/rungs/ladder.js';
@@ -144,5 +144,24 @@ describe('afterAll: a run that lost rows', () => {
     } finally {
       process.exitCode = before;
     }
+  });
+});
+
+describe('summarizeRows: one summary per prompt × provider', () => {
+  it('a prompt A/B on one provider is two columns, never merged', () => {
+    const a = { ...ladderRow(), promptIdx: 0, testIdx: 0 };
+    const b = { ...ladderRow(), promptIdx: 1, testIdx: 0 };
+    const c = { ...ladderRow(), promptIdx: 1, testIdx: 1 };
+    const prompts = [{ provider: 'weak', label: 'prompts/v1.txt' }, { provider: 'weak', label: 'prompts/v2.txt' }];
+    const summaries = summarizeRows([c, a, b], prompts);
+    expect(summaries.map((summary) => [summary.provider, summary.prompt, summary.column, summary.items])).toEqual([
+      ['weak [prompts/v1.txt]', 'prompts/v1.txt', 0, 1],
+      ['weak [prompts/v2.txt]', 'prompts/v2.txt', 1, 2],
+    ]);
+  });
+
+  it('one prompt per provider keeps the provider as the label', () => {
+    const summaries = summarizeRows([{ ...ladderRow(), promptIdx: 0 }], [{ provider: 'weak', label: 'p' }]);
+    expect(summaries.map((summary) => summary.provider)).toEqual(['weak']);
   });
 });
