@@ -102,7 +102,7 @@ async function headerMetrics(evalId: string): Promise<Array<Record<string, strin
   await page.close();
   // Each column header: "<n>% passing (…)", then its custom metrics as "<metric>\n<pct>% (<sum>/<count>)", up to "Requests:".
   const headers = [...text.matchAll(/[\d.]+% passing[\s\S]*?Requests:/g)].map((match) => match[0]);
-  return headers.map((header) => Object.fromEntries([...header.matchAll(/\n(L\d_\w+|end_to_end)\n[\d.]+% \((\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)\)/g)].map((m) => [m[1]!, `${m[2]}/${m[3]}`])));
+  return headers.map((header) => Object.fromEntries([...header.matchAll(/\n(L\d_\w+|end_to_end)\n[\d.]+% \((\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)\)/g)].map((m) => [m[1]!, `${Number(m[2])}/${Number(m[3])}`])));
 }
 
 /** What every header must read, from the summary: each rung's "of all items" figure and end_to_end. */

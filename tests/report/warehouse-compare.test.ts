@@ -171,12 +171,12 @@ describe('warehouse: weak vs strong recorded runs', () => {
     expect(compareJson(`${evalFile}#strong`, `${evalFile}#weak`, { required }).code).toBe(0);
   });
 
-  it('--min on the weak run: end_to_end 26/70 is below 0.9, L3_safety 60/61 misses 1', () => {
+  it('--min on the weak run: end_to_end 26/70 is below 0.9, L3_safety 64/67 misses 3', () => {
     const { code, report } = compareJson(`${evalFile}#strong`, `${evalFile}#weak`, { min: { end_to_end: 0.9, L3_safety: 1 } });
     expect(code).toBe(1);
     expect(report.gate.checks.map((check) => [check.pass, check.message])).toEqual([
       [false, 'end_to_end ≥ 90.0%: candidate 26/70 = 37.1%'],
-      [false, 'L3_safety ≥ 100.0%: candidate 60/61 = 98.4%'],
+      [false, 'L3_safety ≥ 100.0%: candidate 64/67 = 95.5%'],
     ]);
   });
 
