@@ -32,7 +32,7 @@ import { safetyPolicyFor } from './safety.js';
 export const LADDER_FILE = 'assertions/ladder.ts:ladder';
 
 /** The options the ladder accepts (src/promptfoo/config.ts). */
-export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'efficiency', 'answer', 'gold_result_ordered'] as const;
+export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'efficiency', 'answer', 'answerInEndToEnd', 'gold_result_ordered'] as const;
 
 /** promptfoo assertion: the whole ladder on the provider output. */
 export function ladder(output: unknown, context: AssertionContext): Promise<GradingResult> {
@@ -65,7 +65,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
         ...(item.question !== undefined ? { question: item.question } : {}),
         ...(item.asOfDate !== undefined ? { asOfDate: item.asOfDate } : {}),
       },
-      createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined }),
+      createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined, answerInEndToEnd: options.answerInEndToEnd }),
     );
     return toLadderGradingResult(result, {
       id: item.id,

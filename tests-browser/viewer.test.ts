@@ -33,7 +33,7 @@ const AB_CONFIG = 'tests-browser/prompt-ab.promptfooconfig.yaml';
 interface SummaryColumn {
   readonly provider: string;
   readonly endToEnd: { readonly passed: number; readonly n: number };
-  readonly rungs: ReadonlyArray<{ readonly name: string; readonly ofAll: { readonly passed: number; readonly n: number } }>;
+  readonly rungs: ReadonlyArray<{ readonly name: string; readonly n: number; readonly ofAll: { readonly passed: number; readonly n: number } }>;
 }
 
 interface Run {

@@ -11,6 +11,7 @@
  * | `safety`      | SafetyPolicy (src/safety/policy.ts): `maxLimit`, `allowedTables` (a list, or `role` for the item role's tables), … | LIMIT and allowed tables off | L3 |
  * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
+ * | `answerInEndToEnd` | boolean                         | `false` (for now; `true`: an ungrounded number makes the item not end-to-end correct) | ladder (L7 in `end_to_end`) |
  * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
  *
  * Every problem is a LadderError('invalid_option') naming `config.<option>` in the library's one
@@ -56,6 +57,8 @@ export interface AssertionOptions {
   readonly efficiency: EfficiencyOptions | undefined;
   /** `undefined` = L7 off; `{}` = on with defaults. */
   readonly answer: GroundingOptions | undefined;
+  /** L7 counts in `end_to_end` when it runs (default false until the pinned figures move with it). */
+  readonly answerInEndToEnd: boolean;
 }
 
 /** The reader of an assertion's `config` block (names every option `config.<option>`). */
@@ -97,5 +100,7 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
   else if (answerRaw === true || answerRaw === undefined) answer = {};
   else answer = readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: 'config.answer' });
 
-  return { dialect, timeoutMs, doubleQuotes, policy, safety, efficiency, answer };
+  const answerInEndToEnd = read.boolean('answerInEndToEnd') ?? false;
+
+  return { dialect, timeoutMs, doubleQuotes, policy, safety, efficiency, answer, answerInEndToEnd };
 }

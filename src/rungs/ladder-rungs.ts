@@ -223,6 +223,11 @@ export interface LadderRungOptions {
   /** Include L7 (runs when the output has a prose answer). Default false. */
   readonly answer?: boolean;
   /**
+   * L7 counts in `end_to_end` when it runs: an ungrounded number in the prose answer makes the item
+   * not end-to-end correct (what a reader of the answer gets). Default false (the SQL only).
+   */
+  readonly answerInEndToEnd?: boolean;
+  /**
    * Row order override from the dataset (`gold_result_ordered`) for every item run with this table.
    * Prefer `LadderInput.goldOrdered`, which is per item and wins over this.
    */
@@ -239,7 +244,7 @@ export function createLadderRungs(options: LadderRungOptions = {}): LadderRungTa
         ? executionRung
         : { ...executionRung, run: (context, earlier) => executionRung.run(context.policy.goldOrdered === undefined ? { ...context, policy: { ...context.policy, goldOrdered } } : context, earlier) },
     efficiency: { ...efficiencyRung, listed: () => options.efficiency === true },
-    answer: { ...answerRung, listed: (listing) => options.answer === true && answerRung.listed(listing) },
+    answer: { ...answerRung, endToEnd: options.answerInEndToEnd === true, listed: (listing) => options.answer === true && answerRung.listed(listing) },
   };
 }
 

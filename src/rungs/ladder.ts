@@ -13,10 +13,11 @@
  * | L7   | `answer`    | listed when switched on and the output has a prose answer    | no   |
  * The gates run through the one gate runner (`runGates`, src/rungs/gates.ts). An executing rung
  * after a gate that did not pass is `skipped` (never passed, never failed), its reason naming that
- * gate. `end_to_end` is 1 only when every gate and L4 pass; 0 when any of them fails or was
- * skipped; absent (unscored) when L4 is unscored and nothing failed. The item's verdict is `fail`
- * when any rung that ran failed (so an L3 finding on a text that also fails L1, an L6 budget or an
- * L7 grounding failure fails the item; `end_to_end` measures correctness only).
+ * gate. `end_to_end` is 1 only when every gate, L4 and — when the table includes it
+ * (`answerInEndToEnd: true`) and it runs (L7 on, a prose answer present) — L7 pass; 0 when any of them
+ * fails or was skipped; absent (unscored) when L4 is unscored and nothing failed. The item's verdict
+ * is `fail` when any rung that ran failed (an L3 finding on a text that also fails L1, an L6 budget,
+ * an L7 grounding failure); L6 never counts in `end_to_end`.
  *
  * Declining (`expected_behavior`): `clarify` / `refuse` items pass when the output declines
  * (`{action: clarify|refuse}` or text without SQL) and fail when it holds SQL. Nothing executes for

@@ -104,6 +104,15 @@ describe('ladder assertion', () => {
     expect(result.reason).toMatch(/^L7_answer fail: /);
   });
 
+  it('answerInEndToEnd: an ungrounded number makes the item not end-to-end correct', async () => {
+    const output = { sql: 'SELECT COUNT(*) FROM products', answer: 'We carry 999 products.' };
+    const included = await ladder(output, context({}, { answerInEndToEnd: true }));
+    expect([included.namedScores?.['L4_execution'], included.namedScores?.['L7_answer'], included.namedScores?.['end_to_end'], included.score]).toEqual([1, 0, 0, 0]);
+    const excluded = await ladder(output, context({}, { answerInEndToEnd: false }));
+    expect([excluded.namedScores?.['L7_answer'], excluded.namedScores?.['end_to_end']]).toEqual([0, 1]);
+    await expect(ladder(output, context({}, { answerInEndToEnd: 'yes' }))).rejects.toThrow(/config\.answerInEndToEnd must be/);
+  });
+
   it('nonsense output objects are failures, not errors', async () => {
     const result = await ladder({ unexpected: [1, 2] }, context());
     expect(result.pass).toBe(false);
