@@ -1,6 +1,6 @@
 /**
- * `npm run bench compare` → issue 3 figures, one run:
- * 1. The spider CLI's whole-process wall time and peak memory on ../shared/data/spider-dev-slice
+ * `npm run bench compare` → comparison figures, one run:
+ * 1. The spider CLI's whole-process wall time and peak memory on the shared Spider dev slice (SPIDER_SLICE_DIR)
  *    (DIN-SQL predictions, `--preset spider` and `--preset default`), against a whole-process floor:
  *    one Node process running the same 1014 statements (507 gold + 507 predicted) with
  *    better-sqlite3 directly. Processes are spawned alternately, three times each; medians are

@@ -1,5 +1,5 @@
 /**
- * Test-suite accuracy on the shared Spider slice (../shared/data/spider-dev-slice), through the
+ * Test-suite accuracy on the shared Spider slice, through the
  * semantic library: one distilled suite per database, then for both prediction files every item
  * that execution accuracy accepts and the suite rejects is replayed with the stock Python
  * `sqlite3` module, on the distinguishing database rebuilt from its SQL dump. A rejection counts

@@ -22,7 +22,7 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
-import { isLadderError, isMisuseError, LadderError } from '../errors.js';
+import { isLadderError, LadderError } from '../errors.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { PRESET_NAMES, resolvePolicy, type PresetName } from '../compare/policy.js';
 import { evaluateSpider, type SpiderSummary } from '../harness/evaluate-spider.js';
@@ -30,7 +30,7 @@ import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { readPredictions, readSpiderGold, type SpiderGoldItem, type SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
 import { HARDNESS_LEVELS } from '../benchmarks/spider/hardness.js';
 import { recordSpiderRunIdentity } from '../report/spider-run-identity.js';
-import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
+import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { checkSqliteFile } from './database-file.js';
 import { parseChoice, parsePositiveInteger } from './flags.js';
 
@@ -135,11 +135,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     io.stdout.write(formatSpiderSummary(output.summary, policy.preset, options.keepDistinct));
     return 0;
   } catch (error) {
-    if (isMisuseError(error)) {
-      io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
-      return 2;
-    }
-    throw error;
+    return exitCodeForError(error, io);
   } finally {
     await runtime?.close();
   }

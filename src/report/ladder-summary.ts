@@ -1,6 +1,6 @@
 /**
- * The ladder summary: per column (provider × prompt), the numbers that do not lie (../shared/DESIGN.md, "Scores that
- * do not lie"). Computed from one {@link SummaryRecord} per (item, provider); front ends (the
+ * The ladder summary: per column (provider × prompt), the numbers that do not lie (execution
+ * success, correctness among executed, end-to-end correctness, items scored). Computed from one {@link SummaryRecord} per (item, column); front ends (the
  * promptfoo afterAll extension, the CLI) build the records from their own results.
  *
  * Definitions (n = items of that provider):

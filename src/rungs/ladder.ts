@@ -1,7 +1,7 @@
 /**
  * The ladder: runs the rungs of one item in order and decides the item's verdict once.
  *
- * Order and gates (../shared/DESIGN.md, "The data that flows" §3); the order is
+ * Order and gates; the order is
  * `LADDER_RUNG_IDS`, the rungs are the typed table of src/rungs/ladder-rungs.ts:
  * | step | rung        | runs when                                                    | gate |
  * |------|-------------|--------------------------------------------------------------|------|
@@ -51,7 +51,7 @@ import { GATE_IDS, LADDER_RUNG_IDS, createRungResult, createSkippedResult, isGat
 import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
 import { oneLine, truncate } from '../format.js';
 
-/** What an item expects from the provider (record format, reference 000 §12; defined by the dataset). */
+/** What an item expects from the provider (record format, *Text-to-SQL Evals* §12; defined by the dataset). */
 export type { ExpectedBehavior };
 
 /**
