@@ -10,6 +10,7 @@
  * | `policy`      | preset name or ComparisonPolicy options (src/compare/policy.ts) | `default` | L4 |
  * | `safety`      | SafetyPolicy (src/safety/policy.ts): `maxLimit`, `allowedTables` (a list, or `role` for the item role's tables), … | LIMIT and allowed tables off | L3 |
  * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
+ * | `semantic`    | `true` or SemanticOptions (`suite`, `search`, `seed`, `nulls`, `emptyVsNullRow`, `cacheDir`) | off | ladder (L5 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
  * | `answerInEndToEnd` | boolean                         | `false` (for now; `true`: an ungrounded number makes the item not end-to-end correct) | ladder (L7 in `end_to_end`) |
  * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
@@ -30,6 +31,7 @@ import type { EfficiencyOptions } from '../rungs/efficiency.js';
 import { resolveSafetyPolicy } from '../safety/policy.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import { DIALECTS } from '../sql/parse.js';
+import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-rung.js';
 import type { Dialect } from '../sql/parse.js';
 
 /** A config block as promptfoo passes it (`context.config`, possibly absent). */
@@ -53,6 +55,8 @@ export interface AssertionOptions {
   readonly policy: ComparisonPolicy;
   /** Safety policy as given (validated). */
   readonly safety: ConfiguredSafetyPolicy | undefined;
+  /** `undefined` = L5 off; otherwise its validated options. */
+  readonly semantic: SemanticOptions | undefined;
   /** `undefined` = L6 off; otherwise its validated options. */
   readonly efficiency: EfficiencyOptions | undefined;
   /** `undefined` = L7 off; `{}` = on with defaults. */
@@ -88,6 +92,9 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
     safety = safetyRaw as ConfiguredSafetyPolicy;
   }
 
+  const semanticRaw = read.raw('semantic');
+  const semantic = semanticRaw === false || semanticRaw === undefined ? undefined : readSemanticOptions(semanticRaw, { name: 'config.semantic' });
+
   const efficiencyRaw = read.raw('efficiency');
   let efficiency: EfficiencyOptions | undefined;
   if (efficiencyRaw === true) efficiency = {};
@@ -102,5 +109,5 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
 
   const answerInEndToEnd = read.boolean('answerInEndToEnd') ?? false;
 
-  return { dialect, timeoutMs, doubleQuotes, policy, safety, efficiency, answer, answerInEndToEnd };
+  return { dialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer, answerInEndToEnd };
 }

@@ -60,9 +60,14 @@ export interface LadderGradingOptions {
   readonly scoreNames?: readonly string[];
 }
 
-/** The named scores of a ladder with L1–L4 and, when on, L6 and L7 (the order of the ladder). */
-export function ladderScoreNames(on: { readonly efficiency: boolean; readonly answer: boolean }): string[] {
-  return [scoreNameOf('syntax'), scoreNameOf('schema'), scoreNameOf('safety'), scoreNameOf('execution'), ...(on.efficiency ? [scoreNameOf('efficiency')] : []), ...(on.answer ? [scoreNameOf('answer')] : [])];
+/** The named scores of a ladder with L1–L4 and, when on, L5, L6 and L7 (the order of the ladder). */
+export function ladderScoreNames(on: { readonly semantic?: boolean; readonly efficiency: boolean; readonly answer: boolean }): string[] {
+  return [
+    scoreNameOf('syntax'), scoreNameOf('schema'), scoreNameOf('safety'), scoreNameOf('execution'),
+    ...(on.semantic === true ? [scoreNameOf('semantic')] : []),
+    ...(on.efficiency ? [scoreNameOf('efficiency')] : []),
+    ...(on.answer ? [scoreNameOf('answer')] : []),
+  ];
 }
 
 /** Builds the GradingResult (see the module doc). */

@@ -89,7 +89,7 @@ export interface ProviderSummary {
 }
 
 /** Ladder rung names in display order; others follow alphabetically. */
-const RUNG_ORDER = ['L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L6_efficiency', 'L7_answer'];
+const RUNG_ORDER = ['L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L5_semantic', 'L6_efficiency', 'L7_answer'];
 
 /** Builds a {@link Rate}. */
 export function rate(passed: number, n: number): Rate {

@@ -1,5 +1,5 @@
 /**
- * L4 execution accuracy (+ L5 multi-snapshot): does the predicted query return the gold result on
+ * L4 execution accuracy, on every snapshot: does the predicted query return the gold result on
  * every snapshot, for at least one gold?
  *
  * Rules:

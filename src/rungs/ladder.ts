@@ -9,15 +9,16 @@
  * | L2   | `schema`    | L1 passed                                                    | yes  |
  * | L3   | `safety`    | the output holds SQL: it judges every statement, even after a failed L1 | yes |
  * | L4   | `execution` | every gate passed; `unscored` when the item has no gold      | no   |
+ * | L5   | `semantic`  | listed when switched on; scored only after a passed L4       | no   |
  * | L6   | `efficiency`| listed when switched on; scored only after a passed L4       | no   |
  * | L7   | `answer`    | listed when switched on and the output has a prose answer    | no   |
  * The gates run through the one gate runner (`runGates`, src/rungs/gates.ts). An executing rung
  * after a gate that did not pass is `skipped` (never passed, never failed), its reason naming that
- * gate. `end_to_end` is 1 only when every gate, L4 and — when the table includes it
- * (`answerInEndToEnd: true`) and it runs (L7 on, a prose answer present) — L7 pass; 0 when any of them
- * fails or was skipped; absent (unscored) when L4 is unscored and nothing failed. The item's verdict
- * is `fail` when any rung that ran failed (an L3 finding on a text that also fails L1, an L6 budget,
- * an L7 grounding failure); L6 never counts in `end_to_end`.
+ * gate. `end_to_end` is 1 only when every gate, L4, L5 when it is on and — when the table includes
+ * it (`answerInEndToEnd: true`) and it runs (L7 on, a prose answer present) — L7 pass; 0 when any of
+ * them fails or was skipped; absent (unscored) when L4 is unscored and nothing failed. The item's
+ * verdict is `fail` when any rung that ran failed (an L3 finding on a text that also fails L1, an L6
+ * budget, an L7 grounding failure); L6 never counts in `end_to_end`.
  *
  * Declining (`expected_behavior`): `clarify` / `refuse` items pass when the output declines
  * (`{action: clarify|refuse}` or text without SQL) and fail when it holds SQL. Nothing executes for
@@ -43,6 +44,7 @@ import type { Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import type { ProviderAnswer } from '../sql/provider-output.js';
 import type { EfficiencyOptions } from './efficiency.js';
+import type { FixtureInvariant } from '../semantic/invariants.js';
 import { runGates } from './gates.js';
 import { createLadderRungs } from './ladder-rungs.js';
 import type { ExecutingRungs, LadderContext, LadderResults, LadderRungResult, LadderRungTable, RungListing } from './ladder-rungs.js';
@@ -95,6 +97,8 @@ export interface LadderInput {
   readonly asOfDate?: string;
   /** L7's options (validated; see `readGroundingOptions`). */
   readonly answerOptions?: GroundingOptions;
+  /** The fixture's declared invariants (its manifest's `invariants:`), kept by L5's generated databases. */
+  readonly invariants?: readonly FixtureInvariant[];
 }
 
 /** How the item was read before any rung ran. */
@@ -108,7 +112,7 @@ export interface LadderResult {
   readonly endToEnd: number | undefined;
   readonly expectedBehavior: ExpectedBehavior;
   readonly answer: LadderAnswer;
-  /** One result per listed ladder rung in order (L1–L4 always; L6/L7 when listed), skipped ones included. */
+  /** One result per listed ladder rung in order (L1–L4 always; L5/L6/L7 when listed), skipped ones included. */
   readonly rungs: readonly RungResult[];
   /** The same results by rung id, with their typed details. */
   readonly results: LadderResults;
@@ -212,7 +216,7 @@ function createContext(input: LadderInput, answer: Extract<LadderAnswer, { kind:
     question: input.question,
     golds: input.golds,
     dialect: input.dialect,
-    fixture: { snapshots: input.snapshots },
+    fixture: { snapshots: input.snapshots, ...(input.invariants === undefined ? {} : { invariants: input.invariants }) },
     engine: input.engine,
     goldCache: input.executionCache ?? new GoldResultCache(),
     policy: { comparison, safety: input.safetyPolicy, goldOrdered: input.goldOrdered, doubleQuotes: input.doubleQuotes },
@@ -246,8 +250,8 @@ function executingIds(rungs: LadderRungTable, listing: RungListing): ExecutingRu
 }
 
 /**
- * The ladder rungs in order: L1–L4, then L6 when the table lists it, then L7 when the table lists
- * it and the output has a prose answer.
+ * The ladder rungs in order: L1–L4, then L5 and L6 when the table lists them, then L7 when the
+ * table lists it and the output has a prose answer.
  */
 export function ladderRungIds(rungs: LadderRungTable, hasProse: boolean, golds: readonly string[] = []): LadderRungId[] {
   return [...GATE_IDS, ...executingIds(rungs, { prose: hasProse ? '' : undefined, golds })];
@@ -266,7 +270,7 @@ function finish(
       return result === undefined ? [] : [result];
     });
   const ordered = present([...GATE_IDS, ...executing]);
-  // end_to_end: every gate and every executing rung that counts in it (L4) must pass.
+  // end_to_end: every gate and every executing rung that counts in it (L4, and L5 when listed) must pass.
   const core = present([...GATE_IDS, ...executing.filter((id) => rungs[id].endToEnd)]);
   const failedRung = ordered.find((result) => result.status === 'fail');
   const unscoredRung = core.find((result) => result.status === 'unscored');
