@@ -14,6 +14,8 @@ import { registerCheckCommand } from './check.js';
 import { registerCompareCommand } from './compare.js';
 import { registerFixturesCommand } from './fixtures-strength.js';
 import { registerAuditCommand } from './audit.js';
+import { registerFixturesBuildCommand } from './fixtures-build.js';
+import { registerInitCommand } from './init.js';
 
 /**
  * Builds the program with every subcommand registered (exported for tests).
@@ -29,6 +31,8 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerCheckCommand(program);
   registerCompareCommand(program);
   registerFixturesCommand(program);
+  registerFixturesBuildCommand(program.commands.find((command) => command.name() === 'fixtures')!);
+  registerInitCommand(program);
   registerAuditCommand(program);
   return program;
 }
