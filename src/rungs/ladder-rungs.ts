@@ -245,8 +245,9 @@ export interface LadderRungOptions {
   /** Include L7 (runs when the output has a prose answer). Default false. */
   readonly answer?: boolean;
   /**
-   * L7 counts in `end_to_end` when it runs: an ungrounded number in the prose answer makes the item
-   * not end-to-end correct (what a reader of the answer gets). Default false (the SQL only).
+   * L7 counts in `end_to_end` when it runs (listed and not skipped): an ungrounded number in the
+   * prose answer makes the item not end-to-end correct — what a reader of the answer gets. Default
+   * true; false judges `end_to_end` on the SQL only (L7 still runs and fails the item's verdict).
    */
   readonly answerInEndToEnd?: boolean;
   /**
@@ -267,7 +268,7 @@ export function createLadderRungs(options: LadderRungOptions = {}): LadderRungTa
         : { ...executionRung, run: (context, earlier) => executionRung.run(context.policy.goldOrdered === undefined ? { ...context, policy: { ...context.policy, goldOrdered } } : context, earlier) },
     semantic: options.semantic ?? semanticRungOff,
     efficiency: { ...efficiencyRung, listed: () => options.efficiency === true },
-    answer: { ...answerRung, endToEnd: options.answerInEndToEnd === true, listed: (listing) => options.answer === true && answerRung.listed(listing) },
+    answer: { ...answerRung, endToEnd: options.answerInEndToEnd !== false, listed: (listing) => options.answer === true && answerRung.listed(listing) },
   };
 }
 

@@ -100,16 +100,23 @@ describe('ladder assertion', () => {
     const output = { sql: 'SELECT COUNT(*) FROM products', answer: 'We carry 999 products.' };
     const result = await ladder(output, context({}, { efficiency: true }));
     expect(Object.keys(result.namedScores ?? {})).toEqual(['L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L6_efficiency', 'L7_answer', 'end_to_end']);
-    expect([result.namedScores?.['L7_answer'], result.namedScores?.['end_to_end'], result.pass]).toEqual([0, 1, false]);
+    expect([result.namedScores?.['L7_answer'], result.namedScores?.['end_to_end'], result.pass]).toEqual([0, 0, false]);
     expect(result.reason).toMatch(/^L7_answer fail: /);
   });
 
-  it('answerInEndToEnd: an ungrounded number makes the item not end-to-end correct', async () => {
+  it('end_to_end counts L7 by default: an ungrounded number makes the item not end-to-end correct; answerInEndToEnd: false judges the SQL only', async () => {
     const output = { sql: 'SELECT COUNT(*) FROM products', answer: 'We carry 999 products.' };
+    const byDefault = await ladder(output, context({}));
+    expect([byDefault.namedScores?.['L4_execution'], byDefault.namedScores?.['L7_answer'], byDefault.namedScores?.['end_to_end'], byDefault.score]).toEqual([1, 0, 0, 0]);
     const included = await ladder(output, context({}, { answerInEndToEnd: true }));
-    expect([included.namedScores?.['L4_execution'], included.namedScores?.['L7_answer'], included.namedScores?.['end_to_end'], included.score]).toEqual([1, 0, 0, 0]);
+    expect([included.namedScores?.['L7_answer'], included.namedScores?.['end_to_end']]).toEqual([0, 0]);
     const excluded = await ladder(output, context({}, { answerInEndToEnd: false }));
-    expect([excluded.namedScores?.['L7_answer'], excluded.namedScores?.['end_to_end']]).toEqual([0, 1]);
+    expect([excluded.namedScores?.['L7_answer'], excluded.namedScores?.['end_to_end'], excluded.pass]).toEqual([0, 1, false]);
+    const grounded = await ladder({ sql: 'SELECT COUNT(*) FROM products', answer: 'We carry 12 products.' }, context({}));
+    expect([grounded.namedScores?.['L7_answer'], grounded.namedScores?.['end_to_end'], grounded.pass]).toEqual([1, 1, true]);
+    // A blank prose answer is no verdict on an answer: L7 is skipped and end_to_end is the SQL's.
+    const blank = await ladder({ sql: 'SELECT COUNT(*) FROM products', answer: '  ' }, context({}));
+    expect([blank.namedScores?.['L4_execution'], blank.namedScores?.['L7_answer'], blank.namedScores?.['end_to_end'], blank.pass]).toEqual([1, 0, 1, true]);
     await expect(ladder(output, context({}, { answerInEndToEnd: 'yes' }))).rejects.toThrow(/config\.answerInEndToEnd must be/);
   });
 

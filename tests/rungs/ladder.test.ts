@@ -277,6 +277,16 @@ describe('runLadder with the shipped rungs: L7 reads the rows L4 got', () => {
     const result = await runLadder({ output, expectedBehavior: 'answer', golds: [], snapshots: [{ name: 'shop', path: db }], dialect: 'sqlite', engine, answerOptions: {} }, createLadderRungs({ answer: true }));
     expect([result.verdict, result.endToEnd, result.results.execution?.status, result.results.answer?.status]).toEqual(['unscored', undefined, 'unscored', 'pass']);
   });
+
+  it('L7 counts in end_to_end when it runs (createLadderRungs default); answerInEndToEnd: false leaves it out', async () => {
+    const item = (answer: string) => ({ output: JSON.stringify({ sql: 'SELECT COUNT(*) FROM items', answer }), expectedBehavior: 'answer' as const, golds: ['SELECT COUNT(*) FROM items'], snapshots: [{ name: 'shop', path: db }], dialect: 'sqlite' as const, engine, answerOptions: {} });
+    const summary = (result: Awaited<ReturnType<typeof runLadder>>) => [result.verdict, result.endToEnd, result.results.execution?.status, result.results.answer?.status];
+    expect(summary(await runLadder(item('There are 4 items.'), createLadderRungs({ answer: true })))).toEqual(['fail', 0, 'pass', 'fail']);
+    expect(summary(await runLadder(item('There are 3 items.'), createLadderRungs({ answer: true })))).toEqual(['pass', 1, 'pass', 'pass']);
+    expect(summary(await runLadder(item('There are 4 items.'), createLadderRungs({ answer: true, answerInEndToEnd: false })))).toEqual(['fail', 1, 'pass', 'fail']);
+    // Skipped (blank prose): no verdict on an answer, so end_to_end is the SQL's.
+    expect(summary(await runLadder(item(' '), createLadderRungs({ answer: true })))).toEqual(['pass', 1, 'pass', 'skipped']);
+  });
 });
 
 describe('runLadder: what the execution rung receives', () => {
