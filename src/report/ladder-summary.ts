@@ -3,16 +3,13 @@
  * success, correctness among executed, end-to-end correctness, items scored). Computed from one {@link SummaryRecord} per (item, column); front ends (the
  * promptfoo afterAll extension, the CLI) build the records from their own results.
  *
- * Definitions (n = items of that provider):
- * - **scored**: items with a verdict (`pass` / `fail` / `error`); **unscored** apart (no gold, or
- *   no gold runs on every snapshot), never counted as 0.
- * - **execution success**: among scored `answer` items, the share whose predicted SQL reached L4 and
- *   ran without error on every snapshot. Failures before L4 and errored rows count as not executed.
- * - **correctness among executed**: among those executed items, the share that matched (L4 pass).
+ * Definitions (n = items of that column):
+ * - **items**, **scored** / **unscored**, **execution success** (executed / scored `answer` items),
+ *   **correct among executed**, **gold errors**, **empty-gold matches**: the words shared with the
+ *   Spider summary, defined and counted once in src/report/summary-terms.ts (`SUMMARY_TERMS`,
+ *   `countItems`).
  * - **end-to-end correctness**: among scored items (declining items included), the share with
  *   `end_to_end` = 1; failures, skipped rungs and errored rows count 0.
- * - **gold errors**: items whose gold SQL failed on a snapshot (the item is then unscored).
- * - **empty-gold matches**: L4 passes where the gold result was empty (a weak signal, flagged).
  * - **per rung**: pass / (pass + fail) over the items that reached the rung (skipped and unscored
  *   left out), with that count; and the viewer header's figure, pass / every item the rung was
  *   switched on for (skipped counting 0, unscored left out).
@@ -22,6 +19,7 @@
  * fail loudly when they do not (rows are lost when two runs share one promptfoo state).
  */
 import type { RungStatus } from '../rungs/rung-result.js';
+import { countItems, type CountedItem } from './summary-terms.js';
 
 /** One graded (item, column) pair; a column is one provider × prompt. */
 export interface SummaryRecord {
@@ -113,10 +111,8 @@ export function summarizeLadder(records: readonly SummaryRecord[]): ProviderSumm
 
 function summarizeProvider(provider: string, list: readonly SummaryRecord[]): ProviderSummary {
   const column = list[0]?.column;
+  const counts = countItems(list.map(countedItemOf));
   const scored = list.filter((record) => record.verdict !== 'unscored');
-  const answers = scored.filter((record) => record.expectedBehavior === 'answer');
-  const executed = answers.filter((record) => record.verdict !== 'error' && record.executed);
-  const correct = executed.filter((record) => record.rungs['L4_execution'] === 'pass');
   const endToEndPassed = scored.filter((record) => record.verdict !== 'error' && record.endToEnd === 1).length;
 
   const rungNames = new Set<string>();
@@ -141,21 +137,34 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     provider,
     prompt: list[0]?.prompt ?? '',
     ...(column !== undefined ? { column } : {}),
-    items: list.length,
-    scored: scored.length,
-    unscored: list.length - scored.length,
+    items: counts.items,
+    scored: counts.scored,
+    unscored: counts.unscored,
     errors: list.filter((record) => record.verdict === 'error').length,
-    executionSuccess: rate(executed.length, answers.length),
-    correctAmongExecuted: rate(correct.length, executed.length),
-    endToEnd: rate(endToEndPassed, scored.length),
-    goldErrors: list.filter((record) => record.goldError).length,
-    emptyGoldMatches: list.filter((record) => record.emptyGoldMatch).length,
+    executionSuccess: rate(counts.executed, counts.answerItems),
+    correctAmongExecuted: rate(counts.correct, counts.executed),
+    endToEnd: rate(endToEndPassed, counts.scored),
+    goldErrors: counts.goldErrors,
+    emptyGoldMatches: counts.emptyGoldMatches,
     probes: {
       checked: list.reduce((sum, record) => sum + (record.probes?.checked ?? 0), 0),
       refused: list.reduce((sum, record) => sum + (record.probes?.refused ?? 0), 0),
     },
     rungs,
     tags,
+  };
+}
+
+/** A ladder record as the shared counts read it (an errored row ran nothing and matched nothing). */
+export function countedItemOf(record: SummaryRecord): CountedItem {
+  const graded = record.verdict !== 'error';
+  return {
+    scored: record.verdict !== 'unscored',
+    expectsAnswer: record.expectedBehavior === 'answer',
+    predictionRan: graded && record.executed,
+    matched: graded && record.rungs['L4_execution'] === 'pass',
+    goldError: record.goldError,
+    emptyGoldMatch: graded && record.emptyGoldMatch,
   };
 }
 
