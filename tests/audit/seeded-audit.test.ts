@@ -139,6 +139,8 @@ describe('the seeded-defect dataset', () => {
       { label: 'only gold 0 returns', columns: ['COUNT(*)'], rows: [[7]], count: 1 },
       { label: 'only gold 1 returns', columns: ['COUNT(*)'], rows: [[6]], count: 1 },
     ]);
+    // Two golds compared are named as golds, not as gold and prediction.
+    expect(find('golds_disagree', 'a-null-city')[0]!.message).toBe('gold 1 differs from gold 0: gold 0 [7] vs gold 1 [6]');
     expect(find('all_null_row', 'm-minors')[0]!.rows).toEqual([{ label: 'the row', columns: ['AVG(score)', 'MIN(city)'], rows: [[null, null]], count: 1 }]);
   });
 

@@ -236,4 +236,13 @@ describe('compareResults — reasons carry the differing values', () => {
     const verdict = compareResults(table(wide, [wide]), table(wide, [wide.map((v) => v.toUpperCase())]), policy);
     expect(verdict.reason).toBe("gold ['value-0', 'value-1', 'value-2', 'value-3', 'value-4', 'v…] vs predicted ['VALUE-0', 'VALUE-1', 'VALUE-2', 'VALUE-3', 'VALUE-4', 'V…]");
   });
+
+  it('two golds compared are named as golds (context.sides), in every kind of reason', () => {
+    const sides = { gold: 'gold 0', predicted: 'gold 1' };
+    expect(compareResults(table(['n'], [[4]]), table(['n'], [[9]]), policy, { sides }).reason).toBe('gold 0 [4] vs gold 1 [9]');
+    expect(compareResults(table(['n'], [[4], [5]]), table(['n'], [[4]]), policy, { sides }).reason).toBe('gold 1 has 1 row, gold 0 has 2; 1 missing row: gold 0 [5]');
+    expect(compareResults(table(['a', 'b'], [[1, 2]]), table(['a'], [[1]]), policy, { sides }).reason).toBe('gold 1 has 1 column, gold 0 has 2');
+    const ordered = compareResults(table(['n'], [[1], [2]]), table(['n'], [[2], [1]]), policy, { goldSql: 'SELECT n FROM t ORDER BY n', sides });
+    expect(ordered.reason).toBe('same rows, but row order differs at row 0: gold 0 1 vs gold 1 2');
+  });
 });
