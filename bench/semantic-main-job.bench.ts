@@ -62,6 +62,11 @@ async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) =>
   return out;
 }
 
+/** A rung's status in the row's ladder metadata (a skipped rung scores 0 in `namedScores`, so counts read statuses). */
+function statusOf(result: GradingResult, scoreName: string): string | undefined {
+  return (result.metadata?.['text2sqlLadder'] as { statuses?: Record<string, string> } | undefined)?.statuses?.[scoreName];
+}
+
 /** Which L5 step rejected a row: the distilled suite, or the counterexample search alone. */
 function rejectedBy(result: GradingResult): 'suite' | 'search' {
   const rungs = (result.metadata?.['text2sqlLadder'] as { rungs?: { rung: string; details?: { suite?: { status?: string } | null } }[] } | undefined)?.rungs ?? [];
@@ -108,10 +113,11 @@ export async function run(): Promise<BenchReport> {
     lines.push(`${tests.length} tests x ${providers.length} providers, ${PROMPTFOO_CONCURRENCY} rows at a time`);
     lines.push(`L5 off ${times.offSeconds.toFixed(1)} s; L5 on, empty suite cache ${times.onColdSeconds.toFixed(1)} s (${times.coldVsOffRatio.toFixed(1)}x); L5 on, warm cache ${times.onWarmSeconds.toFixed(1)} s (${times.warmVsOffRatio.toFixed(1)}x)`);
     for (const { label } of providers) {
-      const score = (p: PassOutcome, name: string): number => p.rows.filter((r) => r.provider === label && r.result.namedScores?.[name] === 1).length;
+      const score = (p: PassOutcome, name: string): number =>
+        p.rows.filter((r) => r.provider === label && (name === 'end_to_end' ? r.result.namedScores?.[name] === 1 : statusOf(r.result, name) === 'pass')).length;
       const rejected = (p: PassOutcome): string[] =>
-        p.rows.filter((r) => r.provider === label && r.result.namedScores?.['L5_semantic'] === 0).map((r) => `${r.id} (${rejectedBy(r.result)})`);
-      const l5Scored = cold.rows.filter((r) => r.provider === label && r.result.namedScores?.['L5_semantic'] !== undefined).length;
+        p.rows.filter((r) => r.provider === label && statusOf(r.result, 'L5_semantic') === 'fail').map((r) => `${r.id} (${rejectedBy(r.result)})`);
+      const l5Scored = cold.rows.filter((r) => r.provider === label && ['pass', 'fail'].includes(statusOf(r.result, 'L5_semantic') ?? '')).length;
       lines.push(
         `${label}: L4 pass ${score(offPass, 'L4_execution')}, L5 pass ${score(cold, 'L5_semantic')}/${l5Scored} (warm ${score(warm, 'L5_semantic')}), end_to_end off ${score(offPass, 'end_to_end')} / on ${score(cold, 'end_to_end')} of ${tests.length}; L5 rejects ${rejected(cold).join(', ') || 'none'}${rejected(warm).join(',') === rejected(cold).join(',') ? '' : ` (warm: ${rejected(warm).join(', ')})`}`,
       );
