@@ -164,3 +164,44 @@ export function tokenScanOrderBy(sql: string): boolean {
   }
   return false;
 }
+
+/**
+ * True when every `LIMIT` of `sql` has an `ORDER BY` in its own SELECT, read from the shared SQLite
+ * tokens alone: walking back from each depth-level `LIMIT`, an `ORDER BY` at the same parenthesis
+ * depth comes before that level's `SELECT`, its opening `(`, a `;` or the start. A compound's
+ * trailing `ORDER BY` counts for its right-most member, as in the AST. Strings, quoted names and
+ * comments never count.
+ *
+ * A cheap, one-sided test: when it holds, no SELECT of the text has LIMIT without ORDER BY, so a
+ * caller may skip the parse; when it fails (or `limit` names a column) only the AST can tell.
+ * @example everyLimitHasOrderBy('SELECT a FROM t ORDER BY a LIMIT 1')                  // true
+ * @example everyLimitHasOrderBy('SELECT a FROM t WHERE b IN (SELECT b FROM u LIMIT 3)') // false
+ */
+export function everyLimitHasOrderBy(sql: string): boolean {
+  const tokens = tokenizeSqlite(sql);
+  const depths = new Array<number>(tokens.length);
+  let depth = 0;
+  tokens.forEach((token, index) => {
+    if (token.kind === 'punctuation' && token.value === ')') depth = Math.max(0, depth - 1);
+    depths[index] = depth;
+    if (token.kind === 'punctuation' && token.value === '(') depth += 1;
+  });
+  const isWord = (index: number, word: string): boolean => tokens[index]?.kind === 'word' && tokens[index].value.toLowerCase() === word;
+  for (let index = 0; index < tokens.length; index += 1) {
+    if (!isWord(index, 'limit')) continue;
+    const level = depths[index]!;
+    let ordered = false;
+    for (let back = index - 1; back >= 0; back -= 1) {
+      const token = tokens[back]!;
+      if (depths[back]! < level || token.kind === 'semicolon') break;
+      if (depths[back]! > level) continue;
+      if (isWord(back, 'select')) break;
+      if (isWord(back, 'by') && isWord(back - 1, 'order') && depths[back - 1] === level) {
+        ordered = true;
+        break;
+      }
+    }
+    if (!ordered) return false;
+  }
+  return true;
+}
