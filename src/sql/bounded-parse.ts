@@ -70,6 +70,14 @@ function startThread(): ParserThread {
   return { worker, port: port1, state };
 }
 
+/**
+ * Starts the parser thread now, when it is not running, so that its start-up (a thread and the
+ * parser's code, tens of milliseconds) overlaps the caller's work before the first parse.
+ */
+export function warmParserThread(): void {
+  thread ??= startThread();
+}
+
 function stopThread(stopped: ParserThread): void {
   if (thread === stopped) thread = undefined;
   stopped.port.close();

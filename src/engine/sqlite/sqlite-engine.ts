@@ -34,6 +34,12 @@ export interface SqliteEngine extends Engine {
   readonly options: ResolvedSqliteEngineOptions;
   /** Process ids of the live child processes (empty before the first statement and after close). */
   readonly childPids: readonly number[];
+  /**
+   * Starts up to `children` child processes now (default `poolSize`), so that their start-up
+   * (about one Node start each) overlaps the caller's own work; a no-op once they run or after
+   * close. Results never depend on it.
+   */
+  warm(children?: number): void;
 }
 
 /**
@@ -72,6 +78,9 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
     options: resolved,
     get childPids() {
       return pool.childPids;
+    },
+    warm(children = resolved.poolSize) {
+      if (!closed) pool.warm(children);
     },
     async execute(request) {
       return (await runStatement('execute', request)) as ExecutionOutcome;

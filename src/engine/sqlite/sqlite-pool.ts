@@ -3,7 +3,8 @@
  * time; up to {@link PIPELINE_DEPTH} jobs are sent to it ahead, so it never idles waiting for
  * the parent between jobs.
  *
- * - Children start lazily (one per queued job, up to `size`) and announce `ready`.
+ * - Children start lazily (one per queued job, up to `size`), or ahead of the first job on
+ *   `warm()`, and announce `ready`.
  * - Deadline and memory cap are enforced inside each child by its watchdog thread
  *   (child-watchdog.ts), measured from the job's own start in the child: a parent blocked in
  *   synchronous work neither lets a runaway statement grow nor turns a finished statement into a
@@ -62,6 +63,11 @@ export interface SqlitePool {
    *   or running when it is called); `engine_failure` when children cannot start.
    */
   run(request: Omit<ChildRequest, 'id'>): Promise<PoolOutcome>;
+  /**
+   * Starts children now, up to `count` alive (at most `size`), so that their start-up overlaps the
+   * caller's own (loading input, parsing); idle, they keep nothing alive. Never needed for results.
+   */
+  warm(count: number): void;
   /** Number of live child processes (starting, idle or busy). */
   readonly liveChildren: number;
   /** Process ids of the live children (for tests and diagnostics). */
@@ -331,6 +337,11 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
         queue.push({ id, request: { ...request, id }, resolve, reject });
         pump();
       });
+    },
+    warm(count) {
+      if (closing) return;
+      while (slots.length < Math.min(count, options.size)) spawn();
+      for (const slot of slots) setRef(slot, slot.jobs.length > 0 || (!slot.ready && queue.length > 0));
     },
     get liveChildren() {
       return slots.length;
