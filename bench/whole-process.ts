@@ -63,8 +63,8 @@ export function timeProcess(spec: ProcessSpec): Promise<ProcessRun> {
     const sampler = setInterval(() => {
       if (child.pid !== undefined) peakTreeBytes = Math.max(peakTreeBytes, treeRssBytes(child.pid));
     }, 20);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = performance.now() - started;

@@ -189,7 +189,10 @@ function parserThread(data: ThreadData): void {
       const depth = depths.pop()!;
       if (node === null || typeof node !== 'object') continue;
       if (depth > data.maxDepth) return true;
-      for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      // for…in, not Object.entries: no array per node (trees have thousands of nodes).
+      const fields = node as Record<string, unknown>;
+      for (const key in fields) {
+        const value = fields[key];
         if (key === 'range' || value === null || typeof value !== 'object') continue;
         if (Array.isArray(value)) {
           for (const item of value) {
