@@ -2,6 +2,10 @@
  * The program loads only the subcommand a command line names; the others are listed in the
  * top-level help from their summaries, which must read as the loaded commands' descriptions.
  */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createProgram, SUBCOMMANDS, subcommandsNeeded } from '../../src/cli/program.js';
 
@@ -35,6 +39,17 @@ describe('createProgram', () => {
       const command = program.commands.find((candidate) => candidate.name() === entry.name)!;
       expect(command.description()).toBe(entry.summary);
       expect(command.commands.length + command.options.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('bin/text2sql-ladder --version', () => {
+  it('prints the package version (answered before the program loads)', () => {
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const run = spawnSync(process.execPath, ['--import', tsx, 'bin/text2sql-ladder.ts', flag], { encoding: 'utf8', timeout: 60_000 });
+      expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
     }
   });
 });

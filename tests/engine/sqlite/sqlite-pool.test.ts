@@ -258,4 +258,39 @@ describe('pool', () => {
       rmSync(script, { force: true });
     }
   });
+
+  it('warm() starts the children before the first statement, which then runs on one of them', async () => {
+    const engine = createSqliteEngine({ poolSize: 2 });
+    try {
+      expect(engine.childPids).toEqual([]);
+      engine.warm(1);
+      expect(engine.childPids).toHaveLength(1);
+      engine.warm();
+      const warmed = [...engine.childPids];
+      expect(warmed).toHaveLength(2);
+      engine.warm();
+      expect(engine.childPids).toEqual(warmed);
+      const outcome = await engine.execute({ db: fixture.file, sql: 'SELECT 6 * 7' });
+      expect(outcome.ok && outcome.result.rows).toEqual([[42]]);
+      expect(engine.childPids).toEqual(warmed);
+    } finally {
+      await engine.close();
+    }
+    engine.warm();
+    expect(engine.childPids).toEqual([]);
+  });
+
+  it('a warmed engine that is never used nor closed does not keep Node alive', () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const script = path.join(fixture.dir, 'warmed.mts');
+    const engineUrl = pathToFileURL(path.resolve(here, '../../../src/engine/sqlite/sqlite-engine.ts')).href;
+    writeFileSync(script, [`import { createSqliteEngine } from ${JSON.stringify(engineUrl)};`, 'createSqliteEngine({ poolSize: 2 }).warm();', "console.log('warmed');"].join('\n'));
+    try {
+      const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+      const run = spawnSync(process.execPath, ['--import', tsx, script], { encoding: 'utf8', timeout: 30_000 });
+      expect({ status: run.status, signal: run.signal, stdout: run.stdout.trim() }).toEqual({ status: 0, signal: null, stdout: 'warmed' });
+    } finally {
+      rmSync(script, { force: true });
+    }
+  });
 });
