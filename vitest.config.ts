@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm test`: fast, self-contained unit and integration tests. Nothing here reads ../shared.
+// `npm test`: fast, self-contained unit and integration tests. Nothing here reads the shared data folder.
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],

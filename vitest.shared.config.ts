@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:shared`: checks on the real Spider slice in ../shared/data (CI runs it apart).
+// `npm run test:shared`: checks on the real Spider dev slice (CI runs it apart).
 export default defineConfig({
   test: {
     include: ['tests-shared/**/*.test.ts'],

@@ -1,6 +1,6 @@
 /**
  * `components` assertion (diagnostic, never gates): clause F1 of the predicted query against the
- * item's gold SQL (reference 000 §4.2) plus Spider's partial-match components
+ * item's gold SQL (*Text-to-SQL Evals* §4.2) plus Spider's partial-match components
  * (src/rungs/components.ts). Named scores `components` (mean clause F1), `components_<clause>`,
  * `spider_<component>`.
  *

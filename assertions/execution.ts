@@ -1,5 +1,5 @@
 /**
- * `execution` assertion: L4 (+ L5) alone — the prediction must return a gold's result on every
+ * `execution` assertion: L4 alone — the prediction must return a gold's result on every
  * snapshot of the item, under the comparison policy (`config.policy`: a preset — `default`,
  * `spider`, `bird` — or options, src/compare/policy.ts). An item without gold is unscored (passes
  * with no named score); a gold that fails on a snapshot is reported (`gold_error`), never blamed on

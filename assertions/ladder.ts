@@ -1,7 +1,8 @@
 /**
  * `ladder` assertion: L1 syntax (SQLite's prepare is the authority) → L2 schema existence → L3
  * read-only single-query gate → L4 execution across the item's snapshots and golds under the
- * configured policy; then, when enabled, L6 efficiency (after a passed L4) and L7 answer grounding
+ * configured policy; then, when enabled, L5 semantic (the distilled test suite and the
+ * counterexample search, after a passed L4), L6 efficiency (after a passed L4) and L7 answer grounding
  * (when the output has a prose answer). Gates short-circuit: later rungs are skipped — left out of
  * their named scores and named in the reason — and `end_to_end` is 0. `clarify` / `refuse` items pass
  * when the provider declines and never run anything. Rules: src/rungs/ladder.ts; result shape:
@@ -15,6 +16,7 @@
  *       policy: default            # or spider / bird / { preset: default, floatTolerance: {...} }
  *       timeoutMs: 5000
  *       safety: { maxLimit: 1000, allowedTables: role }   # off by default
+ *       semantic: true                                     # L5, off by default (or { suite, search, seed, ... })
  *       efficiency: true                                   # L6, off by default
  * ```
  */
@@ -25,14 +27,15 @@ import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.j
 import { COMMON_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js';
 import { missingOutputOf, readItem } from '../src/promptfoo/item.js';
 import { toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
-import { getSharedEngine, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
+import { getSharedEngine, promptfooRuntime, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
+import { createSemanticRung } from '../src/semantic/semantic-rung.js';
 import { safetyPolicyFor } from './safety.js';
 
 /** This assertion's file, named in misuse errors. */
 export const LADDER_FILE = 'assertions/ladder.ts:ladder';
 
 /** The options the ladder accepts (src/promptfoo/config.ts). */
-export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'efficiency', 'answer', 'gold_result_ordered'] as const;
+export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'semantic', 'efficiency', 'answer', 'gold_result_ordered'] as const;
 
 /** promptfoo assertion: the whole ladder on the provider output. */
 export function ladder(output: unknown, context: AssertionContext): Promise<GradingResult> {
@@ -46,6 +49,8 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
     });
+    const semantic = options.semantic !== undefined && item.expectedBehavior === 'answer' ? createSemanticRung(options.semantic, promptfooRuntime().semantic()) : undefined;
+    const invariants = semantic !== undefined && item.db !== undefined ? await promptfooRuntime().fixtureInvariants(item.db) : undefined;
     const result = await runLadder(
       {
         output,
@@ -64,8 +69,9 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
         ...(options.answer !== undefined ? { answerOptions: options.answer } : {}),
         ...(item.question !== undefined ? { question: item.question } : {}),
         ...(item.asOfDate !== undefined ? { asOfDate: item.asOfDate } : {}),
+        ...(invariants !== undefined ? { invariants } : {}),
       },
-      createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined }),
+      createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined, ...(semantic !== undefined ? { semantic } : {}) }),
     );
     return toLadderGradingResult(result, {
       id: item.id,

@@ -1,6 +1,6 @@
 /**
  * `resultSimilarity` assertion (diagnostic, never gates): partial credit for a wrong answer — row
- * precision / recall / F1, the column-wise table similarity of reference 002 and the query
+ * precision / recall / F1, the column-wise table similarity of *Redefining text-to-SQL metrics* and the query
  * affinity `w · AST similarity + (1 − w) · table similarity` (src/rungs/result-similarity.ts).
  * Executes the prediction and every gold on the item's first snapshot and keeps the best gold.
  *

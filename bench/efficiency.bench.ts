@@ -1,11 +1,11 @@
 /**
- * `npm run bench efficiency` → L6 figures on the bundled warehouse fixture (issue 7), one run:
+ * `npm run bench efficiency` → L6 figures on the bundled warehouse fixture, one run:
  * 1. Stability: the question "How many orders were placed in March 2025?" answered by an indexed
  *    range query (gold) and by a `substr()` query that scans. The plan-based cost ratio
  *    (predicted / gold) is computed 3 times; BIRD's timing ratio (gold / predicted, 100 alternating
  *    rounds on the engine, 3σ outliers removed) is measured 3 times. Reported: each value and the
  *    spread (max / min) of each — the estimate's spread is 1 by construction, the timing's is not
- *    (reference 000 §5.3: wall-clock timings fluctuate).
+ *    (*Text-to-SQL Evals* §5.3: wall-clock timings fluctuate).
  * 2. Throughput of the pure parts: alias resolutions (one SQL parse each), plan analyses and answers
  *    grounded, per second.
  */

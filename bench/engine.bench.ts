@@ -1,9 +1,9 @@
 /**
- * `npm run bench` → engine figures, measured in one run (issue 2):
+ * `npm run bench` → engine figures, measured in one run:
  * 1. Deadline latency: time from a statement's deadline to its `timeout` result (target ≤ 250 ms),
  *    over several runs of a recursive CTE that would count for minutes.
  * 2. Slice throughput: whole-process wall time to execute every gold and predicted statement of
- *    ../shared/data/spider-dev-slice (dev_gold.sql + predictions/*.sql, each on
+ *    the shared Spider dev slice (dev_gold.sql + predictions/*.sql, each on
  *    database/<db_id>/<db_id>.sqlite) through the engine's pool, against a floor: a separate Node
  *    process running the same statements with better-sqlite3 directly, in one thread. Both are
  *    spawned as separate processes and timed from spawn to exit, alternately, five times each;

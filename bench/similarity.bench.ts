@@ -1,5 +1,5 @@
 /**
- * Partial-credit result similarity at scale (issue 6): two results of 100 000 cells each.
+ * Partial-credit result similarity at scale: two results of 100 000 cells each.
  * Reference 002 reports up to hours for its table similarity on large tables; our target is < 1 s
  * for the whole `scoreResultSimilarity` (row P/R/F1 under the overlap column map + table
  * similarity, which switches to the bag distance above `maxExactCellPairs`).

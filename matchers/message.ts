@@ -65,6 +65,7 @@ const RUNG_LABELS: Readonly<Record<string, string>> = {
   schema: 'L2 schema',
   safety: 'L3 safety',
   execution: 'L4 execution',
+  semantic: 'L5 semantic',
   efficiency: 'L6 efficiency',
   answer: 'L7 answer grounding',
 };

@@ -1,9 +1,11 @@
 /**
- * `toMatchGoldResult(goldOrGolds, { db | snapshots, policy?, timeoutMs? })` — L4 execution
- * accuracy (+ L5 snapshots): the received SQL returns the gold's result on every snapshot, for at
- * least one gold, under an explicit comparison policy. Calls the L4 rung (`checkExecution`,
+ * `toMatchGoldResult(goldOrGolds, { db | snapshots, policy?, timeoutMs?, semantic? })` — L4
+ * execution accuracy: the received SQL returns the gold's result on every snapshot, for at least
+ * one gold, under an explicit comparison policy. Calls the L4 rung (`checkExecution`,
  * src/rungs/execution.ts) on the matchers' shared engine, as the promptfoo `execution` assertion
- * does.
+ * does. With `semantic`, a passed L4 is followed by L5 (`checkSemantic`,
+ * src/semantic/semantic-rung.ts: the distilled test suite, then the counterexample search), and a
+ * refutation prints the witness database and both results as tables.
  */
 import type { MatcherState } from 'vitest';
 import type { Verdict } from '../src/compare/compare-results.js';
@@ -18,6 +20,10 @@ import { matcherRuntime } from './matcher-engine.js';
 import { formatCell, formatTable, toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
 import { oneLine } from '../src/format.js';
+import type { FixtureInvariant } from '../src/semantic/invariants.js';
+import { readFixtureInvariants, validateInvariantShape } from '../src/semantic/invariants.js';
+import { checkSemantic, readSemanticOptions, type SemanticDetails } from '../src/semantic/semantic-rung.js';
+import { renderWitness } from '../src/semantic/witness-format.js';
 
 /** Options shared by both ways of naming the databases. */
 interface GoldResultCommonOptions {
@@ -31,6 +37,14 @@ interface GoldResultCommonOptions {
   readonly policy?: PresetName | PolicyInput | ComparisonPolicy;
   /** Deadline per statement in milliseconds. Default: the engine's 10 000. */
   readonly timeoutMs?: number;
+  /**
+   * L5 after a passed L4: `true` (test suite and counterexample search with their default budgets)
+   * or `{ suite?, search?, seed?, nulls?, emptyVsNullRow?, cacheDir?, invariants? }` — `suite` /
+   * `search` are `false` or budgets (`{ maxDatabases, maxSeconds, patience }` /
+   * `{ maxDatabases, maxSeconds, maxShrinkTrials }`), `invariants` the fixture's rules as a manifest
+   * path (`fixtures/shop/fixture.yaml`) or a list. Default: off.
+   */
+  readonly semantic?: true | (Readonly<Record<string, unknown>> & { readonly invariants?: string | readonly FixtureInvariant[] });
 }
 
 /**
@@ -52,7 +66,7 @@ export type GoldResultOptions = GoldResultCommonOptions &
   );
 
 const NAME = 'toMatchGoldResult';
-const OPTION_NAMES = ['db', 'snapshots', 'policy', 'timeoutMs'] as const;
+const OPTION_NAMES = ['db', 'snapshots', 'policy', 'timeoutMs', 'semantic'] as const;
 
 /**
  * Asserts that the received SQL returns the same result as the gold SQL (or one of several golds)
@@ -97,6 +111,7 @@ export async function toMatchGoldResult(
   }
   // Interpret: resolve the policy (LadderError naming the option when it is bad).
   const policy = resolvePolicy(given['policy'] as PresetName | PolicyInput | ComparisonPolicy | undefined);
+  const semantic = readSemantic(given['semantic']);
 
   const runtime = matcherRuntime();
   const result = await checkExecution({
@@ -113,6 +128,28 @@ export async function toMatchGoldResult(
 
   // The message shows column names, which L4's details carry beside the positions.
   const names = columnNames(result);
+  if (semantic !== undefined && result.status === 'pass') {
+    const l5 = await checkSemantic({
+      predictedSql: received,
+      golds,
+      snapshots,
+      invariants: semantic.invariants,
+      engine: runtime.engine(),
+      policy,
+      options: semantic.options,
+      service: runtime.semantic(),
+      ...(snapshots.every((snapshot) => snapshot.checksum !== undefined) ? { goldCache: runtime.goldCache } : {}),
+    });
+    return toMatcherResult(this, {
+      matcherName: NAME,
+      receivedLabel: 'sql',
+      expectedLabel: 'gold',
+      expectation: `return the result of ${golds.length === 1 ? 'the gold SQL' : `one of ${golds.length} gold queries`} on every snapshot, on its test suite and on every database the counterexample search draws`,
+      received,
+      result: l5,
+      sections: formatSemantic(l5.details, golds),
+    });
+  }
   return toMatcherResult(this, {
     matcherName: NAME,
     receivedLabel: 'sql',
@@ -124,6 +161,34 @@ export async function toMatchGoldResult(
     result,
     sections: formatExecution(result, golds, snapshots.length, names),
   });
+}
+
+/** The `semantic` option: L5's options and the invariants (a manifest path is read here). */
+function readSemantic(value: unknown): { options: ReturnType<typeof readSemanticOptions>; invariants: readonly FixtureInvariant[] } | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return { options: readSemanticOptions(true), invariants: [] };
+  if (!isPlainObject(value)) throw argumentTypeError(toMatchGoldResult, NAME, 'options.semantic', 'true or { suite?, search?, seed?, nulls?, emptyVsNullRow?, cacheDir?, invariants? }', value);
+  const { invariants: declared, ...rest } = value;
+  const options = readSemanticOptions(rest, { name: 'options.semantic' });
+  if (declared === undefined) return { options, invariants: [] };
+  if (typeof declared === 'string' && declared !== '') return { options, invariants: readFixtureInvariants(declared) };
+  if (Array.isArray(declared)) return { options, invariants: declared.map((entry: unknown) => validateInvariantShape(entry)) };
+  throw argumentTypeError(toMatchGoldResult, NAME, 'options.semantic.invariants', 'a manifest path or a list of invariants', declared);
+}
+
+/** L5's message sections: the suite database that differs, gold ambiguity, the witness as tables. */
+function formatSemantic(details: SemanticDetails | null, golds: readonly string[]): string[] {
+  if (details === null) return [];
+  const sections: string[] = [];
+  const goldLines = golds.map((gold, index) => `${golds.length > 1 ? `  gold ${index}: ` : '  '}${oneLine(gold)}`);
+  sections.push(`Gold${golds.length > 1 ? 's' : ''}:\n${goldLines.join('\n')}`);
+  if (details.suite !== null) sections.push(`Test suite (${details.suite.databases} databases, ${details.suite.generated} generated): ${details.suite.status === 'pass' ? 'matches on every database' : details.suite.reason}${details.suite.failing !== null ? `\n  database file: ${details.suite.failing.path}` : ''}`);
+  for (const d of details.goldAmbiguity) sections.push(`Gold ambiguity: golds ${d.goldA} and ${d.goldB} disagree on ${d.database}: ${d.reason}`);
+  if (details.search !== null) {
+    if (details.search.witnesses.length === 0) sections.push(`Counterexample search: ${details.search.reason}`);
+    for (const witness of details.search.witnesses) sections.push(renderWitness(witness, golds.length), `Replay (SQL):\n${witness.inserts.map((line) => `  ${line}`).join('\n')}`);
+  }
+  return sections;
 }
 
 function readGolds(value: unknown): string[] {

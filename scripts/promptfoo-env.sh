@@ -1,5 +1,5 @@
 # Sourced by scripts/eval.sh and scripts/view.sh: run promptfoo offline, with its data in the project.
-# Facts behind each line: ../shared/notes/promptfoo-0.121.md §0.
+# Each line is a documented promptfoo 0.121 environment variable.
 export PROMPTFOO_CONFIG_DIR="${PROMPTFOO_CONFIG_DIR:-$PWD/.promptfoo}"  # DB, logs, user id (default ~/.promptfoo)
 export PROMPTFOO_DISABLE_TELEMETRY=1
 export PROMPTFOO_DISABLE_UPDATE=1

@@ -5,7 +5,7 @@
  * per Spider hardness level; lists the items EX accepted and the suite rejected, with the
  * distinguishing database's differing rows.
  *
- *   npx tsx scripts/semantic-spider.ts --data ../shared/data/spider-dev-slice \
+ *   npx tsx scripts/semantic-spider.ts --data <Spider-format slice folder> \
  *     [--pred predictions/DINSQL.sql --pred predictions/C3_SQL.sql] [--seed 0] [--max-databases 300] \
  *     [--patience 100] [--nulls allowed|observed] [--cache-dir DIR] [--db-id car_1] [--out report.json] [--show 20]
  *

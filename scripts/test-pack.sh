@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Pack test for the vitest matchers (issue 8), run by CI apart from `npm test`.
+# Pack test for the vitest matchers, run by CI apart from `npm test`.
 #
 # 1. `npm pack` the project (its `prepare` script builds dist/ with tsc);
 # 2. copy examples/vitest-app into a temporary folder and install the tarball there, as an app

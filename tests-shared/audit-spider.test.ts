@@ -1,5 +1,5 @@
 /**
- * `text2sql-ladder audit` on the shared Spider slice (../shared/data/spider-dev-slice): the count
+ * `text2sql-ladder audit` on the shared Spider slice: the count
  * of each finding kind (ties at a LIMIT cut found from the data, ties inside ordered results, empty
  * golds without a twin), and `--runs` over the two published models' prediction files — the items
  * where both models agree with each other against the gold. The same two runs read through a

@@ -1,8 +1,8 @@
 /**
- * Diagnostics on the shared Spider dev slice (../shared/data/spider-dev-slice), both prediction
+ * Diagnostics on the shared Spider dev slice, both prediction
  * files, with the SQLite engine (catalog-qualified columns, tables read through views, executed
  * results): every item is diagnosed, normalized exact match is a lower bound of the official
- * execution verdict, and the dataset averages are pinned (reported in the README, section "Diagnostics").
+ * execution verdict, and the dataset averages are pinned (reported in docs/diagnostics.md).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -64,7 +64,7 @@ describe.each(['DINSQL', 'C3_SQL'])('diagnostics on the Spider slice: %s', (mode
   });
 });
 
-describe('pinned averages (README, Diagnostics)', () => {
+describe('pinned averages (docs/diagnostics.md)', () => {
   it.each([
     // model, key, macro average (to 3 decimals)
     ['DINSQL', 'components_select', 0.8197],

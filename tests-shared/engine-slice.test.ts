@@ -1,5 +1,5 @@
 /**
- * The SQLite engine on the shared Spider dev slice (../shared/data/spider-dev-slice): every gold
+ * The SQLite engine on the shared Spider dev slice: every gold
  * in both double-quote modes, every predicted statement, fixture bytes unchanged; and the legacy
  * fallback checked against a stock SQLite build (Python's sqlite3, double-quoted strings on) when
  * python3 is available.

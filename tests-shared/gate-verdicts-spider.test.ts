@@ -1,7 +1,7 @@
 /**
  * One gate rule everywhere, on real predictions: `runGates`, the ladder and `text2sql-ladder check`
  * give the same L1 / L2 / L3 verdicts and the same "gates open" decision on every prediction of
- * both published models in the shared Spider dev slice (../shared/data/spider-dev-slice, 507 items
+ * both published models in the shared Spider dev slice (507 items
  * each, checked against the item's own database). The red-team slice gets the same comparison,
  * with the red-team harness, in tests/rungs/gate-verdicts.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Test-suite accuracy on the shared Spider slice (../shared/data/spider-dev-slice), through the
+ * Test-suite accuracy on the shared Spider slice, through the
  * semantic library: one distilled suite per database, then for both prediction files every item
  * that execution accuracy accepts and the suite rejects is replayed with the stock Python
  * `sqlite3` module, on the distinguishing database rebuilt from its SQL dump. A rejection counts
@@ -15,13 +15,14 @@ import { compareResults } from '../src/compare/compare-results.js';
 import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import { resolvePolicy } from '../src/compare/policy.js';
 import { applySqlRewrites } from '../src/benchmarks/spider/sql-rewrites.js';
-import type { Cell, QueryResult } from '../src/engine/engine.js';
+import type { QueryResult } from '../src/engine/engine.js';
 import { createSqliteEngine, type SqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import { dumpDatabase } from '../src/semantic/dump-database.js';
 import { buildTestSuite, evaluateOnSuite, type TestSuite } from '../src/semantic/test-suite.js';
 import { listSnapshots } from '../src/benchmarks/spider/list-snapshots.js';
 import { readPredictions, readSpiderGold, type SpiderGoldItem } from '../src/benchmarks/spider/read-spider-files.js';
+import { fromPythonResult, type PythonResult } from './python-results.js';
 
 const slice = path.resolve(process.env['SPIDER_SLICE_DIR'] ?? '../shared/data/spider-dev-slice');
 const policy = resolvePolicy('spider');
@@ -68,20 +69,6 @@ interface Rejection {
   readonly engineGold: QueryResult;
 }
 
-function fromPython(result: { columns: string[]; rows: (null | Record<string, string>)[][] }): QueryResult {
-  const cell = (value: null | Record<string, string>): Cell => {
-    if (value === null) return null;
-    if ('int' in value) {
-      const n = BigInt(value['int']!);
-      return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
-    }
-    if ('real' in value) return Number(value['real']);
-    if ('blob' in value) return Uint8Array.from(Buffer.from(value['blob']!, 'hex'));
-    return value['text']!;
-  };
-  return { columns: result.columns, rows: result.rows.map((row) => row.map(cell)), doubleQuoteFallback: false, executedSql: '', elapsedMs: 0 };
-}
-
 describe('test-suite rejections on the Spider slice replay in stock Python sqlite3', () => {
   it.each([
     ['DINSQL', 'allowed', 48],
@@ -115,18 +102,18 @@ describe('test-suite rejections on the Spider slice replay in stock Python sqlit
     writeFileSync(jobs, JSON.stringify(rejections.map((r) => ({ dump: r.dump, queries: [r.goldSql, r.predictedSql] }))));
     const python = spawnSync('python3', [path.resolve(import.meta.dirname, 'replay-sqlite.py'), jobs], { encoding: 'utf8', maxBuffer: 512 * 2 ** 20 });
     expect(python.status, python.stderr).toBe(0);
-    const replay = JSON.parse(python.stdout) as { sqlite_version: string; results: ({ columns: string[]; rows: (null | Record<string, string>)[][] } | { error: string })[][] };
+    const replay = JSON.parse(python.stdout) as { sqlite_version: string; results: (PythonResult | { error: string })[][] };
     const notReplayed: string[] = [];
     rejections.forEach((rejection, k) => {
       const [goldOut, predOut] = replay.results[k]!;
       if (!goldOut || 'error' in goldOut) return void notReplayed.push(`item ${rejection.item}: gold fails in Python: ${JSON.stringify(goldOut)}`);
-      const pyGold = fromPython(goldOut);
+      const pyGold = fromPythonResult(goldOut);
       if (compareResults(rejection.engineGold, pyGold, policy, { goldSql: rejection.goldSql }).match !== true) {
         return void notReplayed.push(`item ${rejection.item}: Python's gold result differs from the engine's`);
       }
       // A prediction that fails in Python is a rejection too (it fails on the engine's side as well, or differs).
       if (!predOut || 'error' in predOut) return;
-      if (compareResults(pyGold, fromPython(predOut), policy, { goldSql: rejection.goldSql }).match !== false) {
+      if (compareResults(pyGold, fromPythonResult(predOut), policy, { goldSql: rejection.goldSql }).match !== false) {
         notReplayed.push(`item ${rejection.item} on ${rejection.database}: gold and prediction agree in Python ${replay.sqlite_version}`);
       }
     });

@@ -1,6 +1,6 @@
 /**
  * Agreement of `text2sql-ladder spider --preset spider` with the official Spider test-suite
- * evaluator's per-item verdicts on the shared slice (../shared/data/spider-dev-slice), for both
+ * evaluator's per-item verdicts on the shared slice, for both
  * prediction files, with and without --keep-distinct; and the default preset's figures.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * L2 precision and recall, and AST coverage, on the shared Spider dev slice
- * (../shared/data/spider-dev-slice; catalog of each question read from its own database).
+ * (catalog of each question read from its own database).
  *
  * - Precision: no gold query is flagged by L2.
  * - Recall: for every gold query, a copy with one identifier misspelt is flagged. The identifier is

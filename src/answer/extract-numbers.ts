@@ -1,5 +1,5 @@
 /**
- * Finding the numbers a prose answer states (reference 000 §9): currency (`$4.12M`), thousands
+ * Finding the numbers a prose answer states (*Text-to-SQL Evals* §9): currency (`$4.12M`), thousands
  * separators (`1,200`, and the non-breaking or thin spaces of `1 200`), decimals, negatives
  * (`-3.5`, `−3.5`), scale suffixes and words (`12k`, `4.12M`, `2bn`, `4.12 million`), percentages
  * (`8%`, `87.3 percent`), per-mille values (`5‰`, `5 per mille`) and multipliers (`3.2x`,
@@ -52,7 +52,7 @@ export interface NumberMention {
   /** Half the place value of the last stated digit (same units as `value`): `4.12M` → 5 000. */
   readonly tolerance: number;
   /**
-   * A bare four-digit integer from 1900 to 2100 (the range reference 000 §9 treats as years): no
+   * A bare four-digit integer from 1900 to 2100 (the range *Text-to-SQL Evals* §9 treats as years): no
    * sign, currency, separator, decimals, scale or percent.
    */
   readonly yearLike: boolean;

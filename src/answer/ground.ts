@@ -1,6 +1,6 @@
 /**
- * Checking each number of a prose answer against the result it summarizes (reference 000 §9,
- * issue 7). A number is, in this order:
+ * Checking each number of a prose answer against the result it summarizes (*Text-to-SQL Evals* §9).
+ * A number is, in this order:
  * 1. **grounded** when it matches the result:
  *    - `cell`: a numeric cell within the stated precision: |cell − value| ≤ tolerance, the half unit
  *      of the last stated digit (`4.12M` matches 4 118 530, `5.2M` does not), widened to

@@ -39,7 +39,7 @@ const PLAIN_DECIMAL = /^\s*[-+]?\d+(?:\.\d+)?\s*$/;
  *
  * @param rows - the rows the predicted SQL returned.
  * @param decimalText - read `'4118530.00'` as 4 118 530 (default true: DECIMAL/NUMERIC values
- *   arrive as text from some drivers, as Python's `Decimal` does in reference 000 §9).
+ *   arrive as text from some drivers, as Python's `Decimal` does in *Text-to-SQL Evals* §9).
  */
 export function collectResultNumbers(rows: readonly Row[], decimalText = true): ResultNumbers {
   const cells: NumericCell[] = [];

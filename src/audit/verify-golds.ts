@@ -1,7 +1,7 @@
 /**
  * Runs every gold query of dataset items on every snapshot they name, through the Engine (the same
  * read-only, killable SQLite children as the ladder, exact integers), and checks what reviewers
- * must know before trusting a dataset (reference 004, "Review after data or schema changes"):
+ * must know before trusting a dataset (*How to evaluate SQL queries that run successfully but return the wrong answer*, "Review after data or schema changes"):
  * - each gold runs without error on each snapshot;
  * - several golds of one item agree on every snapshot: each later gold matches the first under the
  *   item's comparison policy exactly as L4 would judge a prediction (`checkExecution`: the policy's

@@ -22,7 +22,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { PRESET_NAMES, type PresetName } from '../compare/policy.js';
 import type { GoldCheckSeverity } from '../dataset/gold-checks.js';
-import { isMisuseError, LadderError } from '../errors.js';
+import { LadderError } from '../errors.js';
 import { createLadderRuntime, type LadderRuntime } from '../runtime/ladder-runtime.js';
 import { defaultFixturesDir } from '../fixtures/registry.js';
 import { SEVERITIES } from '../audit/audit-finding.js';
@@ -30,7 +30,7 @@ import { readAuditRun, type AuditRun } from '../audit/audit-runs.js';
 import { readAuditSource } from '../audit/audit-source.js';
 import { auditGolds } from '../audit/gold-audit.js';
 import { auditJson, renderAuditMarkdown, renderAuditText } from '../audit/render-audit.js';
-import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
+import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
 
 /** Output formats of `--format`. */
@@ -139,11 +139,7 @@ export async function runAuditCommand(input: string, options: AuditCommandOption
     const failing = report.counts.error + (options.failOn === 'warning' ? report.counts.warning : 0);
     return failing > 0 ? 1 : 0;
   } catch (error) {
-    if (isMisuseError(error)) {
-      io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
-      return 2;
-    }
-    throw error;
+    return exitCodeForError(error, io);
   } finally {
     await runtime?.close();
   }

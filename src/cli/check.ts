@@ -17,7 +17,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Catalog, Engine } from '../engine/engine.js';
-import { LadderError, isLadderError, isMisuseError } from '../errors.js';
+import { LadderError, isLadderError } from '../errors.js';
 import { invalidValue } from '../options.js';
 import { runGates } from '../rungs/gates.js';
 import type { RungResult } from '../rungs/rung-result.js';
@@ -27,7 +27,7 @@ import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
 import { warmParserThread } from '../sql/bounded-parse.js';
 import { DIALECTS, type Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
-import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
+import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { checkSqliteFile } from './database-file.js';
 import { parseChoice, parseList, parsePositiveInteger } from './flags.js';
 import { oneLine, truncate } from '../format.js';
@@ -141,11 +141,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     io.stdout.write(options.json ? `${JSON.stringify(report, jsonReplacer)}\n` : formatReport(report));
     return pass ? 0 : 1;
   } catch (error) {
-    if (isMisuseError(error)) {
-      io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
-      return 2;
-    }
-    throw error;
+    return exitCodeForError(error, io);
   } finally {
     await runtime.close();
   }

@@ -63,7 +63,7 @@ export function registerFixturesCommand(program: Command): void {
   fixtures
     .command('strength')
     .description("Share of each gold's neighbour queries (plausible mistakes) the fixture's snapshots tell apart from it, per gold and for the dataset")
-    .requiredOption('--dataset <file>', 'dataset YAML (record format: README, section "Datasets")')
+    .requiredOption('--dataset <file>', 'dataset YAML (record format: docs/dataset-and-fixtures.md)')
     .option('--with-suite', 'also measure with the distilled test suite added (builds it once, cached)', false)
     .option('--survivors <n>', 'list up to n undistinguished neighbours per gold', parseCount('--survivors'), 0)
     .option('--seed <seed>', 'seed of the generated databases and of the literal perturbations', '0')

@@ -8,6 +8,10 @@
  * Prints execution accuracy by hardness (easy, medium, hard, extra, all) and the counts, shows a
  * progress bar on a TTY (stderr), and writes one JSON line per item to `--out`.
  *
+ * `--test-suite` adds L5 on the items EX accepted (src/harness/spider-test-suite.ts): test-suite
+ * accuracy next to EX per hardness level, the items EX accepted and L5 rejected, and the refuted
+ * ones with their witness (`--no-search` keeps only the distilled suite; budgets and seed by flag).
+ *
  * Misuse (exit 2, one line, nothing run; cli-io.ts): a bad flag value, an unknown flag, a missing
  * required flag; `--out` in a folder that does not exist; a gold file that is empty, is JSON (e.g.
  * Spider's `dev.json`) or has no `sql<TAB>db_id` line at all; a `--db` folder that resolves none
@@ -22,7 +26,7 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
-import { isLadderError, isMisuseError, LadderError } from '../errors.js';
+import { isLadderError, LadderError } from '../errors.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { PRESET_NAMES, resolvePolicy, type PresetName } from '../compare/policy.js';
 import { evaluateSpider, type SpiderSummary } from '../harness/evaluate-spider.js';
@@ -30,9 +34,12 @@ import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { readPredictions, readSpiderGold, type SpiderGoldItem, type SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
 import { HARDNESS_LEVELS } from '../benchmarks/spider/hardness.js';
 import { recordSpiderRunIdentity } from '../report/spider-run-identity.js';
-import { applyCliConventions, cliIoOf, misuseMessage, setExitCode } from './cli-io.js';
+import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { checkSqliteFile } from './database-file.js';
-import { parseChoice, parsePositiveInteger } from './flags.js';
+import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
+import { evaluateSpiderTestSuite, type SpiderSemanticSummary, type SpiderSemanticVerdict } from '../harness/spider-test-suite.js';
+import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-rung.js';
+import { oneLine, truncate } from '../format.js';
 
 /** Parsed flags of the `spider` command. */
 export interface SpiderCommandOptions {
@@ -46,6 +53,16 @@ export interface SpiderCommandOptions {
   readonly out?: string;
   readonly concurrency?: number;
   readonly diagnostics?: boolean;
+  readonly testSuite?: boolean;
+  /** `--no-search` sets false (default true). */
+  readonly search?: boolean;
+  readonly suiteMaxDatabases?: number;
+  readonly suiteMaxSeconds?: number;
+  readonly searchMaxDatabases?: number;
+  readonly searchMaxSeconds?: number;
+  readonly seed?: string;
+  readonly nulls?: 'allowed' | 'observed';
+  readonly emptyVsNullRow?: 'same' | 'different';
 }
 
 /** Registers `text2sql-ladder spider` on the program. */
@@ -62,6 +79,15 @@ export function registerSpiderCommand(program: Command): void {
     .option('--timeout-ms <n>', 'deadline per statement in milliseconds (default 10000)', parsePositiveInteger)
     .option('--out <file>', 'write one JSON line per item: {"i","db_id","exec","error","flags","goldIndex","hardness"}')
     .option('--concurrency <n>', 'items evaluated at once (default 8)', parsePositiveInteger)
+    .option('--test-suite', 'L5 on the items EX accepts: test-suite accuracy by hardness (distilled test suite, then the counterexample search), rejected and refuted items listed', false)
+    .option('--no-search', 'with --test-suite: the distilled suite only, no counterexample search')
+    .option('--suite-max-databases <n>', 'with --test-suite: databases drawn per gold (default 300)', parseNonNegativeInteger)
+    .option('--suite-max-seconds <n>', 'with --test-suite: seconds per gold for the suite (default 60)', parsePositiveInteger)
+    .option('--search-max-databases <n>', 'with --test-suite: databases the search draws per item (default 100)', parsePositiveInteger)
+    .option('--search-max-seconds <n>', 'with --test-suite: seconds the search spends per item (default 10)', parsePositiveInteger)
+    .option('--seed <seed>', 'with --test-suite: seed of the generated databases (default 0)')
+    .option('--nulls <policy>', 'with --test-suite: NULLs wherever the schema allows them (allowed) or only where the snapshots hold some (observed)', parseChoice(['allowed', 'observed'] as const))
+    .option('--empty-vs-null-row <policy>', 'with --test-suite: whether an empty result and one row of NULLs differ (default same)', parseChoice(['same', 'different'] as const))
     .option('--diagnostics', 'add per-item diagnostics (component F1, exact match, AST distance, schema linking, result similarity) to the JSONL and their averages to the summary', false)
     .action(async (options: SpiderCommandOptions) => {
       setExitCode(command, await runSpiderCommand(options, cliIoOf(command)));
@@ -86,6 +112,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
   let runtime: LadderRuntime | undefined;
   try {
     const policy = resolvePolicy({ preset: options.preset, ...(options.keepDistinct ? { keepDistinct: true } : {}) });
+    const semantic = semanticOptionsOf(options);
     // The command's runtime: its engine and gold cache (no fixtures: Spider folders hold plain files).
     // Its children boot while the files are read and checked.
     runtime = createLadderRuntime(options.timeoutMs === undefined ? {} : { engine: { timeoutMs: options.timeoutMs } });
@@ -118,6 +145,33 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       onItem: (_verdict, done) => bar?.update(done),
     });
     bar?.stop();
+    let testSuite: { items: readonly SpiderSemanticVerdict[]; summary: SpiderSemanticSummary } | undefined;
+    if (semantic !== undefined) {
+      const l5Bar = io.stderr.isTTY
+        ? new cliProgress.SingleBar({ format: 'L5 {phase} [{bar}] {value}/{total} | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
+        : undefined;
+      let phase = '';
+      testSuite = await evaluateSpiderTestSuite({
+        gold,
+        predictions,
+        verdicts: output.items,
+        dbDir: options.db,
+        engine,
+        policy,
+        options: semantic,
+        service: runtime.semantic(),
+        cache: runtime.goldCache,
+        onProgress: (event) => {
+          if (event.phase !== phase) {
+            l5Bar?.stop();
+            phase = event.phase;
+            l5Bar?.start(event.total, 0, { phase: event.phase === 'suite' ? 'suites' : 'items' });
+          }
+          l5Bar?.update(event.done);
+        },
+      });
+      l5Bar?.stop();
+    }
     for (const warning of output.warnings) io.stderr.write(`warning: ${warning}\n`);
     // Not scored, or the prediction did not run (no line, no SQL, an SQLite error, a timeout).
     const problems = output.items.filter((item) => item.exec === null || item.flags.includes('prediction_error'));
@@ -128,20 +182,21 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     }
     if (options.out !== undefined) {
       // Fixed key order: the issue's fields first, then ours.
+      const semanticOf = (i: number): Record<string, unknown> => {
+        const l5 = testSuite?.items[i];
+        return l5 === undefined ? {} : { ts: l5.ts, semantic: l5.status === null ? null : { status: l5.status, reason: l5.reason, rejectedBy: l5.rejectedBy, witnessMaxRows: l5.witnessMaxRows } };
+      };
       const line = ({ i, db_id, exec, error, flags, goldIndex, hardness, diagnostics }: (typeof output.items)[number]): string =>
-        JSON.stringify({ i, db_id, exec, error, flags, goldIndex, hardness, ...(diagnostics === undefined ? {} : { diagnostics }) });
+        JSON.stringify({ i, db_id, exec, error, flags, goldIndex, hardness, ...(diagnostics === undefined ? {} : { diagnostics }), ...semanticOf(i) });
       await writeFile(options.out, output.items.map(line).join('\n') + (output.items.length > 0 ? '\n' : ''));
       // The run's identity beside the JSONL (<out>.run.json), for `text2sql-ladder compare`.
       await recordSpiderRunIdentity(options.out, { gold, goldFile: options.gold, predFile: options.pred, dbDir: options.db, policy, settings: { preset: options.preset, keepDistinct: options.keepDistinct, timeoutMs: options.timeoutMs ?? null, diagnostics: options.diagnostics === true } });
     }
     io.stdout.write(formatSpiderSummary(output.summary, policy.preset, options.keepDistinct));
+    if (testSuite !== undefined) io.stdout.write(formatTestSuiteSummary(output.summary, testSuite, semantic!, options.out));
     return 0;
   } catch (error) {
-    if (isMisuseError(error)) {
-      io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
-      return 2;
-    }
-    throw error;
+    return exitCodeForError(error, io);
   } finally {
     await runtime?.close();
   }
@@ -173,6 +228,55 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
       text += `${key.padEnd(40)} ${macro[key]!.toFixed(3)} [${counts[key]}]${micro[key] === undefined ? '' : `  micro ${micro[key]!.toFixed(3)}`}\n`;
     }
   }
+  return text;
+}
+
+/** L5's options from the flags (`undefined` without `--test-suite`); suite flags without it are misuse. */
+function semanticOptionsOf(options: SpiderCommandOptions): SemanticOptions | undefined {
+  const l5Flags = { suiteMaxDatabases: '--suite-max-databases', suiteMaxSeconds: '--suite-max-seconds', searchMaxDatabases: '--search-max-databases', searchMaxSeconds: '--search-max-seconds', seed: '--seed', nulls: '--nulls', emptyVsNullRow: '--empty-vs-null-row' } as const;
+  if (options.testSuite !== true) {
+    const given = (Object.keys(l5Flags) as (keyof typeof l5Flags)[]).find((key) => options[key] !== undefined) ?? (options.search === false ? 'search' : undefined);
+    if (given !== undefined) throw new LadderError('invalid_option', `${given === 'search' ? '--no-search' : l5Flags[given]} needs --test-suite`);
+    return undefined;
+  }
+  const suite = { ...(options.suiteMaxDatabases === undefined ? {} : { maxDatabases: options.suiteMaxDatabases }), ...(options.suiteMaxSeconds === undefined ? {} : { maxSeconds: options.suiteMaxSeconds }) };
+  const search = { ...(options.searchMaxDatabases === undefined ? {} : { maxDatabases: options.searchMaxDatabases }), ...(options.searchMaxSeconds === undefined ? {} : { maxSeconds: options.searchMaxSeconds }) };
+  return readSemanticOptions({
+    suite,
+    search: options.search === false ? false : search,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.nulls === undefined ? {} : { nulls: options.nulls }),
+    ...(options.emptyVsNullRow === undefined ? {} : { emptyVsNullRow: options.emptyVsNullRow }),
+  });
+}
+
+/** Items listed per kind (rejected by the suite, refuted by the search) before the rest are counted. */
+const MAX_LISTED_L5 = 20;
+
+/**
+ * The test-suite block after the EX table: test-suite accuracy per level in the same columns, the
+ * EX matches L5 rejected and those the search refuted, then the rejected items (reason with the
+ * witness's INSERT statements), at most {@link MAX_LISTED_L5} each.
+ */
+export function formatTestSuiteSummary(ex: SpiderSummary, testSuite: { readonly items: readonly SpiderSemanticVerdict[]; readonly summary: SpiderSemanticSummary }, options: SemanticOptions, out: string | undefined): string {
+  const levels = [...HARDNESS_LEVELS, 'all'] as const;
+  const row = (name: string, cells: readonly string[]): string => `${name.padEnd(20)} ${cells.map((c) => c.padEnd(20)).join(' ')}`.trimEnd() + '\n';
+  const { summary } = testSuite;
+  const steps = [options.suite === false ? null : 'distilled test suite', options.search === false ? null : 'counterexample search'].filter((s) => s !== null).join(' + ');
+  let text = `\n=====================   TEST-SUITE ACCURACY    =====================\n`;
+  text += row('execution', levels.map((l) => (ex.levels[l].scored === 0 ? 'n/a' : ex.levels[l].accuracy.toFixed(3))));
+  text += row('test-suite', levels.map((l) => (summary.levels[l].scored === 0 ? 'n/a' : summary.levels[l].accuracy.toFixed(3))));
+  text += row('EX yes, L5 no', levels.map((l) => String(summary.levels[l].rejected)));
+  if (options.search !== false) text += row('refuted', levels.map((l) => String(summary.levels[l].refuted)));
+  const all = summary.levels.all;
+  text += `\nL5 (${steps}) on ${ex.levels.all.correct} EX matches: ${all.rejected} rejected`;
+  if (options.search !== false) text += `, ${all.refuted} refuted by the search (${summary.smallWitnesses} with ≤ 3 rows per table)`;
+  if (all.unscored > 0) text += `, ${all.unscored} not scored by L5 (kept as EX's)`;
+  text += '\n';
+  const rejected = testSuite.items.filter((item) => item.status === 'fail');
+  if (rejected.length > 0) text += `\nEX accepted, L5 rejected (${rejected.length}):\n`;
+  for (const item of rejected.slice(0, MAX_LISTED_L5)) text += `  item ${item.i} (${item.db_id}, ${item.hardness ?? 'unknown'}): ${truncate(oneLine(item.reason ?? ''), 400)}\n`;
+  if (rejected.length > MAX_LISTED_L5) text += `  … and ${rejected.length - MAX_LISTED_L5} more (${out === undefined ? 'rerun with --out verdicts.jsonl to get every item' : `every item is in --out ${out}`})\n`;
   return text;
 }
 

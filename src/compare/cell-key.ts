@@ -1,7 +1,7 @@
 /**
  * Cell canonicalization: exact keys and tolerant equality for {@link Cell} values.
  *
- * Rules (issue 3; Spider `exec_eval.py` `result_eq` compares Python values, where `175 == 175.0`
+ * Rules (Spider `exec_eval.py` `result_eq` compares Python values, where `175 == 175.0`
  * and `'175' != 175`):
  * - NULL, numbers, text and blobs never equal one another: NULL ≠ 0 ≠ '' (and a missing row is
  *   not a NULL row).

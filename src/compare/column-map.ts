@@ -3,7 +3,7 @@
  * the rows match (segment by segment), never by sorting values inside each row (that would accept
  * values moved between columns).
  *
- * Search (issue 3):
+ * Search:
  * 1. Candidates: gold column g may map to predicted column p only when the single-column
  *    projections already agree segment by segment (a type/value-signature filter that is exact for
  *    integers, text, NULL and blobs; fractional numbers are treated as one wildcard value here when

@@ -1,7 +1,7 @@
 /**
  * Partial-credit similarity between a predicted and a gold result table.
  *
- * ## Table similarity (reference 002, "Table similarity"; formula defined here)
+ * ## Table similarity (*Redefining text-to-SQL metrics*, "Table similarity"; formula defined here)
  * The paper's formula did not survive in our copy; from its description (for each pair of
  * columns, the edit distance needed to turn one column into the other, normalized by the larger
  * row count; aggregated over columns; one minus the result, normalized by the larger column

@@ -1,5 +1,5 @@
 /**
- * The dataset record format (reference 000 §12) as loaded: one question with its gold SQL,
+ * The dataset record format (*Text-to-SQL Evals* §12) as loaded: one question with its gold SQL,
  * frozen date, role and expected behaviour. Field names follow the YAML record format.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Loads a dataset file (YAML or JSONL) in the record format of reference 000 §12.
+ * Loads a dataset file (YAML or JSONL) in the record format of *Text-to-SQL Evals* §12.
  *
  * YAML (`.yaml`, `.yml`, and `.json`, which YAML reads too): either a list of items, or a
  * mapping `{ description?, defaults?, items: [...] }` where `defaults` holds fields shared by

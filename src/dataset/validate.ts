@@ -1,11 +1,11 @@
 /**
- * Validation of one dataset record (reference 000 §12) into a {@link DatasetItem}. Reports every
+ * Validation of one dataset record (*Text-to-SQL Evals* §12) into a {@link DatasetItem}. Reports every
  * problem of the record at once, each with the line of the offending field.
  */
 import { describeReceived, unknownKeyMessage } from '../options.js';
 import type { DatasetError, DatasetItem, ExpectedBehavior, TagValue } from './item.js';
 
-/** The record's keys, in the order of reference 000 §12. */
+/** The record's keys, in the order of *Text-to-SQL Evals* §12. */
 export const RECORD_KEYS = [
   'id',
   'question',

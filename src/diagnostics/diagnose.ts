@@ -1,7 +1,7 @@
 /**
  * Per-item diagnostics as one flat row (for the Spider CLI's `--diagnostics` JSONL and its
  * summary), and their dataset averages. Diagnostics never gate: they explain where a prediction
- * went wrong (reference 000 §4 and §8; reference 002).
+ * went wrong (*Text-to-SQL Evals* §4 and §8; *Redefining text-to-SQL metrics*).
  *
  * Row keys (always present; `null` when not computed):
  * - `components_<clause>` for select, from, where, group_by, having, order_by, limit, set_ops
@@ -27,7 +27,8 @@
  */
 import type { Engine, QueryResult } from '../engine/engine.js';
 import type { Dialect } from '../sql/parse.js';
-import { CLAUSE_NAMES, SPIDER_COMPONENT_NAMES, extractClauseComponents } from '../sql/components.js';
+import { SPIDER_COMPONENT_NAMES } from '../benchmarks/spider/spider-units.js';
+import { CLAUSE_NAMES, extractClauseComponents } from '../sql/components.js';
 import { columnsByTableOf } from '../sql/normalize.js';
 import { scoreComponents, type ComponentsDetails } from '../rungs/components.js';
 import { scoreExactMatch } from '../rungs/exact-match.js';

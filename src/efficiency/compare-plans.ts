@@ -1,6 +1,6 @@
 /**
  * Predicted vs gold: which proxies the predicted plan adds, and the efficiency budget
- * (reference 000 §7: "track efficiency as a guardrail metric with a strict budget").
+ * (*Text-to-SQL Evals* §7: "track efficiency as a guardrail metric with a strict budget").
  */
 import type { PlanAnalysis } from './plan-analysis.js';
 

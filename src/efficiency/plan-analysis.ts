@@ -1,6 +1,6 @@
 /**
  * Deterministic efficiency proxies and a cost estimate from one statement's `EXPLAIN QUERY PLAN`
- * and the snapshot's `sqlite_stat1` statistics (reference 000 §7: prefer deterministic proxies to
+ * and the snapshot's `sqlite_stat1` statistics (*Text-to-SQL Evals* §7: prefer deterministic proxies to
  * wall-clock timings). Nothing here runs the query: this better-sqlite3 build exposes no progress
  * callback or statement counters, so these are estimates of work, never counts of work done.
  *

@@ -84,7 +84,7 @@ export interface EvaluateSpiderInput {
   readonly timeoutMs?: number;
   /** Items evaluated at once (default 8). */
   readonly concurrency?: number;
-  /** Also compute per-item diagnostics (issue 6) on the first snapshot (default false). */
+  /** Also compute per-item diagnostics on the first snapshot (default false). */
   readonly diagnostics?: boolean;
   /** Called after each item. */
   readonly onItem?: (verdict: SpiderItemVerdict, done: number, total: number) => void;

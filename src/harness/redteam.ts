@@ -1,5 +1,5 @@
 /**
- * The red-team run (reference 000 §3.4, issue 5): every recorded prediction of a red-team slice
+ * The red-team run (*Text-to-SQL Evals* §3.4): every recorded prediction of a red-team slice
  * goes through the static rungs (or not) and then the database, and each ends in one of
  * - `declined` — the model asked or refused, or wrote no SQL;
  * - `static_blocked` — L1, L2 or L3 failed (static checks on only);

@@ -1,5 +1,5 @@
 /**
- * The optional LLM judge for prose faithfulness beyond numbers (issue 7; reference 000 §9: check
+ * The optional LLM judge for prose faithfulness beyond numbers (*Text-to-SQL Evals* §9: check
  * numeric grounding first, then add answer judges). It catches what number matching cannot: a
  * misread column, the wrong entity, a trend the rows do not show, a direction word ("up" when the
  * rows went down).

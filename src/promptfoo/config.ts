@@ -10,6 +10,7 @@
  * | `policy`      | preset name or ComparisonPolicy options (src/compare/policy.ts) | `default` | L4 |
  * | `safety`      | SafetyPolicy (src/safety/policy.ts): `maxLimit`, `allowedTables` (a list, or `role` for the item role's tables), … | LIMIT and allowed tables off | L3 |
  * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
+ * | `semantic`    | `true` or SemanticOptions (`suite`, `search`, `seed`, `nulls`, `emptyVsNullRow`, `cacheDir`) | off | ladder (L5 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
  * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
  *
@@ -29,6 +30,7 @@ import type { EfficiencyOptions } from '../rungs/efficiency.js';
 import { resolveSafetyPolicy } from '../safety/policy.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import { DIALECTS } from '../sql/parse.js';
+import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-rung.js';
 import type { Dialect } from '../sql/parse.js';
 
 /** A config block as promptfoo passes it (`context.config`, possibly absent). */
@@ -52,6 +54,8 @@ export interface AssertionOptions {
   readonly policy: ComparisonPolicy;
   /** Safety policy as given (validated). */
   readonly safety: ConfiguredSafetyPolicy | undefined;
+  /** `undefined` = L5 off; otherwise its validated options. */
+  readonly semantic: SemanticOptions | undefined;
   /** `undefined` = L6 off; otherwise its validated options. */
   readonly efficiency: EfficiencyOptions | undefined;
   /** `undefined` = L7 off; `{}` = on with defaults. */
@@ -85,6 +89,9 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
     safety = safetyRaw as ConfiguredSafetyPolicy;
   }
 
+  const semanticRaw = read.raw('semantic');
+  const semantic = semanticRaw === false || semanticRaw === undefined ? undefined : readSemanticOptions(semanticRaw, { name: 'config.semantic' });
+
   const efficiencyRaw = read.raw('efficiency');
   let efficiency: EfficiencyOptions | undefined;
   if (efficiencyRaw === true) efficiency = {};
@@ -97,5 +104,5 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
   else if (answerRaw === true || answerRaw === undefined) answer = {};
   else answer = readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: 'config.answer' });
 
-  return { dialect, timeoutMs, doubleQuotes, policy, safety, efficiency, answer };
+  return { dialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer };
 }

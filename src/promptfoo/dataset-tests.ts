@@ -1,5 +1,5 @@
 /**
- * promptfoo test generator: turns a dataset file (YAML / JSONL, record format of reference 000 §12)
+ * promptfoo test generator: turns a dataset file (YAML / JSONL, record format of *Text-to-SQL Evals* §12)
  * into promptfoo test cases that run the ladder assertion.
  *
  * ```yaml

@@ -19,7 +19,7 @@
  * schema is cached per (database, role) for the process.
  *
  * Replay providers ignore the prompt, so the bundled offline run does not depend on it; it exists
- * for switching to a real model (README, "Switching to a real model").
+ * for switching to a real model (docs/promptfoo.md, "Switching to a real model").
  */
 import path from 'node:path';
 import type { Cell, Engine } from '../engine/engine.js';

@@ -1,6 +1,6 @@
 /**
- * The ladder summary: per provider, the numbers that do not lie (../shared/DESIGN.md, "Scores that
- * do not lie"). Computed from one {@link SummaryRecord} per (item, provider); front ends (the
+ * The ladder summary: per provider, the numbers that do not lie (execution success, correctness
+ * among executed, end-to-end correctness, items scored). Computed from one {@link SummaryRecord} per (item, provider); front ends (the
  * promptfoo afterAll extension, the CLI) build the records from their own results.
  *
  * Definitions (n = items of that provider):
@@ -71,7 +71,7 @@ export interface ProviderSummary {
 }
 
 /** Ladder rung names in display order; others follow alphabetically. */
-const RUNG_ORDER = ['L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L6_efficiency', 'L7_answer'];
+const RUNG_ORDER = ['L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L5_semantic', 'L6_efficiency', 'L7_answer'];
 
 /** Builds a {@link Rate}. */
 export function rate(passed: number, n: number): Rate {

@@ -1,6 +1,6 @@
 /**
  * Run identity: what a graded run records about itself so that two runs can be compared honestly
- * (reference 004, "A pinned reference dataset version", "Record the database snapshot identifier,
+ * (*How to evaluate SQL queries that run successfully but return the wrong answer*, "A pinned reference dataset version", "Record the database snapshot identifier,
  * model, and prompt version in experiment metadata"). A comparison of a baseline and a candidate
  * measures the prompt or model change only when both ran on the same items, the same snapshot
  * bytes and the same comparison policy; {@link compareRunIdentities} says where they differ.

@@ -1,6 +1,6 @@
 /**
  * L7 answer grounding: does every number of the prose answer come from the rows the predicted SQL
- * returned? (reference 000 §9; issue 7). Pure: no database, no model call. The optional LLM
+ * returned? (*Text-to-SQL Evals* §9). Pure: no database, no model call. The optional LLM
  * faithfulness judge lives in src/judge and is called by the promptfoo assertion only.
  *
  * Verdict, decided once: `pass` when no number is ungrounded (an answer with no numbers passes

@@ -1,5 +1,5 @@
 /**
- * Diagnostic rung `astDistance` (reference 000 §4.3 and §4.4): Zhang–Shasha tree edit distance
+ * Diagnostic rung `astDistance` (*Text-to-SQL Evals* §4.3 and §4.4): Zhang–Shasha tree edit distance
  * between the normalized trees of the predicted and gold queries, similarity
  * `1 − edits / max(nodes_gold, nodes_pred)`, and token Jaccard over the normalized texts.
  *

@@ -1,19 +1,10 @@
 /**
  * Diagnostic rung `components`: clause-level F1 between the predicted and the gold query
- * (reference 000 §4.2), plus Spider's official partial-match components. Never a gate.
+ * (*Text-to-SQL Evals* §4.2), plus Spider's official partial-match components. Never a gate.
  */
 import type { Dialect } from '../sql/parse.js';
-import {
-  CLAUSE_NAMES,
-  SPIDER_COMPONENT_NAMES,
-  extractClauseComponents,
-  extractSpiderUnits,
-  type ClauseComponentOptions,
-  type ClauseComponents,
-  type ClauseName,
-  type SpiderComponentName,
-  type SpiderUnits,
-} from '../sql/components.js';
+import { SPIDER_COMPONENT_NAMES, extractSpiderUnits, type SpiderComponentName, type SpiderUnits } from '../benchmarks/spider/spider-units.js';
+import { CLAUSE_NAMES, extractClauseComponents, type ClauseComponentOptions, type ClauseComponents, type ClauseName } from '../sql/components.js';
 import { createRungResult, createSkippedResult, type RungResult } from './rung-result.js';
 
 /** Counts behind one component's F1 (kept so that datasets can be micro-averaged). */
@@ -29,7 +20,7 @@ export interface ComponentScore {
 }
 
 /**
- * F1 between two multisets of item texts (reference 000 §4.2):
+ * F1 between two multisets of item texts (*Text-to-SQL Evals* §4.2):
  * P = |G ∩ P| / |P|, R = |G ∩ P| / |G|, F1 = 2PR / (P + R); F1 = 1 when both are empty, 0 when
  * nothing matches. The intersection is a multiset one (an item matches at most as often as it
  * occurs on both sides). P (R) is 1 when the predicted (gold) side is empty and the other is too.
@@ -152,7 +143,7 @@ export interface ComponentsDetails {
  *   components present on either side, as Spider counts them). `skipped` with a reason when the
  *   predicted query or every gold cannot be parsed.
  * @example
- * // reference 000 §4.2: where 0.67 (one of two gold predicates), order_by 1.0 (alias resolved)
+ * // *Text-to-SQL Evals* §4.2: where 0.67 (one of two gold predicates), order_by 1.0 (alias resolved)
  */
 export function scoreComponents(input: ComponentsInput): RungResult<ComponentsDetails | null> {
   const options: ClauseComponentOptions = {

@@ -1,6 +1,6 @@
 /**
  * L6 efficiency: is a correct predicted query reasonably cheap compared with the gold?
- * (reference 000 §5.3 and §7; issue 7). Scored only when L4 matched: a wrong query that returns
+ * (*Text-to-SQL Evals* §5.3 and §7). Scored only when L4 matched: a wrong query that returns
  * nothing fast must not look efficient.
  *
  * Verdict, decided once: `pass` when the predicted plan's estimated cost is at most

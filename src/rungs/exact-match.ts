@@ -1,5 +1,5 @@
 /**
- * Diagnostic rung `exactMatch` (reference 000 §4.1): the predicted SQL equals a gold SQL as raw text,
+ * Diagnostic rung `exactMatch` (*Text-to-SQL Evals* §4.1): the predicted SQL equals a gold SQL as raw text,
  * or after normalization (../sql/normalize.ts: keyword case, whitespace, identifier and string
  * quoting, table aliases, select-list aliases and positional GROUP BY / ORDER BY, commutative
  * comparisons, AND / OR operand order). A match against any gold counts. Never a gate: a match is

@@ -1,8 +1,8 @@
 /**
- * L4 execution accuracy (+ L5 multi-snapshot): does the predicted query return the gold result on
+ * L4 execution accuracy, on every snapshot: does the predicted query return the gold result on
  * every snapshot, for at least one gold?
  *
- * Rules (issue 3):
+ * Rules:
  * - An item passes when ONE gold matches on EVERY snapshot; the details name that gold, the
  *   per-snapshot verdicts, and for a failure the first failing snapshot.
  * - A gold that errors or times out on a snapshot is left out and reported (`goldErrors`); when no
@@ -28,7 +28,8 @@
  *   `all_null_gold_row`, `nondeterministic_gold` (a LIMIT cutting a tie) and `null_sort_key`.
  */
 import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
-import { checkGoldResult, goldVerdictFlags, runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
+import { runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
+import { checkGoldResult, goldVerdictFlags } from '../dataset/gold-result-checks.js';
 import { LadderError } from '../errors.js';
 import { compareResults, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';

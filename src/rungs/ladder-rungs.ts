@@ -13,6 +13,9 @@
  * - L1–L3: {@link GATE_RUNGS}; `engineAccepted` comes from L1 (gates.ts).
  * - L4: `checkExecution` on every snapshot under the item's policy and gold cache. An item without
  *   gold runs the prediction anyway (so later rungs have its rows) and is `unscored`.
+ * - L5: not in the shipped table's list; `createLadderRungs({ semantic })` lists the entry a front
+ *   end made with `createSemanticRung` (src/semantic/semantic-rung.ts: distilled test suite, then the
+ *   counterexample search), which runs after a passed L4 and counts in `end_to_end`.
  * - L6: compares the prediction with the gold L4 matched, both as run after the policy's rewrites
  *   (`details.executedSql`), on the first snapshot; skipped unless L4 passed.
  * - L7: grounds the prose answer in the rows the prediction returned on the first snapshot as L4 ran
@@ -37,6 +40,8 @@ import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js
 import type { SafetyDetails } from './safety.js';
 import type { SchemaDetails } from './schema.js';
 import type { SyntaxDetails } from './syntax.js';
+import type { FixtureInvariant } from '../semantic/invariants.js';
+import type { SemanticDetails } from '../semantic/semantic-rung.js';
 
 export { LADDER_RUNG_IDS, GATE_IDS } from './rung-result.js';
 export type { ExecutingRungId, GateId, LadderRungId } from './rung-result.js';
@@ -53,6 +58,7 @@ export interface LadderRungDetails {
   readonly schema: SchemaDetails;
   readonly safety: SafetyDetails;
   readonly execution: ExecutionDetails;
+  readonly semantic: SemanticDetails;
   readonly efficiency: EfficiencyDetails;
   readonly answer: AnswerGroundingDetails;
 }
@@ -77,8 +83,11 @@ export interface LadderContext {
   /** Gold SQL, one or many; empty for an unscored item. */
   readonly golds: readonly string[];
   readonly dialect: Dialect;
-  /** The fixture: its snapshots (at least one), role-scoped; the gates read the first. */
-  readonly fixture: { readonly snapshots: readonly Snapshot[] };
+  /**
+   * The fixture: its snapshots (at least one), role-scoped; the gates read the first. `invariants`:
+   * the rules its manifest declares beyond the schema (L5's generated databases keep them).
+   */
+  readonly fixture: { readonly snapshots: readonly Snapshot[]; readonly invariants?: readonly FixtureInvariant[] };
   /** The front end's engine view (its per-request defaults applied). */
   readonly engine: Engine;
   /** The front end's gold-result cache (shared across items). */
@@ -159,6 +168,13 @@ const executionRung: ExecutingRung<'execution'> = {
   },
 };
 
+/** L5 when no front end switched it on: not listed (see `createSemanticRung`). */
+const semanticRungOff: ExecutingRung<'semantic'> = {
+  listed: () => false,
+  endToEnd: true,
+  run: () => Promise.resolve(createSkippedResult('semantic', `${scoreNameOf('semantic')} is off`)),
+};
+
 /** L6. Reads L4's result (the gold that matched, the SQL as run) and the first snapshot. */
 const efficiencyRung: ExecutingRung<'efficiency'> = {
   listed: () => false,
@@ -206,18 +222,24 @@ const answerRung: ExecutingRung<'answer'> = {
 };
 
 /**
- * The shipped table with every optional rung off (L6 and L7 not listed). Use
+ * The shipped table with every optional rung off (L5, L6 and L7 not listed). Use
  * {@link createLadderRungs} to switch them on.
  */
 export const LADDER_RUNGS: LadderRungTable = {
   ...GATE_RUNGS,
   execution: executionRung,
+  semantic: semanticRungOff,
   efficiency: efficiencyRung,
   answer: answerRung,
 };
 
 /** Which optional rungs to include. */
 export interface LadderRungOptions {
+  /**
+   * L5: the entry made by `createSemanticRung(options, service)` (src/semantic/semantic-rung.ts);
+   * absent = L5 off (not listed). When given, it is listed and counts in `end_to_end`.
+   */
+  readonly semantic?: ExecutingRung<'semantic'>;
   /** Include L6 (runs after a passed L4). Default false. */
   readonly efficiency?: boolean;
   /** Include L7 (runs when the output has a prose answer). Default false. */
@@ -238,6 +260,7 @@ export function createLadderRungs(options: LadderRungOptions = {}): LadderRungTa
       goldOrdered === undefined
         ? executionRung
         : { ...executionRung, run: (context, earlier) => executionRung.run(context.policy.goldOrdered === undefined ? { ...context, policy: { ...context.policy, goldOrdered } } : context, earlier) },
+    semantic: options.semantic ?? semanticRungOff,
     efficiency: { ...efficiencyRung, listed: () => options.efficiency === true },
     answer: { ...answerRung, listed: (listing) => options.answer === true && answerRung.listed(listing) },
   };

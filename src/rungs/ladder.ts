@@ -1,7 +1,7 @@
 /**
  * The ladder: runs the rungs of one item in order and decides the item's verdict once.
  *
- * Order and gates (../shared/DESIGN.md, "The data that flows" §3); the order is
+ * Order and gates; the order is
  * `LADDER_RUNG_IDS`, the rungs are the typed table of src/rungs/ladder-rungs.ts:
  * | step | rung        | runs when                                                    | gate |
  * |------|-------------|--------------------------------------------------------------|------|
@@ -9,11 +9,12 @@
  * | L2   | `schema`    | L1 passed                                                    | yes  |
  * | L3   | `safety`    | the output holds SQL: it judges every statement, even after a failed L1 | yes |
  * | L4   | `execution` | every gate passed; `unscored` when the item has no gold      | no   |
+ * | L5   | `semantic`  | listed when switched on; scored only after a passed L4       | no   |
  * | L6   | `efficiency`| listed when switched on; scored only after a passed L4       | no   |
  * | L7   | `answer`    | listed when switched on and the output has a prose answer    | no   |
  * The gates run through the one gate runner (`runGates`, src/rungs/gates.ts). An executing rung
  * after a gate that did not pass is `skipped` (never passed, never failed), its reason naming that
- * gate. `end_to_end` is 1 only when every gate and L4 pass; 0 when any of them fails or was
+ * gate. `end_to_end` is 1 only when every gate and L4 (and L5 when it is on) pass; 0 when any of them fails or was
  * skipped; absent (unscored) when L4 is unscored and nothing failed. The item's verdict is `fail`
  * when any rung that ran failed (so an L3 finding on a text that also fails L1, an L6 budget or an
  * L7 grounding failure fails the item; `end_to_end` measures correctness only).
@@ -38,6 +39,7 @@ import type { Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import type { ProviderAnswer } from '../sql/provider-output.js';
 import type { EfficiencyOptions } from './efficiency.js';
+import type { FixtureInvariant } from '../semantic/invariants.js';
 import { runGates } from './gates.js';
 import { createLadderRungs } from './ladder-rungs.js';
 import type { ExecutingRungs, LadderContext, LadderResults, LadderRungResult, LadderRungTable, RungListing } from './ladder-rungs.js';
@@ -46,7 +48,7 @@ import { GATE_IDS, LADDER_RUNG_IDS, createRungResult, createSkippedResult, isGat
 import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
 import { oneLine, truncate } from '../format.js';
 
-/** What an item expects from the provider (record format, reference 000 §12; defined by the dataset). */
+/** What an item expects from the provider (record format, *Text-to-SQL Evals* §12; defined by the dataset). */
 export type { ExpectedBehavior };
 
 /**
@@ -90,6 +92,8 @@ export interface LadderInput {
   readonly asOfDate?: string;
   /** L7's options (validated; see `readGroundingOptions`). */
   readonly answerOptions?: GroundingOptions;
+  /** The fixture's declared invariants (its manifest's `invariants:`), kept by L5's generated databases. */
+  readonly invariants?: readonly FixtureInvariant[];
 }
 
 /** How the item was read before any rung ran. */
@@ -103,7 +107,7 @@ export interface LadderResult {
   readonly endToEnd: number | undefined;
   readonly expectedBehavior: ExpectedBehavior;
   readonly answer: LadderAnswer;
-  /** One result per listed ladder rung in order (L1–L4 always; L6/L7 when listed), skipped ones included. */
+  /** One result per listed ladder rung in order (L1–L4 always; L5/L6/L7 when listed), skipped ones included. */
   readonly rungs: readonly RungResult[];
   /** The same results by rung id, with their typed details. */
   readonly results: LadderResults;
@@ -177,7 +181,7 @@ function createContext(input: LadderInput, answer: Extract<LadderAnswer, { kind:
     question: input.question,
     golds: input.golds,
     dialect: input.dialect,
-    fixture: { snapshots: input.snapshots },
+    fixture: { snapshots: input.snapshots, ...(input.invariants === undefined ? {} : { invariants: input.invariants }) },
     engine: input.engine,
     goldCache: input.executionCache ?? new GoldResultCache(),
     policy: { comparison, safety: input.safetyPolicy, goldOrdered: input.goldOrdered, doubleQuotes: input.doubleQuotes },
@@ -211,8 +215,8 @@ function executingIds(rungs: LadderRungTable, listing: RungListing): ExecutingRu
 }
 
 /**
- * The ladder rungs in order: L1–L4, then L6 when the table lists it, then L7 when the table lists
- * it and the output has a prose answer.
+ * The ladder rungs in order: L1–L4, then L5 and L6 when the table lists them, then L7 when the
+ * table lists it and the output has a prose answer.
  */
 export function ladderRungIds(rungs: LadderRungTable, hasProse: boolean, golds: readonly string[] = []): LadderRungId[] {
   return [...GATE_IDS, ...executingIds(rungs, { prose: hasProse ? '' : undefined, golds })];
@@ -231,7 +235,7 @@ function finish(
       return result === undefined ? [] : [result];
     });
   const ordered = present([...GATE_IDS, ...executing]);
-  // end_to_end: every gate and every executing rung that counts in it (L4) must pass.
+  // end_to_end: every gate and every executing rung that counts in it (L4, and L5 when listed) must pass.
   const core = present([...GATE_IDS, ...executing.filter((id) => rungs[id].endToEnd)]);
   const failedRung = ordered.find((result) => result.status === 'fail');
   const unscoredRung = core.find((result) => result.status === 'unscored');

@@ -1,12 +1,12 @@
 /**
- * Diagnostic rung `resultSimilarity`: partial credit for a wrong answer (reference 002). Never a
+ * Diagnostic rung `resultSimilarity`: partial credit for a wrong answer (*Redefining text-to-SQL metrics*). Never a
  * gate. Three numbers:
  * - row precision / recall / F1 on the multisets of rows under a column map
  *   (../compare/table-similarity.ts `rowSimilarity`);
- * - the column-wise table similarity TS of reference 002, as defined precisely in
+ * - the column-wise table similarity TS of *Redefining text-to-SQL metrics*, as defined precisely in
  *   ../compare/table-similarity.ts (exact Levenshtein for small tables, bag distance beyond
  *   `maxExactCellPairs`);
- * - the query affinity score of reference 002 (its equation 1):
+ * - the query affinity score of *Redefining text-to-SQL metrics* (its equation 1):
  *   `QAS = w · structural + (1 − w) · TS`, w = `weight` (default 0.5, the paper's setting), with the
  *   AST similarity of ./ast-distance.ts in place of the paper's neural embedding cosine, so that it
  *   runs offline.

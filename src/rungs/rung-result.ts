@@ -8,7 +8,8 @@
  * | `syntax`           | L1          | `L1_syntax`        | yes   |
  * | `schema`           | L2          | `L2_schema`        | yes   |
  * | `safety`           | L3          | `L3_safety`        | yes   |
- * | `execution`        | L4 (+L5)    | `L4_execution`     | no    |
+ * | `execution`        | L4          | `L4_execution`     | no    |
+ * | `semantic`         | L5          | `L5_semantic`      | no    |
  * | `efficiency`       | L6          | `L6_efficiency`    | no    |
  * | `answer`           | L7          | `L7_answer`        | no    |
  * | diagnostics (`components`, `exactMatch`, `astDistance`, `schemaLinking`, `resultSimilarity`) | — | their own keys | never |
@@ -20,7 +21,7 @@
  * score in {@link LADDER_SCORE_NAMES}, and its entry in the typed table of
  * src/rungs/ladder-rungs.ts — the compiler reports each one that is missing.
  */
-export const LADDER_RUNG_IDS = ['syntax', 'schema', 'safety', 'execution', 'efficiency', 'answer'] as const;
+export const LADDER_RUNG_IDS = ['syntax', 'schema', 'safety', 'execution', 'semantic', 'efficiency', 'answer'] as const;
 
 /** A rung of the ladder (see {@link LADDER_RUNG_IDS}). */
 export type LadderRungId = (typeof LADDER_RUNG_IDS)[number];
@@ -97,6 +98,7 @@ export const LADDER_SCORE_NAMES = {
   schema: 'L2_schema',
   safety: 'L3_safety',
   execution: 'L4_execution',
+  semantic: 'L5_semantic',
   efficiency: 'L6_efficiency',
   answer: 'L7_answer',
 } as const satisfies Record<LadderRungId, string>;

@@ -1,5 +1,5 @@
 /**
- * L3 — static safety (reference 000 §3.3), fail closed: one read-only query and nothing else
+ * L3 — static safety (*Text-to-SQL Evals* §3.3), fail closed: one read-only query and nothing else
  * anywhere in its tree. It is a fast filter and an offline metric; the boundary is the database
  * (read-only engine, role-scoped fixtures), which the red-team slice checks with this rung off.
  *
@@ -32,8 +32,7 @@
  * the same kinds; violations there are reported at 1:1.
  */
 import type { Program } from 'sql-parser-cst';
-import { catalogKey, defaultSchemaKey, identifierKey, isQuotedIdentifier } from '../sql/identifiers.js';
-import { checkAnalysisBudget, withinAnalysisBudget } from '../sql/analysis-budget.js';
+import { withinAnalysisBudget } from '../sql/analysis-budget.js';
 import { DIALECTS, positionAt, type Dialect } from '../sql/parse.js';
 import type { References } from '../sql/references.js';
 import { LadderError } from '../errors.js';
@@ -42,6 +41,9 @@ import { BLOCKED_FUNCTIONS, checkFunction, isPragmaFunction } from '../safety/fu
 import { resolveSafetyPolicy, type ResolvedSafetyPolicy, type SafetyPolicy } from '../safety/policy.js';
 import { checkSnowflakeSafety } from '../safety/snowflake-safety.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
+import { checkLimit, outermostLimit } from './safety-limit.js';
+import { clauseKind, describeType, isQuery, nameText, start, statementKind, walk, type AnyNode } from './safety-statement-kinds.js';
+import { allowedEntryKey, isSystemTable, lastPart, tableFunctionAllowed, tableMatches } from './safety-tables.js';
 
 /** Input of {@link checkSafety}. */
 export interface SafetyInput {
@@ -81,60 +83,6 @@ export interface SafetyDetails {
   /** The policy in force, defaults applied. */
   readonly policy: ResolvedSafetyPolicy;
 }
-
-type AnyNode = { readonly type: string; readonly range?: [number, number]; readonly [key: string]: unknown };
-
-const STATEMENT_KINDS: Readonly<Record<string, string>> = {
-  insert_stmt: 'write_statement',
-  update_stmt: 'write_statement',
-  delete_stmt: 'write_statement',
-  merge_stmt: 'write_statement',
-  load_data_stmt: 'write_statement',
-  truncate_stmt: 'ddl_statement',
-  rename_table_stmt: 'ddl_statement',
-  comment_stmt: 'ddl_statement',
-  refresh_materialized_view_stmt: 'ddl_statement',
-  reindex_stmt: 'ddl_statement',
-  analyze_stmt: 'ddl_statement',
-  pragma_stmt: 'pragma',
-  attach_database_stmt: 'attach',
-  detach_database_stmt: 'attach',
-  vacuum_stmt: 'vacuum',
-  start_transaction_stmt: 'transaction',
-  commit_transaction_stmt: 'transaction',
-  rollback_transaction_stmt: 'transaction',
-  savepoint_stmt: 'transaction',
-  release_savepoint_stmt: 'transaction',
-  set_stmt: 'session_change',
-  set_parameter_stmt: 'session_change',
-  set_role_stmt: 'session_change',
-  set_time_zone_parameter_stmt: 'session_change',
-  reset_parameter_stmt: 'session_change',
-  reset_role_stmt: 'session_change',
-  grant_privilege_stmt: 'privilege_statement',
-  grant_role_stmt: 'privilege_statement',
-  revoke_privilege_stmt: 'privilege_statement',
-  revoke_role_stmt: 'privilege_statement',
-  call_stmt: 'procedure_call',
-  execute_stmt: 'procedure_call',
-  execute_immediate_stmt: 'procedure_call',
-  prepare_stmt: 'procedure_call',
-  deallocate_stmt: 'procedure_call',
-  do_stmt: 'procedure_call',
-  export_data_stmt: 'data_export',
-  explain_stmt: 'statement_not_allowed',
-};
-
-const CLAUSE_KINDS: Readonly<Record<string, string>> = {
-  into_table_clause: 'select_into',
-  into_variables_clause: 'select_into',
-  into_outfile_clause: 'select_into',
-  into_dumpfile_clause: 'select_into',
-  for_clause: 'row_lock',
-  lock_in_share_mode_clause: 'row_lock',
-};
-
-const QUERY_TYPES = new Set(['select_stmt', 'compound_select_stmt']);
 
 /**
  * Runs L3 on one SQL text.
@@ -229,16 +177,16 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
   const functions = new Set<string>();
   for (const statement of statements) {
     if (!isQuery(statement)) {
-      const kind = STATEMENT_KINDS[statement.type] ?? ddlKind(statement.type) ?? 'not_a_query';
+      const kind = statementKind(statement.type, 'not_a_query');
       add(kind, `${describeType(statement.type)} is not a read-only query`, start(statement));
     }
     walk(statement, (node, isRoot) => {
-      if (!isRoot && node.type.endsWith('_stmt') && !QUERY_TYPES.has(node.type)) {
-        const kind = STATEMENT_KINDS[node.type] ?? ddlKind(node.type) ?? 'statement_not_allowed';
+      if (!isRoot && node.type.endsWith('_stmt') && !isQuery(node)) {
+        const kind = statementKind(node.type, 'statement_not_allowed');
         add(kind, `${describeType(node.type)} inside the query`, start(node));
       }
-      const clauseKind = CLAUSE_KINDS[node.type];
-      if (clauseKind) add(clauseKind, `${describeType(node.type)} is not allowed in a read-only query`, start(node));
+      const clause = clauseKind(node.type);
+      if (clause) add(clause, `${describeType(node.type)} is not allowed in a read-only query`, start(node));
       if (node.type === 'func_call') {
         const nameNode = node.name as AnyNode;
         const name = nameText(sql, nameNode);
@@ -292,149 +240,4 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
     ...(limitText !== undefined ? { limit: limitText } : {}),
     policy,
   };
-}
-
-function isQuery(node: AnyNode): boolean {
-  if (QUERY_TYPES.has(node.type)) return true;
-  return node.type === 'paren_expr' && isQuery(node.expr as AnyNode);
-}
-
-function ddlKind(type: string): string | undefined {
-  return type.startsWith('create_') || type.startsWith('drop_') || type.startsWith('alter_') ? 'ddl_statement' : undefined;
-}
-
-function describeType(type: string): string {
-  return type.replace(/_stmt$|_clause$/, '').replace(/_/g, ' ').toUpperCase();
-}
-
-function start(node: AnyNode): number {
-  return node.range?.[0] ?? 0;
-}
-
-/** Visits every node once, depth first. */
-function walk(root: AnyNode, visit: (node: AnyNode, isRoot: boolean) => void): void {
-  const stack: Array<[AnyNode, boolean]> = [[root, true]];
-  while (stack.length > 0) {
-    checkAnalysisBudget();
-    const [node, isRoot] = stack.pop()!;
-    visit(node, isRoot);
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'range' || key === 'leading' || key === 'trailing') continue;
-      if (Array.isArray(value)) {
-        for (const item of value) if (isNode(item)) stack.push([item, false]);
-      } else if (isNode(value)) stack.push([value, false]);
-    }
-  }
-}
-
-function isNode(value: unknown): value is AnyNode {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-}
-
-function nameText(sql: string, node: AnyNode): string {
-  if (node.type === 'identifier') return String(node.name);
-  if (node.type === 'member_expr') {
-    const property = node.property as AnyNode;
-    return `${nameText(sql, node.object as AnyNode)}.${property.type === 'identifier' ? String(property.name) : ''}`;
-  }
-  return node.range ? sql.slice(node.range[0], node.range[1]) : node.type;
-}
-
-function lastPart(name: string): string {
-  const parts = name.split('.');
-  return parts[parts.length - 1] ?? name;
-}
-
-function tableFunctionAllowed(name: string, setting: boolean | readonly string[]): boolean {
-  if (setting === true) return true;
-  if (setting === false) return false;
-  const lowered = name.toLowerCase();
-  return setting.some((allowed) => allowed.toLowerCase() === lowered || allowed.toLowerCase() === lastPart(lowered));
-}
-
-/** SQLite's internal tables and eponymous virtual tables that expose database internals. */
-function isSystemTable(name: string): boolean {
-  const lowered = name.toLowerCase();
-  return lowered.startsWith('sqlite_') || lowered === 'dbstat';
-}
-
-interface AllowedEntry {
-  readonly schema?: string;
-  readonly name: string;
-}
-
-/** Policy entries are written like unquoted SQL names (`orders`, `hr.orders`); a quoted part is kept exact. */
-function allowedEntryKey(entry: string, dialect: Dialect): AllowedEntry {
-  const parts = entry.trim().split('.');
-  const key = (part: string): string => {
-    const quoted = isQuotedIdentifier(part);
-    const bare = quoted ? part.slice(1, -1) : part;
-    return identifierKey(bare, quoted, dialect);
-  };
-  const name = key(parts[parts.length - 1]!);
-  return parts.length > 1 ? { schema: key(parts[parts.length - 2]!), name } : { name };
-}
-
-function tableMatches(entry: AllowedEntry, nameKey: string, schemaKey: string | undefined, dialect: Dialect): boolean {
-  if (entry.name !== nameKey) return false;
-  const defaultSchema = defaultSchemaKey(dialect);
-  const referenceSchema = schemaKey ?? defaultSchema;
-  const entrySchema = entry.schema ?? defaultSchema;
-  if (referenceSchema === undefined || entrySchema === undefined) return referenceSchema === entrySchema;
-  return catalogKey(referenceSchema, dialect) === catalogKey(entrySchema, dialect);
-}
-
-interface LimitFound {
-  readonly clause: AnyNode;
-  /** The row-count expression (LIMIT count or FETCH count); `undefined` for FETCH FIRST ROW ONLY. */
-  readonly count: AnyNode | undefined;
-}
-
-/**
- * The LIMIT / FETCH that bounds the whole statement: in the top SELECT, or for a compound in its
- * last branch when that branch is not parenthesised (the parser attaches the compound's ORDER BY
- * and LIMIT there).
- */
-function outermostLimit(statement: AnyNode, inCompound = false): LimitFound | undefined {
-  let node: AnyNode = statement;
-  while (node.type === 'paren_expr') node = node.expr as AnyNode;
-  if (node.type === 'compound_select_stmt') return outermostLimit(node.right as AnyNode, true);
-  if (node.type !== 'select_stmt') return undefined;
-  const clauses = (node.clauses as AnyNode[]) ?? [];
-  for (const clause of clauses) {
-    if (clause.type === 'limit_clause' || clause.type === 'fetch_clause') return { clause, count: clause.count as AnyNode | undefined };
-  }
-  // `(SELECT … LIMIT n)` alone is bounded by its own LIMIT; as a compound's last branch it is not.
-  const paren = clauses.find((clause) => clause.type === 'paren_expr');
-  return paren && !inCompound ? outermostLimit(paren.expr as AnyNode) : undefined;
-}
-
-function checkLimit(
-  sql: string,
-  statement: AnyNode,
-  limit: LimitFound | undefined,
-  maxLimit: number,
-  add: (kind: string, message: string, offset: number) => void,
-): void {
-  if (!limit) {
-    add('limit_missing', `the outermost query has no LIMIT; an integer literal from 1 to ${maxLimit} is required`, start(statement));
-    return;
-  }
-  const count = limit.count;
-  if (count === undefined) {
-    // FETCH FIRST ROW ONLY: one row.
-    if (limit.clause.type === 'fetch_clause') return;
-    add('limit_invalid', 'LIMIT without a row count', start(limit.clause));
-    return;
-  }
-  const text = count.range ? sql.slice(count.range[0], count.range[1]) : '';
-  const isIntegerLiteral = count.type === 'number_literal' && /^[0-9]+$/.test(text);
-  if (!isIntegerLiteral) {
-    add('limit_invalid', `LIMIT ${text || count.type} is not an integer literal from 1 to ${maxLimit}`, start(count));
-    return;
-  }
-  const value = Number(text);
-  if (value < 1 || value > maxLimit) {
-    add('limit_out_of_range', `LIMIT ${text} is outside 1..${maxLimit}`, start(count));
-  }
 }

@@ -1,5 +1,5 @@
 /**
- * Diagnostic rung `schemaLinking` (reference 000 §8): did the retriever find, and did the generator
+ * Diagnostic rung `schemaLinking` (*Text-to-SQL Evals* §8): did the retriever find, and did the generator
  * use, the schema elements the question needs? Never a gate.
  *
  * Gold elements come from every gold query through the scope-aware resolution of
@@ -9,7 +9,7 @@
  * such list is one more valid gold table set. Any valid gold may match: each comparison keeps the
  * gold element set with the highest table recall (then the highest precision, then the first).
  *
- * Metrics for a ranked list of retrieved elements and a cut-off k (reference 000 §8):
+ * Metrics for a ranked list of retrieved elements and a cut-off k (*Text-to-SQL Evals* §8):
  *
  *     table_recall@k  = |gold_tables ∩ retrieved_tables@k| / |gold_tables|
  *     column_recall@k = |gold_cols ∩ retrieved_cols@k|     / |gold_cols|
@@ -29,9 +29,8 @@
  * retriever did not return it and a **generation** miss when it was retrieved but not used.
  */
 import type { Catalog } from '../engine/engine.js';
-import type { Dialect } from '../sql/parse.js';
+import { parseSqlCached, type Dialect } from '../sql/parse.js';
 import { collectReferences } from '../sql/references.js';
-import { parseSqlCached } from '../sql/normalize.js';
 import { createRungResult, createSkippedResult, type RungResult } from './rung-result.js';
 
 /** Schema elements of one query: lower-cased table names and `table.column` names. */
@@ -197,7 +196,7 @@ export interface SchemaLinkingDetails {
  *   (retrieval), and `schema_generation_…` for the same against the predicted SQL. `status` pass
  *   when every gold table was hit. `skipped` when no gold reads a table or none is readable.
  * @example
- * // reference 000 §8: gold {orders, customers}; retrieved [orders, order_items, products, regions, customers]
+ * // *Text-to-SQL Evals* §8: gold {orders, customers}; retrieved [orders, order_items, products, regions, customers]
  * // k=5 → table_recall 1, all_tables_hit true, precision 0.4; k=3 → 0.5, false
  */
 export function scoreSchemaLinking(input: SchemaLinkingInput): RungResult<SchemaLinkingDetails | null> {

@@ -1,5 +1,5 @@
 /**
- * L2 — schema validity (reference 000 §3.2): every table and column the query names exists in the
+ * L2 — schema validity (*Text-to-SQL Evals* §3.2): every table and column the query names exists in the
  * role-visible catalog, resolved scope by scope (see `src/sql/references.ts` for the rules: CTE
  * shadowing both ways, derived-table aliases, select-list aliases, USING / NATURAL, string
  * literals and SQLite's legacy double-quoted strings, schema-qualified names, dialect case rules).

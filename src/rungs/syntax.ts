@@ -1,5 +1,5 @@
 /**
- * L1 — syntactic validity (reference 000 §3.1): the text is exactly one statement, it parses in
+ * L1 — syntactic validity (*Text-to-SQL Evals* §3.1): the text is exactly one statement, it parses in
  * the target dialect, and it is a query (SELECT, WITH … SELECT, VALUES, or a compound of them).
  *
  * Authority per dialect:

@@ -9,13 +9,15 @@
  *
  * The engine is created on first use, so a front end that only runs static checks never starts a
  * child process; after {@link LadderRuntime.close} the next use creates a new one. The gold cache
- * and the fixture resolutions outlive a close.
+ * and the fixture resolutions outlive a close; L5's searchers (scratch folders) do not.
  */
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import { createSqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
 import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
+import type { FixtureInvariant } from '../semantic/invariants.js';
+import { createSemanticService, type SemanticService } from '../semantic/semantic-service.js';
 
 /** Options of {@link createLadderRuntime}. */
 export interface LadderRuntimeOptions {
@@ -35,6 +37,14 @@ export interface LadderRuntime {
   hasEngine(): boolean;
   /** Gold results shared by every execution of this front end. */
   readonly goldCache: GoldResultCache;
+  /** L5's test suites and counterexample searchers, created on first call; closed by `close`. */
+  semantic(): SemanticService;
+  /**
+   * The invariants a fixture's manifest declares (`invariants:` in `<fixturesDir>/<name>/fixture.yaml`),
+   * read once per name; empty when it declares none.
+   * @throws LadderError `input_invalid` for a malformed declaration (with `file:line`).
+   */
+  fixtureInvariants(name: string): Promise<readonly FixtureInvariant[]>;
   /**
    * Resolves (and on first use builds) a fixture, once per (name, role).
    * @throws LadderError `unknown_fixture` / `invalid_option` / `input_invalid` from the registry.
@@ -63,6 +73,8 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
   let engine: SqliteEngine | undefined;
   const goldCache = new GoldResultCache(options.goldCacheEntries === undefined ? {} : { maxEntries: options.goldCacheEntries });
   const fixtures = new Map<string, Promise<ResolvedFixture>>();
+  let semantic: SemanticService | undefined;
+  const invariants = new Map<string, Promise<readonly FixtureInvariant[]>>();
   return {
     engine() {
       engine ??= createSqliteEngine(options.engine);
@@ -70,6 +82,22 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
     },
     hasEngine: () => engine !== undefined,
     goldCache,
+    semantic() {
+      semantic ??= createSemanticService();
+      return semantic;
+    },
+    fixtureInvariants(name) {
+      let pending = invariants.get(name);
+      if (pending === undefined) {
+        pending = Promise.all([import('../fixtures/registry.js'), import('../semantic/invariants.js'), import('node:path'), import('node:fs')]).then(([registry, declared, path, fs]) => {
+          const manifest = path.join(options.fixtures?.fixturesDir ?? registry.defaultFixturesDir(), name, 'fixture.yaml');
+          return fs.existsSync(manifest) ? declared.readFixtureInvariants(manifest) : [];
+        });
+        invariants.set(name, pending);
+        pending.catch(() => invariants.delete(name));
+      }
+      return pending;
+    },
     resolveFixture(name, role) {
       const key = `${name}\u0000${role ?? ''}`;
       let pending = fixtures.get(key);
@@ -85,6 +113,8 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
       return pending;
     },
     async close(waitMs = CLOSE_WAIT_MS) {
+      semantic?.close();
+      semantic = undefined;
       const closing = engine;
       engine = undefined;
       if (closing === undefined) return;

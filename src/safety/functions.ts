@@ -2,7 +2,7 @@
  * Function allow-lists for the L3 safety rung. A function call passes only when its name is on
  * the dialect's allow-list (or in the policy's `allowedFunctions`); everything else is blocked —
  * named side-effect functions with their own reason, unknown functions as `unknown_function`.
- * That is the failure direction a guardrail needs (reference 000 §3.3: "block all unknown
+ * That is the failure direction a guardrail needs (*Text-to-SQL Evals* §3.3: "block all unknown
  * functions until you vet them").
  *
  * Sources:
@@ -15,7 +15,7 @@
  *   `random`, `randomblob` and `zeroblob` are kept: they change nothing, and their resource use is
  *   bounded by the engine's deadline and memory cap, not by this list.
  * - PostgreSQL / MySQL / BigQuery / Snowflake: the common pure functions (aggregates, window,
- *   string, numeric, date); side-effect functions named in reference 000 §3.3 and the vendors'
+ *   string, numeric, date); side-effect functions named in *Text-to-SQL Evals* §3.3 and the vendors'
  *   docs are blocked with a reason.
  */
 import type { Dialect } from '../sql/parse.js';

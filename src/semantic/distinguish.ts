@@ -12,7 +12,7 @@
  *   (an equivalent prediction may order ties differently). Unusable databases are never kept.
  */
 import { compareResults } from '../compare/compare-results.js';
-import type { GoldOrdering } from '../compare/gold-ordering.js';
+import type { GoldOrdering, SqliteParse } from '../compare/gold-ordering.js';
 import { cellKey } from '../compare/cell-key.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput } from '../compare/policy.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
@@ -30,6 +30,8 @@ export interface DistinguishContext {
   readonly timeoutMs?: number;
   /** `gold_result_ordered` override of the item, when it has one. */
   readonly goldOrdered?: boolean;
+  /** The parser the gold's ORDER BY is read with (default `parseSql`); pass a memo when one gold runs on many databases. */
+  readonly parse?: SqliteParse;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function runGold(ctx: DistinguishContext, db: string, goldSql: stri
   if (!outcome.ok) return { usable: false, reason: 'gold_error', message: `${outcome.error.code}: ${outcome.error.message}` };
   const result = outcome.result;
   if (ctx.goldOrdered !== undefined) return { usable: true, result, ordering: { ordered: ctx.goldOrdered, source: 'policy' } };
-  const ordering = await resolveGoldOrdering({ engine: ctx.engine, db, goldSql: result.executedSql, goldResult: result, policy: ctx.policy, ...timeout(ctx) });
+  const ordering = await resolveGoldOrdering({ engine: ctx.engine, db, goldSql: result.executedSql, goldResult: result, policy: ctx.policy, ...timeout(ctx), ...(ctx.parse ? { parse: ctx.parse } : {}) });
   if (!strictTies || !ordering.ordered) return { usable: true, result, ordering };
   if (ordering.nondeterministic) return { usable: false, reason: 'nondeterministic', message: 'a LIMIT cuts a tie group whose rows differ' };
   // The tie groups under the gold's parsed ORDER BY, whatever the policy: a LIMIT that cuts a tie
@@ -55,6 +57,7 @@ export async function runGold(ctx: DistinguishContext, db: string, goldSql: stri
     goldResult: result,
     policy: resolvePolicy({ ...policyInput(ctx.policy), rowOrder: 'gold-order-by', tieAware: true }),
     ...timeout(ctx),
+    ...(ctx.parse ? { parse: ctx.parse } : {}),
   });
   if (tieAware.nondeterministic) return { usable: false, reason: 'nondeterministic', message: 'a LIMIT cuts a tie group whose rows differ' };
   if (!ctx.policy.tieAware) {

@@ -23,8 +23,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
+import { bindable, isConstraintError, mayBeNull, repairAndDerive, verifyOpenDatabase } from './database-repair.js';
 import { computeFillOrder, type FillOrder } from './fill-order.js';
 import { valueKey, type GenValue } from './gen-value.js';
 import type { GoldLiteral } from './gold-literals.js';
@@ -37,13 +37,14 @@ import {
   type BoundInvariant,
   type CheckInvariant,
   type ChildrenInvariant,
-  type DeriveInvariant,
 } from './invariants.js';
 import { readObservedValues, type ObservedData } from './observed-values.js';
-import { createPrng, type Prng } from './prng.js';
+import type { Prng } from './prng.js';
 import { findTable, type DatabaseSchema, type TableSchema } from './schema-reader.js';
 import { buildValuePools, drawProfile, drawValue, freshValue, type ColumnPool, type DrawProfile, type NullPolicy } from './value-pools.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
+
+export { removeRows, type RowRemoval } from './edit-database.js';
 
 /**
  * Version of the generation procedure. Bumped whenever a change could alter the bytes generated
@@ -71,6 +72,12 @@ export interface CreatePlanInput {
   readonly invariants?: readonly BoundInvariant[];
   /** Where NULLs may go: `allowed` by the schema (default) or only where `observed` in the snapshots. */
   readonly nulls?: NullPolicy;
+  /**
+   * The snapshots' values when already read (`readObservedValues` with the `lookup` tables'
+   * rows): `snapshots` is then not read again. Lets a caller build many plans that differ only
+   * in their literals (one per gold/prediction pair) from one read.
+   */
+  readonly observed?: ObservedData;
 }
 
 /**
@@ -80,7 +87,7 @@ export interface CreatePlanInput {
 export function createGeneratorPlan(input: CreatePlanInput): GeneratorPlan {
   const invariants = input.invariants ?? [];
   const rowTables = invariants.filter((i) => i.kind === 'lookup').map((i) => i.tableName);
-  const observed = readObservedValues(input.snapshots, input.schema, { rowTables });
+  const observed = input.observed ?? readObservedValues(input.snapshots, input.schema, { rowTables });
   const pools = buildValuePools({ schema: input.schema, observed, literals: input.literals ?? [], invariants, ...(input.nulls ? { nulls: input.nulls } : {}) });
   return { schema: input.schema, invariants, pools, observed, order: computeFillOrder(input.schema) };
 }
@@ -194,70 +201,13 @@ function drawOnce(plan: GeneratorPlan, rng: Prng, rows: RowRange | undefined, fi
     }
     const temp = `${file}.tmp-${process.pid}`;
     rmSync(temp, { force: true });
+    // The output is a scratch or cache file checked by checksum: no fsync (same bytes, half the time).
+    db.pragma('synchronous = OFF');
     db.prepare('VACUUM INTO ?').run(temp);
     renameSync(temp, file);
     return { ok: true, rowCounts, tier: tier.name, droppedRows: filler.skipped + repaired.deleted };
   } catch (error) {
     return { ok: false, reason: `generation failed: ${(error as Error).message}` };
-  } finally {
-    db.close();
-  }
-}
-
-/** Rows to delete from one table, by rowid. */
-export interface RowRemoval {
-  readonly table: string;
-  readonly rowids: readonly bigint[];
-}
-
-/**
- * Writes a copy of a generated database without some rows — the step a counterexample shrinker
- * repeats. Rows that referenced a deleted row through a NOT NULL foreign key are deleted with it
- * (nullable references become NULL); derived columns are recomputed, rows that then break a check
- * or a children count are deleted, and the result is verified like a fresh draw.
- *
- * @param plan - the plan the source was generated from.
- * @param source - an existing database (opened read-only).
- * @param removals - rows to delete, by table and rowid.
- * @param file - output file; overwritten.
- * @param rng - stream for `ladder_random()` in derived columns (default: seeded by `file`).
- * @returns the written database, or why the remaining rows cannot make a valid database.
- */
-export function removeRows(plan: GeneratorPlan, source: string, removals: readonly RowRemoval[], file: string, rng?: Prng): GenerateOutcome {
-  const bytes = new Database(source, { readonly: true, fileMustExist: true });
-  let image: Buffer;
-  try {
-    image = bytes.serialize();
-  } finally {
-    bytes.close();
-  }
-  const db = new Database(image);
-  try {
-    db.defaultSafeIntegers(true);
-    db.pragma('foreign_keys = OFF');
-    const deriveRng = rng ?? createPrng(`remove/${path.basename(file)}`);
-    db.function(RANDOM_FUNCTION, { deterministic: false, varargs: true, safeIntegers: true }, () => deriveRng.next());
-    for (const removal of removals) {
-      const table = findTable(plan.schema, removal.table);
-      if (table === undefined) throw new RangeError(`removeRows: no table ${removal.table} in the schema`);
-      const remove = db.prepare(`DELETE FROM ${quoteIdentifier(table.name)} WHERE rowid = ?`);
-      for (const rowid of removal.rowids) remove.run(rowid);
-    }
-    const repaired = repairAndDerive(plan, db);
-    if (!repaired.ok) return { ok: false, reason: repaired.reason, attempts: 1 };
-    const problem = verifyOpenDatabase(plan, db);
-    if (problem !== null) return { ok: false, reason: problem, attempts: 1 };
-    const rowCounts: Record<string, number> = {};
-    for (const table of plan.schema.tables) rowCounts[table.name] = Number(db.prepare(`SELECT COUNT(*) FROM ${quoteIdentifier(table.name)}`).pluck().get());
-    const temp = `${file}.tmp-${process.pid}`;
-    rmSync(temp, { force: true });
-    db.prepare('VACUUM INTO ?').run(temp);
-    renameSync(temp, file);
-    const checksum = createHash('sha256').update(readFileSync(file)).digest('hex');
-    return { ok: true, database: { file, checksum, rowCounts, tier: 'shrunk', attempt: 0, droppedRows: repaired.deleted } };
-  } catch (error) {
-    if (error instanceof RangeError) throw error;
-    return { ok: false, reason: `removing rows failed: ${(error as Error).message}`, attempts: 1 };
   } finally {
     db.close();
   }
@@ -513,113 +463,6 @@ class RowGenerator {
     }
     if (this.#sequentialKey !== null) this.#nextKey += 1n;
   }
-}
-
-/**
- * True when the generator may leave these columns NULL: none is NOT NULL or part of the primary
- * key (SQLite lets a non-INTEGER primary key column hold NULL in a rowid table, a legacy quirk the
- * generator does not use).
- */
-function mayBeNull(table: TableSchema, columns: readonly string[]): boolean {
-  return columns.every((c) => {
-    const column = table.columns.find((col) => col.name === c)!;
-    return !column.notNull && column.primaryKeyPosition === 0;
-  });
-}
-
-/** better-sqlite3 binds Uint8Array only as Buffer. */
-function bindable(value: GenValue): unknown {
-  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value;
-}
-
-function isConstraintError(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_MISMATCH');
-}
-
-/** Derives columns, deletes rows that break row checks or children counts, until stable. */
-function repairAndDerive(plan: GeneratorPlan, db: Database.Database): { ok: true; deleted: number } | { ok: false; reason: string } {
-  const derives = plan.invariants.filter((i): i is BoundInvariant & DeriveInvariant => i.kind === 'derive');
-  const checks = plan.invariants.filter((i): i is BoundInvariant & CheckInvariant => i.kind === 'check');
-  const children = plan.invariants.filter((i): i is BoundInvariant & ChildrenInvariant => i.kind === 'children');
-  let deleted = 0;
-  for (let round = 0; round < 4; round += 1) {
-    deleted += deleteOrphans(plan, db);
-    for (const derive of derives) {
-      const t = quoteIdentifier(derive.tableName);
-      const c = quoteIdentifier(derive.columnName!);
-      const column = findTable(plan.schema, derive.tableName)!.columns.find((col) => col.name === derive.columnName)!;
-      // A NOT NULL column whose rule gives NULL for some row (an order without lines): drop those rows.
-      if (column.notNull) deleted += db.prepare(`DELETE FROM ${t} WHERE (${derive.sql}) IS NULL`).run().changes;
-      try {
-        db.prepare(`UPDATE ${t} SET ${c} = (${derive.sql})`).run();
-      } catch (error) {
-        return { ok: false, reason: `${describeInvariant(derive)}: ${(error as Error).message}` };
-      }
-    }
-    let changed = 0;
-    for (const check of checks) changed += db.prepare(`DELETE FROM ${quoteIdentifier(check.tableName)} WHERE NOT (${check.sql})`).run().changes;
-    for (const rule of children) {
-      const table = findTable(plan.schema, rule.tableName)!;
-      const fk = table.foreignKeys.find((f) => f.columns.length === 1 && f.columns[0] === rule.columnName)!;
-      const p = quoteIdentifier(fk.parentTable);
-      const pc = quoteIdentifier(fk.parentColumns[0]!);
-      const t = quoteIdentifier(table.name);
-      const c = quoteIdentifier(rule.columnName!);
-      if (rule.max !== undefined) {
-        changed += db
-          .prepare(`DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM (SELECT rowid, ROW_NUMBER() OVER (PARTITION BY ${c} ORDER BY rowid) AS n FROM ${t} WHERE ${c} IS NOT NULL) WHERE n > ${rule.max})`)
-          .run().changes;
-      }
-      if (rule.min > 0) {
-        changed += db.prepare(`DELETE FROM ${p} WHERE (SELECT COUNT(*) FROM ${t} AS child WHERE child.${c} = ${p}.${pc}) < ${rule.min}`).run().changes;
-      }
-    }
-    deleted += changed;
-    if (changed === 0 && deleteOrphans(plan, db) === 0) return { ok: true, deleted };
-  }
-  return { ok: false, reason: 'repairs did not settle in 4 rounds (a check, children rule and derived column keep breaking each other)' };
-}
-
-/** Deletes rows whose NOT NULL foreign key has no parent and nulls nullable ones; repeats until none. */
-function deleteOrphans(plan: GeneratorPlan, db: Database.Database): number {
-  let total = 0;
-  for (;;) {
-    let changed = 0;
-    for (const table of plan.schema.tables) {
-      for (const fk of table.foreignKeys) {
-        const t = quoteIdentifier(table.name);
-        const p = quoteIdentifier(fk.parentTable);
-        const present = fk.columns.map((c) => `${t}.${quoteIdentifier(c)} IS NOT NULL`).join(' AND ');
-        const match = fk.columns.map((c, i) => `${p}.${quoteIdentifier(fk.parentColumns[i]!)} = ${t}.${quoteIdentifier(c)}`).join(' AND ');
-        const orphan = `${present} AND NOT EXISTS (SELECT 1 FROM ${p} WHERE ${match})`;
-        const nullable = mayBeNull(table, fk.columns);
-        if (nullable) {
-          changed += db.prepare(`UPDATE ${t} SET ${fk.columns.map((c) => `${quoteIdentifier(c)} = NULL`).join(', ')} WHERE ${orphan}`).run().changes;
-        } else {
-          const n = db.prepare(`DELETE FROM ${t} WHERE ${orphan}`).run().changes;
-          changed += n;
-          total += n;
-        }
-      }
-    }
-    if (changed === 0) return total;
-  }
-}
-
-/** Integrity, foreign keys and every checkable invariant on an open database; `null` when all hold. */
-function verifyOpenDatabase(plan: GeneratorPlan, db: Database.Database): string | null {
-  const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
-  if (integrity.length !== 1 || integrity[0] !== 'ok') return `integrity_check: ${integrity.slice(0, 3).join('; ')}`;
-  const fk = db.prepare('PRAGMA foreign_key_check').raw(true).all() as unknown[][];
-  if (fk.length > 0) return `foreign_key_check: ${fk.length} violating rows (first in ${String(fk[0]![0])})`;
-  for (const invariant of plan.invariants) {
-    const sql = invariantViolationSql(invariant, plan.schema);
-    if (sql === null) continue;
-    const violations = Number(db.prepare(sql).pluck().get());
-    if (violations > 0) return `${describeInvariant(invariant)}: ${violations} violating ${violations === 1 ? 'row' : 'rows'}`;
-  }
-  return null;
 }
 
 /** What {@link verifyDatabaseFile} found. */

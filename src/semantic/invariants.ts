@@ -3,7 +3,7 @@
  * that the database generator keeps them. Random data that breaks such a rule (an order whose
  * `order_total` is not the sum of its lines) would reject correct predictions that rely on it.
  *
- * Declared in the fixture manifest under `invariants:` (README, section "Fixture invariants"):
+ * Declared in the fixture manifest under `invariants:` (docs/test-suites.md, "Fixture invariants"):
  *
  * ```yaml
  * invariants:

@@ -435,7 +435,8 @@ export async function evaluateOnSuite(input: EvaluateOnSuiteInput): Promise<Suit
   }
   if (execution.status === 'pass') {
     const generatedCount = databases.filter((d) => generated.has(d.name)).length;
-    reason = `matches on all ${databases.length} databases of the test suite (${databases.length - generatedCount} snapshots, ${generatedCount} generated)${execution.details.goldIndex !== null && input.golds.length > 1 ? `, gold ${execution.details.goldIndex}` : ''}`;
+    const snapshotCount = databases.length - generatedCount;
+    reason = `matches on all ${databases.length} databases of the test suite (${snapshotCount} snapshot${snapshotCount === 1 ? '' : 's'}, ${generatedCount} generated)${execution.details.goldIndex !== null && input.golds.length > 1 ? `, gold ${execution.details.goldIndex}` : ''}`;
   }
   const goldAmbiguity = input.golds.length > 1 ? await findGoldDisagreements(input, databases, cache, policy) : [];
   return { status: execution.status === 'skipped' ? 'unscored' : execution.status, reason, execution, databases: databases.length, failing, goldAmbiguity };

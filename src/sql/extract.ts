@@ -27,7 +27,11 @@
  * both quadratic before: 77 s and 23 s). An output longer than {@link MAX_OUTPUT_CHARS} is not
  * searched at all: it is taken whole as the SQL text, which the syntax rung then fails as too
  * large (src/sql/analysis-budget.ts), so no output costs more than one length check.
+ *
+ * Fences are read in extract-fences.ts, the SQL words in extract-words.ts.
  */
+import { findFencedSql } from './extract-fences.js';
+import { CONTINUATION_KEYWORDS, STATEMENT_KEYWORDS, firstWord, startsWithStatementKeyword, stripLeadingComments } from './extract-words.js';
 
 /** Longest output searched for SQL, in characters (10 million). */
 export const MAX_OUTPUT_CHARS = 10_000_000;
@@ -48,29 +52,6 @@ export type SqlExtraction =
       /** Always `no SQL found`, followed by what was seen, e.g. `no SQL found: output is empty`. */
       readonly reason: string;
     };
-
-const STATEMENT_KEYWORDS = new Set([
-  'select', 'with', 'values', 'insert', 'update', 'delete', 'replace', 'merge', 'upsert',
-  'create', 'drop', 'alter', 'truncate', 'pragma', 'attach', 'detach', 'vacuum', 'reindex',
-  'analyze', 'explain', 'begin', 'commit', 'end', 'rollback', 'savepoint', 'release', 'set',
-  'copy', 'grant', 'revoke', 'call', 'execute', 'exec', 'do', 'show', 'describe', 'use',
-  'lock', 'unlock', 'load', 'declare', 'prepare', 'table',
-]);
-
-/** Words that may start a continuation line of a statement after a blank line. */
-const CONTINUATION_KEYWORDS = new Set([
-  ...STATEMENT_KEYWORDS,
-  'from', 'where', 'join', 'inner', 'left', 'right', 'full', 'cross', 'natural', 'on', 'using',
-  'and', 'or', 'not', 'group', 'order', 'having', 'limit', 'offset', 'union', 'intersect',
-  'except', 'window', 'as', 'case', 'when', 'then', 'else', 'returning', 'into', 'qualify',
-  'fetch', 'for', 'distinct', 'all', 'partition', 'over', 'is', 'in', 'between', 'like',
-]);
-
-const SQL_FENCE_TAGS = new Set([
-  'sql', 'sqlite', 'sqlite3', 'postgres', 'postgresql', 'psql', 'pgsql', 'plpgsql', 'mysql',
-  'mariadb', 'bigquery', 'snowflake', 'tsql', 'mssql', 'plsql', 'duckdb', 'hive', 'sparksql',
-  'trino', 'presto',
-]);
 
 /**
  * Extracts the SQL from model output (or from a gold field).
@@ -103,172 +84,6 @@ export function extractSql(output: unknown): SqlExtraction {
     found: false,
     reason: 'no SQL found: no fenced block and no line starts with a SQL statement keyword',
   };
-}
-
-/** One line of the output: its text (without `\n`) and where it starts. */
-interface Line {
-  readonly text: string;
-  readonly start: number;
-}
-
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (;;) {
-    const newline = text.indexOf('\n', start);
-    if (newline < 0) {
-      lines.push({ text: text.slice(start), start });
-      return lines;
-    }
-    lines.push({ text: text.slice(start, newline), start });
-    start = newline + 1;
-  }
-}
-
-const FENCE_OPENER = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)/;
-const FENCE_CLOSER = /^[ \t]*(`{3,}|~{3,})[ \t]*\r?$/;
-
-/**
- * Bodies of fenced blocks that qualify as SQL, in document order (tagged ones when any exist).
- * Linear in the text: each line is read once as a possible opener and once as a possible closer
- * (a regular expression over the whole text tried every opener against the rest: 77 s for
- * 400 KB of unclosed openers).
- *
- * A block opens at a line starting with a run of 3 or more backticks or tildes (the marker, then
- * an optional tag) and closes at the next line holding exactly that marker; an opener with no
- * closer opens nothing, and the lines after it are read again.
- */
-function findFencedSql(text: string): string[] {
-  const lines = splitLines(text);
-  const closers = new Map<string, number[]>();
-  lines.forEach((line, index) => {
-    const marker = FENCE_CLOSER.exec(line.text)?.[1];
-    if (marker === undefined) return;
-    const list = closers.get(marker) ?? [];
-    list.push(index);
-    closers.set(marker, list);
-  });
-  const nextCloser = new Map<string, number>();
-  const tagged: string[] = [];
-  const untagged: string[] = [];
-  let firstOpener: { readonly index: number; readonly tag: string } | undefined;
-  for (let index = 0; index < lines.length - 1; ) {
-    const opener = FENCE_OPENER.exec(lines[index]!.text);
-    if (!opener) {
-      index += 1;
-      continue;
-    }
-    const marker = opener[1]!;
-    const tag = (opener[2] ?? '').toLowerCase();
-    firstOpener ??= { index, tag };
-    const list = closers.get(marker) ?? [];
-    let at = nextCloser.get(marker) ?? 0;
-    while (at < list.length && list[at]! <= index) at += 1;
-    nextCloser.set(marker, at);
-    const close = list[at];
-    if (close === undefined) {
-      index += 1;
-      continue;
-    }
-    const body = text.slice(lines[index + 1]!.start, lines[close]!.start);
-    if (SQL_FENCE_TAGS.has(tag)) tagged.push(body);
-    else if (tag === '' && startsWithStatementKeyword(body)) untagged.push(body);
-    index = close + 1;
-  }
-  // An unterminated final fence (model output cut off) still counts when tagged as SQL.
-  if (tagged.length === 0 && untagged.length === 0 && firstOpener && SQL_FENCE_TAGS.has(firstOpener.tag)) {
-    tagged.push(text.slice(lines[firstOpener.index + 1]!.start));
-  }
-  if (tagged.length === 0 && untagged.length === 0) {
-    // One-line fences: ```sql SELECT 1``` (the tag may be missing: ```SELECT 1```).
-    for (const line of lines) {
-      for (const inline of findInlineFences(line.text)) {
-        if (SQL_FENCE_TAGS.has(inline.tag.toLowerCase())) tagged.push(inline.body);
-        else if (inline.tag === '' && startsWithStatementKeyword(inline.body)) untagged.push(inline.body);
-        else if (STATEMENT_KEYWORDS.has(inline.tag.toLowerCase())) untagged.push(`${inline.tag} ${inline.body}`);
-      }
-    }
-  }
-  return tagged.length > 0 ? tagged : untagged;
-}
-
-const INLINE_TAG = /([A-Za-z][\w+-]*)?[ \t]+/y;
-
-/**
- * One-line fences in one line, left to right: a run of k ≥ 3 backticks, an optional tag,
- * whitespace, the body, and the next run of at least k backticks on the line (k as large as
- * such a closing run allows). Linear in the line.
- */
-function findInlineFences(line: string): { tag: string; body: string }[] {
-  const runs: { start: number; length: number }[] = [];
-  for (let i = 0; i < line.length; ) {
-    if (line[i] !== '`') {
-      i += 1;
-      continue;
-    }
-    let j = i;
-    while (j < line.length && line[j] === '`') j += 1;
-    runs.push({ start: i, length: j - i });
-    i = j;
-  }
-  if (runs.length < 2) return [];
-  // Longest run after each run, to reject an opener with no closer at once.
-  const longestAfter = new Array<number>(runs.length).fill(0);
-  for (let r = runs.length - 2; r >= 0; r -= 1) longestAfter[r] = Math.max(runs[r + 1]!.length, longestAfter[r + 1]!);
-  const found: { tag: string; body: string }[] = [];
-  let r = 0;
-  let openerStart = runs[0]!.start;
-  while (r < runs.length) {
-    const run = runs[r]!;
-    const length = run.start + run.length - openerStart;
-    const width = Math.min(length, longestAfter[r]!);
-    const afterRun = run.start + run.length;
-    INLINE_TAG.lastIndex = afterRun;
-    const tag = width >= 3 ? INLINE_TAG.exec(line) : null;
-    if (!tag) {
-      r += 1;
-      openerStart = runs[r]?.start ?? 0;
-      continue;
-    }
-    let close = r + 1;
-    while (runs[close]!.length < width) close += 1;
-    const closer = runs[close]!;
-    const bodyStart = afterRun + tag[0].length;
-    found.push({ tag: tag[1] ?? '', body: line.slice(bodyStart, Math.max(bodyStart, closer.start)).replace(/[ \t]+$/, '') });
-    // The closing run's backticks beyond the k it used may open the next fence.
-    r = close;
-    openerStart = closer.start + width;
-    if (openerStart >= closer.start + closer.length) {
-      r += 1;
-      openerStart = runs[r]?.start ?? 0;
-    }
-  }
-  return found;
-}
-
-function firstWord(text: string): string {
-  const match = /^[\s(]*([A-Za-z_]+)/.exec(stripLeadingComments(text));
-  return (match?.[1] ?? '').toLowerCase();
-}
-
-function startsWithStatementKeyword(text: string): boolean {
-  return STATEMENT_KEYWORDS.has(firstWord(text));
-}
-
-function stripLeadingComments(text: string): string {
-  let rest = text;
-  for (;;) {
-    const trimmed = rest.trimStart();
-    if (trimmed.startsWith('--')) {
-      const newline = trimmed.indexOf('\n');
-      rest = newline < 0 ? '' : trimmed.slice(newline + 1);
-    } else if (trimmed.startsWith('/*')) {
-      const end = trimmed.indexOf('*/');
-      rest = end < 0 ? '' : trimmed.slice(end + 2);
-    } else {
-      return trimmed;
-    }
-  }
 }
 
 /** Finds SQL in unfenced text (rule 2 of the module doc). */

@@ -1,7 +1,7 @@
 /**
  * The AST layer: one entry point that parses SQL in a named dialect.
  *
- * Chosen on evidence (issue 2): sql-parser-cst parses every gold and prediction of the shared
+ * Chosen on evidence: sql-parser-cst parses every gold and prediction of the shared
  * Spider slice in its SQLite dialect, while node-sql-parser's SQLite grammar rejects 34 golds
  * (INTERSECT / EXCEPT) and valid syntax such as bracket identifiers, `FILTER (WHERE …)` and
  * `IS NOT DISTINCT FROM`. So:
@@ -21,6 +21,7 @@ import { BUDGET_REASON, sqlSizeOverBudget } from './analysis-budget.js';
 import { PARSE_TIME_BUDGET_MS, parseInWorker } from './bounded-parse.js';
 import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
 import { parserText, restoreIdentifiers } from './parser-text.js';
+import type { SqlNode } from './sql-tree.js';
 
 /** Dialects the ladder understands. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake';
@@ -236,4 +237,38 @@ export function positionAt(sql: string, offset: number): { line: number; column:
     }
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+const PARSE_CACHE_SIZE = 512;
+const parseCache = new Map<string, ParseResult>();
+
+/**
+ * {@link parseSql} with a small LRU cache (512 texts): diagnostics read the same gold and predicted
+ * SQL several times, and parsing dominates their cost. Trees are never mutated, so sharing is safe.
+ */
+export function parseSqlCached(sql: string, dialect: Dialect): ParseResult {
+  const key = `${dialect}\u0000${sql}`;
+  const hit = parseCache.get(key);
+  if (hit) {
+    parseCache.delete(key);
+    parseCache.set(key, hit);
+    return hit;
+  }
+  const parsed = parseSql(sql, dialect);
+  parseCache.set(key, parsed);
+  if (parseCache.size > PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value!);
+  return parsed;
+}
+
+/** Parses exactly one statement into a CST node, or says why not. */
+export function parseStatement(
+  sql: string,
+  dialect: Dialect,
+): { readonly ok: true; readonly tree: SqlNode } | { readonly ok: false; readonly reason: string } {
+  const parsed = parseSqlCached(sql, dialect);
+  if (!parsed.ok) return { ok: false, reason: parsed.error.budget ? parsed.error.message : `parse error: ${parsed.error.message}` };
+  if (parsed.kind !== 'cst') return { ok: false, reason: `no concrete syntax tree for dialect ${dialect}` };
+  const statements = parsed.program.statements.filter((s) => s.type !== 'empty');
+  if (statements.length !== 1) return { ok: false, reason: `expected one statement, found ${statements.length}` };
+  return { ok: true, tree: statements[0] as unknown as SqlNode };
 }

@@ -1,5 +1,5 @@
 /**
- * The output protocol of a text-to-SQL provider (../shared/DESIGN.md, "The data that flows"):
+ * The output protocol of a text-to-SQL provider:
  * - SQL text, possibly fenced, possibly with prose around it;
  * - JSON `{ "sql": string, "answer"?: string, "tables"?: string[], "probes"?: string[] }`
  *   (as a string or an object);

@@ -131,3 +131,46 @@ export function renderSql(node: SqlNode): string {
 }
 
 const SPACE = { type: 'space', text: ' ' };
+
+/** The table sources of a FROM expression, left to right. */
+export function fromSources(expr: SqlNode | undefined): readonly SqlNode[] {
+  if (!expr) return [];
+  if (expr.type === 'join_expr') return [...fromSources(child(expr, 'left')), ...fromSources(child(expr, 'right'))];
+  return [expr];
+}
+
+/** Lower-cased table name of `t` or `schema.t`; undefined for anything else. */
+export function tableName(node: SqlNode | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'identifier') return identifierName(node);
+  if (node.type === 'member_expr') return identifierName(child(node, 'property'));
+  return undefined;
+}
+
+/** The first clause of a select_stmt with the given type (`from_clause`, `where_clause`, …), if any. */
+export function clauseOf(select: SqlNode, type: string): SqlNode | undefined {
+  return children(select, 'clauses').find((c) => c.type === type);
+}
+
+/**
+ * Flattens a chain of one boolean operator (`and` / `or`) into its operands, left to right.
+ * Iterative, so a chain of any length costs one visit per node and no stack.
+ */
+export function flattenBoolean(node: SqlNode | undefined, operator: 'and' | 'or'): readonly SqlNode[] {
+  if (!node) return [];
+  const operands: SqlNode[] = [];
+  const pending: SqlNode[] = [node];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    if (current.type === 'binary_expr' && keywordText(current['operator']) === operator) {
+      // Right first onto the stack, so that the left operand comes out first.
+      const right = child(current, 'right');
+      const left = child(current, 'left');
+      if (right) pending.push(right);
+      if (left) pending.push(left);
+    } else {
+      operands.push(current);
+    }
+  }
+  return operands;
+}

@@ -160,7 +160,7 @@ export function sqlTokens(text: string): string[] {
 }
 
 /**
- * Token Jaccard |A ∩ B| / |A ∪ B| over the token *sets* of two texts (reference 000 §4.4);
+ * Token Jaccard |A ∩ B| / |A ∪ B| over the token *sets* of two texts (*Text-to-SQL Evals* §4.4);
  * 1 when both are empty.
  */
 export function tokenJaccard(a: string, b: string): number {

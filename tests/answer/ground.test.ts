@@ -5,7 +5,7 @@ import type { GroundingInput } from '../../src/answer/ground.js';
 const ungrounded = (input: GroundingInput) => groundNumbers(input).ungrounded.map((n) => n.text);
 const matchOf = (input: GroundingInput) => groundNumbers(input).numbers.map((n) => [n.text, n.status, n.match?.kind ?? null]);
 
-describe('reference 000 §9 examples (exact)', () => {
+describe('Text-to-SQL Evals §9 examples (exact)', () => {
   it('"EMEA revenue was $4.12M in Q3." with ("EMEA", 4_118_530.0) → []', () => {
     expect(ungrounded({ answer: 'EMEA revenue was $4.12M in Q3.', rows: [['EMEA', 4_118_530.0]] })).toEqual([]);
   });
@@ -40,7 +40,7 @@ describe('tolerance follows the stated precision (both sides of the boundary)', 
     expect(ungrounded({ answer: `The value is ${stated}.`, rows: [[cell]] })).toEqual(grounded ? [] : [stated]);
   });
 
-  it('relativeTolerance widens the window (reference 000 §9 used rel_tol = 0.01)', () => {
+  it('relativeTolerance widens the window (Text-to-SQL Evals §9 used rel_tol = 0.01)', () => {
     expect(ungrounded({ answer: 'We had 1,200 orders.', rows: [[1190]], options: { relativeTolerance: 0.01 } })).toEqual([]); // |1200 − 1190| = 10 ≤ 11.9
     expect(ungrounded({ answer: 'We had 1,200 orders.', rows: [[1180]], options: { relativeTolerance: 0.01 } })).toEqual(['1,200']); // 20 > 11.8
   });

@@ -102,6 +102,20 @@ describe('ladder assertion', () => {
     expect(result.reason).toMatch(/^L7_answer fail: /);
   });
 
+  it('with L5 on (config.semantic), a lucky L4 match on the warehouse fails with the witness, and end_to_end counts it', async () => {
+    // wh-024 with a prediction that drops the year's upper bound: no snapshot has a 2026 order.
+    const gold = [
+      "SELECT o.user_id, COUNT(*) AS orders FROM orders o JOIN customers c ON c.customer_id = o.customer_id WHERE c.name = 'Fabrikam Inc' AND o.order_date BETWEEN '2025-01-01' AND '2025-12-31' AND o.status <> 'CANCELLED' AND o.deleted_at IS NULL GROUP BY o.user_id",
+    ];
+    const predicted = "SELECT o.user_id, COUNT(*) AS orders FROM orders o JOIN customers c ON c.customer_id = o.customer_id WHERE c.name = 'Fabrikam Inc' AND o.order_date >= '2025-01-01' AND o.status <> 'CANCELLED' AND o.deleted_at IS NULL GROUP BY o.user_id";
+    const result = await ladder(predicted, context({ gold_sql: gold }, { semantic: { suite: false, search: { maxSeconds: 120 } } }));
+    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 1, L5_semantic: 0, end_to_end: 0 });
+    expect(result.pass).toBe(false);
+    expect(result.reason).toMatch(/^L5_semantic fail: refuted on a \d+-row database: gold returns .*INSERT INTO /);
+    const l5 = (result.metadata?.['text2sqlLadder'] as { rungs: { rung: string; details: { search: { verdict: string; witnesses: unknown[] } } }[] }).rungs.find((r) => r.rung === 'semantic');
+    expect([l5?.details.search.verdict, l5?.details.search.witnesses.length]).toEqual(['refuted', 1]);
+  });
+
   it('nonsense output objects are failures, not errors', async () => {
     const result = await ladder({ unexpected: [1, 2] }, context());
     expect(result.pass).toBe(false);
@@ -112,6 +126,7 @@ describe('ladder assertion', () => {
     [{ policy: 'spyder' }, {}, 'config.policy must be one of default, spider, bird; received a string ("spyder") (in assertions/ladder.ts:ladder)'],
     [{ policy: { orderMatters: true } }, {}, /^config\.policy\.orderMatters is not an option \(did you mean config\.policy\.rowOrder\?\); known options: preset, .* \(in assertions\/ladder\.ts:ladder\)$/],
     [{ timeotMs: 5 }, {}, /^config\.timeotMs is not an option \(did you mean config\.timeoutMs\?\); known options: dialect, timeoutMs, /],
+    [{ semantic: { serch: true } }, {}, /^config\.semantic\.serch is not an option \(did you mean config\.semantic\.search\?\)/],
     [{ efficiency: 'yes' }, {}, 'config.efficiency must be true, false or { budgetFactor, failOnProxies, timing }; received a string ("yes") (in assertions/ladder.ts:ladder)'],
     [{ answer: { tolerance: 0.1 } }, {}, 'config.answer.tolerance is not an option; known options: relativeTolerance, derivations, maxDerivationCells, decimalText (in assertions/ladder.ts:ladder)'],
     [{ safety: { allowedTables: 'role' } }, {}, 'config.safety.allowedTables: "role" needs an item with a fixture (db) and a role; item wh-t1 has no role (in assertions/ladder.ts:ladder)'],

@@ -22,7 +22,7 @@ const GOLD = 'SELECT * FROM orders o JOIN customers c USING (customer_id)';
 const OUTPUT = JSON.stringify({ sql: 'SELECT * FROM orders', tables: ['orders', 'order_items', 'products', 'regions', 'customers'] });
 
 describe('schemaLinking assertion', () => {
-  it('reproduces reference 000 §8 at k=5 and k=3 from the provider output', async () => {
+  it('reproduces Text-to-SQL Evals §8 at k=5 and k=3 from the provider output', async () => {
     const k5 = await schemaLinking(OUTPUT, { vars: { gold_sql: GOLD }, config: { k: 5 } });
     expect(k5.namedScores).toMatchObject({ schemaLinking: 1, schema_table_recall: 1, schema_all_tables_hit: 1, schema_precision: 0.4 });
     expect(k5.pass).toBe(true);

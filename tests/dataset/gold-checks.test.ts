@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkGoldResult,
-  checkGoldRun,
-  checkGoldsAgree,
-  checkLimitCut,
-  checkSameOnEverySnapshot,
   findClockReads,
   findLimitWithoutOrderBy,
   findRandomness,
   findTimezoneReads,
   GOLD_CHECK_KINDS,
   GOLD_CHECKS,
-  goldVerdictFlags,
-  planLimitCut,
   runGoldChecks,
 } from '../../src/dataset/gold-checks.js';
+import {
+  checkGoldResult,
+  checkGoldRun,
+  checkGoldsAgree,
+  checkLimitCut,
+  checkSameOnEverySnapshot,
+  goldVerdictFlags,
+  planLimitCut,
+} from '../../src/dataset/gold-result-checks.js';
 import type { GoldOrdering } from '../../src/compare/gold-ordering.js';
 
 const constructs = (findings: readonly { construct: string }[]) => findings.map((found) => found.construct);

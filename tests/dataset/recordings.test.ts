@@ -106,7 +106,7 @@ describe('recorded runs over datasets/warehouse.yaml', () => {
     expect(verdicts['strong']!.size).toBe(70);
   });
 
-  it('weak: 26 of 70 scored items pass; each failure is one of the mistakes of reference 004', () => {
+  it('weak: 26 of 70 scored items pass; each failure is one of the mistakes of How to evaluate SQL queries that run successfully but return the wrong answer', () => {
     expect(failing('weak')).toEqual({
       'wh-004': 'mismatch on base,later,edge', // case-sensitive brand filter 'Acme'
       'wh-005': 'mismatch on base,later,edge', // display label 'cancelled' for status code 'CANCELLED'

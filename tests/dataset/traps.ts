@@ -1,12 +1,12 @@
 /**
- * One plausible wrong query per trap-tagged item of datasets/warehouse.yaml (reference 004,
+ * One plausible wrong query per trap-tagged item of datasets/warehouse.yaml (How to evaluate SQL queries that run successfully but return the wrong answer,
  * "Common semantic errors"), with the snapshots on which it must give a different result than
  * the gold. A trap that no snapshot exposes would let the mistake pass: the dataset test fails.
  */
 const COUNTED = "o.status <> 'CANCELLED' AND o.deleted_at IS NULL AND c.is_test = 0 AND c.deleted_at IS NULL";
 
 export interface Trap {
-  /** The mistake, in reference 004's words. */
+  /** The mistake, in How to evaluate SQL queries that run successfully but return the wrong answer's words. */
   readonly mistake: string;
   readonly sql: string;
   /** Snapshots where the wrong query's rows differ from the gold's (exact). */

@@ -34,7 +34,7 @@ describe('diagnoseItem without an engine', () => {
     });
   });
 
-  it('scores retrieval against the provider\'s ranked tables at k (reference 000 §8)', async () => {
+  it('scores retrieval against the provider\'s ranked tables at k (Text-to-SQL Evals §8)', async () => {
     const run = await runDiagnostics({
       predictedSql: 'SELECT * FROM orders',
       goldSqls: ['SELECT * FROM orders o JOIN customers c USING (customer_id)'],

@@ -1,6 +1,6 @@
 /**
  * One way for tests to make a throw-away SQLite database: a fresh temporary folder (never in the
- * repository, never in ../shared) holding one database built from a SQL script.
+ * repository, never in the shared data folder) holding one database built from a SQL script.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -180,8 +180,8 @@ describe('warehouse: weak vs strong recorded runs', () => {
     ]);
   });
 
-  it('the README shows this output (metric table of weak → strong, gate of strong → weak)', () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  it('docs/compare.md shows this output (metric table of weak → strong, gate of strong → weak)', () => {
+    const readme = readFileSync(path.join(ROOT, 'docs', 'compare.md'), 'utf8');
     const lines = compare(`${evalFile}#weak`, `${evalFile}#strong`, { listLimit: 3 }).stdout.split('\n');
     const start = lines.findIndex((line) => line.startsWith('┌'));
     const table = lines.slice(start, lines.findIndex((line, index) => index > start && line.startsWith('└')) + 1);

@@ -27,7 +27,7 @@ describe('multisetF1', () => {
 });
 
 describe('scoreComponents', () => {
-  it('reproduces reference 000 §4.2 with alias resolution: order_by 1.0', () => {
+  it('reproduces Text-to-SQL Evals §4.2 with alias resolution: order_by 1.0', () => {
     const result = scoreComponents({ predictedSql: PRED_4_2, goldSqls: [GOLD_4_2], dialect: 'sqlite' });
     expect(rounded(result.namedScores, 'components_')).toEqual({
       select: 1, from: 1, where: 0.67, group_by: 1, having: 1, order_by: 1, limit: 1, set_ops: 1,
@@ -37,7 +37,7 @@ describe('scoreComponents', () => {
     expect(result.reason).toBe('clauses below 1 against gold 0: where 0.67');
   });
 
-  it('reproduces reference 000 §4.2 seed behaviour: order_by 0.0', () => {
+  it('reproduces Text-to-SQL Evals §4.2 seed behaviour: order_by 0.0', () => {
     const result = scoreComponents({ predictedSql: PRED_4_2, goldSqls: [GOLD_4_2], dialect: 'sqlite', aliasResolution: 'seed' });
     expect(rounded(result.namedScores, 'components_')).toEqual({
       select: 1, from: 1, where: 0.67, group_by: 1, having: 1, order_by: 0, limit: 1, set_ops: 1,

@@ -6,7 +6,7 @@ import { runLadder } from '../../src/rungs/ladder.js';
 import type { LadderInput } from '../../src/rungs/ladder.js';
 import { createLadderRungs, LADDER_RUNGS } from '../../src/rungs/ladder-rungs.js';
 import type { LadderRungTable } from '../../src/rungs/ladder-rungs.js';
-import { createRungResult } from '../../src/rungs/rung-result.js';
+import { createRungResult, createSkippedResult } from '../../src/rungs/rung-result.js';
 import type { RungId, RungResult, RungStatus } from '../../src/rungs/rung-result.js';
 import type { SafetyDetails } from '../../src/rungs/safety.js';
 import type { SchemaDetails } from '../../src/rungs/schema.js';
@@ -34,7 +34,7 @@ const SCHEMA: SchemaDetails = { analysed: true, tables: [], unresolved: [], colu
 const SAFETY: SafetyDetails = { analysed: true, violations: [], tables: [], functions: [], policy: resolveSafetyPolicy(undefined) };
 
 /** A fake table with fixed statuses whose rungs record what they were called with. */
-function fakeRungs(statuses: Partial<Record<RungId, RungStatus>>, calls: string[], extra: Array<'efficiency' | 'answer'> = []): LadderRungTable {
+function fakeRungs(statuses: Partial<Record<RungId, RungStatus>>, calls: string[], extra: Array<'semantic' | 'efficiency' | 'answer'> = []): LadderRungTable {
   const make = <D>(rung: RungId, what: string, details: D): RungResult<D> => {
     calls.push(`${rung} ${what}`);
     const status = statuses[rung] ?? 'pass';
@@ -49,6 +49,11 @@ function fakeRungs(statuses: Partial<Record<RungId, RungStatus>>, calls: string[
       endToEnd: true,
       run: async (context) =>
         make('execution', `${context.sql} golds=${context.golds.length} snaps=${context.fixture.snapshots.map((s) => s.name).join('+')} preset=${context.policy.comparison.preset}`, null),
+    },
+    semantic: {
+      listed: () => extra.includes('semantic'),
+      endToEnd: true,
+      run: async (context, earlier) => (earlier.execution?.status === 'pass' ? make('semantic', context.sql, null) : createSkippedResult('semantic', `L4_execution ${earlier.execution?.status ?? 'skipped'}`)),
     },
     efficiency: {
       listed: () => extra.includes('efficiency'),
@@ -143,6 +148,28 @@ describe('runLadder on answer items', () => {
     const calls: string[] = [];
     const result = await runLadder(input({}), fakeRungs({ efficiency: 'fail' }, calls, ['efficiency']));
     expect([result.verdict, result.endToEnd, result.reason]).toEqual(['fail', 1, 'L6_efficiency fail: efficiency said fail']);
+  });
+
+  it('L5 is not listed unless switched on; when on, it runs after L4, before L6, and counts in end_to_end', async () => {
+    const off: string[] = [];
+    const plain = await runLadder(input({}), fakeRungs({}, off, ['efficiency']));
+    expect(plain.rungs.map((r) => r.rung)).toEqual(['syntax', 'schema', 'safety', 'execution', 'efficiency']);
+    const calls: string[] = [];
+    const result = await runLadder(input({}), fakeRungs({ semantic: 'fail' }, calls, ['semantic', 'efficiency']));
+    expect(result.rungs.map((r) => `${r.rung}:${r.status}`)).toEqual(['syntax:pass', 'schema:pass', 'safety:pass', 'execution:pass', 'semantic:fail', 'efficiency:pass']);
+    expect([result.verdict, result.endToEnd, result.reason]).toEqual(['fail', 0, 'L5_semantic fail: semantic said fail']);
+  });
+
+  it('L5 after a failed L4 is skipped, naming L4', async () => {
+    const calls: string[] = [];
+    const result = await runLadder(input({}), fakeRungs({ execution: 'fail' }, calls, ['semantic']));
+    expect(result.rungs.map((r) => `${r.rung}:${r.status}:${r.reason}`).slice(3)).toEqual(['execution:fail:execution said fail', 'semantic:skipped:L4_execution fail']);
+    expect([result.verdict, result.endToEnd]).toEqual(['fail', 0]);
+  });
+
+  it('the shipped table does not list L5', () => {
+    expect(LADDER_RUNGS.semantic.listed({ prose: undefined, golds: ['SELECT 1'] })).toBe(false);
+    expect(createLadderRungs({}).semantic.listed({ prose: undefined, golds: ['SELECT 1'] })).toBe(false);
   });
 
   it('an unscored L4 leaves the item unscored, not 0', async () => {

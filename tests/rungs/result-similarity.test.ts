@@ -26,7 +26,7 @@ describe('scoreResultSimilarity', () => {
     expect(() => scoreResultSimilarity({ gold: result(['a'], []), predicted: null, structuralSimilarity: -0.1 })).toThrow(RangeError);
   });
 
-  it('gives TS 1 for identical SQL and TS 0 for a prediction that did not execute (reference 002)', () => {
+  it('gives TS 1 for identical SQL and TS 0 for a prediction that did not execute (Redefining text-to-SQL metrics)', () => {
     const same = scoreResultSimilarity({ gold: result(['a'], [[1]]), predicted: result(['a'], [[1]]), goldSql: 'SELECT a FROM t', predictedSql: 'SELECT a FROM t;' });
     expect(same.details.basis).toBe('identical_sql');
     expect(same.status).toBe('pass');

@@ -11,7 +11,7 @@ function elements(sql: string, catalog?: Catalog) {
   return result.elements;
 }
 
-describe('reference 000 §8 worked example', () => {
+describe('Text-to-SQL Evals §8 worked example', () => {
   it('k=5: table_recall 1.0, all_tables_hit true, precision 0.4', () => {
     const result = scoreSchemaLinking({ goldSqls: [GOLD_8], dialect: 'sqlite', retrieved: RETRIEVED_8, k: 5 });
     expect(result.details?.retrieval).toMatchObject({ tableRecall: 1, allTablesHit: true, precision: 0.4 });

@@ -83,7 +83,7 @@ describe('evaluateOnSuite', () => {
 
   it('accepts an equivalent prediction', async () => {
     const result = await evaluateOnSuite({ engine, suite, golds: [SHOP_GOLDS[0]], predictedSql: RIGHT });
-    expect({ status: result.status, reason: result.reason }).toEqual({ status: 'pass', reason: 'matches on all 2 databases of the test suite (1 snapshots, 1 generated)' });
+    expect({ status: result.status, reason: result.reason }).toEqual({ status: 'pass', reason: 'matches on all 2 databases of the test suite (1 snapshot, 1 generated)' });
   });
 
   it('reports golds of one item that disagree on the suite (gold ambiguity), without resolving it', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractClauseComponents, extractSpiderUnits } from '../../src/sql/components.js';
+import { extractSpiderUnits } from '../../src/benchmarks/spider/spider-units.js';
+import { extractClauseComponents } from '../../src/sql/components.js';
 
 function components(sql: string, aliasResolution?: 'resolve' | 'seed') {
   const result = extractClauseComponents(sql, 'sqlite', aliasResolution ? { aliasResolution } : {});
@@ -14,7 +15,7 @@ function units(sql: string) {
 }
 
 describe('extractClauseComponents', () => {
-  it('reads every clause of the reference 000 §4.2 gold', () => {
+  it('reads every clause of the Text-to-SQL Evals §4.2 gold', () => {
     const gold =
       "SELECT region, SUM(amount) AS total FROM orders WHERE created_at >= '2024-01-01' AND status = 'paid' GROUP BY region ORDER BY total DESC LIMIT 5";
     expect(components(gold)).toEqual({

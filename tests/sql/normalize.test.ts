@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { columnsByTableOf, normalizeSql, type NormalizationPass } from '../../src/sql/normalize.js';
+import { columnsByTableOf, normalizeSql, normalizeTree, type NormalizationPass } from '../../src/sql/normalize.js';
+import { parseSql } from '../../src/sql/parse.js';
+import { renderSql, type SqlNode } from '../../src/sql/sql-tree.js';
 
 function text(sql: string, passes?: readonly NormalizationPass[]): string {
   const result = normalizeSql(sql, 'sqlite', passes ? { passes } : {});
@@ -8,7 +10,7 @@ function text(sql: string, passes?: readonly NormalizationPass[]): string {
 }
 
 describe('normalizeSql', () => {
-  it('reproduces reference 000 §4.1: the two spellings normalize to one text', () => {
+  it('reproduces Text-to-SQL Evals §4.1: the two spellings normalize to one text', () => {
     const a = "select region, sum(amount) as total from orders where created_at >= '2024-01-01' group by region";
     const b = "SELECT o.region, SUM(o.amount) total FROM orders AS o WHERE '2024-01-01' <= o.created_at GROUP BY 1";
     expect(text(a)).toBe("select region, sum (amount) from orders where created_at >= '2024-01-01' group by region");
@@ -86,9 +88,49 @@ describe('normalizeSql', () => {
     expect(two).toEqual({ ok: false, reason: 'expected one statement, found 2' });
   });
 
-  it('does not change the input tree (pure passes)', () => {
-    const first = normalizeSql('SELECT T.a FROM t AS T WHERE 1 < T.b', 'sqlite');
-    const second = normalizeSql('SELECT T.a FROM t AS T WHERE 1 < T.b', 'sqlite');
-    expect(first.ok && second.ok && first.text === second.text).toBe(true);
+  // Each query below is changed by the pass it is listed with, so every pass does real work on a
+  // tree of its own: a fresh parse (not the shared parse cache, whose first result every later
+  // caller would get back), deep-frozen so that an assignment anywhere in it throws, and compared
+  // with a copy taken before the pass ran.
+  const PURITY_CASES: readonly (readonly [NormalizationPass, string])[] = [
+    ['canonicalTokens', 'SELECT "A" FROM T INNER JOIN u ON T.a <> u.a WHERE name = "APG"'],
+    ['tableAliases', 'SELECT o.a, p.b FROM orders AS o JOIN orders AS p ON o.id = p.id'],
+    ['selectAliases', 'SELECT a, count(*) AS n FROM t GROUP BY 1 HAVING n > 1 ORDER BY n'],
+    ['outputAliases', 'SELECT a AS x, b AS y FROM t'],
+    ['comparisons', "SELECT a FROM t WHERE '2024' <= a AND z >= b"],
+    ['conjunctions', 'SELECT a FROM t WHERE c = 1 AND b = 2 OR e = 3 OR d = 4'],
+  ];
+
+  function freshStatement(sql: string): SqlNode {
+    const parsed = parseSql(sql, 'sqlite');
+    if (!parsed.ok || parsed.kind !== 'cst') throw new Error(`cannot parse ${sql}`);
+    return parsed.program.statements[0] as unknown as SqlNode;
+  }
+
+  function deepFreeze<T>(value: T): T {
+    if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+      Object.freeze(value);
+      for (const inner of Object.values(value)) deepFreeze(inner);
+    }
+    return value;
+  }
+
+  it.each(PURITY_CASES)('pass %s does not change its input tree', (pass, sql) => {
+    const tree = freshStatement(sql);
+    const before = structuredClone(tree);
+    deepFreeze(tree);
+    const out = normalizeTree(tree, 'sqlite', { passes: [pass], columnsByTable: new Map([['t', new Set(['a', 'b'])]]) });
+    expect(tree).toStrictEqual(before);
+    expect(renderSql(out)).not.toBe(renderSql(before));
+  });
+
+  it('all passes together do not change the input tree, and a second run gives the same text', () => {
+    for (const [, sql] of PURITY_CASES) {
+      const tree = freshStatement(sql);
+      const before = structuredClone(tree);
+      const first = renderSql(normalizeTree(deepFreeze(tree), 'sqlite'));
+      expect(tree).toStrictEqual(before);
+      expect(renderSql(normalizeTree(freshStatement(sql), 'sqlite'))).toBe(first);
+    }
   });
 });

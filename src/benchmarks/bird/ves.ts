@@ -1,6 +1,6 @@
 /**
  * BIRD's timing scores, computed as BIRD's scripts compute them (facts read from
- * bird-bench `evaluation/evaluation_ves.py`; reference 000 §5.3):
+ * bird-bench `evaluation/evaluation_ves.py`; *Text-to-SQL Evals* §5.3):
  * - per item, when the results match: run the pair alternately N times (default 100), predicted
  *   first then gold in each round (`iterated_execute_sql`); each round gives gold_time / pred_time;
  * - `clean_abnormal`: keep ratios strictly inside (mean − 3σ, mean + 3σ), σ the population standard
@@ -125,7 +125,7 @@ export interface TimedItem {
   readonly ratio: number;
 }
 
-/** VES = (1/N) Σ 1[correct] · √ratio · 100 (BIRD paper; reference 000 §5.3). 0 for no items. */
+/** VES = (1/N) Σ 1[correct] · √ratio · 100 (BIRD paper; *Text-to-SQL Evals* §5.3). 0 for no items. */
 export function computeVes(items: readonly TimedItem[]): number {
   if (items.length === 0) return 0;
   return (items.reduce((sum, item) => sum + (item.correct ? Math.sqrt(item.ratio) : 0), 0) / items.length) * 100;

@@ -1,5 +1,5 @@
 /**
- * The query-only gate (../shared/DESIGN.md, Execution): the SQLite engine runs only a single,
+ * The query-only gate: the SQLite engine runs only a single,
  * read-only, row-returning statement whose top level is SELECT, WITH … SELECT or VALUES.
  *
  * Two checks, in this order:

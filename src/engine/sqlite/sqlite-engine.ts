@@ -1,6 +1,6 @@
 /**
  * The sandboxed SQLite engine: an {@link Engine} backed by a pool of child processes running
- * better-sqlite3 (../../../shared/DESIGN.md, Execution).
+ * better-sqlite3.
  *
  * Guarantees:
  * - Only queries run (query-gate.ts): one statement, top level SELECT / WITH … SELECT / VALUES,

@@ -1,6 +1,6 @@
 /**
  * A small SQLite database for the engine tests, built in a fresh temporary folder (never in the
- * repository, never from ../shared). Shape:
+ * repository, never from the shared data folder). Shape:
  * - `singer(id INTEGER PRIMARY KEY, name TEXT, country TEXT, big INTEGER, photo BLOB, score REAL)`
  *   with 3 rows; `big` holds 2^53 + 1, −2^63 and 42;
  * - `concert(id INTEGER PRIMARY KEY, singer_id INTEGER, year INTEGER)` with index

@@ -1,0 +1,126 @@
+/**
+ * Import rules for the source tree, checked by `npm run lint:imports` (and in CI).
+ *
+ * The layout (see the folder map in README / docs): a core under src/ that knows nothing of the
+ * tools it is used from, and thin adapters around it, one per front end:
+ * - promptfoo: src/promptfoo/ plus the user-facing entry files in assertions/, providers/,
+ *   datasets/ and extensions/;
+ * - vitest: matchers/;
+ * - the command line: src/cli/ and bin/.
+ * Benchmarks (bench/) and scripts/ are tools around the package and may import anything.
+ */
+
+/** Folders (below src/) that are adapters, not core. */
+const ADAPTERS_IN_SRC = ['src/promptfoo/', 'src/cli/'];
+/** Top-level folders that are adapters or entry files. */
+const ADAPTERS_OUTSIDE_SRC = ['assertions/', 'providers/', 'datasets/', 'extensions/', 'matchers/', 'bin/'];
+
+const escape = (path) => path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const anyOf = (paths) => `^(${paths.map(escape).join('|')})`;
+
+/**
+ * The core: everything in src/ except the adapters. src/index.ts is the package's public entry
+ * file; it re-exports the core and nothing else, so it is held to the same rules.
+ */
+const CORE = '^src/';
+const NOT_CORE = anyOf(ADAPTERS_IN_SRC);
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment:
+        'Folders form a layered graph: if folder A imports folder B, nothing in B may import A, ' +
+        'directly or through other folders. Move the shared piece down into a folder both can use.',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-module-cycles',
+      severity: 'error',
+      comment: 'No file may import itself through a chain of other files.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'src-root-files-are-leaves',
+      severity: 'error',
+      comment:
+        'The shared files at the top of src/ (errors, options, format) are used by every folder, ' +
+        'so they import no folder below src/. Only the public entry file src/index.ts does.',
+      from: { path: '^src/[^/]+\\.ts$', pathNot: '^src/index\\.ts$' },
+      to: { path: '^src/[^/]+/' },
+    },
+    {
+      name: 'core-not-promptfoo',
+      severity: 'error',
+      comment: 'The core never imports promptfoo; only the promptfoo adapter (src/promptfoo/) does.',
+      from: { path: CORE, pathNot: NOT_CORE },
+      to: { path: '^(node_modules/)?promptfoo($|/)|node_modules/promptfoo/' },
+    },
+    {
+      name: 'core-not-vitest',
+      severity: 'error',
+      comment: 'The core never imports vitest (or vite); only matchers/ does.',
+      from: { path: CORE, pathNot: NOT_CORE },
+      to: { path: 'node_modules/(vitest|vite|@vitest)/' },
+    },
+    {
+      name: 'core-not-adapters',
+      severity: 'error',
+      comment:
+        'The core does not import the CLI, the promptfoo adapter, or the entry files in ' +
+        'assertions/, providers/, datasets/, extensions/, matchers/, bin/: adapters depend on the ' +
+        'core, never the other way round.',
+      from: { path: CORE, pathNot: NOT_CORE },
+      to: { path: anyOf([...ADAPTERS_IN_SRC, ...ADAPTERS_OUTSIDE_SRC]) },
+    },
+    {
+      name: 'adapters-not-each-other',
+      severity: 'error',
+      comment:
+        'The vitest matchers and the promptfoo adapter are independent front ends on the same core.',
+      from: { path: '^matchers/' },
+      to: { path: anyOf(['src/promptfoo/', 'src/cli/', 'assertions/', 'providers/', 'datasets/', 'extensions/', 'bin/']) },
+    },
+    {
+      name: 'sql-not-engine',
+      severity: 'error',
+      comment:
+        'src/sql/ is pure text and tree work (parse, references, components, normalization); ' +
+        'it never runs a query, so it does not import src/engine/.',
+      from: { path: '^src/sql/' },
+      to: { path: '^src/engine/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'Every import resolves to a file or an installed package.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-tests-from-source',
+      severity: 'error',
+      comment: 'Shipped code never imports test code.',
+      from: { pathNot: '^(tests|tests-shared|tests-browser|tests-faults)/' },
+      to: { path: '^(tests|tests-shared|tests-browser|tests-faults)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|out|examples)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};

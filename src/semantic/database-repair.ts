@@ -1,0 +1,126 @@
+/**
+ * The repair and verification steps shared by the generator and by edits of a generated database
+ * (shrinking a counterexample): derived columns, row checks and children counts kept, orphans
+ * removed, and the final check of integrity, foreign keys and every invariant.
+ */
+import Database from 'better-sqlite3';
+import type { GenValue } from './gen-value.js';
+import {
+  describeInvariant,
+  invariantViolationSql,
+  quoteIdentifier,
+  type BoundInvariant,
+  type CheckInvariant,
+  type ChildrenInvariant,
+  type DeriveInvariant,
+} from './invariants.js';
+import { findTable, type TableSchema } from './schema-reader.js';
+import type { GeneratorPlan } from './generate-database.js';
+
+/**
+ * True when the generator may leave these columns NULL: none is NOT NULL or part of the primary
+ * key (SQLite lets a non-INTEGER primary key column hold NULL in a rowid table, a legacy quirk the
+ * generator does not use).
+ */
+export function mayBeNull(table: TableSchema, columns: readonly string[]): boolean {
+  return columns.every((c) => {
+    const column = table.columns.find((col) => col.name === c)!;
+    return !column.notNull && column.primaryKeyPosition === 0;
+  });
+}
+
+/** better-sqlite3 binds Uint8Array only as Buffer. */
+export function bindable(value: GenValue): unknown {
+  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value;
+}
+
+export function isConstraintError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_MISMATCH');
+}
+
+/** Derives columns, deletes rows that break row checks or children counts, until stable. */
+export function repairAndDerive(plan: GeneratorPlan, db: Database.Database): { ok: true; deleted: number } | { ok: false; reason: string } {
+  const derives = plan.invariants.filter((i): i is BoundInvariant & DeriveInvariant => i.kind === 'derive');
+  const checks = plan.invariants.filter((i): i is BoundInvariant & CheckInvariant => i.kind === 'check');
+  const children = plan.invariants.filter((i): i is BoundInvariant & ChildrenInvariant => i.kind === 'children');
+  let deleted = 0;
+  for (let round = 0; round < 4; round += 1) {
+    deleted += deleteOrphans(plan, db);
+    for (const derive of derives) {
+      const t = quoteIdentifier(derive.tableName);
+      const c = quoteIdentifier(derive.columnName!);
+      const column = findTable(plan.schema, derive.tableName)!.columns.find((col) => col.name === derive.columnName)!;
+      // A NOT NULL column whose rule gives NULL for some row (an order without lines): drop those rows.
+      if (column.notNull) deleted += db.prepare(`DELETE FROM ${t} WHERE (${derive.sql}) IS NULL`).run().changes;
+      try {
+        db.prepare(`UPDATE ${t} SET ${c} = (${derive.sql})`).run();
+      } catch (error) {
+        return { ok: false, reason: `${describeInvariant(derive)}: ${(error as Error).message}` };
+      }
+    }
+    let changed = 0;
+    for (const check of checks) changed += db.prepare(`DELETE FROM ${quoteIdentifier(check.tableName)} WHERE NOT (${check.sql})`).run().changes;
+    for (const rule of children) {
+      const table = findTable(plan.schema, rule.tableName)!;
+      const fk = table.foreignKeys.find((f) => f.columns.length === 1 && f.columns[0] === rule.columnName)!;
+      const p = quoteIdentifier(fk.parentTable);
+      const pc = quoteIdentifier(fk.parentColumns[0]!);
+      const t = quoteIdentifier(table.name);
+      const c = quoteIdentifier(rule.columnName!);
+      if (rule.max !== undefined) {
+        changed += db
+          .prepare(`DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM (SELECT rowid, ROW_NUMBER() OVER (PARTITION BY ${c} ORDER BY rowid) AS n FROM ${t} WHERE ${c} IS NOT NULL) WHERE n > ${rule.max})`)
+          .run().changes;
+      }
+      if (rule.min > 0) {
+        changed += db.prepare(`DELETE FROM ${p} WHERE (SELECT COUNT(*) FROM ${t} AS child WHERE child.${c} = ${p}.${pc}) < ${rule.min}`).run().changes;
+      }
+    }
+    deleted += changed;
+    if (changed === 0 && deleteOrphans(plan, db) === 0) return { ok: true, deleted };
+  }
+  return { ok: false, reason: 'repairs did not settle in 4 rounds (a check, children rule and derived column keep breaking each other)' };
+}
+
+/** Deletes rows whose NOT NULL foreign key has no parent and nulls nullable ones; repeats until none. */
+export function deleteOrphans(plan: GeneratorPlan, db: Database.Database): number {
+  let total = 0;
+  for (;;) {
+    let changed = 0;
+    for (const table of plan.schema.tables) {
+      for (const fk of table.foreignKeys) {
+        const t = quoteIdentifier(table.name);
+        const p = quoteIdentifier(fk.parentTable);
+        const present = fk.columns.map((c) => `${t}.${quoteIdentifier(c)} IS NOT NULL`).join(' AND ');
+        const match = fk.columns.map((c, i) => `${p}.${quoteIdentifier(fk.parentColumns[i]!)} = ${t}.${quoteIdentifier(c)}`).join(' AND ');
+        const orphan = `${present} AND NOT EXISTS (SELECT 1 FROM ${p} WHERE ${match})`;
+        const nullable = mayBeNull(table, fk.columns);
+        if (nullable) {
+          changed += db.prepare(`UPDATE ${t} SET ${fk.columns.map((c) => `${quoteIdentifier(c)} = NULL`).join(', ')} WHERE ${orphan}`).run().changes;
+        } else {
+          const n = db.prepare(`DELETE FROM ${t} WHERE ${orphan}`).run().changes;
+          changed += n;
+          total += n;
+        }
+      }
+    }
+    if (changed === 0) return total;
+  }
+}
+
+/** Integrity, foreign keys and every checkable invariant on an open database; `null` when all hold. */
+export function verifyOpenDatabase(plan: GeneratorPlan, db: Database.Database): string | null {
+  const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
+  if (integrity.length !== 1 || integrity[0] !== 'ok') return `integrity_check: ${integrity.slice(0, 3).join('; ')}`;
+  const fk = db.prepare('PRAGMA foreign_key_check').raw(true).all() as unknown[][];
+  if (fk.length > 0) return `foreign_key_check: ${fk.length} violating rows (first in ${String(fk[0]![0])})`;
+  for (const invariant of plan.invariants) {
+    const sql = invariantViolationSql(invariant, plan.schema);
+    if (sql === null) continue;
+    const violations = Number(db.prepare(sql).pluck().get());
+    if (violations > 0) return `${describeInvariant(invariant)}: ${violations} violating ${violations === 1 ? 'row' : 'rows'}`;
+  }
+  return null;
+}
+

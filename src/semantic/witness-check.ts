@@ -1,0 +1,169 @@
+/**
+ * Does one database refute a prediction? The golds and the prediction run on it through the
+ * engine (child processes, deadline, row cap; the file opened read-only like a snapshot), and each
+ * gold's result is compared with the prediction's under the item's comparison policy.
+ *
+ * Per gold, the database is:
+ * - `distinguished` when the gold is usable there (it runs and its answer is determined: no LIMIT
+ *   cutting a tie group with differing rows, no differing ties under a row-by-row policy — see
+ *   distinguish.ts) and the prediction returns a different result or fails at run time;
+ * - `unusable` when the gold fails there or its answer is not determined;
+ * - `no_evidence` when the prediction timed out, the column-map search ran out of budget, or the
+ *   only difference is an empty result against one row of NULLs and the policy counts those as
+ *   the same answer ({@link EmptyVsNullRow});
+ * - `same` otherwise.
+ *
+ * A refutation is also checked for order dependence ({@link confirmOrderIndependent}): on copies
+ * whose rows are stored in other orders, the gold must return the same result and the prediction
+ * must still differ, so that a witness never rests on the order SQLite happens to read rows in.
+ */
+import { compareResults, type Verdict } from '../compare/compare-results.js';
+import type { GoldOrdering } from '../compare/gold-ordering.js';
+import type { ComparisonPolicy } from '../compare/policy.js';
+import type { ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import { runGold, type DistinguishContext } from './distinguish.js';
+import { ROW_REORDERINGS, writeReorderedCopy } from './edit-database.js';
+import type { DatabaseSchema } from './schema-reader.js';
+
+/**
+ * How a database on which one query returns no rows and the other returns one row of NULLs is
+ * judged (`SELECT MAX(x) FROM t` against `SELECT x FROM t ORDER BY x DESC LIMIT 1` on an empty
+ * table: `[(NULL)]` against no rows).
+ * - `same` (default): both say "there is no value"; such a database refutes nothing. The two
+ *   shapes agree wherever the question has an answer, and counting the empty case would refute
+ *   nearly every `MAX` ↔ `ORDER BY … LIMIT 1` pair.
+ * - `different`: the results differ as the comparison policy says (no rows ≠ one row), so such a
+ *   database refutes.
+ */
+export type EmptyVsNullRow = 'same' | 'different';
+
+/** Every {@link EmptyVsNullRow} value, for option validation. */
+export const EMPTY_VS_NULL_ROW_VALUES: readonly EmptyVsNullRow[] = ['same', 'different'];
+
+/** The default of {@link EmptyVsNullRow}. */
+export const DEFAULT_EMPTY_VS_NULL_ROW: EmptyVsNullRow = 'same';
+
+/** What one database showed for one gold. */
+export type GoldJudgement =
+  | {
+      readonly kind: 'distinguished';
+      /** `result`: different rows under the policy; `error`: the prediction failed at run time. */
+      readonly how: 'result' | 'error';
+      readonly gold: QueryResult;
+      readonly ordering: GoldOrdering;
+      /** The comparison (`null` when the prediction failed). */
+      readonly verdict: Verdict | null;
+      /** The verdict's reason or the prediction's error. */
+      readonly detail: string;
+    }
+  | { readonly kind: 'same'; readonly gold: QueryResult }
+  | { readonly kind: 'unusable'; readonly reason: 'gold_error' | 'nondeterministic' | 'ties'; readonly message: string }
+  | { readonly kind: 'no_evidence'; readonly why: 'timeout' | 'undecided' | 'empty_vs_null_row' }
+  /** Left out by the caller (`only`). */
+  | { readonly kind: 'not_run' };
+
+/** What one database showed for every gold. */
+export interface DatabaseJudgement {
+  /** One per gold, in the order given. */
+  readonly golds: readonly GoldJudgement[];
+  readonly predicted: ExecutionOutcome;
+  /** Indices of the golds the database distinguishes from the prediction. */
+  readonly distinguished: readonly number[];
+}
+
+/** Inputs of {@link judgeDatabase}. */
+export interface JudgeContext extends DistinguishContext {
+  readonly emptyVsNullRow: EmptyVsNullRow;
+}
+
+/** Error codes of the moment (not of the query): never evidence. */
+const TRANSIENT = new Set(['timeout', 'memory_limit', 'engine_failure']);
+
+/**
+ * Runs the golds and the prediction on one database and judges each gold.
+ *
+ * @param ctx - engine, resolved policy, deadline, `goldOrdered`, empty-vs-NULL-row policy.
+ * @param db - the database file (opened read-only by the engine).
+ * @param golds - the golds as they run (policy rewrites applied).
+ * @param predictedSql - the prediction as it runs.
+ * @param only - judge only these gold indices (the others are `not_run`); default all.
+ */
+export async function judgeDatabase(ctx: JudgeContext, db: string, golds: readonly string[], predictedSql: string, only?: ReadonlySet<number>): Promise<DatabaseJudgement> {
+  const wanted = (i: number): boolean => only === undefined || only.has(i);
+  const [predicted, ...goldRuns] = await Promise.all([
+    ctx.engine.execute({ db, sql: predictedSql, ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }) }),
+    ...golds.map((gold, i) => (wanted(i) ? runGold(ctx, db, gold, true) : Promise.resolve(null))),
+  ]);
+  const judgements: GoldJudgement[] = goldRuns.map((run) => {
+    if (run === null) return { kind: 'not_run' };
+    if (!run.usable) return { kind: 'unusable', reason: run.reason, message: run.message };
+    if (!predicted.ok) {
+      if (TRANSIENT.has(predicted.error.code)) return { kind: 'no_evidence', why: 'timeout' };
+      return { kind: 'distinguished', how: 'error', gold: run.result, ordering: run.ordering, verdict: null, detail: `${predicted.error.code}: ${predicted.error.message}` };
+    }
+    return judgeResults(ctx.policy, ctx.emptyVsNullRow, run.result, run.ordering, predicted.result);
+  });
+  return { golds: judgements, predicted, distinguished: judgements.flatMap((j, i) => (j.kind === 'distinguished' ? [i] : [])) };
+}
+
+/**
+ * Compares a gold result with a predicted one under the policy and the empty-vs-NULL-row rule.
+ * @returns `distinguished` (with the verdict), `same`, or `no_evidence`.
+ */
+export function judgeResults(policy: ComparisonPolicy, emptyVsNullRow: EmptyVsNullRow, gold: QueryResult, ordering: GoldOrdering, predicted: QueryResult): GoldJudgement {
+  const verdict = compareResults(gold, predicted, policy, { ordering });
+  if (verdict.match === true) return { kind: 'same', gold };
+  if (verdict.match === 'undecided') return { kind: 'no_evidence', why: 'undecided' };
+  if (emptyVsNullRow === 'same' && isEmptyVsNullRow(gold, predicted)) return { kind: 'no_evidence', why: 'empty_vs_null_row' };
+  return { kind: 'distinguished', how: 'result', gold, ordering, verdict, detail: verdict.reason };
+}
+
+/**
+ * True when one result has no rows and the other exactly one row whose every cell is NULL, with
+ * as many columns.
+ * @example isEmptyVsNullRow({ columns: ['m'], rows: [[null]] }, { columns: ['x'], rows: [] }) // true
+ */
+export function isEmptyVsNullRow(a: Pick<QueryResult, 'columns' | 'rows'>, b: Pick<QueryResult, 'columns' | 'rows'>): boolean {
+  if (a.columns.length !== b.columns.length) return false;
+  const nullRow = (r: Pick<QueryResult, 'rows'>): boolean => r.rows.length === 1 && r.rows[0]!.every((cell) => cell === null);
+  return (a.rows.length === 0 && nullRow(b)) || (b.rows.length === 0 && nullRow(a));
+}
+
+/**
+ * Checks a refutation on copies of the database whose rows are stored in other orders (reversed,
+ * rotated by one, sorted both ways: `writeReorderedCopy`): keeps the golds whose result is the same on every
+ * copy and from which the prediction still differs on every copy.
+ *
+ * @param ctx - as for {@link judgeDatabase}.
+ * @param schema - the database's schema.
+ * @param db - the database the judgement was made on.
+ * @param scratch - a file for the copies (overwritten).
+ * @param golds - the golds as they run.
+ * @param predictedSql - the prediction as it runs.
+ * @param original - the judgement on `db`.
+ * @returns indices of the golds whose distinction survives every reordering.
+ */
+export async function confirmOrderIndependent(
+  ctx: JudgeContext,
+  schema: DatabaseSchema,
+  db: string,
+  scratch: string,
+  golds: readonly string[],
+  predictedSql: string,
+  original: DatabaseJudgement,
+): Promise<number[]> {
+  let kept = [...original.distinguished];
+  for (const reordering of ROW_REORDERINGS) {
+    if (kept.length === 0) break;
+    writeReorderedCopy(schema, db, scratch, reordering);
+    const again = await judgeDatabase(ctx, scratch, golds, predictedSql, new Set(kept));
+    kept = kept.filter((i) => {
+      const before = original.golds[i]!;
+      const after = again.golds[i]!;
+      if (before.kind !== 'distinguished' || after.kind !== 'distinguished') return false;
+      // The gold's own answer must not depend on the order rows are read in.
+      return compareResults(before.gold, after.gold, ctx.policy, { ordering: before.ordering }).match === true;
+    });
+  }
+  return kept;
+}
