@@ -26,6 +26,8 @@ import { guardAssertion } from '../src/promptfoo/adapter.js';
 import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
 import { COMMON_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js';
 import { missingOutputOf, readItem } from '../src/promptfoo/item.js';
+import { effectiveFixtureLocation, promptfooConfigDir, readFixtureLocation } from '../src/promptfoo/fixture-location.js';
+import { optionReader } from '../src/options.js';
 import { toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
 import { getSharedEngine, promptfooRuntime, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
 import { createSemanticRung } from '../src/semantic/semantic-rung.js';
@@ -50,7 +52,9 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
       ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
     });
     const semantic = options.semantic !== undefined && item.expectedBehavior === 'answer' ? createSemanticRung(options.semantic, promptfooRuntime().semantic()) : undefined;
-    const invariants = semantic !== undefined && item.db !== undefined ? await promptfooRuntime().fixtureInvariants(item.db) : undefined;
+    // The fixture's declared invariants come from the same folder its snapshots were resolved in.
+    const location = effectiveFixtureLocation(readFixtureLocation(optionReader(ctx.config, { prefix: 'config.' }), promptfooConfigDir()));
+    const invariants = semantic !== undefined && item.db !== undefined ? await promptfooRuntime().fixtureInvariants(item.db, location) : undefined;
     const result = await runLadder(
       {
         output,

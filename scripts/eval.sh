@@ -54,5 +54,17 @@ fi
 take_lock "$PROMPTFOO_CONFIG_DIR/.eval.lock" "the promptfoo state $PROMPTFOO_CONFIG_DIR" 8
 take_lock "$OUTPUT.lock" "the output file $OUTPUT" 9
 
+# A signal to npm must end promptfoo (timeout(1), CI runners and process managers signal the npm
+# pid, not the group). npm passes SIGINT and SIGTERM to its child, so package.json's "eval" execs
+# this script and this script execs promptfoo: the child npm signals is promptfoo itself (before,
+# a `sh -c` sat between them, died alone, and promptfoo ran on and rewrote the output later).
+# npm does not pass SIGHUP and exits; under npm a parent-death signal (setpriv, Linux) covers
+# that and any other way npm ends. Run directly (nohup, a terminal) promptfoo keeps its parent's
+# life cycle as any command does.
+PARENT_DEATH=()
+if [ -n "${npm_lifecycle_event:-}" ] && command -v setpriv >/dev/null 2>&1; then
+  PARENT_DEATH=(setpriv --pdeathsig TERM --)
+fi
+
 # --no-table: the ladder summary (afterAll) replaces promptfoo's per-row table; pass --table to get it.
-exec "$PROMPTFOO_BIN" eval -c "$CONFIG" --no-cache --no-progress-bar --no-table -o "$OUTPUT" "$@"
+exec ${PARENT_DEATH[@]+"${PARENT_DEATH[@]}"} "$PROMPTFOO_BIN" eval -c "$CONFIG" --no-cache --no-progress-bar --no-table -o "$OUTPUT" "$@"

@@ -4,16 +4,21 @@
  * that would count for minutes, and every engine child must be gone within 2 s. (Before the child
  * watchdog, the reparented child ran on at 30–50 % CPU, still alive 21 s later.)
  *
- * Both run the compiled package (`dist/`, built by `npm run test:faults`), as an installed
+ * `npm run eval` is also killed at the npm pid (what `timeout`, CI runners and process managers
+ * signal): promptfoo and its engine children must end with it, and leave the output lock free.
+ * (Before, npm exited on SIGTERM and SIGHUP while promptfoo, reparented to init, ran on and
+ * rewrote the output file later.)
+ *
+ * All run the compiled package (`dist/`, built by `npm run test:faults`), as an installed
  * package does: that is where the children are plain `node sqlite-child.js`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { busyEngineChild, engineChildren, isRunning, waitFor } from './processes.js';
+import { busyEngineChild, descendants, engineChildren, isRunning, waitFor } from './processes.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RUNAWAY = 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 4000000000) SELECT count(*) FROM c';
@@ -107,8 +112,64 @@ describe('the Spider CLI killed during a runaway statement', () => {
   });
 });
 
+describe('the Spider CLI with --out interrupted during a runaway statement', () => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s: says on stderr that --out was not written, and exits by the signal', async (signal) => {
+    const out = path.join(work, `interrupted-${signal}.jsonl`);
+    const child = spawn(
+      process.execPath,
+      ['dist/bin/text2sql-ladder.js', 'spider', '--gold', path.join(work, 'gold.sql'), '--pred', path.join(work, 'pred.sql'), '--db', path.join(work, 'database'), '--timeout-ms', '600000', '--out', out],
+      { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    launched.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('close', (_code, by) => resolve(by)));
+    await busyEngineChild(child.pid!, 120_000);
+    child.kill(signal);
+    expect(await exited).toBe(signal);
+    expect(stderr).toBe(`spider: interrupted by ${signal} after 0 of 1 items; --out ${out} was not written (a partial file would read as a whole run)\n`);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe('promptfoo killed during a runaway statement', () => {
   it.each(SIGNALS)('%s: no engine child survives 2 s', async (signal) => {
     await killDuringRunaway('promptfoo eval', launchPromptfoo(signal), signal);
+  });
+});
+
+function launchNpmEval(signal: string): { child: ChildProcess; output: string } {
+  const output = path.join(work, `npm-${signal}.json`);
+  const child = spawn('npm', ['run', 'eval'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    // Its own process group, so that whatever survives can be ended here (the group outlives npm).
+    detached: true,
+    env: { ...process.env, CONFIG: path.join(work, 'promptfooconfig.yaml'), OUTPUT: output, PROMPTFOO_CONFIG_DIR: path.join(work, `.promptfoo-npm-${signal}`) },
+  });
+  launched.push(child);
+  return { child, output };
+}
+
+describe('npm run eval killed at the npm pid during a runaway statement', () => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s: promptfoo and its engine children end, the output lock is free', async (signal) => {
+    const { child, output } = launchNpmEval(signal);
+    await busyEngineChild(child.pid!, 180_000);
+    const under = descendants(child.pid!);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+    // promptfoo may save a paused run first (SIGINT): a generous bound on a loaded machine.
+    const gone = await waitFor(() => under.every((pid) => !isRunning(pid)), 30_000);
+    const survivors = under.filter(isRunning);
+    measured.push(`npm run eval, ${signal}: ${under.length} process(es) under npm ${gone === undefined ? 'STILL RUNNING after 30000 ms' : `gone ${gone} ms after npm exited`}`);
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group is already empty
+    }
+    expect(gone, `npm run eval killed with ${signal}: ${survivors.map((pid) => `${pid}`).join(', ')} still ran`).toBeDefined();
+    expect(existsSync(output), 'the killed run wrote its output file').toBe(false);
+    expect(spawnSync('flock', ['-n', `${output}.lock`, 'true']).status, 'the output lock is still held').toBe(0);
   });
 });

@@ -13,7 +13,9 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { snapshotOfFile } from '../fixtures/snapshot.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
+import { fileChecksum } from '../fixtures/build.js';
 import { loadDataset } from '../dataset/load.js';
 import type { TagValue } from '../dataset/item.js';
 import { isLadderError, isMisuseError, LadderError } from '../errors.js';
@@ -28,8 +30,12 @@ export interface AuditItem {
   readonly id: string;
   /** `file:line` of the record. */
   readonly source: string;
-  /** Fixture name (dataset) or Spider db_id. */
+  /** `file:line` of each gold (same order as `golds`): where a gold's findings point. */
+  readonly goldSources?: readonly string[];
+  /** Fixture name (dataset) or Spider db_id; for a dataset item on plain SQLite files, the first file as written. */
   readonly db: string;
+  /** The item's SQLite files (absolute), when it names files instead of a fixture. */
+  readonly dbPaths?: readonly string[];
   readonly role?: string;
   /** Snapshot names the item runs on; `undefined`: every snapshot. */
   readonly snapshots?: readonly string[];
@@ -126,7 +132,9 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
     .map((item) => ({
       id: item.id,
       source: `${item.source.file}:${item.source.line}`,
+      ...(item.source.goldLines === undefined ? {} : { goldSources: item.source.goldLines.map((line) => `${item.source.file}:${line}`) }),
       db: item.db,
+      ...(item.db_path === undefined ? {} : { dbPaths: item.db_path }),
       ...(item.role === undefined ? {} : { role: item.role }),
       ...(item.snapshots === undefined ? {} : { snapshots: item.snapshots }),
       ...(item.as_of_date === undefined ? {} : { asOfDate: item.as_of_date }),
@@ -135,6 +143,16 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
       tags: item.tags,
       question: item.question,
     }));
+  // Plain SQLite files named by items: checksummed once, so the gold cache keys on their bytes.
+  const fileSnapshots = new Map<string, Snapshot>();
+  const fileSnapshot = (dbFile: string): Snapshot => {
+    let snapshot = fileSnapshots.get(dbFile);
+    if (snapshot === undefined) {
+      snapshot = snapshotOfFile(dbFile, fileChecksum(dbFile));
+      fileSnapshots.set(dbFile, snapshot);
+    }
+    return snapshot;
+  };
   return {
     kind: 'dataset',
     path: file,
@@ -142,6 +160,7 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
     loaded: items.length,
     loadErrors,
     async resolve(item) {
+      if (item.dbPaths !== undefined) return { ok: true, snapshots: item.dbPaths.map((file) => fileSnapshot(file)), unknown: [] };
       let fixture;
       try {
         fixture = await runtime.resolveFixture(item.db, item.role);
@@ -176,6 +195,7 @@ async function readSpiderSource(input: string, goldFile: string, dbDir: string, 
     .map((item) => ({
       id: String(item.index),
       source: `${goldFile}:${item.line}`,
+      goldSources: [`${goldFile}:${item.line}`],
       db: item.dbId,
       golds: [item.sql],
       tags: { db_id: item.dbId },

@@ -159,7 +159,7 @@ export async function auditGolds(source: AuditSource, options: AuditOptions): Pr
   for (const state of states) {
     const snapshotRank = new Map(state.snapshots.map((s, i) => [s.name, i]));
     const rank = (f: AuditFinding): number => (f.snapshot === null ? -1 : snapshotRank.get(f.snapshot) ?? state.snapshots.length);
-    findings.push(...[...state.findings].sort((a, b) => kindRank.get(a.kind)! - kindRank.get(b.kind)! || rank(a) - rank(b) || (a.gold ?? -1) - (b.gold ?? -1)));
+    findings.push(...[...state.findings].map((f) => atGold(f, state.item)).sort((a, b) => kindRank.get(a.kind)! - kindRank.get(b.kind)! || rank(a) - rank(b) || (a.gold ?? -1) - (b.gold ?? -1)));
   }
   const count = (severity: GoldCheckSeverity): number => findings.filter((f) => f.severity === severity).length;
   const byKind: Partial<Record<AuditFindingKind, { findings: number; items: number }>> = {};
@@ -310,4 +310,10 @@ function findEmptyWithoutTwin(states: readonly ItemState[]): void {
       );
     }
   }
+}
+
+/** A finding about one gold points at that gold's own line (the item's `file:line` otherwise). */
+function atGold(finding: AuditFinding, item: AuditItem): AuditFinding {
+  const at = finding.gold === null ? undefined : item.goldSources?.[finding.gold];
+  return at === undefined || finding.source === at ? finding : { ...finding, source: at };
 }

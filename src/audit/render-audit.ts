@@ -68,6 +68,12 @@ function findingLines(finding: AuditFinding, rows: number): string[] {
   return [finding.message, ...finding.rows.map((sample) => sampleText(sample, rows))];
 }
 
+/** The item and where it is written (`wh-002` over `warehouse.yaml:33`; Spider: `9` over `dev_gold.sql:10`). */
+function itemCell(finding: AuditFinding): string {
+  if (finding.item === null || finding.source === null) return finding.item ?? finding.source ?? '—';
+  return `${finding.item}\n${finding.source}`;
+}
+
 function where(finding: AuditFinding): string {
   if (finding.snapshot === null) return finding.role === null ? '—' : `(@${finding.role})`;
   return finding.role === null ? finding.snapshot : `${finding.snapshot}@${finding.role}`;
@@ -97,7 +103,7 @@ export function renderAuditText(report: AuditReport, options: RenderAuditOptions
       style: { head: [], border: [] },
     });
     for (const finding of shown) {
-      table.push([finding.severity, finding.kind, finding.item ?? finding.source ?? '—', where(finding), finding.gold === null ? '—' : String(finding.gold), findingLines(finding, rows).join('\n')]);
+      table.push([finding.severity, finding.kind, itemCell(finding), where(finding), finding.gold === null ? '—' : String(finding.gold), findingLines(finding, rows).join('\n')]);
     }
     text += `${table.toString()}\n`;
   }
@@ -137,7 +143,7 @@ export function renderAuditMarkdown(report: AuditReport, options: RenderAuditOpt
     text += '\n| severity | kind | item | snapshot | gold | finding |\n|---|---|---|---|---:|---|\n';
     for (const finding of shown) {
       const lines = findingLines(finding, rows).map((line, i) => (i === 0 ? line : `*${line}*`));
-      text += `| ${finding.severity} | \`${finding.kind}\` | ${markdownCell(finding.item ?? finding.source ?? '—')} | ${markdownCell(where(finding))} | ${finding.gold ?? '—'} | ${markdownCell(lines.join('\n'))} |\n`;
+      text += `| ${finding.severity} | \`${finding.kind}\` | ${markdownCell(itemCell(finding))} | ${markdownCell(where(finding))} | ${finding.gold ?? '—'} | ${markdownCell(lines.join('\n'))} |\n`;
     }
   }
   if (hidden > 0) text += `\n… ${plural(hidden, 'more finding')} not listed.\n`;

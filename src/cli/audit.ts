@@ -77,7 +77,7 @@ export function registerAuditCommand(program: Command): void {
   applyCliConventions(command)
     .description('Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more')
     .argument('<input>', 'a dataset file (YAML/JSONL), a Spider folder (dev_gold.sql, database/) or a Spider gold file')
-    .option('--fixtures <dir>', 'folder of fixture folders the dataset names (default: the bundled fixtures)')
+    .option('--fixtures <dir>', 'folder of fixture folders the dataset names (default: $TEXT2SQL_LADDER_FIXTURES, else the bundled fixtures)')
     .option('--db <dir>', 'Spider input: the database folder DBDIR/<db_id>/*.sqlite (default: database/ beside the gold)')
     .option('--preset <name>', `comparison policy of golds with golds and runs with golds: ${PRESET_NAMES.join(', ')}`, parseChoice(PRESET_NAMES), 'default' as PresetName)
     .option('--runs <runs...>', 'earlier runs: promptfoo results (FILE.json, FILE.json#COLUMN), spider --out JSONL, recordings, prediction files; finds items where most runs agree against the gold')
@@ -106,7 +106,9 @@ export async function runAuditCommand(input: string, options: AuditCommandOption
   let runtime: LadderRuntime | undefined;
   try {
     // Validate and interpret the options.
-    const fixturesDir = options.fixtures === undefined ? defaultFixturesDir() : checkFolder(options.fixtures, '--fixtures');
+    // The app's fixtures: --fixtures, else $TEXT2SQL_LADDER_FIXTURES (as the promptfoo front end), else the bundled ones.
+    const fixturesFlag = options.fixtures ?? (process.env['TEXT2SQL_LADDER_FIXTURES']?.trim() ? process.env['TEXT2SQL_LADDER_FIXTURES'] : undefined);
+    const fixturesDir = fixturesFlag === undefined ? defaultFixturesDir() : checkFolder(fixturesFlag, options.fixtures === undefined ? '$TEXT2SQL_LADDER_FIXTURES' : '--fixtures');
     if (options.db !== undefined) checkFolder(options.db, '--db');
     const runs = distinctLabels((options.runs ?? []).map((spec) => readAuditRun(spec)));
     runtime = createLadderRuntime({

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { findPackageRoot } from '../fixtures/package-root.js';
-import { applyCliConventions, attachCliIo, exitCodeForError, exitCodeOf, processIo } from './cli-io.js';
+import { applyCliConventions, attachCliIo, commandGroup, exitCodeForError, exitCodeOf, processIo } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 
 /** Registers one subcommand (with its flags and action) on the program. */
@@ -27,12 +27,19 @@ export interface Subcommand {
   readonly load: () => Promise<RegisterCommand>;
 }
 
+const FIXTURES_SUMMARY = 'Commands about fixtures (snapshot databases)';
+
 /** Every subcommand: adding one is one line here plus its module. */
 export const SUBCOMMANDS: readonly Subcommand[] = [
   { name: 'spider', summary: 'Spider-format execution accuracy by hardness, under an explicit comparison policy', load: async () => (await import('./spider.js')).registerSpiderCommand },
   { name: 'check', summary: 'Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin', load: async () => (await import('./check.js')).registerCheckCommand },
   { name: 'compare', summary: 'Compare a candidate run with a baseline item by item: rates, regressions, exact McNemar test, paired bootstrap CI, CI gate', load: async () => (await import('./compare.js')).registerCompareCommand },
-  { name: 'fixtures', summary: 'Commands about fixtures (snapshot databases)', load: async () => (await import('./fixtures-strength.js')).registerFixturesCommand },
+  { name: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => (await import('./fixtures-strength.js')).registerFixturesCommand },
+  { name: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => {
+    const { registerFixturesBuildCommand } = await import('./fixtures-build.js');
+    return (program) => registerFixturesBuildCommand(commandGroup(program, 'fixtures', FIXTURES_SUMMARY));
+  } },
+  { name: 'init', summary: 'Scaffold an app-repo evaluation: promptfoo config, a fixture, a dataset, a recording, package.json scripts', load: async () => (await import('./init.js')).registerInitCommand },
   { name: 'audit', summary: 'Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more', load: async () => (await import('./audit.js')).registerAuditCommand },
 ];
 

@@ -110,6 +110,7 @@ const MAX_LISTED_PROBLEMS = 20;
  */
 export async function runSpiderCommand(options: SpiderCommandOptions, io: SpiderCommandIo): Promise<number> {
   let runtime: LadderRuntime | undefined;
+  let stopListening = (): void => {};
   try {
     const policy = resolvePolicy({ preset: options.preset, ...(options.keepDistinct ? { keepDistinct: true } : {}) });
     const semantic = semanticOptionsOf(options);
@@ -118,11 +119,15 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     runtime = createLadderRuntime(options.timeoutMs === undefined ? {} : { engine: { timeoutMs: options.timeoutMs } });
     runtime.engine().warm();
     if (options.out !== undefined) await checkOutFolder(options.out);
-    const [gold, predictions, knownDbIds] = await Promise.all([
+    const [gold, knownDbIds, dbFolders] = await Promise.all([
       readSpiderGold(options.gold),
-      readPredictions(options.pred),
       options.tables === undefined ? Promise.resolve(undefined) : readTables(options.tables),
+      folderNames(options.db),
     ]);
+    // A `<TAB>word` ending a prediction is a db_id column only when it names a known database;
+    // otherwise it is SQL (`FROM singer<TAB>T1`), so one such line cannot misalign the run.
+    const dbIds = new Set([...gold.map((item) => item.dbId), ...(knownDbIds ?? []), ...dbFolders]);
+    const predictions = await readPredictions(options.pred, { knownDbIds: dbIds });
     await checkGoldFile(options.gold, gold);
     checkAligned(options.gold, options.pred, gold, predictions);
     await checkDbDir(options.db, gold);
@@ -131,6 +136,12 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       ? new cliProgress.SingleBar({ format: 'spider [{bar}] {value}/{total} items | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
       : undefined;
     bar?.start(gold.length, 0);
+    let done = 0;
+    stopListening = onInterrupt((signal) => {
+      bar?.stop();
+      const out = options.out === undefined ? 'no summary printed' : `--out ${options.out} was not written (a partial file would read as a whole run)`;
+      io.stderr.write(`spider: interrupted by ${signal} after ${done} of ${gold.length} items; ${out}\n`);
+    });
     const output = await evaluateSpider({
       gold,
       predictions,
@@ -142,8 +153,12 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(options.diagnostics ? { diagnostics: true } : {}),
-      onItem: (_verdict, done) => bar?.update(done),
+      onItem: (_verdict, finished) => {
+        done = finished;
+        bar?.update(finished);
+      },
     });
+    stopListening();
     bar?.stop();
     let testSuite: { items: readonly SpiderSemanticVerdict[]; summary: SpiderSemanticSummary } | undefined;
     if (semantic !== undefined) {
@@ -175,7 +190,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     for (const warning of output.warnings) io.stderr.write(`warning: ${warning}\n`);
     // Not scored, or the prediction did not run (no line, no SQL, an SQLite error, a timeout).
     const problems = output.items.filter((item) => item.exec === null || item.flags.includes('prediction_error'));
-    for (const item of problems.slice(0, MAX_LISTED_PROBLEMS)) io.stderr.write(`item ${item.i} (${item.db_id}): ${item.error}\n`);
+    for (const item of problems.slice(0, MAX_LISTED_PROBLEMS)) io.stderr.write(`item ${item.i}${item.db_id === '' ? '' : ` (${item.db_id})`}: ${item.error}\n`);
     if (problems.length > MAX_LISTED_PROBLEMS) {
       const where = options.out === undefined ? 'rerun with --out verdicts.jsonl to get every item' : `every item is in --out ${options.out}`;
       io.stderr.write(`… and ${problems.length - MAX_LISTED_PROBLEMS} more items with problems (${where})\n`);
@@ -198,8 +213,29 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
   } catch (error) {
     return exitCodeForError(error, io);
   } finally {
+    stopListening();
     await runtime?.close();
   }
+}
+
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * While a run is under way, SIGINT / SIGTERM / SIGHUP first let `report` say what is lost, then
+ * end the process by the same signal (its exit code stays 128 + n; the engine children end with
+ * their parent). Returns the function that stops listening.
+ */
+function onInterrupt(report: (signal: NodeJS.Signals) => void): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    stop();
+    report(signal);
+    process.kill(process.pid, signal);
+  };
+  const stop = (): void => {
+    for (const signal of INTERRUPTS) process.removeListener(signal, handler);
+  };
+  for (const signal of INTERRUPTS) process.on(signal, handler);
+  return stop;
 }
 
 /**
@@ -218,6 +254,7 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
   text += row('execution', levels.map((l) => (summary.levels[l].scored === 0 ? 'n/a' : summary.levels[l].accuracy.toFixed(3))));
   text += '\n';
   text += `scored ${all.scored} of ${all.count} | correct ${all.correct} | executed ${summary.executed} | prediction errors ${summary.predictionErrors} | gold errors ${summary.goldErrors} | empty-gold matches ${summary.emptyGoldMatches} | undecided ${summary.undecided}`;
+  if (summary.malformedGoldLines > 0) text += ` | malformed gold lines ${summary.malformedGoldLines}`;
   if (summary.unknownHardness > 0) text += ` | hardness unknown ${summary.unknownHardness} (counted in all only)`;
   text += '\n';
   if (summary.diagnostics !== undefined) {
@@ -378,6 +415,15 @@ function checkAligned(goldFile: string, predFile: string, gold: readonly SpiderG
     'input_invalid',
     `--pred: ${predFile}:${first.prediction.line} names db_id ${JSON.stringify(first.prediction.dbId)} but gold item ${first.item.index} (${goldFile}:${first.item.line}) is on ${JSON.stringify(first.item.dbId)}: the files are not aligned${more}`,
   );
+}
+
+/** The sub-folder names of `dir` (the db_ids a Spider `--db` folder holds); none when it cannot be read. */
+async function folderNames(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return []; // checkDbDir reports a missing or unreadable --db
+  }
 }
 
 async function checkSnapshotFiles(dbDir: string, dbIds: readonly string[]): Promise<void> {

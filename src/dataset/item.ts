@@ -12,7 +12,10 @@ export type TagValue = string | number | boolean | readonly string[];
 /** Where a record came from: the file and the 1-based line where the record starts. */
 export interface SourceLocation {
   readonly file: string;
+  /** 1-based line where the item starts. */
   readonly line: number;
+  /** 1-based line of each gold SQL (its `gold_sql:` line, or its entry in a list); set when the item has gold. */
+  readonly goldLines?: readonly number[];
 }
 
 /** One validated dataset item. */
@@ -21,8 +24,13 @@ export interface DatasetItem {
   readonly id: string;
   /** The natural-language question. */
   readonly question: string;
-  /** Fixture name (see resolveFixture), e.g. `warehouse`. */
+  /**
+   * Fixture name (see resolveFixture), e.g. `warehouse`; for an item on plain SQLite files
+   * (`db_path`), the first file as written in the dataset (a label).
+   */
   readonly db: string;
+  /** Absolute paths of the item's SQLite files (one snapshot each), when it names files instead of a fixture. */
+  readonly db_path?: readonly string[];
   /** Snapshot names to run on; `undefined` means every snapshot of the fixture. */
   readonly snapshots?: readonly string[];
   /** Role the query runs under (selects role-scoped snapshots); `undefined` means none. */

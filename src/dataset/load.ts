@@ -209,7 +209,11 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
       }
       return defaultLine(field) ?? line;
     };
-    const location: RecordLocation = { file, line, fieldLine };
+    const entryLines = (field: string): number[] | undefined => {
+      const value = isMap(itemNode) ? itemNode.items.find((p) => isScalar(p.key) && p.key.value === field)?.value : undefined;
+      return isSeq(value) ? value.items.map((entry) => lineOf(entry as YamlNode, fieldLine(field))) : undefined;
+    };
+    const location: RecordLocation = { file, line, fieldLine, entryLines };
     const inside: { offset: number; message: string }[] = [];
     parseErrors.forEach((e, i) => {
       if (e.offset >= start && e.offset <= end && !used.has(i)) {

@@ -2,6 +2,8 @@
  * Validation of one dataset record (*Text-to-SQL Evals* §12) into a {@link DatasetItem}. Reports every
  * problem of the record at once, each with the line of the offending field.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describeReceived, unknownKeyMessage } from '../options.js';
 import type { DatasetError, DatasetItem, ExpectedBehavior, TagValue } from './item.js';
 
@@ -10,6 +12,7 @@ export const RECORD_KEYS = [
   'id',
   'question',
   'db',
+  'db_path',
   'snapshots',
   'role',
   'as_of_date',
@@ -30,6 +33,8 @@ export interface RecordLocation {
   readonly line: number;
   /** 1-based line of a field's key; the record line when unknown. */
   readonly fieldLine: (field: string) => number;
+  /** 1-based lines of a list field's entries; `undefined` when the field is no list (or unknown). */
+  readonly entryLines?: (field: string) => readonly number[] | undefined;
 }
 
 /** The outcome for one record: the item when valid, and its problems. */
@@ -41,8 +46,11 @@ export interface RecordValidation {
 /**
  * Validates one raw record.
  *
- * Rules: `id`, `question`, `db` non-empty strings; `snapshots` a non-empty list of distinct
- * names; `role` a name; `as_of_date` a real calendar date `YYYY-MM-DD`; `gold_sql` a non-empty
+ * Rules: `id`, `question` non-empty strings; `db` a fixture name, or instead of it `db_path` (a
+ * SQLite file or a non-empty list of them: one snapshot each), or `snapshots` as a list of SQLite
+ * files; paths are relative to the dataset file's folder and are returned absolute in `db_path`
+ * (then `db` is the first path as written, a label); with `db`, `snapshots` a non-empty list of
+ * distinct snapshot names; a `role` needs `db` (plain files have no roles); `role` a name; `as_of_date` a real calendar date `YYYY-MM-DD`; `gold_sql` a non-empty
  * string or a list of them (normalized to a list; absent or `[]` → none); `gold_result_ordered`
  * a boolean; `gold_tables` a list of names; `tags` a mapping of name to string, number,
  * boolean or list of strings; `expected_behavior` one of answer, clarify, refuse (default
@@ -72,10 +80,28 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
 
   if (id === undefined) problem(rawId === undefined ? undefined : 'id', `id must be a non-empty string; received ${describeReceived(rawId)}`);
   const question = requireString(record, 'question', problem);
-  const db = requireString(record, 'db', problem);
-
-  const snapshots = optionalNameList(record, 'snapshots', problem, true);
+  const baseDir = path.dirname(path.resolve(at.file));
+  let dbPaths: string[] | undefined;
+  const rawDbPath = record['db_path'];
+  if (rawDbPath !== undefined && rawDbPath !== null) {
+    if (typeof rawDbPath === 'string' && rawDbPath.trim() !== '') dbPaths = [rawDbPath];
+    else dbPaths = optionalNameList(record, 'db_path', problem, true, 'a SQLite file path or a non-empty list of them');
+    if (dbPaths !== undefined && record['db'] !== undefined) problem('db_path', 'give db (a fixture name) or db_path (SQLite files), not both');
+  }
+  let snapshots = optionalNameList(record, 'snapshots', problem, true);
+  if (dbPaths === undefined && snapshots !== undefined && (record['db'] === undefined || record['db'] === null)) {
+    // Without a fixture, snapshots are the SQLite files themselves.
+    dbPaths = snapshots;
+    snapshots = undefined;
+  } else if (dbPaths !== undefined && snapshots !== undefined) {
+    problem('snapshots', 'with db_path, every file is a snapshot: leave snapshots out');
+  }
+  const db = dbPaths !== undefined ? dbPaths[0] : requireString(record, 'db', problem, ' (a fixture name; or db_path / snapshots naming SQLite files)');
   const role = optionalName(record, 'role', problem);
+  if (role !== undefined && dbPaths !== undefined) problem('role', 'a role needs a fixture (db): plain SQLite files declare no roles');
+  for (const [index, file] of (dbPaths ?? []).entries()) {
+    if (!existsSync(path.resolve(baseDir, file))) problem(rawDbPath !== undefined ? 'db_path' : 'snapshots', `${rawDbPath !== undefined ? 'db_path' : 'snapshots'}${dbPaths!.length > 1 ? `[${index}]` : ''}: database ${file} does not exist (paths are relative to ${baseDir})`);
+  }
 
   let asOfDate: string | undefined;
   if (record['as_of_date'] !== undefined) {
@@ -137,6 +163,7 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
     id,
     question,
     db,
+    ...(dbPaths !== undefined ? { db_path: dbPaths.map((file) => path.resolve(baseDir, file)) } : {}),
     ...(snapshots !== undefined ? { snapshots } : {}),
     ...(role !== undefined ? { role } : {}),
     ...(asOfDate !== undefined ? { as_of_date: asOfDate } : {}),
@@ -147,9 +174,16 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
     expected_behavior: behavior,
     ...(notes !== undefined ? { notes } : {}),
     scored: behavior !== 'answer' || goldSql.length > 0,
-    source: { file: at.file, line: at.line },
+    source: { file: at.file, line: at.line, ...(goldSql.length === 0 ? {} : { goldLines: goldLinesOf(at, goldSql.length) }) },
   };
   return { item, errors };
+}
+
+/** The line of each gold: a list's entries, or the `gold_sql:` line for one string. */
+function goldLinesOf(at: RecordLocation, count: number): number[] {
+  const entries = at.entryLines?.('gold_sql');
+  if (entries !== undefined && entries.length === count) return [...entries];
+  return Array.from({ length: count }, () => at.fieldLine('gold_sql'));
 }
 
 /** Formats a problem as `<file>:<line>: item "<id>": <message>`. */
@@ -165,10 +199,10 @@ export function makeFileError(file: string, line: number, message: string): Data
 
 type Problem = (field: string | undefined, message: string) => void;
 
-function requireString(record: Record<string, unknown>, field: string, problem: Problem): string | undefined {
+function requireString(record: Record<string, unknown>, field: string, problem: Problem, hint = ''): string | undefined {
   const value = record[field];
   if (typeof value === 'string' && value.trim() !== '') return value;
-  problem(value === undefined ? undefined : field, value === undefined ? `missing required field ${field}` : `${field} must be a non-empty string; received ${describeReceived(value)}`);
+  problem(value === undefined ? undefined : field, value === undefined ? `missing required field ${field}${hint}` : `${field} must be a non-empty string; received ${describeReceived(value)}`);
   return undefined;
 }
 
@@ -180,11 +214,11 @@ function optionalName(record: Record<string, unknown>, field: string, problem: P
   return undefined;
 }
 
-function optionalNameList(record: Record<string, unknown>, field: string, problem: Problem, nonEmpty: boolean): string[] | undefined {
+function optionalNameList(record: Record<string, unknown>, field: string, problem: Problem, nonEmpty: boolean, expected?: string): string[] | undefined {
   const value = record[field];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || (nonEmpty && value.length === 0)) {
-    problem(field, `${field} must be a ${nonEmpty ? 'non-empty ' : ''}list of names; received ${describeReceived(value)}`);
+    problem(field, `${field} must be ${expected ?? `a ${nonEmpty ? 'non-empty ' : ''}list of names`}; received ${describeReceived(value)}`);
     return undefined;
   }
   const names: string[] = [];

@@ -61,7 +61,10 @@ export interface SpiderSummary {
   /** Scored items whose prediction ran on every snapshot. */
   readonly executed: number;
   readonly predictionErrors: number;
+  /** Items whose gold ran into an error or names an unknown db_id (malformed lines apart). */
   readonly goldErrors: number;
+  /** Gold lines that are not `sql<TAB>db_id` (not scored; flag `malformed_gold_line`). */
+  readonly malformedGoldLines: number;
   readonly emptyGoldMatches: number;
   readonly undecided: number;
   /** Items whose gold the official reader cannot read (counted in `all` only). */
@@ -170,7 +173,7 @@ async function evaluateItem(
     verdict: { ...base, exec: null, error, flags, goldIndex: null },
     result: null,
   });
-  if (gold.error !== undefined) return unscored(gold.error, ['gold_error']);
+  if (gold.error !== undefined) return unscored(`malformed gold line ${gold.error}`, ['malformed_gold_line']);
   const snapshots = await snapshotsOf(gold.dbId);
   if (typeof snapshots === 'string') return unscored(snapshots, ['gold_error', 'unknown_db']);
   const prediction = input.predictions[index];
@@ -252,6 +255,7 @@ export function summarize(items: readonly SpiderItemVerdict[]): SpiderSummary {
     executed: items.filter((item) => item.exec !== null && !item.flags.includes('prediction_error')).length,
     predictionErrors: items.filter((item) => item.flags.includes('prediction_error')).length,
     goldErrors: items.filter((item) => item.exec === null && item.flags.includes('gold_error')).length,
+    malformedGoldLines: items.filter((item) => item.flags.includes('malformed_gold_line')).length,
     emptyGoldMatches: items.filter((item) => item.exec === 1 && item.flags.includes('empty_gold')).length,
     undecided: items.filter((item) => item.flags.includes('undecided')).length,
     unknownHardness: items.filter((item) => item.hardness === null).length,

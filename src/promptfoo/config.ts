@@ -12,6 +12,7 @@
  * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
  * | `semantic`    | `true` or SemanticOptions (`suite`, `search`, `seed`, `nulls`, `emptyVsNullRow`, `cacheDir`) | off | ladder (L5 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
+ * | `fixturesDir` / `cacheDir` | folder paths, relative to the promptfoo config's folder | the test generator's, `TEXT2SQL_LADDER_FIXTURES` / `TEXT2SQL_LADDER_CACHE_DIR` (its `fixtures/`), the bundled fixtures | fixture resolution |
  * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
  *
  * Every problem is a LadderError('invalid_option') naming `config.<option>` in the library's one
@@ -40,7 +41,7 @@ export type ConfigBlock = Readonly<Record<string, unknown>> | undefined;
 export const ITEM_FIELDS = ['gold_sql', 'db', 'db_path', 'snapshots', 'role', 'expected_behavior'] as const;
 
 /** Options shared by every assertion. */
-export const COMMON_OPTIONS = ['dialect', 'timeoutMs', 'doubleQuotes', ...ITEM_FIELDS] as const;
+export const COMMON_OPTIONS = ['dialect', 'timeoutMs', 'doubleQuotes', 'fixturesDir', 'cacheDir', ...ITEM_FIELDS] as const;
 
 /** The safety policy as configured: `allowedTables: role` is kept for the caller to expand per item. */
 export type ConfiguredSafetyPolicy = Omit<SafetyPolicy, 'allowedTables'> & { readonly allowedTables?: readonly string[] | 'role' };

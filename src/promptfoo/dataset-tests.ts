@@ -7,7 +7,9 @@
  *   - path: file://datasets/promptfoo-tests.ts:loadTests        # from a clone (TypeScript via tsx)
  *   # - path: file://node_modules/text2sql-ladder/dist/datasets/promptfoo-tests.js:loadTests   # installed
  *     config:
- *       file: datasets/warehouse.yaml     # relative to the working directory, else to this package
+ *       file: datasets/warehouse.yaml     # relative to the config's folder, else the working directory, else this package
+ *       # fixturesDir: fixtures           # the app's fixture folders (relative to the config's folder)
+ *       # cacheDir: .text2sql-ladder/cache/fixtures   # where fixtures are built (default: beside the config)
  *       ladder: { policy: default }       # the ladder assertion's config (optional)
  *       # assert: [...]                   # replaces the default [ladder] assertion list (optional)
  *       # ids: [q01, q02]                 # only these items (optional)
@@ -16,8 +18,13 @@
  *
  * Each item becomes one test:
  * - `description`: `<id>: <question>`;
- * - `vars`: `id, question, db, snapshots?, role?, as_of_date?, gold_sql (list), expected_behavior,
- *   gold_tables, gold_result_ordered?` — what prompts and assertions read;
+ * - `vars`: `id, question, db (or db_path: absolute SQLite files), snapshots?, role?, as_of_date?,
+ *   gold_sql (list), expected_behavior, gold_tables, gold_result_ordered?` — what prompts and
+ *   assertions read;
+ *
+ * `fixturesDir` / `cacheDir` are recorded for the process (src/promptfoo/fixture-location.ts), so
+ * the assertions and the prompt function of these tests find the app's fixtures without repeating
+ * them.
  * - `metadata`: `id`, `source` (`file:line`, named in misuse errors), `expected_behavior`,
  *   `scored`, `tags` (`key:value` strings, read by the ladder summary) and each tag as its own key
  *   (so `promptfoo eval --filter-metadata difficulty=hard` slices);
@@ -33,6 +40,7 @@ import { LadderError } from '../errors.js';
 import { optionReader } from '../options.js';
 import { findPackageRoot } from '../fixtures/package-root.js';
 import { loadDataset } from '../dataset/load.js';
+import { LOCATION_OPTIONS, promptfooConfigDir, readFixtureLocation, setSuiteFixtureLocation } from './fixture-location.js';
 import type { DatasetItem, TagValue } from '../dataset/load.js';
 
 /** A promptfoo assertion as written in a config. */
@@ -65,9 +73,13 @@ export interface LoadTestsConfig {
   readonly ids?: readonly string[];
   /** Throw on the first invalid item instead of skipping it. Default false. */
   readonly strict?: boolean;
+  /** The app's fixture folders, relative to the promptfoo config's folder. */
+  readonly fixturesDir?: string;
+  /** The fixture build cache, relative to the promptfoo config's folder. */
+  readonly cacheDir?: string;
 }
 
-const KNOWN = ['file', 'ladder', 'assert', 'ids', 'strict'];
+const KNOWN = ['file', 'ladder', 'assert', 'ids', 'strict', ...LOCATION_OPTIONS];
 
 /** The `file://` reference of the ladder assertion next to this module (source or dist). */
 export function ladderAssertionRef(): string {
@@ -95,7 +107,7 @@ export function toTestCase(item: DatasetItem, assert: PromptfooAssertion[]): Pro
   const vars: Record<string, unknown> = {
     id: item.id,
     question: item.question,
-    db: item.db,
+    ...(item.db_path !== undefined ? { db_path: [...item.db_path] } : { db: item.db }),
     gold_sql: [...item.gold_sql],
     expected_behavior: item.expected_behavior,
     gold_tables: [...item.gold_tables],
@@ -123,11 +135,18 @@ export function toTestCase(item: DatasetItem, assert: PromptfooAssertion[]): Pro
   };
 }
 
-/** Finds the dataset: as given from the working directory, else inside this package. */
-export function resolveDatasetFile(file: string): string {
-  if (path.isAbsolute(file) || existsSync(file)) return file;
-  const bundled = path.join(findPackageRoot(import.meta.url), file);
-  return existsSync(bundled) ? bundled : file;
+/**
+ * Finds the dataset: relative to `baseDir` (the promptfoo config's folder), else the working
+ * directory, else inside this package (the bundled datasets); as given when none has it.
+ */
+export function resolveDatasetFile(file: string, baseDir: string = promptfooConfigDir()): string {
+  if (path.isAbsolute(file)) return file;
+  // Named as given when the config's folder is the working directory (messages and run
+  // identities then show `datasets/x.yaml`, not an absolute path).
+  const besideConfig = path.resolve(baseDir, file);
+  if (existsSync(besideConfig)) return path.resolve(file) === besideConfig ? file : besideConfig;
+  const candidates = [file, path.join(findPackageRoot(import.meta.url), file)];
+  return candidates.find((candidate) => existsSync(candidate)) ?? file;
 }
 
 /**
@@ -149,8 +168,11 @@ export async function loadTests(config?: LoadTestsConfig): Promise<PromptfooTest
   read.record('ladder', 'the ladder assertion\'s config (an object)');
   read.stringList('ids', { expected: 'a list of item ids' });
   read.boolean('strict');
+  const baseDir = promptfooConfigDir();
+  const location = readFixtureLocation(read, baseDir);
   // Interpret options.
-  const { items, errors } = await loadDataset(resolveDatasetFile(config.file));
+  setSuiteFixtureLocation(location);
+  const { items, errors } = await loadDataset(resolveDatasetFile(config.file, baseDir));
   if (errors.length > 0) {
     if (config.strict === true) throw new LadderError('dataset_invalid', errors.map((error) => error.message).join('\n'));
     for (const error of errors) process.stderr.write(`text2sql-ladder: skipped invalid item: ${error.message}\n`);

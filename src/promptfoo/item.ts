@@ -9,7 +9,8 @@
  * | expected behaviour | `expected_behavior`   | `answer`                                  |
  * | gold SQL           | `gold_sql`            | none (the item is unscored)               |
  * | fixture            | `db`                  | — (`db_path` instead for a plain database) |
- * | database file(s)   | `db_path`             | — (a path or a list, one snapshot each; relative to the working directory) |
+ * | database file(s)   | `db_path`             | — (a path or a list, one snapshot each; relative to the promptfoo config's folder) |
+ * | fixture folders    | `fixturesDir`, `cacheDir` (config only) | the test generator's, the environment's, the bundled ones (src/promptfoo/fixture-location.ts) |
  * | snapshots          | `snapshots`           | every snapshot of the fixture             |
  * | role               | `role`                | none (full databases)                     |
  * | item id            | `id`                  | the test description                      |
@@ -27,6 +28,7 @@ import type { ExpectedBehavior } from '../rungs/ladder.js';
 import { snapshotOfFile, type Snapshot } from '../fixtures/snapshot.js';
 import type { AssertionContext } from './adapter.js';
 import { resolveFixtureOnce } from './runtime.js';
+import { promptfooConfigDir, readFixtureLocation } from './fixture-location.js';
 import { missingPredictionMessage } from './replay-provider.js';
 import type { ReplayMetadata } from './replay-provider.js';
 
@@ -97,9 +99,11 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
 
   let snapshots: Snapshot[] = [];
   if (dbPaths !== undefined) {
-    snapshots = dbPaths.map((file) => snapshotOfFile(path.resolve(file)));
+    const baseDir = promptfooConfigDir();
+    snapshots = dbPaths.map((file) => snapshotOfFile(path.resolve(baseDir, file)));
   } else if (db !== undefined) {
-    const fixture = await resolveFixtureOnce(db, role);
+    const location = readFixtureLocation(optionReader(context.config, { prefix: 'config.' }), promptfooConfigDir());
+    const fixture = await resolveFixtureOnce(db, role, location);
     snapshots = fixture.snapshots.map((snapshot) => ({ name: snapshot.name, path: snapshot.path, ...(snapshot.checksum ? { checksum: snapshot.checksum } : {}) }));
     if (wanted !== undefined) {
       const unknown = wanted.filter((name) => !snapshots.some((snapshot) => snapshot.name === name));

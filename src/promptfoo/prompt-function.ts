@@ -25,6 +25,7 @@ import path from 'node:path';
 import type { Cell, Engine } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import { getSharedEngine, resolveFixtureOnce } from './runtime.js';
+import { promptfooConfigDir } from './fixture-location.js';
 
 /** The output protocol, as stated to the model (src/sql/provider-output.ts reads it). */
 export const OUTPUT_PROTOCOL = [
@@ -100,8 +101,9 @@ export async function renderSchema(engine: Engine, db: string): Promise<string> 
 
 async function databaseFor(vars: Record<string, unknown>): Promise<{ key: string; db: string; label: string }> {
   const role = typeof vars['role'] === 'string' && vars['role'] !== '' ? vars['role'] : undefined;
-  if (typeof vars['db_path'] === 'string' && vars['db_path'] !== '') {
-    const db = path.resolve(vars['db_path']);
+  const dbPath = Array.isArray(vars['db_path']) ? (vars['db_path'] as unknown[])[0] : vars['db_path'];
+  if (typeof dbPath === 'string' && dbPath !== '') {
+    const db = path.resolve(promptfooConfigDir(), dbPath);
     return { key: db, db, label: path.basename(db) };
   }
   if (typeof vars['db'] !== 'string' || vars['db'] === '') {

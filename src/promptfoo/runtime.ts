@@ -13,6 +13,8 @@ import type { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { Engine, ExecuteRequest } from '../engine/engine.js';
 import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
 import type { ResolvedFixture } from '../fixtures/registry.js';
+import { effectiveFixtureLocation } from './fixture-location.js';
+import type { FixtureLocation } from './fixture-location.js';
 import { CLOSE_WAIT_MS, createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 
@@ -75,11 +77,13 @@ export function sharedGoldCache(): GoldResultCache {
 }
 
 /**
- * Resolves (and on first use builds) a fixture, once per (name, role) per process.
+ * Resolves (and on first use builds) a fixture, once per (name, role, location) per process.
+ * @param location - an assertion's own `fixturesDir` / `cacheDir`; the rest comes from
+ *   {@link effectiveFixtureLocation} (the test generator's, the environment, the defaults).
  * @throws LadderError `unknown_fixture` / `invalid_option` from the registry (misuse).
  */
-export function resolveFixtureOnce(name: string, role: string | undefined): Promise<ResolvedFixture> {
-  return promptfooRuntime().resolveFixture(name, role);
+export function resolveFixtureOnce(name: string, role: string | undefined, location?: FixtureLocation): Promise<ResolvedFixture> {
+  return promptfooRuntime().resolveFixture(name, role, effectiveFixtureLocation(location));
 }
 
 /** Per-request defaults an assertion applies on top of the shared engine. */

@@ -105,6 +105,18 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
   return engineVerdict(input, parsed, fromParser);
 }
 
+/**
+ * The double-quoted tokens of `sql` that the legacy double-quote fallback turned into string
+ * literals in `executedSql` (as written, e.g. `"full_name"`); none when the texts do not line up.
+ */
+function readAsStrings(sql: string, executedSql: string): string[] {
+  const original = tokenizeSqlite(sql);
+  const executed = tokenizeSqlite(executedSql);
+  if (original.length !== executed.length) return [];
+  const names = original.flatMap((token, i) => (token.kind === 'double_quoted' && executed[i]!.kind === 'string' ? [sql.slice(token.start, token.end)] : []));
+  return [...new Set(names)];
+}
+
 /** The parser-based verdict (also the AST facts the engine verdict reuses). */
 function parserVerdict(sql: string, parsed: ParseResult): RungResult<SyntaxDetails> {
   if (!parsed.ok) {
@@ -159,7 +171,9 @@ async function engineVerdict(input: SyntaxInput, parsed: ParseResult, fromParser
     ...(fromParser.details.parseError ? { parseError: fromParser.details.parseError } : {}),
   };
   if (outcome.ok) {
-    const reason = ast ? 'one query; SQLite prepares it' : 'one query; SQLite prepares it (not analysed by the AST layer: it could not read the text)';
+    const strings = outcome.result.doubleQuoteFallback ? readAsStrings(input.sql, outcome.result.executedSql) : [];
+    const prepares = strings.length === 0 ? 'SQLite prepares it' : `SQLite prepares it only once ${strings.join(', ')} ${strings.length === 1 ? 'is' : 'are'} read as a string, as legacy SQLite reads a double-quoted name that is no column`;
+    const reason = ast ? `one query; ${prepares}` : `one query; ${prepares} (not analysed by the AST layer: it could not read the text)`;
     return createRungResult({ rung: 'syntax', status: 'pass', reason, details: facts });
   }
   const error = outcome.error;

@@ -44,12 +44,13 @@ export interface LadderRuntime {
    * read once per name; empty when it declares none.
    * @throws LadderError `input_invalid` for a malformed declaration (with `file:line`).
    */
-  fixtureInvariants(name: string): Promise<readonly FixtureInvariant[]>;
+  fixtureInvariants(name: string, location?: Pick<ResolveFixtureOptions, 'fixturesDir'>): Promise<readonly FixtureInvariant[]>;
   /**
-   * Resolves (and on first use builds) a fixture, once per (name, role).
+   * Resolves (and on first use builds) a fixture, once per (name, role, location).
+   * @param location - `fixturesDir` / `cacheDir` for this call, over the runtime's `fixtures` options.
    * @throws LadderError `unknown_fixture` / `invalid_option` / `input_invalid` from the registry.
    */
-  resolveFixture(name: string, role?: string): Promise<ResolvedFixture>;
+  resolveFixture(name: string, role?: string, location?: Pick<ResolveFixtureOptions, 'fixturesDir' | 'cacheDir'>): Promise<ResolvedFixture>;
   /**
    * Closes the engine (if any) and waits for its children to exit, at most `waitMs` (default
    * {@link CLOSE_WAIT_MS}). Keeps the event loop alive while it waits: the engine unrefs idle
@@ -86,26 +87,29 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
       semantic ??= createSemanticService();
       return semantic;
     },
-    fixtureInvariants(name) {
-      let pending = invariants.get(name);
+    fixtureInvariants(name, location = {}) {
+      const where = { ...options.fixtures, ...location };
+      const key = `${name}\u0000${where.fixturesDir ?? ''}`;
+      let pending = invariants.get(key);
       if (pending === undefined) {
         pending = Promise.all([import('../fixtures/registry.js'), import('../semantic/invariants.js'), import('node:path'), import('node:fs')]).then(([registry, declared, path, fs]) => {
-          const manifest = path.join(options.fixtures?.fixturesDir ?? registry.defaultFixturesDir(), name, 'fixture.yaml');
+          const manifest = path.join(where.fixturesDir ?? registry.defaultFixturesDir(), name, 'fixture.yaml');
           return fs.existsSync(manifest) ? declared.readFixtureInvariants(manifest) : [];
         });
-        invariants.set(name, pending);
-        pending.catch(() => invariants.delete(name));
+        invariants.set(key, pending);
+        pending.catch(() => invariants.delete(key));
       }
       return pending;
     },
-    resolveFixture(name, role) {
-      const key = `${name}\u0000${role ?? ''}`;
+    resolveFixture(name, role, location = {}) {
+      const where = { ...options.fixtures, ...location };
+      const key = `${name}\u0000${role ?? ''}\u0000${where.fixturesDir ?? ''}\u0000${where.cacheDir ?? ''}`;
       let pending = fixtures.get(key);
       if (pending === undefined) {
         // Loaded on first use: a front end that never names a fixture (the vitest matchers, the
         // spider command) does not load the fixture builder.
         pending = import('../fixtures/registry.js').then(({ resolveFixture }) =>
-          resolveFixture(name, { ...options.fixtures, ...(role === undefined ? {} : { role }) }),
+          resolveFixture(name, { ...where, ...(role === undefined ? {} : { role }) }),
         );
         fixtures.set(key, pending);
         pending.catch(() => fixtures.delete(key));

@@ -6,21 +6,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured, type CapturedRun } from '../helpers/run-cli.js';
 import { makeDb, tempDir } from '../compare/helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const FIXTURES = path.join(ROOT, 'tests/audit/fixtures');
 let dir: string;
 
-async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'text2sql-ladder', ...args], {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-  });
-  return { code, out: out.split(dir).join('<dir>'), err: err.split(dir).join('<dir>') };
+function cli(args: readonly string[]): Promise<CapturedRun> {
+  return runCliCaptured(args, dir);
 }
 
 beforeAll(() => {
@@ -55,6 +49,11 @@ describe('text2sql-ladder audit', () => {
   it('a user dataset with one broken gold: the table names item, snapshot and error; exit 1', async () => {
     const { code, out, err } = await cli(['audit', path.join(dir, 'app.yaml'), '--fixtures', FIXTURES]);
     expect([code, err]).toEqual([1, '']);
+    // The item cell names the gold's own line (gold_sql: on line 8), under the item id; the column
+    // is as wide as the real path, which the output shows as <dir>.
+    const width = `${path.join(dir, 'app.yaml')}:8`.length;
+    const bar = '─'.repeat(width + 2);
+    const cell = (text: string): string => text.padEnd(width - (text.startsWith('<dir>') ? dir.length - '<dir>'.length : 0));
     expect(out).toBe(
       [
         'gold audit of <dir>/app.yaml (dataset)',
@@ -65,13 +64,15 @@ describe('text2sql-ladder audit', () => {
         '├────────────┼──────────┼──────────┼───────┤',
         '│ gold_error │ error    │ 2        │ 1     │',
         '└────────────┴──────────┴──────────┴───────┘',
-        '┌──────────┬────────────┬────────┬──────────┬──────┬────────────────────────────────────────────────────────────────────────────────────────┐',
-        '│ severity │ kind       │ item   │ snapshot │ gold │ finding                                                                                │',
-        '├──────────┼────────────┼────────┼──────────┼──────┼────────────────────────────────────────────────────────────────────────────────────────┤',
-        '│ error    │ gold_error │ broken │ base     │ 0    │ gold 0 fails (sqlite_error): no such column: nickname                                  │',
-        '├──────────┼────────────┼────────┼──────────┼──────┼────────────────────────────────────────────────────────────────────────────────────────┤',
-        '│ error    │ gold_error │ broken │ edge     │ 0    │ gold 0 fails (sqlite_error): no such column: nickname                                  │',
-        '└──────────┴────────────┴────────┴──────────┴──────┴────────────────────────────────────────────────────────────────────────────────────────┘',
+        `┌──────────┬────────────┬${bar}┬──────────┬──────┬────────────────────────────────────────────────────────────────────────────────────────┐`,
+        `│ severity │ kind       │ ${cell('item')} │ snapshot │ gold │ finding                                                                                │`,
+        `├──────────┼────────────┼${bar}┼──────────┼──────┼────────────────────────────────────────────────────────────────────────────────────────┤`,
+        `│ error    │ gold_error │ ${cell('broken')} │ base     │ 0    │ gold 0 fails (sqlite_error): no such column: nickname                                  │`,
+        `│          │            │ ${cell('<dir>/app.yaml:8')} │          │      │                                                                                        │`,
+        `├──────────┼────────────┼${bar}┼──────────┼──────┼────────────────────────────────────────────────────────────────────────────────────────┤`,
+        `│ error    │ gold_error │ ${cell('broken')} │ edge     │ 0    │ gold 0 fails (sqlite_error): no such column: nickname                                  │`,
+        `│          │            │ ${cell('<dir>/app.yaml:8')} │          │      │                                                                                        │`,
+        `└──────────┴────────────┴${bar}┴──────────┴──────┴────────────────────────────────────────────────────────────────────────────────────────┘`,
         '',
       ].join('\n'),
     );
@@ -101,8 +102,8 @@ describe('text2sql-ladder audit', () => {
         '',
         '| severity | kind | item | snapshot | gold | finding |',
         '|---|---|---|---|---:|---|',
-        '| error | `gold_error` | broken | base | 0 | gold 0 fails (sqlite_error): no such column: nickname |',
-        '| error | `gold_error` | broken | edge | 0 | gold 0 fails (sqlite_error): no such column: nickname |',
+        `| error | \`gold_error\` | broken<br>${path.join(dir, 'app.yaml')}:8 | base | 0 | gold 0 fails (sqlite_error): no such column: nickname |`,
+        `| error | \`gold_error\` | broken<br>${path.join(dir, 'app.yaml')}:8 | edge | 0 | gold 0 fails (sqlite_error): no such column: nickname |`,
         '',
       ].join('\n'),
     );
@@ -114,7 +115,7 @@ describe('text2sql-ladder audit', () => {
     expect((await cli(['audit', tie, '--fixtures', FIXTURES, '--fail-on', 'warning'])).code).toBe(1);
     const { out } = await cli(['audit', tie, '--fixtures', FIXTURES, '--severity', 'warning', '--format', 'markdown']);
     expect(out).toContain('**0 errors, 1 warning, 1 note**');
-    expect(out).toContain('| warning | `tie_at_limit` | oldest | edge | 0 | LIMIT cuts a tie of 2 rows on age = 40: keeps 1, leaves out 1<br>*kept at the cut (1): (\'dan\')*<br>*left out (1): (\'fay\')* |');
+    expect(out).toContain('| warning | `tie_at_limit` | oldest<br><dir>/tie.yaml:5 | edge | 0 | LIMIT cuts a tie of 2 rows on age = 40: keeps 1, leaves out 1<br>*kept at the cut (1): (\'dan\')*<br>*left out (1): (\'fay\')* |');
     expect(out).not.toContain('| info | `same_on_every_snapshot` |');
   });
 
@@ -122,8 +123,10 @@ describe('text2sql-ladder audit', () => {
     const spider = path.join(dir, 'spider');
     const { code, out } = await cli(['audit', spider, '--runs', path.join(spider, 'a.sql'), path.join(spider, 'b.sql'), '--format', 'json']);
     expect(code).toBe(0);
-    const report = JSON.parse(out) as { input: unknown; counts: unknown; findings: { kind: string; item: string; snapshot: string | null; message: string }[] };
+    const report = JSON.parse(out) as { input: unknown; counts: unknown; findings: { kind: string; item: string; source: string; snapshot: string | null; message: string }[] };
     expect(report.input).toEqual({ kind: 'spider', path: '<dir>/spider' });
+    // Item 1 (0-based) is line 2 of dev_gold.sql; item 2 is line 3.
+    expect(report.findings.map((f) => `${f.item} ${f.source}`)).toEqual(['1 <dir>/spider/dev_gold.sql:2', '1 <dir>/spider/dev_gold.sql:2', '1 <dir>/spider/dev_gold.sql:2', '2 <dir>/spider/dev_gold.sql:3', '2 <dir>/spider/dev_gold.sql:3']);
     expect(report.counts).toEqual({ loaded: 3, audited: 3, golds: 3, goldRuns: 6, error: 0, warning: 3, info: 2 });
     expect(report.findings.map((f) => [f.kind, f.item, f.snapshot, f.message])).toEqual([
       ['tie_at_limit', '1', 'shop', 'LIMIT cuts a tie of 2 rows on price = 3: keeps 1, leaves out 1'],

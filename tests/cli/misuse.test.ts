@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured, type CapturedRun } from '../helpers/run-cli.js';
 import { makeDb, tempDir } from '../compare/helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -29,6 +29,8 @@ beforeAll(() => {
   writeFileSync(path.join(dir, 'no-tab.sql'), 'SELECT count(*) FROM items\nSELECT id FROM items\n');
   writeFileSync(path.join(dir, 'dev.json'), JSON.stringify([{ db_id: 'shop', question: 'How many?', query: 'SELECT count(*) FROM items' }], null, 1));
   writeFileSync(path.join(dir, 'empty.sql'), '\n\n');
+  // concert_singer is a known db_id (a --db folder): a line naming it against a shop item is misaligned.
+  mkdirSync(path.join(dbDir, 'concert_singer'));
   writeFileSync(path.join(dir, 'misaligned.sql'), 'SELECT count(*) FROM items\tshop\nSELECT id FROM items\tconcert_singer\n');
   for (const [folder, content] of [['not-sqlite', 'CREATE TABLE items (id INTEGER);\n'], ['zero-bytes', '']] as const) {
     mkdirSync(path.join(dir, folder, 'shop'), { recursive: true });
@@ -36,14 +38,8 @@ beforeAll(() => {
   }
 });
 
-async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'text2sql-ladder', ...args], {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-  });
-  return { code, out, err: err.split(dir).join('<dir>') };
+function cli(args: readonly string[]): Promise<CapturedRun> {
+  return runCliCaptured(args, dir);
 }
 
 const spider = (...extra: string[]): string[] => ['spider', '--gold', gold, '--pred', pred, '--db', dbDir, ...extra];
@@ -88,7 +84,7 @@ describe('misuse exits 2 with one line and no stack', () => {
     const mixed = path.join(dir, 'mixed.sql');
     writeFileSync(mixed, 'SELECT count(*) FROM items\tshop\nSELECT id FROM items\n');
     const { code, err } = await cli(['spider', '--gold', mixed, '--pred', pred, '--db', dbDir]);
-    expect([code, err]).toEqual([0, 'item 1 (): <dir>/mixed.sql:2: expected "sql<TAB>db_id"\n']);
+    expect([code, err]).toEqual([0, 'item 1: malformed gold line <dir>/mixed.sql:2: expected "sql<TAB>db_id"\n']);
   });
 });
 

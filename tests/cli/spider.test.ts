@@ -108,6 +108,31 @@ describe('text2sql-ladder spider', () => {
     expect(items.map((item) => item.exec)).toEqual([1, 0, 0, 0, null, 0, 0]);
   });
 
+  it('a tab before a word that is no known db_id (an alias) stays SQL: the run goes on', async () => {
+    writeFileSync(path.join(dir, 'alias-gold.sql'), 'SELECT count(*) FROM items\tshop\nSELECT T1.name FROM items AS T1 WHERE T1.id = 1\tshop\n');
+    writeFileSync(path.join(dir, 'alias-pred.sql'), 'SELECT count(*) FROM items\tT1\nSELECT T1.name FROM items\tT1 WHERE T1.id = 1\n');
+    const out = path.join(dir, 'alias.jsonl');
+    const { io, err } = capture();
+    expect(await runSpiderCommand(options({ gold: path.join(dir, 'alias-gold.sql'), pred: path.join(dir, 'alias-pred.sql'), out }), io)).toBe(0);
+    expect(err()).toBe('');
+    const items = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { exec: number; flags: string[] });
+    expect(items.map((item) => [item.exec, item.flags])).toEqual([
+      [1, []],
+      [1, []],
+    ]);
+  });
+
+  it('a malformed gold line is named as one, on stderr and in the counts, not as a gold error', async () => {
+    const goldFile = path.join(dir, 'malformed-gold.sql');
+    writeFileSync(goldFile, 'SELECT count(*) FROM items\tshop\nSELECT count(*) FROM items\n');
+    const out = path.join(dir, 'malformed.jsonl');
+    const { io, out: stdout, err } = capture();
+    expect(await runSpiderCommand(options({ gold: goldFile, pred: path.join(dir, 'pred.sql'), out }), io)).toBe(0);
+    expect(err()).toBe(`warning: prediction file has 6 lines, gold has 2 items: the last 4 lines are ignored\nitem 1: malformed gold line ${goldFile}:2: expected "sql<TAB>db_id"\n`);
+    expect(stdout().split('\n').at(-2)).toBe('scored 1 of 2 | correct 1 | executed 1 | prediction errors 0 | gold errors 0 | empty-gold matches 0 | undecided 0 | malformed gold lines 1 | hardness unknown 1 (counted in all only)');
+    expect(JSON.parse(readFileSync(out, 'utf8').split('\n')[1]!)).toEqual({ i: 1, db_id: '', exec: null, error: `malformed gold line ${goldFile}:2: expected "sql<TAB>db_id"`, flags: ['malformed_gold_line'], goldIndex: null, hardness: null });
+  });
+
   it('an unreadable gold file is misuse: exit code 2 and a message', async () => {
     const { io, err } = capture();
     expect(await runSpiderCommand(options({ gold: path.join(dir, 'missing.sql') }), io)).toBe(2);

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import type { Cell, QueryResult } from '../../src/engine/engine.js';
 
 /** A QueryResult from rows (column names default to c0, c1, …). */
@@ -17,9 +18,18 @@ export function result(rows: readonly (readonly Cell[])[], columns?: readonly st
 }
 
 
-/** A fresh temporary folder (under the OS temp dir). */
+/** Folders made by {@link tempDir} in this test file. */
+const madeHere: string[] = [];
+// Registered when a test file imports this module: its folders go when its tests are done.
+afterAll(() => {
+  for (const dir of madeHere.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder (under the OS temp dir), removed after the test file's tests. */
 export function tempDir(prefix = 'ladder-compare-'): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  madeHere.push(dir);
+  return dir;
 }
 
 /** Creates a SQLite file at `file` from a SQL script and returns its path. */

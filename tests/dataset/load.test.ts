@@ -50,8 +50,29 @@ describe('loadDataset: YAML', () => {
         expected_behavior: 'answer',
         notes: 'Fiscal quarter, not calendar.',
         scored: true,
-        source: { file: f, line: 1 },
+        source: { file: f, line: 1, goldLines: [7] },
       },
+    ]);
+  });
+
+  it('records the line of each gold: the gold_sql line for one, each entry for a list', async () => {
+    const f = file('.yaml', [
+      '- id: one',
+      '  question: One?',
+      '  db: warehouse',
+      '  gold_sql: SELECT 1',
+      '- id: two',
+      '  question: Two?',
+      '  db: warehouse',
+      '  gold_sql:',
+      '    - SELECT 1',
+      '    - |',
+      '      SELECT 2',
+    ]);
+    const { items } = await loadDataset(f);
+    expect(items.map((item) => item.source)).toEqual([
+      { file: f, line: 1, goldLines: [4] },
+      { file: f, line: 5, goldLines: [9, 10] },
     ]);
   });
 
@@ -88,8 +109,8 @@ describe('loadDataset: YAML', () => {
   });
 
   it.each([
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sq: SELECT 1'], 4, 'item "bad": gold_sq is not a field (did you mean gold_sql?); known fields: id, question, db, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
-    [['  - id: bad', '    question: Q?', '    db: warehouse', '    colour: red'], 4, 'item "bad": colour is not a field; known fields: id, question, db, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    gold_sq: SELECT 1'], 4, 'item "bad": gold_sq is not a field (did you mean gold_sql?); known fields: id, question, db, db_path, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
+    [['  - id: bad', '    question: Q?', '    db: warehouse', '    colour: red'], 4, 'item "bad": colour is not a field; known fields: id, question, db, db_path, snapshots, role, as_of_date, gold_sql, gold_result_ordered, gold_tables, tags, expected_behavior, notes'],
     [['  - id: bad', '    db: warehouse'], 1, 'item "bad": missing required field question'],
     [['  - id: bad', '    question: ""', '    db: warehouse'], 2, 'item "bad": question must be a non-empty string; received a string ("")'],
     [['  - id: 42', '    question: Q?', '    db: warehouse'], 1, 'item (no id): id must be a non-empty string; received a number (42)'],

@@ -129,6 +129,7 @@ describe('summarize', () => {
       executed: 2,
       predictionErrors: 1,
       goldErrors: 1,
+      malformedGoldLines: 0,
       emptyGoldMatches: 1,
       undecided: 1,
       unknownHardness: 1,

@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { flattenTags, ladderAssertionRef, loadTests } from '../../src/promptfoo/dataset-tests.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pf-tests-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = path.join(dir, 'items.yaml');
 writeFileSync(
   file,
@@ -70,7 +71,7 @@ describe('loadTests', () => {
   it.each([
     [undefined, /needs a config object with `file`/],
     [{ file: '' }, /^datasets\/promptfoo-tests\.ts: config\.file must be the path of a dataset file; received a string \(""\)$/],
-    [{ file, filter: 'x' }, /^datasets\/promptfoo-tests\.ts: config\.filter is not an option \(did you mean config\.file\?\); known options: file, ladder, assert, ids, strict$/],
+    [{ file, filter: 'x' }, /^datasets\/promptfoo-tests\.ts: config\.filter is not an option \(did you mean config\.file\?\); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir$/],
     [{ file, ids: 'wh-001' }, /^datasets\/promptfoo-tests\.ts: config\.ids must be a list of item ids; received a string \("wh-001"\)$/],
     [{ file, ids: ['q9'] }, /config\.ids names items not in .*items\.yaml: q9/],
   ])('misuse %j throws naming the option', async (config, message) => {

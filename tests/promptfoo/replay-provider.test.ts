@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import ReplayProvider, { loadRecording } from '../../src/promptfoo/replay-provider.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'replay-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function write(name: string, text: string): string {
   writeFileSync(path.join(dir, name), text);
   return name;

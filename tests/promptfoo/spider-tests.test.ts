@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { executionAssertionRef, spiderTests } from '../../src/promptfoo/spider-tests.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'spider-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 for (const file of ['db1/db1.sqlite', 'db1/db1_b.sqlite']) {
   mkdirSync(path.join(dir, 'database', path.dirname(file)), { recursive: true });
   const db = new Database(path.join(dir, 'database', file));

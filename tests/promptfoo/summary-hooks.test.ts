@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach as restore, describe, expect, it, vi } from 'vitest';
@@ -92,12 +92,17 @@ describe('toSummaryRecord', () => {
 
 describe('afterAll', () => {
   it('prints the summary and writes LADDER_SUMMARY_JSON', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'summary-')), 'nested', 'summary.json');
+    const dir = mkdtempSync(path.join(tmpdir(), 'summary-'));
+    const file = path.join(dir, 'nested', 'summary.json');
     process.env['LADDER_SUMMARY_JSON'] = file;
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    await afterAll({ results: [ladderRow()] });
-    expect(String(stdout.mock.calls[0]?.[0])).toMatch(/│ end-to-end correct +│ 0\/1 \(0\.0%\) +│/);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject([{ provider: 'weak', items: 1, endToEnd: { passed: 0, n: 1 } }]);
+    try {
+      await afterAll({ results: [ladderRow()] });
+      expect(String(stdout.mock.calls[0]?.[0])).toMatch(/│ end-to-end correct +│ 0\/1 \(0\.0%\) +│/);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject([{ provider: 'weak', items: 1, endToEnd: { passed: 0, n: 1 } }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

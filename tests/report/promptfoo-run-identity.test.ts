@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { identifyPromptfooColumns, recordPromptfooRunIdentities, withRunIdentities, type FixtureSnapshotResolver } from '../../src/report/promptfoo-run-identity.js';
 import { digestOf } from '../../src/report/run-identity.js';
 import type { PromptfooRow } from '../../src/report/promptfoo-rows.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pf-identity-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const dbFile = path.join(dir, 'shop.sqlite');
 writeFileSync(dbFile, 'not really a database, but bytes to hash');
 const datasetFile = path.join(dir, 'items.yaml');

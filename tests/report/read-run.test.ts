@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { toGradingResult } from '../../src/promptfoo/adapter.js';
 import { toLadderGradingResult } from '../../src/promptfoo/ladder-result.js';
 import { metricsOf } from '../../src/report/read-promptfoo-run.js';
@@ -11,6 +11,7 @@ import { createRungResult, createSkippedResult } from '../../src/rungs/rung-resu
 import type { LadderResult } from '../../src/rungs/ladder.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'read-run-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const write = (name: string, text: string): string => {
   const file = path.join(dir, name);
   writeFileSync(file, text);

@@ -6,7 +6,7 @@
  * is written as a promptfoo result file, and `text2sql-ladder compare` reads it.
  * (tests-shared/compare-warehouse.test.ts does the same on a real `npm run eval`.)
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll as cleanUp, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -105,6 +105,7 @@ beforeAll(async () => {
 
 cleanUp(async () => {
   await closeSharedEngine();
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe('warehouse: weak vs strong recorded runs', () => {

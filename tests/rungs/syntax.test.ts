@@ -72,6 +72,15 @@ describe('checkSyntax: sqlite with the engine as authority', () => {
   });
 });
 
+describe('checkSyntax: the pass reason under legacy double quotes', () => {
+  it('says SQLite prepares the text only once a double-quoted name is read as a string', async () => {
+    const legacy = await checkSyntax({ sql: 'SELECT "full_name", "nick" FROM Match', dialect: 'sqlite', engine, db: fixture.file });
+    expect([legacy.status, legacy.reason]).toEqual(['pass', 'one query; SQLite prepares it only once "full_name", "nick" are read as a string, as legacy SQLite reads a double-quoted name that is no column']);
+    const plain = await checkSyntax({ sql: 'SELECT "winner" FROM Match', dialect: 'sqlite', engine, db: fixture.file });
+    expect([plain.status, plain.reason]).toEqual(['pass', 'one query; SQLite prepares it']);
+  });
+});
+
 describe('checkSyntax: budgets without an engine', () => {
   it('fails a tree deeper than the analysis reads as not_analysed, not as a syntax error', async () => {
     const result = await checkSyntax({ sql: `SELECT 1 WHERE ${Array.from({ length: 10_000 }, () => '1').join(' OR ')}`, dialect: 'postgres' });

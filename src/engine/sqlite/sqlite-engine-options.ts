@@ -7,6 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { LadderError } from '../../errors.js';
+import { rejectUnknownKeys } from '../../options.js';
 import type { DoubleQuoteMode, ExecuteRequest } from '../engine.js';
 
 /** Options of `createSqliteEngine`. Every field is optional. */
@@ -164,15 +165,9 @@ function text(name: string, value: unknown): string {
   return value;
 }
 
-function rejectUnknown(record: Record<string, unknown>, known: readonly string[], what: string): void {
-  for (const key of Object.keys(record)) {
-    if (known.includes(key)) continue;
-    const meant = RENAMED[key];
-    throw new LadderError(
-      'invalid_option',
-      `unknown ${what} ${JSON.stringify(key)}${meant ? `; did you mean ${meant}?` : ''} (known: ${known.join(', ')})`,
-    );
-  }
+/** Unknown names through the options module: one did-you-mean and one message for every option reader. */
+function rejectUnknown(record: Record<string, unknown>, known: readonly string[], noun: string): void {
+  rejectUnknownKeys(record, known, { noun, renamed: RENAMED });
 }
 
 function integerIn(name: string, value: unknown, min: number, max: number, unit: string): number {

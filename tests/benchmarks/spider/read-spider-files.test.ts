@@ -25,6 +25,15 @@ describe('parseSpiderPredictions', () => {
   });
 });
 
+describe('parseSpiderPredictions with known db_ids', () => {
+  it('reads a trailing <TAB>word as a db_id only when it is a known one', () => {
+    expect(parseSpiderPredictions('SELECT count(*) FROM singer\tT1\nSELECT 2\tconcert_singer\n', { knownDbIds: new Set(['concert_singer']) })).toEqual([
+      { index: 0, line: 1, sql: 'SELECT count(*) FROM singer\tT1' },
+      { index: 1, line: 2, sql: 'SELECT 2', dbId: 'concert_singer' },
+    ]);
+  });
+});
+
 describe('file readers', () => {
   it('read files and throw input_invalid for a missing file', async () => {
     const dir = tempDir('ladder-spider-files-');

@@ -32,7 +32,7 @@ describe('createSqliteEngine options', () => {
       expect.objectContaining({ code: 'invalid_option', message: 'timeoutMs must be an integer from 1 to 2147483647 (ms); received -1' }),
     );
     expect(() => createSqliteEngine({ maxRow: 3 } as never)).toThrow(
-      expect.objectContaining({ code: 'invalid_option', message: 'unknown createSqliteEngine option "maxRow" (known: poolSize, timeoutMs, maxRows, maxMemoryBytes, maxResultBytes, doubleQuotes)' }),
+      expect.objectContaining({ code: 'invalid_option', message: 'maxRow is not a createSqliteEngine option (did you mean maxRows?); known createSqliteEngine options: poolSize, timeoutMs, maxRows, maxMemoryBytes, maxResultBytes, doubleQuotes' }),
     );
   });
 

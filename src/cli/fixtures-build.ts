@@ -1,0 +1,135 @@
+/**
+ * `text2sql-ladder fixtures build [DIR]`: builds every fixture of a folder (each snapshot and each
+ * role-scoped copy) into the build cache and prints each file's sha256, so an app can build in CI
+ * before `promptfoo eval`, pin the checksums in review, and see a broken data script as one
+ * `file:line` error instead of a column of ERROR rows.
+ *
+ *   text2sql-ladder fixtures build [DIR] [--cache-dir DIR] [--json]
+ *
+ * DIR is a folder of fixture folders (each holding a `fixture.yaml`) or one fixture folder; default
+ * `$TEXT2SQL_LADDER_FIXTURES`, else `./fixtures`. The cache is the one the promptfoo front end
+ * uses (`<working directory>/.text2sql-ladder/cache/fixtures` unless `--cache-dir` or
+ * `$TEXT2SQL_LADDER_CACHE_DIR` says otherwise; the bundled fixtures' own cache in a clone).
+ *
+ * Exit status: 0 when every fixture built; 2 on misuse (no such folder, no fixture in it, a
+ * malformed manifest or a failing script: the message names `file:line`).
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { LadderError } from '../errors.js';
+import { appCacheDir, CACHE_ENV, defaultFixtureCacheDir, listFixtures, resolveFixture } from '../fixtures/registry.js';
+import { applyCliConventions, cliIoOf, setExitCode } from './cli-io.js';
+import type { CliIo } from './cli-io.js';
+
+/** Environment variable naming the app's fixture folder (as the promptfoo front end reads it). */
+const FIXTURES_ENV = 'TEXT2SQL_LADDER_FIXTURES';
+
+/** Parsed flags of `fixtures build`. */
+export interface FixturesBuildOptions {
+  readonly cacheDir?: string;
+  readonly json?: boolean;
+}
+
+/** One built file. */
+export interface BuiltFile {
+  readonly fixture: string;
+  readonly snapshot: string;
+  /** `null` for the full database. */
+  readonly role: string | null;
+  /** Absolute path of the SQLite file. */
+  readonly path: string;
+  readonly sha256: string;
+}
+
+/** What `fixtures build` built. */
+export interface FixturesBuildReport {
+  readonly fixturesDir: string;
+  readonly cacheDir: string;
+  readonly fixtures: readonly { readonly name: string; readonly buildDir: string; readonly fromCache: boolean; readonly files: readonly BuiltFile[] }[];
+}
+
+/** Registers `build` under the `fixtures` command. */
+export function registerFixturesBuildCommand(fixtures: Command): void {
+  const command = fixtures.command('build');
+  applyCliConventions(command)
+    .description('Build every fixture of a folder (snapshots and role-scoped copies) into the cache and print their sha256 checksums')
+    .argument('[dir]', `a folder of fixture folders, or one fixture folder (default: $${FIXTURES_ENV}, else ./fixtures)`)
+    .option('--cache-dir <dir>', `where builds go (default: ./.text2sql-ladder/cache/fixtures, or $${CACHE_ENV}/fixtures)`)
+    .option('--json', 'print the report as JSON', false)
+    .action(async (dir: string | undefined, options: FixturesBuildOptions) => {
+      setExitCode(command, await runFixturesBuild(dir, options, cliIoOf(command)));
+    });
+}
+
+/**
+ * Builds the fixtures and prints the report (text or JSON).
+ * @returns the exit status (0).
+ * @throws LadderError (misuse, exit 2 through the CLI conventions): `invalid_option` for a folder
+ *   that does not exist or holds no fixture; the registry's errors for a malformed manifest or a
+ *   failing script.
+ */
+export async function runFixturesBuild(dir: string | undefined, options: FixturesBuildOptions, io: CliIo): Promise<number> {
+  const report = await buildFixtures(dir, options);
+  io.stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderBuildReport(report));
+  return 0;
+}
+
+/** Builds every fixture of `dir` (see the module doc for the defaults). */
+export async function buildFixtures(dir: string | undefined, options: Pick<FixturesBuildOptions, 'cacheDir'> = {}): Promise<FixturesBuildReport> {
+  const given = dir ?? (process.env[FIXTURES_ENV]?.trim() ? process.env[FIXTURES_ENV] : 'fixtures')!;
+  const resolved = path.resolve(given);
+  if (!existsSync(resolved) || !statSync(resolved).isDirectory()) {
+    throw new LadderError('invalid_option', `fixtures build: ${given} is not a folder (give a folder of fixture folders, each with a fixture.yaml)`);
+  }
+  // One fixture folder, or a folder of them.
+  const single = existsSync(path.join(resolved, 'fixture.yaml'));
+  const fixturesDir = single ? path.dirname(resolved) : resolved;
+  const names = single ? [path.basename(resolved)] : listFixtures(fixturesDir);
+  if (names.length === 0) throw new LadderError('invalid_option', `fixtures build: no fixture in ${given} (a fixture is a folder with a fixture.yaml)`);
+  const cacheDir = path.resolve(options.cacheDir ?? (process.env[CACHE_ENV]?.trim() ? defaultFixtureCacheDir() : appCacheDir(process.cwd())));
+  const fixtures: FixturesBuildReport['fixtures'][number][] = [];
+  for (const name of names) {
+    const before = new Set(existsSync(cacheDir) ? listBuilds(cacheDir, name) : []);
+    const full = await resolveFixture(name, { fixturesDir, cacheDir });
+    const files: BuiltFile[] = full.snapshots.map((s) => ({ fixture: name, snapshot: s.name, role: null, path: s.path, sha256: s.checksum ?? '' }));
+    for (const role of Object.keys(full.roles)) {
+      const scoped = await resolveFixture(name, { fixturesDir, cacheDir, role });
+      files.push(...scoped.snapshots.map((s) => ({ fixture: name, snapshot: s.name, role, path: s.path, sha256: s.checksum ?? '' })));
+    }
+    const buildDir = path.dirname(files[0]!.path);
+    fixtures.push({ name, buildDir, fromCache: before.has(path.basename(buildDir)), files });
+  }
+  return { fixturesDir, cacheDir, fixtures };
+}
+
+function listBuilds(cacheDir: string, name: string): string[] {
+  try {
+    return readdirSync(cacheDir).filter((entry) => entry.startsWith(`${name}-`));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The text report: per fixture, its build folder (and whether it was already built), then one line
+ * per file: snapshot, role, sha256, file name.
+ */
+export function renderBuildReport(report: FixturesBuildReport): string {
+  const lines: string[] = [];
+  const cwd = process.cwd();
+  const shown = (file: string): string => {
+    const relative = path.relative(cwd, file);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+  };
+  for (const fixture of report.fixtures) {
+    lines.push(`fixture ${fixture.name}: ${fixture.files.length} files in ${shown(fixture.buildDir)} (${fixture.fromCache ? 'already built' : 'built'})`);
+    const width = Math.max(...fixture.files.map((file) => file.snapshot.length), 'snapshot'.length);
+    const roleWidth = Math.max(...fixture.files.map((file) => (file.role ?? '-').length), 'role'.length);
+    lines.push(`  ${'snapshot'.padEnd(width)}  ${'role'.padEnd(roleWidth)}  sha256${' '.repeat(58)}  file`);
+    for (const file of fixture.files) {
+      lines.push(`  ${file.snapshot.padEnd(width)}  ${(file.role ?? '-').padEnd(roleWidth)}  ${file.sha256}  ${path.basename(file.path)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
