@@ -21,6 +21,7 @@ const version = versionOnly(process.argv.slice(2));
 if (version !== undefined) {
   process.stdout.write(`${version}\n`);
 } else {
-  const { runCli } = await import('../src/cli/program.js');
+  const { runCli, startEngineAhead } = await import('../src/cli/program.js');
+  await startEngineAhead(process.argv);
   process.exitCode = await runCli(process.argv);
 }

@@ -97,7 +97,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
   // One child: the command checks one text.
   const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 } });
   // Start-up in parallel: the engine child and the parser thread boot while stdin and --db are read.
-  if (options.dialect === 'sqlite' && io.engine === undefined) runtime.engine().warm();
+  if (options.dialect === 'sqlite' && io.engine === undefined) runtime.engine().warm(1);
   warmParserThread();
   try {
     // Validate the interpreted options.

@@ -117,7 +117,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     // The command's runtime: its engine and gold cache (no fixtures: Spider folders hold plain files).
     // Its children boot while the files are read and checked.
     runtime = createLadderRuntime(options.timeoutMs === undefined ? {} : { engine: { timeoutMs: options.timeoutMs } });
-    runtime.engine().warm();
+    runtime.engine().warm(1);
     if (options.out !== undefined) await checkOutFolder(options.out);
     const [gold, knownDbIds, dbFolders] = await Promise.all([
       readSpiderGold(options.gold),
