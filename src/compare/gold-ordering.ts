@@ -1,7 +1,8 @@
 /**
  * Gold ordering: whether row order matters for a gold query, and which rows are tied.
  *
- * - {@link detectOuterOrderBy}: does the gold's OUTERMOST query have ORDER BY? Found with the AST
+ * - {@link detectOuterOrderBy}: does the gold's OUTERMOST query have ORDER BY? A text with no
+ *   ORDER BY tokens at all is unordered without a parse; otherwise it is found with the AST
  *   layer (`parseSql`, sql-parser-cst). An ORDER BY inside `OVER (…)`, a subquery or a CTE does not
  *   count. For a compound select (`UNION` / `INTERSECT` / `EXCEPT`) the parser hangs the trailing
  *   ORDER BY on the right-most member; it applies to the whole compound. When the parser cannot read
@@ -52,7 +53,13 @@ export interface SortKeyFacts {
 }
 
 /** How order was decided for a gold. */
-export type OrderSource = 'ast' | 'token-scan' | 'text' | 'policy';
+/**
+ * How a gold's ordering was decided: `ast` (the outermost query read from the tree), `token-scan`
+ * (the tree could not be read; a depth-0 token scan found it), `no-order-by` (no ORDER BY anywhere
+ * in the text, so no query of it sorts: decided without a parse), `text` (Spider's text rule),
+ * `policy` (the policy ignores row order).
+ */
+export type OrderSource = 'ast' | 'token-scan' | 'no-order-by' | 'text' | 'policy';
 
 /** Row-order facts about one gold result, passed to `compareResults` in its context. */
 export interface GoldOrdering {
@@ -81,8 +88,11 @@ export interface GoldOrdering {
 /** Outcome of {@link detectOuterOrderBy}. */
 export interface OuterOrderBy {
   readonly ordered: boolean;
-  /** `ast` when sql-parser-cst read the statement, `token-scan` otherwise. */
-  readonly source: 'ast' | 'token-scan';
+  /**
+   * `no-order-by` when the text has no ORDER BY at all (nothing parsed), else `ast` when
+   * sql-parser-cst read the statement, `token-scan` otherwise.
+   */
+  readonly source: 'ast' | 'token-scan' | 'no-order-by';
 }
 
 /**
@@ -93,6 +103,9 @@ export interface OuterOrderBy {
  * @example detectOuterOrderBy('SELECT * FROM (SELECT a FROM t ORDER BY a)')         // { ordered: false, source: 'ast' }
  */
 export function detectOuterOrderBy(sql: string, parse?: SqliteParse): OuterOrderBy {
+  // Most golds sort nothing: without ORDER BY tokens the tree cannot hold the clause (a parse
+  // costs a round trip to the parser thread and a copy of the tree).
+  if (!hasOrderByTokens(sql)) return { ordered: false, source: 'no-order-by' };
   const statement = parseSingleStatement(sql, parse);
   if (statement !== undefined) {
     const outer = outerSelect(statement);
@@ -161,6 +174,22 @@ export function tokenScanOrderBy(sql: string): boolean {
     const word = token.value.toLowerCase();
     if (depth === 0 && previousWord === 'order' && word === 'by') return true;
     previousWord = depth === 0 ? word : '';
+  }
+  return false;
+}
+
+/**
+ * Whether `ORDER BY` occurs anywhere in `sql` as keywords (any depth; strings, quoted identifiers
+ * and comments never count). When it does not, no query of the text sorts.
+ * @example hasOrderByTokens("SELECT 'order by' FROM t")                       // false
+ * @example hasOrderByTokens('SELECT * FROM (SELECT a FROM t ORDER BY a)')     // true
+ */
+export function hasOrderByTokens(sql: string): boolean {
+  let previousWasOrder = false;
+  for (const token of tokenizeSqlite(sql)) {
+    const word = token.kind === 'word' ? token.value.toLowerCase() : '';
+    if (previousWasOrder && word === 'by') return true;
+    previousWasOrder = word === 'order';
   }
   return false;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectOuterOrderBy, everyLimitHasOrderBy, textHasOrderBy, tokenScanOrderBy } from '../../src/compare/gold-ordering.js';
+import { detectOuterOrderBy, everyLimitHasOrderBy, hasOrderByTokens, textHasOrderBy, tokenScanOrderBy } from '../../src/compare/gold-ordering.js';
 
 describe('detectOuterOrderBy', () => {
   it.each([
@@ -15,8 +15,26 @@ describe('detectOuterOrderBy', () => {
     // sql-parser-cst rejects an empty IN list, which SQLite accepts: the token scan decides.
     ['SELECT a FROM t WHERE a IN () ORDER BY a', true, 'token-scan'],
     ['SELECT a FROM t WHERE a IN () AND b IN (SELECT b FROM u ORDER BY b)', false, 'token-scan'],
+    // No ORDER BY tokens at all: unordered without a parse, readable or not.
+    ['SELECT a FROM t', false, 'no-order-by'],
+    ["SELECT 'order by' FROM t -- order by a", false, 'no-order-by'],
+    ['SELECT a FROM t WHERE a IN ()', false, 'no-order-by'],
   ] as const)('%s', (sql, ordered, source) => {
     expect(detectOuterOrderBy(sql)).toEqual({ ordered, source });
+  });
+});
+
+describe('hasOrderByTokens', () => {
+  it.each([
+    ['SELECT a FROM t', false],
+    ["SELECT 'order by' FROM t", false],
+    ['SELECT a FROM t /* order by */ -- order by', false],
+    ['SELECT "order", by FROM t', false],
+    ['SELECT a FROM (SELECT a FROM t order\n  BY a)', true],
+    ['SELECT rank() OVER (ORDER BY a) FROM t', true],
+    ['SELECT a FROM t ORDER /* why */ BY a', true],
+  ] as const)('%s', (sql, expected) => {
+    expect(hasOrderByTokens(sql)).toBe(expected);
   });
 });
 

@@ -84,6 +84,7 @@ describe('parses per ladder run (warehouse, strong and weak recordings, L1–L7)
     // the tokens first: now a gold graded for both recordings, or a prediction that repeats a
     // text already read (7 of them), is parsed once per run, and golds whose every LIMIT has its
     // ORDER BY are not parsed for that check.
-    expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 114, total: 191 });
+    // 191 before a gold without ORDER BY tokens was known unordered without its parse (21 golds).
+    expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 114, total: 170 });
   }, 120_000);
 });
