@@ -21,7 +21,7 @@ const version = versionOnly(process.argv.slice(2));
 if (version !== undefined) {
   process.stdout.write(`${version}\n`);
 } else {
-  const { runCli, startEngineAhead } = await import('../src/cli/program.js');
-  await startEngineAhead(process.argv);
+  const { runCli, startAhead } = await import('../src/cli/program.js');
+  await startAhead(process.argv);
   process.exitCode = await runCli(process.argv);
 }

@@ -26,19 +26,19 @@ export interface Subcommand {
   /** Imports the module and returns its register function. */
   readonly load: () => Promise<RegisterCommand>;
   /**
-   * Whether a run with these arguments (after the subcommand's name) will execute SQLite
-   * statements with the default engine: then its first engine child starts before the module
-   * loads ({@link startEngineAhead}).
+   * What a run with these arguments (after the subcommand's name) will need: an engine child (it
+   * executes SQLite statements with the default engine) and the parser thread (it parses SQL).
+   * Those start before the module loads ({@link startAhead}).
    */
-  readonly runsSqlite?: (args: readonly string[]) => boolean;
+  readonly needs?: (args: readonly string[]) => { readonly engine: boolean; readonly parser: boolean };
 }
 
 const FIXTURES_SUMMARY = 'Commands about fixtures (snapshot databases)';
 
 /** Every subcommand: adding one is one line here plus its module. */
 export const SUBCOMMANDS: readonly Subcommand[] = [
-  { name: 'spider', summary: 'Spider-format execution accuracy by hardness, under an explicit comparison policy', load: async () => (await import('./spider.js')).registerSpiderCommand, runsSqlite: () => true },
-  { name: 'check', summary: 'Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin', load: async () => (await import('./check.js')).registerCheckCommand, runsSqlite: (args) => dialectOf(args) === 'sqlite' },
+  { name: 'spider', summary: 'Spider-format execution accuracy by hardness, under an explicit comparison policy', load: async () => (await import('./spider.js')).registerSpiderCommand, needs: (args) => ({ engine: true, parser: optionValue(args, '--preset', 'default') === 'default' }) },
+  { name: 'check', summary: 'Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin', load: async () => (await import('./check.js')).registerCheckCommand, needs: (args) => ({ engine: optionValue(args, '--dialect', 'sqlite') === 'sqlite', parser: true }) },
   { name: 'compare', summary: 'Compare a candidate run with a baseline item by item: rates, regressions, exact McNemar test, paired bootstrap CI, CI gate', load: async () => (await import('./compare.js')).registerCompareCommand },
   { name: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => (await import('./fixtures-strength.js')).registerFixturesCommand },
   { name: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => {
@@ -46,7 +46,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     return (program) => registerFixturesBuildCommand(commandGroup(program, 'fixtures', FIXTURES_SUMMARY));
   } },
   { name: 'init', summary: 'Scaffold an app-repo evaluation: promptfoo config, a fixture, a dataset, a recording, package.json scripts', load: async () => (await import('./init.js')).registerInitCommand },
-  { name: 'audit', summary: 'Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more', load: async () => (await import('./audit.js')).registerAuditCommand, runsSqlite: () => true },
+  { name: 'audit', summary: 'Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more', load: async () => (await import('./audit.js')).registerAuditCommand, needs: () => ({ engine: true, parser: false }) },
 ];
 
 /**
@@ -60,30 +60,31 @@ export function subcommandsNeeded(argv: readonly string[]): Set<string> {
   return new Set(name === undefined ? [] : [name]);
 }
 
-/** The `--dialect` a command line asks for (`sqlite` when it names none). */
-function dialectOf(args: readonly string[]): string {
-  let dialect = 'sqlite';
+/** The value a command line gives `--name` (`--name value` or `--name=value`; the last one wins), else `fallback`. */
+function optionValue(args: readonly string[], name: string, fallback: string): string {
+  let value = fallback;
   args.forEach((arg, index) => {
-    if (arg === '--dialect') dialect = args[index + 1] ?? dialect;
-    else if (arg.startsWith('--dialect=')) dialect = arg.slice('--dialect='.length);
+    if (arg === name) value = args[index + 1] ?? value;
+    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
   });
-  return dialect;
+  return value;
 }
 
 /**
- * Starts the first engine child of a command line that will run SQLite statements, before the
- * command's modules load (their loading and the child's start-up then overlap; the command's
- * engine adopts the child). Nothing for other command lines, nor for `--help`.
+ * Starts what a command line will need before the command's modules load, so that their start-up
+ * and the loading overlap: the first engine child of a command that runs SQLite statements (its
+ * engine adopts the child) and the parser thread of one that parses SQL (`check`, `spider` under
+ * the default preset). Nothing for other command lines, nor for `--help`.
  * @param argv - as `process.argv`.
  */
-export async function startEngineAhead(argv: readonly string[]): Promise<void> {
+export async function startAhead(argv: readonly string[]): Promise<void> {
   const args = argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) return;
   const [name] = subcommandsNeeded(argv);
   const entry = SUBCOMMANDS.find((candidate) => candidate.name === name);
-  if (entry?.runsSqlite?.(args.slice(args.indexOf(entry.name) + 1)) !== true) return;
-  const { startSqliteChildAhead } = await import('../engine/sqlite/sqlite-engine.js');
-  startSqliteChildAhead();
+  const needs = entry?.needs?.(args.slice(args.indexOf(entry.name) + 1));
+  if (needs?.engine) (await import('../engine/sqlite/sqlite-engine.js')).startSqliteChildAhead();
+  if (needs?.parser) (await import('../sql/bounded-parse.js')).warmParserThread();
 }
 
 /**

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createProgram, startEngineAhead, SUBCOMMANDS, subcommandsNeeded } from '../../src/cli/program.js';
+import { createProgram, startAhead, SUBCOMMANDS, subcommandsNeeded } from '../../src/cli/program.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -100,21 +100,21 @@ describe('what a start-up loads', () => {
   });
 });
 
-describe('startEngineAhead', () => {
+describe('startAhead', () => {
   /** Process ids of this process's children. */
   const children = (): number[] =>
     readdirSync(`/proc/${process.pid}/task`).flatMap((tid) => readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
 
   it('starts one engine child for a command line that runs SQLite, none for the others, and the engine adopts it', async () => {
     const before = children();
-    await startEngineAhead(argv('check', '--dialect', 'snowflake', '--db', 'schema.sql'));
-    await startEngineAhead(argv('check', '--dialect=postgres', '--db', 'schema.sql'));
-    await startEngineAhead(argv('spider', '--help'));
-    await startEngineAhead(argv('compare', 'a.jsonl', 'b.jsonl'));
-    await startEngineAhead(argv('--version'));
+    await startAhead(argv('check', '--dialect', 'snowflake', '--db', 'schema.sql'));
+    await startAhead(argv('check', '--dialect=postgres', '--db', 'schema.sql'));
+    await startAhead(argv('spider', '--help'));
+    await startAhead(argv('compare', 'a.jsonl', 'b.jsonl'));
+    await startAhead(argv('--version'));
     expect(children()).toEqual(before);
-    await startEngineAhead(argv('check', '--db', 'warehouse'));
-    await startEngineAhead(argv('spider', '--gold', 'g.sql'));
+    await startAhead(argv('check', '--db', 'warehouse'));
+    await startAhead(argv('spider', '--gold', 'g.sql'));
     const ahead = children().filter((pid) => !before.includes(pid));
     expect(ahead).toHaveLength(1);
     const engine = createSqliteEngine({ poolSize: 1 });
