@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { findPackageRoot } from '../fixtures/package-root.js';
 import { applyCliConventions, attachCliIo, commandGroup, exitCodeForError, exitCodeOf, processIo } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
@@ -23,6 +23,8 @@ export interface Subcommand {
   readonly name: string;
   /** One line for the top-level `--help`; the same text as the loaded command's description. */
   readonly summary: string;
+  /** How the top-level `--help` names it (`compare [options] <base> <cand>`); as commander names the loaded command. */
+  readonly term: string;
   /** Imports the module and returns its register function. */
   readonly load: () => Promise<RegisterCommand>;
   /**
@@ -37,16 +39,16 @@ const FIXTURES_SUMMARY = 'Commands about fixtures (snapshot databases)';
 
 /** Every subcommand: adding one is one line here plus its module. */
 export const SUBCOMMANDS: readonly Subcommand[] = [
-  { name: 'spider', summary: 'Spider-format execution accuracy by hardness, under an explicit comparison policy', load: async () => (await import('./spider.js')).registerSpiderCommand, needs: (args) => ({ engine: true, parser: optionValue(args, '--preset', 'default') === 'default' }) },
-  { name: 'check', summary: 'Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin', load: async () => (await import('./check.js')).registerCheckCommand, needs: (args) => ({ engine: optionValue(args, '--dialect', 'sqlite') === 'sqlite', parser: true }) },
-  { name: 'compare', summary: 'Compare a candidate run with a baseline item by item: rates, regressions, exact McNemar test, paired bootstrap CI, CI gate', load: async () => (await import('./compare.js')).registerCompareCommand },
-  { name: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => (await import('./fixtures-strength.js')).registerFixturesCommand },
-  { name: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => {
+  { name: 'spider', term: 'spider [options]', summary: 'Spider-format execution accuracy by hardness, under an explicit comparison policy', load: async () => (await import('./spider.js')).registerSpiderCommand, needs: (args) => ({ engine: true, parser: optionValue(args, '--preset', 'default') === 'default' }) },
+  { name: 'check', term: 'check [options]', summary: 'Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin', load: async () => (await import('./check.js')).registerCheckCommand, needs: (args) => ({ engine: optionValue(args, '--dialect', 'sqlite') === 'sqlite', parser: true }) },
+  { name: 'compare', term: 'compare [options] <base> <cand>', summary: 'Compare a candidate run with a baseline item by item: rates, regressions, exact McNemar test, paired bootstrap CI, CI gate', load: async () => (await import('./compare.js')).registerCompareCommand },
+  { name: 'fixtures', term: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => (await import('./fixtures-strength.js')).registerFixturesCommand },
+  { name: 'fixtures', term: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => {
     const { registerFixturesBuildCommand } = await import('./fixtures-build.js');
     return (program) => registerFixturesBuildCommand(commandGroup(program, 'fixtures', FIXTURES_SUMMARY));
   } },
-  { name: 'init', summary: 'Scaffold an app-repo evaluation: promptfoo config, a fixture, a dataset, a recording, package.json scripts', load: async () => (await import('./init.js')).registerInitCommand },
-  { name: 'audit', summary: 'Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more', load: async () => (await import('./audit.js')).registerAuditCommand, needs: () => ({ engine: true, parser: false }) },
+  { name: 'init', term: 'init [options] [dir]', summary: 'Scaffold an app-repo evaluation: promptfoo config, a fixture, a dataset, a recording, package.json scripts', load: async () => (await import('./init.js')).registerInitCommand },
+  { name: 'audit', term: 'audit [options] <input>', summary: 'Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more', load: async () => (await import('./audit.js')).registerAuditCommand, needs: () => ({ engine: true, parser: false }) },
 ];
 
 /**
@@ -99,6 +101,14 @@ export async function createProgram(io: CliIo = processIo(), argv?: readonly str
     .version(packageVersion(), '-V, --version', 'print the version of text2sql-ladder');
   attachCliIo(program, io);
   applyCliConventions(program);
+  // A subcommand that is listed, not loaded, has no options or arguments yet: the top-level help
+  // names every subcommand from the table, so it reads the same whichever one was loaded.
+  program.configureHelp({
+    subcommandTerm(command: Command): string {
+      const entry = command.parent === program ? SUBCOMMANDS.find((candidate) => candidate.name === command.name()) : undefined;
+      return entry?.term ?? Help.prototype.subcommandTerm.call(this, command);
+    },
+  });
   const needed = argv === undefined ? undefined : subcommandsNeeded(argv);
   const chosen = SUBCOMMANDS.filter((entry) => needed === undefined || needed.has(entry.name));
   const registers = await Promise.all(chosen.map((entry) => entry.load()));

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Help } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { createProgram, startAhead, SUBCOMMANDS, subcommandsNeeded } from '../../src/cli/program.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
@@ -70,6 +71,7 @@ describe('createProgram', () => {
     for (const entry of SUBCOMMANDS) {
       const command = program.commands.find((candidate) => candidate.name() === entry.name)!;
       expect(command.description()).toBe(entry.summary);
+      expect(new Help().subcommandTerm(command)).toBe(entry.term);
       expect(command.commands.length + command.options.length).toBeGreaterThan(0);
     }
   });
@@ -122,5 +124,15 @@ describe('startAhead', () => {
     expect(engine.childPids).toEqual(ahead);
     await engine.close();
     expect(children()).toEqual(before);
+  });
+});
+
+describe('--help', () => {
+  it('names every subcommand with its options and arguments, whichever one is loaded', async () => {
+    const help = async (args: string[]): Promise<string> => (await createProgram(undefined, argv(...args))).helpInformation();
+    const eager = (await createProgram()).helpInformation();
+    expect(await help(['--help'])).toBe(eager);
+    expect(await help(['check', '--help'])).toBe(eager);
+    expect(eager).toContain('  compare [options] <base> <cand>  Compare a candidate run');
   });
 });
