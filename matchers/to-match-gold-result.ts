@@ -20,9 +20,10 @@ import { matcherRuntime } from './matcher-engine.js';
 import { formatCell, formatTable, toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
 import { oneLine } from '../src/format.js';
-import type { FixtureInvariant } from '../src/semantic/invariants.js';
+import type { FixtureInvariant } from '../src/fixtures/fixture-invariant.js';
 import { readFixtureInvariants, validateInvariantShape } from '../src/semantic/invariants.js';
-import { checkSemantic, readSemanticOptions, type SemanticDetails } from '../src/semantic/semantic-rung.js';
+import { checkSemantic, readSemanticOptions } from '../src/semantic/semantic-rung.js';
+import type { SemanticDetails } from '../src/rungs/semantic-details.js';
 import { renderWitness } from '../src/semantic/witness-format.js';
 
 /** Options shared by both ways of naming the databases. */

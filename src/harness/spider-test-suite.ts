@@ -18,7 +18,8 @@ import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Engine } from '../engine/engine.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { errorText } from '../format.js';
-import { checkSemantic, type SemanticDetails, type SemanticOptions } from '../semantic/semantic-rung.js';
+import type { SemanticDetails } from '../rungs/semantic-details.js';
+import { checkSemantic, type SemanticOptions } from '../semantic/semantic-rung.js';
 import type { SemanticService } from '../semantic/semantic-service.js';
 import type { SpiderItemVerdict } from './evaluate-spider.js';
 

@@ -24,6 +24,7 @@
 import path from 'node:path';
 import type { Cell, Engine } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
 import { getSharedEngine, resolveFixtureOnce } from './runtime.js';
 import { promptfooConfigDir } from './fixture-location.js';
 
@@ -48,10 +49,6 @@ export interface PromptContext {
 }
 
 const schemaCache = new Map<string, Promise<string>>();
-
-function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 function formatSample(cell: Cell): string {
   if (typeof cell === 'string') return `'${cell.length > 40 ? `${cell.slice(0, 37)}...` : cell}'`.replace(/\n/g, ' ');

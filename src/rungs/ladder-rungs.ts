@@ -40,8 +40,8 @@ import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js
 import type { SafetyDetails } from './safety.js';
 import type { SchemaDetails } from './schema.js';
 import type { SyntaxDetails } from './syntax.js';
-import type { FixtureInvariant } from '../semantic/invariants.js';
-import type { SemanticDetails } from '../semantic/semantic-rung.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
+import type { SemanticDetails } from './semantic-details.js';
 
 export { LADDER_RUNG_IDS, GATE_IDS } from './rung-result.js';
 export type { ExecutingRungId, GateId, LadderRungId } from './rung-result.js';

@@ -39,7 +39,7 @@ import type { Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import type { ProviderAnswer } from '../sql/provider-output.js';
 import type { EfficiencyOptions } from './efficiency.js';
-import type { FixtureInvariant } from '../semantic/invariants.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import { runGates } from './gates.js';
 import { createLadderRungs } from './ladder-rungs.js';
 import type { ExecutingRungs, LadderContext, LadderResults, LadderRungResult, LadderRungTable, RungListing } from './ladder-rungs.js';

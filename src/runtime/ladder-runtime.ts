@@ -16,7 +16,7 @@ import { createSqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
 import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
-import type { FixtureInvariant } from '../semantic/invariants.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import { createSemanticService, type SemanticService } from '../semantic/semantic-service.js';
 
 /** Options of {@link createLadderRuntime}. */

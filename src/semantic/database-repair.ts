@@ -1,21 +1,15 @@
 /**
- * The repair and verification steps shared by the generator and by edits of a generated database
- * (shrinking a counterexample): derived columns, row checks and children counts kept, orphans
- * removed, and the final check of integrity, foreign keys and every invariant.
+ * The repair steps shared by the generator and by edits of a generated database (shrinking a
+ * counterexample): derived columns, row checks and children counts kept, orphans removed. The
+ * final check of integrity, foreign keys and every invariant is verify-database.ts.
  */
 import Database from 'better-sqlite3';
+import type { CheckInvariant, ChildrenInvariant, DeriveInvariant } from '../fixtures/fixture-invariant.js';
 import type { GenValue } from './gen-value.js';
-import {
-  describeInvariant,
-  invariantViolationSql,
-  quoteIdentifier,
-  type BoundInvariant,
-  type CheckInvariant,
-  type ChildrenInvariant,
-  type DeriveInvariant,
-} from './invariants.js';
+import type { GeneratorPlan } from './generator-plan.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
+import { describeInvariant, type BoundInvariant } from './invariants.js';
 import { findTable, type TableSchema } from './schema-reader.js';
-import type { GeneratorPlan } from './generate-database.js';
 
 /**
  * True when the generator may leave these columns NULL: none is NOT NULL or part of the primary
@@ -34,6 +28,7 @@ export function bindable(value: GenValue): unknown {
   return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value) : value;
 }
 
+/** True for SQLite's constraint errors (`SQLITE_CONSTRAINT_*`) and `SQLITE_MISMATCH`: the row is redrawn or the edit skipped, not a failure. */
 export function isConstraintError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_MISMATCH');
@@ -108,19 +103,3 @@ export function deleteOrphans(plan: GeneratorPlan, db: Database.Database): numbe
     if (changed === 0) return total;
   }
 }
-
-/** Integrity, foreign keys and every checkable invariant on an open database; `null` when all hold. */
-export function verifyOpenDatabase(plan: GeneratorPlan, db: Database.Database): string | null {
-  const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
-  if (integrity.length !== 1 || integrity[0] !== 'ok') return `integrity_check: ${integrity.slice(0, 3).join('; ')}`;
-  const fk = db.prepare('PRAGMA foreign_key_check').raw(true).all() as unknown[][];
-  if (fk.length > 0) return `foreign_key_check: ${fk.length} violating rows (first in ${String(fk[0]![0])})`;
-  for (const invariant of plan.invariants) {
-    const sql = invariantViolationSql(invariant, plan.schema);
-    if (sql === null) continue;
-    const violations = Number(db.prepare(sql).pluck().get());
-    if (violations > 0) return `${describeInvariant(invariant)}: ${violations} violating ${violations === 1 ? 'row' : 'rows'}`;
-  }
-  return null;
-}
-

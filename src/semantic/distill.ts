@@ -20,7 +20,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { runAgainstGold, runGold, type DistinguishContext } from './distinguish.js';
-import { generateDatabase, type GeneratedDatabase, type GeneratorPlan } from './generate-database.js';
+import { generateDatabase, type GeneratedDatabase } from './generate-database.js';
+import type { GeneratorPlan } from './generator-plan.js';
 import { mapConcurrent, type Neighbour } from './neighbours.js';
 import { createPrng, type Prng } from './prng.js';
 

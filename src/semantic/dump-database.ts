@@ -8,7 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { fromSafeIntegerCell, sqlLiteralOf } from './gen-value.js';
-import { quoteIdentifier } from './invariants.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
 
 /** Options of {@link dumpDatabase}. */
 export interface DumpOptions {

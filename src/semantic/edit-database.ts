@@ -12,13 +12,16 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { bindable, isConstraintError, repairAndDerive, verifyOpenDatabase } from './database-repair.js';
+import { bindable, isConstraintError, repairAndDerive } from './database-repair.js';
 import { fromSafeIntegerCell, valueKey, type GenValue } from './gen-value.js';
-import type { GenerateOutcome, GeneratorPlan } from './generate-database.js';
-import { RANDOM_FUNCTION, quoteIdentifier } from './invariants.js';
+import type { GenerateOutcome } from './generate-database.js';
+import type { GeneratorPlan } from './generator-plan.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
+import { RANDOM_FUNCTION } from './invariant-sql.js';
 import { compareValues } from './observed-values.js';
 import { createPrng, type Prng } from './prng.js';
-import { findTable, type DatabaseSchema, type TableSchema } from './schema-reader.js';
+import { findTable, insertableColumns, type DatabaseSchema, type TableSchema } from './schema-reader.js';
+import { verifyOpenDatabase } from './verify-database.js';
 
 /** A row's identity: `[rowid]`, or the primary-key values of a `WITHOUT ROWID` table. */
 export type RowKey = readonly GenValue[];
@@ -57,11 +60,6 @@ export interface StoredTable {
 /** The columns that name a row of `table`: `rowid`, or the primary key of a `WITHOUT ROWID` table. */
 export function rowKeyColumns(table: TableSchema): readonly string[] {
   return table.withoutRowid ? table.primaryKey : ['rowid'];
-}
-
-/** Columns a row gets values for on INSERT (generated columns are computed by SQLite). */
-export function insertableColumns(table: TableSchema): string[] {
-  return table.columns.filter((c) => !c.generated).map((c) => c.name);
 }
 
 /**

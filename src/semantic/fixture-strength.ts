@@ -8,8 +8,8 @@
  * distilled databases. A suite built with `budget.maxDatabases: 0` measures the snapshots alone.
  */
 import type { Coverage } from './distill.js';
-import type { NeighbourKind } from './neighbours.js';
-import type { GoldSuite, TestSuite } from './test-suite.js';
+import type { NeighbourKind } from './neighbour-types.js';
+import type { GoldSuite, TestSuite } from './suite-types.js';
 
 /** A neighbour no database of the measured set distinguishes. */
 export interface Survivor {

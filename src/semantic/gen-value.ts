@@ -67,3 +67,9 @@ export function numericValue(value: GenValue): number | undefined {
   if (typeof value === 'number') return value;
   return undefined;
 }
+
+/** `n` rounded to `decimals` decimal places. */
+export function round(n: number, decimals: number): number {
+  const f = 10 ** decimals;
+  return Math.round(n * f) / f;
+}

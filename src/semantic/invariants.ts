@@ -1,134 +1,23 @@
 /**
- * Fixture invariants: rules the fixture's data obeys that the schema cannot express, declared so
- * that the database generator keeps them. Random data that breaks such a rule (an order whose
- * `order_total` is not the sum of its lines) would reject correct predictions that rely on it.
- *
- * Declared in the fixture manifest under `invariants:` (docs/test-suites.md, "Fixture invariants"):
- *
- * ```yaml
- * invariants:
- *   - kind: derive            # the column is computed from the row (and other tables)
- *     column: orders.order_total
- *     sql: (SELECT SUM(quantity * unit_price - COALESCE(discount, 0)) FROM order_items i WHERE i.order_id = orders.order_id)
- *   - kind: values            # the column holds only these values (null: NULL allowed)
- *     column: orders.status
- *     values: [COMPLETED, SHIPPED, PENDING, CANCELLED]
- *   - kind: range             # numbers within bounds, optionally integral or multiples of a step
- *     column: order_items.quantity
- *     min: 1
- *     max: 10
- *     integer: true
- *   - kind: format            # text in SQLite's date / time format
- *     column: orders.ordered_at
- *     format: timestamp       # date 'YYYY-MM-DD' | timestamp 'YYYY-MM-DD HH:MM:SS' | time 'HH:MM:SS'
- *   - kind: children          # every parent row has between min and max child rows
- *     column: order_items.order_id
- *     min: 1
- *     max: 4
- *   - kind: check             # a condition on every row of the table (may read other tables)
- *     table: order_items
- *     sql: discount IS NULL OR discount <= quantity * unit_price
- *   - kind: lookup            # rows are copied from the fixture's snapshots (reference tables)
- *     table: regions
- * ```
- *
- * Every invariant has a violation query ({@link invariantViolationSql}), so the same declaration is
- * checked on the fixture's own snapshots (does the data really obey it?) and on every generated
- * database. A `derive` whose SQL calls `ladder_random()` (a seeded choice, e.g. "a user of the same
- * customer") is a generation rule, not a function of the row; pair it with a `check`.
+ * A fixture's declared invariants (shapes and the manifest syntax: src/fixtures/fixture-invariant.ts):
+ * read from the manifest's `invariants:` list with `file:line` errors, validated, bound to a
+ * schema (names in the schema's spelling) and keyed for caches. Their SQL (violation queries,
+ * quoting) is invariant-sql.ts.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode, YAMLMap } from 'yaml';
 import { LadderError } from '../errors.js';
+import {
+  INVARIANT_KINDS,
+  type FixtureInvariant,
+  type FormatInvariant,
+  type InvariantSource,
+  type RangeInvariant,
+  type ValuesInvariant,
+} from '../fixtures/fixture-invariant.js';
 import { findColumn, findTable, type DatabaseSchema, type TableSchema } from './schema-reader.js';
-import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
-
-/** Where a declaration came from (for messages): `file:line`, or a caller's label. */
-export interface InvariantSource {
-  readonly file?: string;
-  readonly line?: number;
-}
-
-interface InvariantBase {
-  /** Why the rule holds, for people (optional). */
-  readonly note?: string;
-  readonly source?: InvariantSource;
-}
-
-/** The column holds only `values` (SQLite equality); `null` in the list allows NULL. */
-export interface ValuesInvariant extends InvariantBase {
-  readonly kind: 'values';
-  /** `table.column`. */
-  readonly column: string;
-  readonly values: readonly (string | number | null)[];
-}
-
-/** Numbers within bounds; NULL is allowed when the schema allows it. */
-export interface RangeInvariant extends InvariantBase {
-  readonly kind: 'range';
-  readonly column: string;
-  readonly min?: number;
-  readonly max?: number;
-  /** Whole numbers only. */
-  readonly integer?: boolean;
-  /** Every value is a multiple of this positive step (e.g. 0.25 for quarter dollars). */
-  readonly multipleOf?: number;
-}
-
-/** Text in one of SQLite's date and time formats (https://sqlite.org/lang_datefunc.html). */
-export interface FormatInvariant extends InvariantBase {
-  readonly kind: 'format';
-  readonly column: string;
-  /** `date` = 'YYYY-MM-DD', `timestamp` = 'YYYY-MM-DD HH:MM:SS', `time` = 'HH:MM:SS'. */
-  readonly format: 'date' | 'timestamp' | 'time';
-}
-
-/** The column is computed: `sql` is an expression over the row's table (correlated subqueries allowed). */
-export interface DeriveInvariant extends InvariantBase {
-  readonly kind: 'derive';
-  readonly column: string;
-  readonly sql: string;
-}
-
-/** Every row of the referenced parent has between `min` and `max` rows referencing it through `column`. */
-export interface ChildrenInvariant extends InvariantBase {
-  readonly kind: 'children';
-  /** The child's foreign-key column, `table.column`. */
-  readonly column: string;
-  readonly min: number;
-  readonly max?: number;
-}
-
-/** `sql` holds (is not false) for every row of `table`; it may read other tables. */
-export interface CheckInvariant extends InvariantBase {
-  readonly kind: 'check';
-  readonly table: string;
-  readonly sql: string;
-}
-
-/** The table's rows are copied from the fixture's snapshots (a subset); for reference tables. */
-export interface LookupInvariant extends InvariantBase {
-  readonly kind: 'lookup';
-  readonly table: string;
-}
-
-/** One declared invariant. */
-export type FixtureInvariant =
-  | ValuesInvariant
-  | RangeInvariant
-  | FormatInvariant
-  | DeriveInvariant
-  | ChildrenInvariant
-  | CheckInvariant
-  | LookupInvariant;
-
-/** Every invariant kind, in documentation order. */
-export const INVARIANT_KINDS = ['values', 'range', 'format', 'derive', 'children', 'check', 'lookup'] as const;
-
-/** The name of the seeded random function a `derive` may call during generation. */
-export const RANDOM_FUNCTION = 'ladder_random';
 
 const KEYS: Readonly<Record<FixtureInvariant['kind'], readonly string[]>> = {
   values: ['column', 'values'],
@@ -326,73 +215,6 @@ export function describeInvariant(invariant: FixtureInvariant): string {
   const target = 'column' in invariant ? invariant.column : invariant.table;
   const at = invariant.source?.file ? `${invariant.source.file}:${invariant.source.line ?? 1}: ` : '';
   return `${at}invariant ${invariant.kind} ${target}`;
-}
-
-/** Double-quotes an identifier for SQLite. */
-export function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** A SQL literal for a declared value (strings single-quoted, numbers as written). */
-export function sqlLiteral(value: string | number | null): string {
-  if (value === null) return 'NULL';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
-  return `'${value.replaceAll("'", "''")}'`;
-}
-
-/** True when the SQL text calls the seeded random function. */
-export function usesRandom(sql: string): boolean {
-  return tokenizeSqlite(sql).some((t) => t.kind === 'word' && t.value.toLowerCase() === RANDOM_FUNCTION);
-}
-
-/**
- * A query returning the number of rows that break the invariant (0 = kept), or `null` when the
- * invariant cannot be checked on a database alone (`lookup`, which compares with the snapshots, and
- * a `derive` that calls `ladder_random()`).
- *
- * @example
- * invariantViolationSql(bound({ kind: 'format', column: 'orders.order_date', format: 'date' }))
- * // SELECT COUNT(*) FROM "orders" WHERE "order_date" IS NOT NULL AND (typeof("order_date") <> 'text' OR date("order_date") IS NOT "order_date")
- */
-export function invariantViolationSql(invariant: BoundInvariant, schema?: DatabaseSchema): string | null {
-  const t = quoteIdentifier(invariant.tableName);
-  const c = invariant.columnName === undefined ? '' : quoteIdentifier(invariant.columnName);
-  switch (invariant.kind) {
-    case 'values': {
-      const listed = invariant.values.filter((v) => v !== null);
-      const nullAllowed = invariant.values.includes(null);
-      const outside = listed.length === 0 ? `${c} IS NOT NULL` : `${c} NOT IN (${listed.map(sqlLiteral).join(', ')})`;
-      return `SELECT COUNT(*) FROM ${t} WHERE ${nullAllowed ? `${c} IS NOT NULL AND ${outside}` : `${c} IS NULL OR ${outside}`}`;
-    }
-    case 'range': {
-      const tests: string[] = [];
-      if (invariant.min !== undefined) tests.push(`${c} < ${invariant.min}`);
-      if (invariant.max !== undefined) tests.push(`${c} > ${invariant.max}`);
-      if (invariant.integer) tests.push(`${c} <> CAST(${c} AS INTEGER)`);
-      if (invariant.multipleOf !== undefined) tests.push(`ABS(${c} / ${invariant.multipleOf} - ROUND(${c} / ${invariant.multipleOf})) > 1e-9`);
-      return `SELECT COUNT(*) FROM ${t} WHERE ${c} IS NOT NULL AND (typeof(${c}) NOT IN ('integer', 'real') OR ${tests.join(' OR ')})`;
-    }
-    case 'format': {
-      const fn = invariant.format === 'date' ? 'date' : invariant.format === 'time' ? 'time' : 'datetime';
-      return `SELECT COUNT(*) FROM ${t} WHERE ${c} IS NOT NULL AND (typeof(${c}) <> 'text' OR ${fn}(${c}) IS NOT ${c})`;
-    }
-    case 'derive':
-      return usesRandom(invariant.sql) ? null : `SELECT COUNT(*) FROM ${t} WHERE ${c} IS NOT (${invariant.sql})`;
-    case 'check':
-      return `SELECT COUNT(*) FROM ${t} WHERE NOT (${invariant.sql})`;
-    case 'children': {
-      const table = schema === undefined ? undefined : findTable(schema, invariant.tableName);
-      const fk = table?.foreignKeys.find((f) => f.columns.length === 1 && f.columns[0] === invariant.columnName);
-      if (fk === undefined) return null;
-      const p = quoteIdentifier(fk.parentTable);
-      const pc = quoteIdentifier(fk.parentColumns[0]!);
-      const count = `(SELECT COUNT(*) FROM ${t} AS child WHERE child.${c} = parent.${pc})`;
-      const tests = [`${count} < ${invariant.min}`, ...(invariant.max === undefined ? [] : [`${count} > ${invariant.max}`])];
-      return `SELECT COUNT(*) FROM ${p} AS parent WHERE ${tests.join(' OR ')}`;
-    }
-    case 'lookup':
-      return null;
-  }
 }
 
 /** Invariants that narrow the values of one column (values, range, format), by `table.column` (lower-case). */

@@ -8,7 +8,8 @@
  */
 import Database from 'better-sqlite3';
 import { fromSafeIntegerCell, valueKey, type GenValue } from './gen-value.js';
-import { columnKey, quoteIdentifier } from './invariants.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
+import { columnKey } from './invariants.js';
 import type { DatabaseSchema } from './schema-reader.js';
 
 /** What the snapshots hold in one column. */

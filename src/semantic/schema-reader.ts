@@ -351,3 +351,8 @@ export function findColumn(table: TableSchema, name: string): ColumnSchema | und
   const key = name.toLowerCase();
   return table.columns.find((c) => c.name.toLowerCase() === key);
 }
+
+/** Columns a row gets values for on INSERT (generated columns are computed by SQLite). */
+export function insertableColumns(table: TableSchema): string[] {
+  return table.columns.filter((c) => !c.generated).map((c) => c.name);
+}

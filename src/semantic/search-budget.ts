@@ -4,7 +4,7 @@
  * with Formal Verification", 2025, most differences show with 2–3 rows per table).
  */
 import { invalidValue, isPlainRecord, rejectUnknownKeys } from '../options.js';
-import type { RowRange } from './generate-database.js';
+import type { RowRange } from './table-filler.js';
 
 /** Bounds of one search. */
 export interface SearchBudget {

@@ -23,16 +23,16 @@
 import type { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Engine } from '../engine/engine.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { invalidValue, isPlainRecord, optionReader } from '../options.js';
 import type { ExecutingRung, LadderContext, LadderResults } from '../rungs/ladder-rungs.js';
 import { createRungResult, createSkippedResult, scoreNameOf, type RungIssue, type RungResult } from '../rungs/rung-result.js';
-import type { SearchOutcome, Witness } from './counterexample-search.js';
+import type { GoldDisagreement, SearchStepDetails, SemanticDetails, SuiteStepDetails } from '../rungs/semantic-details.js';
 import { DEFAULT_SUITE_BUDGET, resolveSuiteBudget, type SuiteBudget } from './distill.js';
-import type { FixtureInvariant } from './invariants.js';
+import { evaluateOnSuite } from './evaluate-on-suite.js';
 import { DEFAULT_SEARCH_BUDGET, resolveSearchBudget, type SearchBudget } from './search-budget.js';
 import { createSemanticService, type SemanticService, type SuiteSettings } from './semantic-service.js';
-import { evaluateOnSuite, type GoldDisagreement, type SuiteEvaluation } from './test-suite.js';
 import type { NullPolicy } from './value-pools.js';
 import { DEFAULT_EMPTY_VS_NULL_ROW, EMPTY_VS_NULL_ROW_VALUES, type EmptyVsNullRow } from './witness-check.js';
 
@@ -103,40 +103,6 @@ export function readSemanticOptions(value: unknown, naming: { readonly name?: st
     suite: suiteBudget === false ? false : { budget: suiteBudget, seed, nulls, ...(cacheDir === undefined ? {} : { cacheDir }) },
     search: searchBudget === false ? false : { budget: searchBudget, seed, nulls, emptyVsNullRow },
   };
-}
-
-/** The suite step's part of the details. */
-export interface SuiteStepDetails {
-  readonly status: SuiteEvaluation['status'];
-  readonly reason: string;
-  /** Databases of the item's suite (snapshots included) and how many of them are generated. */
-  readonly databases: number;
-  readonly generated: number;
-  /** Where the prediction first differs; `null` on a pass. */
-  readonly failing: SuiteEvaluation['failing'];
-  /** The suite's content address (its cache folder's name). */
-  readonly key: string;
-}
-
-/** The search step's part of the details. */
-export interface SearchStepDetails {
-  readonly verdict: SearchOutcome['verdict'];
-  readonly reason: string;
-  /** The shrunk, re-run witnesses of a refutation (one, or one per gold); empty otherwise. */
-  readonly witnesses: readonly Witness[];
-  /** Databases judged and the wall time of the search, ms. */
-  readonly databases: number;
-  readonly elapsedMs: number;
-}
-
-/** `details` of the L5 rung. */
-export interface SemanticDetails {
-  /** `null` when the suite step is off. */
-  readonly suite: SuiteStepDetails | null;
-  /** Pairs of the item's golds that disagree on some database of the suite. */
-  readonly goldAmbiguity: readonly GoldDisagreement[];
-  /** `null` when the search is off or did not run (the suite could not score the item). */
-  readonly search: SearchStepDetails | null;
 }
 
 /** Inputs of {@link checkSemantic}. */

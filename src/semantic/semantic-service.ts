@@ -11,15 +11,17 @@
  * reads it from the cache.
  */
 import path from 'node:path';
+import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Engine } from '../engine/engine.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
-import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import { createCounterexampleSearcher, type CounterexampleSearcher } from './counterexample-search.js';
-import { canonicalInvariants, type FixtureInvariant } from './invariants.js';
-import { readSchema } from './schema-reader.js';
-import { buildTestSuite, type TestSuite } from './test-suite.js';
 import type { SuiteBudget } from './distill.js';
+import { canonicalInvariants } from './invariants.js';
+import { readSchema } from './schema-reader.js';
+import type { TestSuite } from './suite-types.js';
+import { buildTestSuite } from './test-suite.js';
 import type { NullPolicy } from './value-pools.js';
 
 /** The options a suite is built under (the rung's `suite` options). */

@@ -21,9 +21,10 @@
  */
 import { copyFileSync, renameSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { valueKey, type GenValue } from './gen-value.js';
-import type { GeneratorPlan } from './generate-database.js';
+import type { WitnessShrink } from '../rungs/semantic-details.js';
 import { editDatabase, readStoredTables, type DatabaseEdit, type StoredTable } from './edit-database.js';
+import { valueKey, type GenValue } from './gen-value.js';
+import type { GeneratorPlan } from './generator-plan.js';
 import { columnKey, isLookupTable } from './invariants.js';
 import { compareValues } from './observed-values.js';
 import { findTable } from './schema-reader.js';
@@ -46,20 +47,10 @@ export interface ShrinkInput {
   readonly deadline: number;
 }
 
-/** What {@link shrinkWitness} did. */
-export interface ShrinkResult {
+/** What {@link shrinkWitness} did: the counts a witness reports, and the file. */
+export interface ShrinkResult extends WitnessShrink {
   /** `bestFile`, holding the smallest refuting database found. */
   readonly file: string;
-  /** Rows before and after, over all tables. */
-  readonly rowsBefore: number;
-  readonly rowsAfter: number;
-  /** Edited databases tried and kept. */
-  readonly trials: number;
-  readonly accepted: number;
-  /** Cells whose value was simplified (a renamed column counts each changed cell). */
-  readonly valuesSimplified: number;
-  /** `done` when every step ran; otherwise the bound that stopped it. */
-  readonly stoppedBy: 'done' | 'trials' | 'deadline';
 }
 
 /** Simplest integers, reals and strings tried first. */

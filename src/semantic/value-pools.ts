@@ -13,16 +13,15 @@
  * Declared invariants narrow every source: `values` replaces them (only those values), `range`
  * and `format` filter them and shape fresh values.
  */
+import type { FormatInvariant, RangeInvariant, ValuesInvariant } from '../fixtures/fixture-invariant.js';
+import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
+import { constantsFor } from './constant-neighbours.js';
 import { numericValue, valueKey, type GenValue } from './gen-value.js';
 import type { GoldLiteral } from './gold-literals.js';
-import { columnDomains, columnKey, type BoundInvariant, type FormatInvariant, type RangeInvariant, type ValuesInvariant } from './invariants.js';
+import { columnDomains, columnKey, type BoundInvariant } from './invariants.js';
 import type { ObservedColumn, ObservedData } from './observed-values.js';
-import type { Prng } from './prng.js';
-import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import type { ColumnSchema, DatabaseSchema, TableSchema } from './schema-reader.js';
-
-/** What a column's values look like. */
-export type ValueKind = 'integer' | 'real' | 'text' | 'date' | 'timestamp' | 'time' | 'blob';
+import { dayNumber, dayOf, isDate, isTime, isTimestamp, kindOf, type ValueKind } from './value-kind.js';
 
 /** Where generated values of one column come from. */
 export interface ColumnPool {
@@ -64,10 +63,6 @@ export interface BuildPoolsInput {
   /** Default `allowed`. */
   readonly nulls?: NullPolicy;
 }
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const TIME = /^\d{2}:\d{2}(:\d{2})?$/;
-const DAY_MS = 86_400_000;
 
 /**
  * Builds one pool per column of every table.
@@ -189,82 +184,6 @@ function toGen(value: string | number, kind: ValueKind): GenValue {
   return value;
 }
 
-/**
- * The column's kind: from what the snapshots hold when they hold anything (Spider stores numbers
- * in untyped columns and dates in TEXT), else from the declared type.
- */
-export function kindOf(column: ColumnSchema, observed: Pick<ObservedColumn, 'values'>, ranges: readonly RangeInvariant[] = []): ValueKind {
-  const values = observed.values;
-  if (values.length > 0) {
-    const tally = { integer: 0, real: 0, text: 0, blob: 0 };
-    for (const v of values) {
-      if (typeof v === 'bigint') tally.integer += 1;
-      else if (typeof v === 'number') tally.real += 1;
-      else if (typeof v === 'string') tally.text += 1;
-      else tally.blob += 1;
-    }
-    if (tally.text >= Math.max(tally.integer, tally.real, tally.blob)) {
-      const texts = values.filter((v): v is string => typeof v === 'string');
-      if (texts.every(isDate)) return 'date';
-      if (texts.every(isTimestamp)) return 'timestamp';
-      if (texts.every((t) => TIME.test(t))) return 'time';
-      return 'text';
-    }
-    if (tally.real > 0 && tally.real + tally.integer >= tally.blob) return column.affinity === 'INTEGER' && tally.real === 0 ? 'integer' : tally.real > 0 ? 'real' : 'integer';
-    if (tally.integer >= tally.blob) return 'integer';
-    return 'blob';
-  }
-  if (ranges.some((r) => r.multipleOf !== undefined && !Number.isInteger(r.multipleOf))) return 'real';
-  if (ranges.length > 0) return ranges.some((r) => r.integer) || column.affinity === 'INTEGER' ? 'integer' : 'real';
-  const type = column.declaredType.toUpperCase();
-  if (type.includes('TIMESTAMP') || type.includes('DATETIME')) return 'timestamp';
-  if (type.includes('DATE')) return 'date';
-  if (type.includes('TIME')) return 'time';
-  if (type.includes('BOOL') || type.includes('BIT')) return 'integer';
-  switch (column.affinity) {
-    case 'INTEGER':
-      return 'integer';
-    case 'REAL':
-    case 'NUMERIC':
-      return 'real';
-    default:
-      return 'text';
-  }
-}
-
-/** 'YYYY-MM-DD' that SQLite's date() returns unchanged. */
-export function isDate(text: string): boolean {
-  if (!DATE.test(text)) return false;
-  const d = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
-}
-
-/** 'YYYY-MM-DD HH:MM:SS' that SQLite's datetime() returns unchanged. */
-export function isTimestamp(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text) && isDate(text.slice(0, 10)) && isTime(text.slice(11));
-}
-
-/** 'HH:MM:SS' that SQLite's time() returns unchanged. */
-export function isTime(text: string): boolean {
-  const m = /^(\d{2}):(\d{2}):(\d{2})$/.exec(text);
-  return m !== null && Number(m[1]) < 24 && Number(m[2]) < 60 && Number(m[3]) < 60;
-}
-
-/** Days since 1970-01-01 of a 'YYYY-MM-DD…' text. */
-export function dayNumber(text: string): number {
-  return Math.floor(Date.parse(`${text.slice(0, 10)}T00:00:00Z`) / DAY_MS);
-}
-
-/** 'YYYY-MM-DD' of a day number. */
-export function dateOfDay(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
-}
-
-function dayOf(value: GenValue): number | undefined {
-  if (typeof value !== 'string' || !DATE.test(value.slice(0, 10)) || !isDate(value.slice(0, 10))) return undefined;
-  return dayNumber(value);
-}
-
 function decimalsOf(value: GenValue): number {
   if (typeof value !== 'number' || Number.isInteger(value)) return 0;
   const text = String(value);
@@ -284,214 +203,3 @@ function dedupe(values: readonly GenValue[]): GenValue[] {
   return out;
 }
 
-/**
- * A gold constant and its neighbours, in the column's kind.
- * @example constantsFor({ value: 30n, operator: '>', … }, 'integer') // [29n, 30n, 31n]
- */
-export function constantsFor(literal: Pick<GoldLiteral, 'value' | 'operator'>, kind: ValueKind): GenValue[] {
-  const value = literal.value;
-  const like = literal.operator === 'like' || literal.operator === 'not like';
-  const glob = literal.operator === 'glob' || literal.operator === 'not glob';
-  switch (kind) {
-    case 'integer': {
-      const n = typeof value === 'string' ? Number(value.trim()) : numericValue(value);
-      if (n === undefined || !Number.isFinite(n)) return [];
-      const base = Number.isInteger(n) ? [n - 1, n, n + 1] : [Math.floor(n), Math.ceil(n), Math.floor(n) - 1, Math.ceil(n) + 1];
-      return base.filter(Number.isSafeInteger).map((x) => BigInt(x));
-    }
-    case 'real': {
-      const n = typeof value === 'string' ? Number(value.trim()) : numericValue(value);
-      if (n === undefined || !Number.isFinite(n) || (typeof value === 'string' && value.trim() === '')) return [];
-      return [n, round(n - 0.1, 6), round(n + 0.1, 6), n - 1, n + 1];
-    }
-    case 'date':
-    case 'timestamp': {
-      if (typeof value !== 'string' && typeof value !== 'bigint') return [];
-      const text = String(value);
-      const days = dateConstants(text);
-      if (kind === 'date') return days.map(dateOfDay);
-      if (isTimestamp(text)) {
-        const seconds = Date.parse(`${text.replace(' ', 'T')}Z`) / 1000;
-        return [seconds - 1, seconds, seconds + 1].map(formatTimestamp);
-      }
-      return days.flatMap((d) => [`${dateOfDay(d)} 00:00:00`, `${dateOfDay(d)} 23:59:59`, `${dateOfDay(d)} 12:00:00`]);
-    }
-    case 'time':
-      return typeof value === 'string' && isTime(value) ? [value] : [];
-    case 'blob':
-      return [];
-    case 'text': {
-      const text = typeof value === 'string' ? value : String(value);
-      if (like || glob) return likeInstances(text, glob);
-      const out = [text, text.toUpperCase(), text.toLowerCase(), capitalize(text), `${text} `, `${text}x`, `x${text}`];
-      if (text.length > 1) out.push(text.slice(0, -1), text.slice(1));
-      if (typeof value !== 'string') {
-        const n = numericValue(value);
-        if (n !== undefined && Number.isInteger(n)) out.push(String(n - 1), String(n + 1));
-      }
-      return out;
-    }
-  }
-}
-
-/** Days a date constant points at: the day ±1; for 'YYYY' and 'YYYY-MM' the first and last days around. */
-function dateConstants(text: string): number[] {
-  if (isDate(text.slice(0, 10))) {
-    const d = dayNumber(text);
-    return [d - 1, d, d + 1];
-  }
-  const year = /^(\d{4})$/.exec(text);
-  if (year) {
-    const y = Number(year[1]);
-    const first = dayNumber(`${y}-01-01`);
-    const last = dayNumber(`${y + 1}-01-01`) - 1;
-    return [first - 1, first, last, last + 1];
-  }
-  const month = /^(\d{4})-(\d{2})$/.exec(text);
-  if (month && isDate(`${text}-01`)) {
-    const first = dayNumber(`${text}-01`);
-    const next = new Date(Date.UTC(Number(month[1]), Number(month[2]), 1)).toISOString().slice(0, 10);
-    const last = dayNumber(next) - 1;
-    return [first - 1, first, last, last + 1];
-  }
-  return [];
-}
-
-function formatTimestamp(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
-}
-
-/** Strings that match a LIKE / GLOB pattern in different ways, plus near misses. */
-function likeInstances(pattern: string, glob: boolean): string[] {
-  const many = glob ? '*' : '%';
-  const one = glob ? '?' : '_';
-  const fill = (withMany: string, withOne: string): string => pattern.split(many).join(withMany).split(one).join(withOne);
-  const core = fill('', '');
-  const out = [fill('', 'a'), fill('ab', 'z'), fill(' ', 'Q'), core, `x${core}`, `${core}x`, core.toUpperCase(), core.toLowerCase()];
-  if (core.length > 1) out.push(core.slice(1), core.slice(0, -1));
-  return out;
-}
-
-function capitalize(text: string): string {
-  return text.length === 0 ? text : text[0]!.toUpperCase() + text.slice(1).toLowerCase();
-}
-
-function round(n: number, decimals: number): number {
-  const f = 10 ** decimals;
-  return Math.round(n * f) / f;
-}
-
-/** Per-database weights of the value sources (varied per database so that suites are diverse). */
-export interface DrawProfile {
-  /** Probability of NULL in a nullable column. */
-  readonly nullRate: number;
-  readonly constantWeight: number;
-  readonly observedWeight: number;
-  readonly duplicateWeight: number;
-  readonly freshWeight: number;
-}
-
-/** Draws one profile per database. */
-export function drawProfile(rng: Prng): DrawProfile {
-  return {
-    nullRate: rng.pickWeighted([[0, 3], [0.05, 2], [0.2, 2], [0.5, 1]] as const),
-    constantWeight: rng.pickWeighted([[0.2, 1], [0.4, 2], [0.7, 1]] as const),
-    observedWeight: rng.pickWeighted([[0.1, 1], [0.35, 2], [0.6, 1]] as const),
-    duplicateWeight: rng.pickWeighted([[0.05, 1], [0.2, 2], [0.4, 1]] as const),
-    freshWeight: rng.pickWeighted([[0.05, 1], [0.2, 2], [0.4, 1]] as const),
-  };
-}
-
-/**
- * Draws a value for a column.
- * @param pool - the column's pool.
- * @param rng - the database's stream.
- * @param profile - the database's weights.
- * @param previous - values already drawn in this column of this database (for duplicates).
- */
-export function drawValue(pool: ColumnPool, rng: Prng, profile: DrawProfile, previous: readonly GenValue[]): GenValue {
-  if (pool.nullable && rng.chance(profile.nullRate)) return null;
-  if (pool.fixedValues !== undefined) {
-    if (pool.fixedValues.length === 0) return null;
-    if (pool.constants.length > 0 && rng.chance(profile.constantWeight)) return rng.pick(pool.constants);
-    // Half the time as often as the snapshots hold each value (test accounts are rare), else uniformly.
-    return rng.chance(0.5) ? rng.pickWeighted(pool.fixedValues.map((v, i) => [v, pool.fixedWeights?.[i] ?? 1] as const)) : rng.pick(pool.fixedValues);
-  }
-  const sources: [string, number][] = [];
-  if (pool.constants.length > 0) sources.push(['constant', profile.constantWeight]);
-  if (pool.observed.length > 0) sources.push(['observed', profile.observedWeight]);
-  if (previous.length > 0) sources.push(['duplicate', profile.duplicateWeight]);
-  sources.push(['fresh', profile.freshWeight]);
-  const source = rng.pickWeighted(sources);
-  if (source === 'constant') return rng.pick(pool.constants);
-  if (source === 'observed') return rng.chance(0.5) ? rng.pickWeighted(pool.observed.map((v, i) => [v, pool.observedWeights[i] ?? 1] as const)) : rng.pick(pool.observed);
-  if (source === 'duplicate') return rng.pick(previous);
-  for (let attempt = 0; attempt < 8; attempt += 1) {
-    const fresh = freshValue(pool, rng);
-    if (pool.accepts(fresh)) return fresh;
-  }
-  return pool.observed.length > 0 ? rng.pick(pool.observed) : pool.constants.length > 0 ? rng.pick(pool.constants) : freshValue(pool, rng);
-}
-
-/** A random value of the pool's kind, within its bounds. */
-export function freshValue(pool: ColumnPool, rng: Prng): GenValue {
-  const { min, max, step, decimals } = pool.numeric;
-  switch (pool.kind) {
-    case 'integer': {
-      const lo = Math.ceil(min) - (min === max ? 5 : 2);
-      const hi = Math.floor(max) + (min === max ? 5 : 2);
-      const lower = Number.isSafeInteger(lo) ? lo : Number.MIN_SAFE_INTEGER;
-      const upper = Number.isSafeInteger(hi) && hi >= lower ? hi : lower + 100;
-      return BigInt(rng.int(lower, upper));
-    }
-    case 'real': {
-      const x = min + rng.next() * (max - min + (max === min ? 10 : 0));
-      if (step !== null) return Math.round(x / step) * step;
-      return round(x, decimals);
-    }
-    case 'date':
-      return dateOfDay(rng.int(pool.days.min, pool.days.max));
-    case 'timestamp': {
-      const day = dateOfDay(rng.int(pool.days.min, pool.days.max));
-      const special = rng.chance(0.15);
-      const seconds = special ? rng.pick([0, 86_399, 1, 86_398]) : rng.int(0, 86_399);
-      return `${day} ${new Date(seconds * 1000).toISOString().slice(11, 19)}`;
-    }
-    case 'time':
-      return new Date(rng.int(0, 86_399) * 1000).toISOString().slice(11, 19);
-    case 'blob':
-      return Uint8Array.from({ length: 4 }, () => rng.int(0, 255));
-    case 'text': {
-      const bases = [...pool.observed, ...pool.constants].filter((v): v is string => typeof v === 'string');
-      if (bases.length > 0 && rng.chance(0.6)) return contaminate(rng.pick(bases), rng);
-      const length = rng.int(pool.textLength.min, Math.max(pool.textLength.min, pool.textLength.max));
-      return randomText(length, rng);
-    }
-  }
-}
-
-const CHARSET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789';
-
-function randomText(length: number, rng: Prng): string {
-  let out = '';
-  for (let i = 0; i < length; i += 1) out += CHARSET[rng.int(0, CHARSET.length - 1)];
-  return out;
-}
-
-/** A near-duplicate of a string: text added before or after, a character dropped, the case changed. */
-function contaminate(text: string, rng: Prng): string {
-  switch (rng.int(0, 5)) {
-    case 0:
-      return text + randomText(rng.int(1, 4), rng);
-    case 1:
-      return randomText(rng.int(1, 4), rng) + text;
-    case 2:
-      return text.length > 1 ? text.slice(0, -1) : text + 'a';
-    case 3:
-      return text.length > 1 ? text.slice(1) : 'a' + text;
-    case 4:
-      return text.toUpperCase() === text ? text.toLowerCase() : text.toUpperCase();
-    default:
-      return `${randomText(rng.int(1, 3), rng)} ${text} ${randomText(rng.int(1, 3), rng)}`;
-  }
-}

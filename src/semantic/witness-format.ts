@@ -4,18 +4,11 @@
  * and text tables of the database and of both results for a matcher's message.
  */
 import type { Cell, QueryResult } from '../engine/engine.js';
-import { sqlLiteralOf, toCell, type GenValue } from './gen-value.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
+import type { Witness, WitnessTable } from '../rungs/semantic-details.js';
 import type { StoredTable } from './edit-database.js';
-import type { RefutedOutcome, SearchOutcome, Witness } from './counterexample-search.js';
-
-/** A table of a witness, with its rows (cells as the engine returns them). */
-export interface WitnessTable {
-  readonly name: string;
-  readonly columns: readonly string[];
-  readonly rows: readonly (readonly Cell[])[];
-  /** The same rows as stored (bigint = INTEGER, number = REAL), for `INSERT` statements. */
-  readonly stored: readonly (readonly GenValue[])[];
-}
+import { sqlLiteralOf, toCell } from './gen-value.js';
+import type { RefutedOutcome, SearchOutcome } from './search-outcome.js';
 
 /** SQLite's keywords (https://sqlite.org/lang_keywords.html): identifiers spelt like one are quoted. */
 const SQLITE_KEYWORDS = new Set(
@@ -38,7 +31,7 @@ const SQLITE_KEYWORDS = new Set(
  * @example readableIdentifier('order') // '"order"'
  */
 export function readableIdentifier(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !SQLITE_KEYWORDS.has(name.toUpperCase()) ? name : `"${name.replaceAll('"', '""')}"`;
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !SQLITE_KEYWORDS.has(name.toUpperCase()) ? name : quoteIdentifier(name);
 }
 
 /**

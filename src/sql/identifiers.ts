@@ -81,3 +81,12 @@ export function defaultSchemaKey(dialect: Dialect): string | undefined {
       return undefined;
   }
 }
+
+/**
+ * A name as a double-quoted SQL identifier (`a"b` → `"a""b"`), the standard form that SQLite,
+ * PostgreSQL and Snowflake read as a name whatever its spelling or keyword status.
+ * @param name - the name as stored in the catalog (unquoted).
+ */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

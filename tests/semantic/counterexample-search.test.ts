@@ -5,14 +5,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { resolveFixture } from '../../src/fixtures/registry.js';
-import {
-  createCounterexampleSearcher,
-  searchCounterexample,
-  type CounterexampleSearcher,
-  type RefutedOutcome,
-  type SearchOutcome,
-} from '../../src/semantic/counterexample-search.js';
-import { verifyDatabaseFile } from '../../src/semantic/generate-database.js';
+import { createCounterexampleSearcher, searchCounterexample, type CounterexampleSearcher } from '../../src/semantic/counterexample-search.js';
+import type { RefutedOutcome, SearchOutcome } from '../../src/semantic/search-outcome.js';
+import { verifyDatabaseFile } from '../../src/semantic/verify-database.js';
 import { resolveSearchBudget, tierOfDraw } from '../../src/semantic/search-budget.js';
 import { bindInvariants, readFixtureInvariants } from '../../src/semantic/invariants.js';
 import { readSchema } from '../../src/semantic/schema-reader.js';

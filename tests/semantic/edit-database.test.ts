@@ -2,7 +2,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editDatabase, readStoredTables, removeRows, writeReorderedCopy } from '../../src/semantic/edit-database.js';
-import { createGeneratorPlan, verifyDatabaseFile, type GeneratorPlan } from '../../src/semantic/generate-database.js';
+import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generator-plan.js';
+import { verifyDatabaseFile } from '../../src/semantic/verify-database.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 

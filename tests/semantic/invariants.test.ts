@@ -4,7 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveFixture, type ResolvedFixture } from '../../src/fixtures/registry.js';
-import { bindInvariants, canonicalInvariants, invariantViolationSql, readFixtureInvariants, validateInvariantShape } from '../../src/semantic/invariants.js';
+import { bindInvariants, canonicalInvariants, readFixtureInvariants, validateInvariantShape } from '../../src/semantic/invariants.js';
+import { invariantViolationSql } from '../../src/semantic/invariant-sql.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
 
 const WAREHOUSE_MANIFEST = path.resolve('fixtures/warehouse/fixture.yaml');

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGeneratorPlan, verifyDatabaseFile, type GeneratorPlan } from '../../src/semantic/generate-database.js';
+import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generator-plan.js';
+import { verifyDatabaseFile } from '../../src/semantic/verify-database.js';
 import { extractGoldLiterals } from '../../src/semantic/gold-literals.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
 import { shrinkWitness } from '../../src/semantic/shrink-witness.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { constantsFor, isDate, isTimestamp, kindOf } from '../../src/semantic/value-pools.js';
+import { constantsFor } from '../../src/semantic/constant-neighbours.js';
+import { isDate, isTimestamp, kindOf } from '../../src/semantic/value-kind.js';
 import { equivalentOverDomain } from '../../src/semantic/domain-equivalence.js';
 import type { ColumnSchema } from '../../src/semantic/schema-reader.js';
 

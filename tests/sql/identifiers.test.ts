@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogIndex } from '../../src/sql/catalog-index.js';
-import { identifierKey, isQuotedIdentifier } from '../../src/sql/identifiers.js';
+import { identifierKey, isQuotedIdentifier, quoteIdentifier } from '../../src/sql/identifiers.js';
 import type { Dialect } from '../../src/sql/parse.js';
 
 describe('identifierKey: dialect case rules', () => {
@@ -44,5 +44,17 @@ describe('createCatalogIndex: schema-qualified names compared whole', () => {
     expect(index.findColumn(orders, 'Id')?.name).toBe('Id');
     expect(index.findColumn(orders, 'id')).toBeUndefined();
     expect(createCatalogIndex(catalog, 'sqlite').tableNames()).toEqual(['orders', 'hr.staff']);
+  });
+});
+
+describe('quoteIdentifier', () => {
+  it('double-quotes a name and doubles its quotes, and SQLite reads it back as that name', async () => {
+    expect(quoteIdentifier('order')).toBe('"order"');
+    expect(quoteIdentifier('a"b')).toBe('"a""b"');
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(':memory:');
+    db.exec(`CREATE TABLE ${quoteIdentifier('we"ird table')} (${quoteIdentifier('select')} INTEGER)`);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(['we"ird table']);
+    db.close();
   });
 });
