@@ -28,7 +28,7 @@ import { COMMON_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js
 import { missingOutputOf, readItem } from '../src/promptfoo/item.js';
 import { effectiveFixtureLocation, promptfooConfigDir, readFixtureLocation } from '../src/promptfoo/fixture-location.js';
 import { optionReader } from '../src/options.js';
-import { toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
+import { ladderScoreNames, toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
 import { getSharedEngine, promptfooRuntime, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
 import { createSemanticRung } from '../src/semantic/semantic-rung.js';
 import { safetyPolicyFor } from './safety.js';
@@ -37,7 +37,7 @@ import { safetyPolicyFor } from './safety.js';
 export const LADDER_FILE = 'assertions/ladder.ts:ladder';
 
 /** The options the ladder accepts (src/promptfoo/config.ts). */
-export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'semantic', 'efficiency', 'answer', 'gold_result_ordered'] as const;
+export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'semantic', 'efficiency', 'answer', 'answerInEndToEnd', 'gold_result_ordered'] as const;
 
 /** promptfoo assertion: the whole ladder on the provider output. */
 export function ladder(output: unknown, context: AssertionContext): Promise<GradingResult> {
@@ -75,12 +75,13 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
         ...(item.asOfDate !== undefined ? { asOfDate: item.asOfDate } : {}),
         ...(invariants !== undefined ? { invariants } : {}),
       },
-      createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined, ...(semantic !== undefined ? { semantic } : {}) }),
+      createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined, answerInEndToEnd: options.answerInEndToEnd, ...(semantic !== undefined ? { semantic } : {}) }),
     );
     return toLadderGradingResult(result, {
       id: item.id,
       snapshots: item.snapshots.map((snapshot) => snapshot.name),
       facts: executionFacts(result.results.execution),
+      scoreNames: ladderScoreNames({ semantic: options.semantic !== undefined, efficiency: options.efficiency !== undefined, answer: options.answer !== undefined }),
     });
   });
 }

@@ -163,6 +163,7 @@ export async function runGoldsOnSnapshots(input: GoldRunsInput): Promise<GoldSna
           engine,
           policy,
           cache: runtime.goldCache,
+          sides: { gold: 'gold 0', predicted: `gold ${g}` },
           ...(input.goldOrdered !== undefined ? { goldOrdered: input.goldOrdered } : {}),
         }),
       );

@@ -119,6 +119,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
       return 1;
     }
     const sql = answer.sql;
+    const probes = answer.probes !== undefined && answer.probes.length > 0 ? { probes: answer.probes } : {};
 
     let gates;
     if (target.kind === 'sqlite') {
@@ -130,9 +131,9 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
         }
         throw error;
       });
-      gates = await runGates({ sql, dialect: 'sqlite', engine, db: target.db, catalog, safetyPolicy: policy });
+      gates = await runGates({ sql, dialect: 'sqlite', engine, db: target.db, catalog, safetyPolicy: policy, ...probes });
     } else {
-      gates = await runGates({ sql, dialect: options.dialect, catalog: target.catalog, safetyPolicy: policy });
+      gates = await runGates({ sql, dialect: options.dialect, catalog: target.catalog, safetyPolicy: policy, ...probes });
     }
 
     const rungs: RungResult[] = [gates.syntax, gates.schema, gates.safety];

@@ -34,6 +34,7 @@ import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { readPredictions, readSpiderGold, type SpiderGoldItem, type SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
 import { HARDNESS_LEVELS } from '../benchmarks/spider/hardness.js';
 import { recordSpiderRunIdentity } from '../report/spider-run-identity.js';
+import { SUMMARY_TERMS } from '../report/summary-terms.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { checkSqliteFile } from './database-file.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
@@ -253,7 +254,9 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
   text += '=====================   EXECUTION ACCURACY     =====================\n';
   text += row('execution', levels.map((l) => (summary.levels[l].scored === 0 ? 'n/a' : summary.levels[l].accuracy.toFixed(3))));
   text += '\n';
-  text += `scored ${all.scored} of ${all.count} | correct ${all.correct} | executed ${summary.executed} | prediction errors ${summary.predictionErrors} | gold errors ${summary.goldErrors} | empty-gold matches ${summary.emptyGoldMatches} | undecided ${summary.undecided}`;
+  // The words shared with the ladder summary come from one place (src/report/summary-terms.ts).
+  const T = SUMMARY_TERMS;
+  text += `${T.scored.label} ${all.scored} of ${all.count} | ${T.correct.label} ${all.correct} | ${T.executed.label} ${summary.executed} | ${T.predictionErrors.label} ${summary.predictionErrors} | ${T.goldErrors.label} ${summary.goldErrors} | ${T.emptyGoldMatches.label} ${summary.emptyGoldMatches} | undecided ${summary.undecided}`;
   if (summary.malformedGoldLines > 0) text += ` | malformed gold lines ${summary.malformedGoldLines}`;
   if (summary.unknownHardness > 0) text += ` | hardness unknown ${summary.unknownHardness} (counted in all only)`;
   text += '\n';

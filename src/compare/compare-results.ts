@@ -24,9 +24,9 @@ import type { ComparisonPolicy } from './policy.js';
 import { diffRows } from './row-diff.js';
 import type { IndexedSegment } from './row-matching.js';
 import type { CompareContext, RowSample, Verdict, VerdictFlag } from './verdict.js';
-import { columnCountReason, emptyMatchReason, matchReason, mismatchReason, rowCountReason, countsReason, undecidedReason } from './verdict-reasons.js';
+import { GOLD_VS_PREDICTED, columnCountReason, emptyMatchReason, matchReason, mismatchReason, rowCountReason, countsReason, undecidedReason } from './verdict-reasons.js';
 
-export type { CellDifference, CompareContext, RowSample, Verdict, VerdictFlag } from './verdict.js';
+export type { CellDifference, CompareContext, ResultSides, RowSample, Verdict, VerdictFlag } from './verdict.js';
 
 /**
  * Compares a predicted result with a gold result.
@@ -63,6 +63,7 @@ export function compareResults(
   const np = predicted.columns.length;
   const base = { policy, columnSearchWork: 0 } as const;
   const empty: RowSample = { count: 0, rows: [] };
+  const sides = context.sides ?? GOLD_VS_PREDICTED;
 
   // Order and segments.
   const ordering = resolveOrdering(policy, context);
@@ -80,7 +81,7 @@ export function compareResults(
   // Column counts.
   if (!columnsFit) {
     const d = diffRows(goldRows, predRows, overlapMap(goldRows, predRows, ng, np), policy, false);
-    return finish({ ...base, match: false, columnMap: null, ...d, reason: columnCountReason(np, ng) }, flags);
+    return finish({ ...base, match: false, columnMap: null, ...d, reason: columnCountReason(np, ng, sides) }, flags);
   }
   if (np > ng) flags.add('extra_columns_allowed');
 
@@ -90,7 +91,7 @@ export function compareResults(
   if (!sizeOk) {
     const map = policy.columnOrder === 'significant' ? identity(ng) : overlapMap(goldRows, predRows, ng, np);
     const d = diffRows(goldRows, predRows, map, policy, false);
-    return finish({ ...base, match: false, columnMap: null, ...d, reason: `${rowCountReason(goldRows.length, predRows.length)}; ${countsReason(d)}` }, flags);
+    return finish({ ...base, match: false, columnMap: null, ...d, reason: `${rowCountReason(goldRows.length, predRows.length, sides)}; ${countsReason(d, sides)}` }, flags);
   }
 
   const outcome = findColumnMap(mapInput(table, predRows, ng, np, segments, policy, gold, predicted));
@@ -106,7 +107,7 @@ export function compareResults(
     flags.add('column_search_budget');
     return finish({ ...base, columnSearchWork: work, match: 'undecided', columnMap: null, ...d, reason: undecidedReason(work, policy.columnSearchBudget) }, flags);
   }
-  return finish({ ...base, columnSearchWork: work, match: false, columnMap: null, ...d, reason: mismatchReason(d, ordering.ordered) }, flags);
+  return finish({ ...base, columnSearchWork: work, match: false, columnMap: null, ...d, reason: mismatchReason(d, ordering.ordered, sides) }, flags);
 }
 
 function finish(verdict: Omit<Verdict, 'flags'>, flags: Set<VerdictFlag>): Verdict {

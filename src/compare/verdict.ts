@@ -69,10 +69,22 @@ export interface Verdict {
   readonly columnSearchWork: number;
 }
 
+/**
+ * How a reason names the two results compared: by default the gold and the prediction
+ * (`gold [4] vs predicted [9]`, `prediction has 3 rows, gold has 1`); two golds of one item, or a
+ * gold and a mutant of it, are named for what they are (`gold 0 [4] vs gold 1 [9]`).
+ */
+export interface ResultSides {
+  readonly gold: string;
+  readonly predicted: string;
+}
+
 /** Optional facts about the gold that the comparison uses. */
 export interface CompareContext {
   /** Order facts (from `resolveGoldOrdering`); wins over `goldSql`. */
   readonly ordering?: GoldOrdering;
   /** The gold SQL, to decide order by the policy's `rowOrder` when `ordering` is absent (strict order, no ties). */
   readonly goldSql?: string;
+  /** Names of the two results in the reason (default: gold and predicted). */
+  readonly sides?: ResultSides;
 }

@@ -25,6 +25,7 @@ import { spiderHardness, HARDNESS_LEVELS, type Hardness } from '../benchmarks/sp
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
 import type { DiagnosticsRow, DiagnosticsSummary } from '../diagnostics/diagnose.js';
 import { errorText, truncate } from '../format.js';
+import { countItems, type CountedItem } from '../report/summary-terms.js';
 
 /** One item's outcome, as written to the JSONL output. */
 export interface SpiderItemVerdict {
@@ -55,13 +56,18 @@ export interface LevelSummary {
   readonly accuracy: number;
 }
 
-/** The run's summary. */
+/**
+ * The run's summary. `executed`, `predictionErrors`, `goldErrors`, `emptyGoldMatches` and each
+ * level's `scored` / `correct` are the words shared with the ladder summary, counted by
+ * src/report/summary-terms.ts (`SUMMARY_TERMS` defines them).
+ */
 export interface SpiderSummary {
   readonly levels: Readonly<Record<Hardness | 'all', LevelSummary>>;
-  /** Scored items whose prediction ran on every snapshot. */
+  /** Scored items whose prediction ran without error on every snapshot. */
   readonly executed: number;
+  /** Scored items whose prediction did not run (no line, no SQL, an SQLite error, a timeout, an internal error). */
   readonly predictionErrors: number;
-  /** Items whose gold ran into an error or names an unknown db_id (malformed lines apart). */
+  /** Items with a gold that could not run, or whose db_id names no database (malformed lines apart). */
   readonly goldErrors: number;
   /** Gold lines that are not `sql<TAB>db_id` (not scored; flag `malformed_gold_line`). */
   readonly malformedGoldLines: number;
@@ -238,25 +244,37 @@ function internalError(input: EvaluateSpiderInput, index: number, error: unknown
   };
 }
 
+/** A Spider verdict as the shared counts read it (every Spider item expects SQL). */
+export function countedItemOf(item: SpiderItemVerdict): CountedItem {
+  const scored = item.exec !== null;
+  return {
+    scored,
+    expectsAnswer: true,
+    predictionRan: scored && !item.flags.includes('prediction_error'),
+    matched: item.exec === 1,
+    goldError: item.flags.includes('gold_error'),
+    emptyGoldMatch: item.exec === 1 && item.flags.includes('empty_gold'),
+  };
+}
+
 /** Aggregates item verdicts into the per-level table and the counts. */
 export function summarize(items: readonly SpiderItemVerdict[]): SpiderSummary {
   const level = (filter: (item: SpiderItemVerdict) => boolean): LevelSummary => {
-    const chosen = items.filter(filter);
-    const scored = chosen.filter((item) => item.exec !== null).length;
-    const correct = chosen.filter((item) => item.exec === 1).length;
-    return { count: chosen.length, scored, correct, accuracy: scored === 0 ? 0 : correct / scored };
+    const counts = countItems(items.filter(filter).map(countedItemOf));
+    return { count: counts.items, scored: counts.scored, correct: counts.correct, accuracy: counts.scored === 0 ? 0 : counts.correct / counts.scored };
   };
+  const all = countItems(items.map(countedItemOf));
   const levels = Object.fromEntries([
     ...HARDNESS_LEVELS.map((h) => [h, level((item) => item.hardness === h)] as const),
     ['all', level(() => true)] as const,
   ]) as Record<Hardness | 'all', LevelSummary>;
   return {
     levels,
-    executed: items.filter((item) => item.exec !== null && !item.flags.includes('prediction_error')).length,
-    predictionErrors: items.filter((item) => item.flags.includes('prediction_error')).length,
-    goldErrors: items.filter((item) => item.exec === null && item.flags.includes('gold_error')).length,
+    executed: all.executed,
+    predictionErrors: all.predictionErrors,
+    goldErrors: all.goldErrors,
     malformedGoldLines: items.filter((item) => item.flags.includes('malformed_gold_line')).length,
-    emptyGoldMatches: items.filter((item) => item.exec === 1 && item.flags.includes('empty_gold')).length,
+    emptyGoldMatches: all.emptyGoldMatches,
     undecided: items.filter((item) => item.flags.includes('undecided')).length,
     unknownHardness: items.filter((item) => item.hardness === null).length,
     internalErrors: items.filter((item) => item.flags.includes('internal_error')).length,

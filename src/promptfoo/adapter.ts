@@ -132,6 +132,7 @@ export function displayReason(result: Pick<RungResult, 'status' | 'reason'>): st
  * The `metadata.text2sqlLadder` entry for a rung result (plain data, JSON-safe). L4's
  * `predictedRuns` keep their column names and row counts but not their rows: a prediction may
  * return 100 000 rows, and the verdict's missing / extra row samples already show the difference.
+ * The comparison policy appears once (`details.policy`), not in each snapshot's verdict.
  */
 export function rungMetadata(result: RungResult): RungMetadata {
   return {
@@ -152,7 +153,15 @@ function withoutPredictedRows(details: unknown): unknown {
     const { rows, ...rest } = run;
     return { ...rest, rowCount: rows.length };
   });
-  return { ...details, predictedRuns };
+  // The policy is stated once per row (details.policy), not again inside every snapshot's verdict.
+  const snapshots = 'snapshots' in details && Array.isArray(details.snapshots) ? (details.snapshots as unknown[]).map(withoutVerdictPolicy) : undefined;
+  return { ...details, predictedRuns, ...(snapshots !== undefined ? { snapshots } : {}) };
+}
+
+function withoutVerdictPolicy(snapshot: unknown): unknown {
+  if (snapshot === null || typeof snapshot !== 'object' || !('verdict' in snapshot) || snapshot.verdict === null || typeof snapshot.verdict !== 'object') return snapshot;
+  const { policy: _policy, ...verdict } = snapshot.verdict as Record<string, unknown>;
+  return { ...snapshot, verdict };
 }
 
 /**

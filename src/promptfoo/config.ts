@@ -12,6 +12,7 @@
  * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
  * | `semantic`    | `true` or SemanticOptions (`suite`, `search`, `seed`, `nulls`, `emptyVsNullRow`, `cacheDir`) | off | ladder (L5 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
+ * | `answerInEndToEnd` | boolean                         | `true`: when L7 runs, an ungrounded number makes the item not end-to-end correct; `false`: `end_to_end` judges the SQL only | ladder (L7 in `end_to_end`) |
  * | `fixturesDir` / `cacheDir` | folder paths, relative to the promptfoo config's folder | the test generator's, `TEXT2SQL_LADDER_FIXTURES` / `TEXT2SQL_LADDER_CACHE_DIR` (its `fixtures/`), the bundled fixtures | fixture resolution |
  * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
  *
@@ -61,6 +62,8 @@ export interface AssertionOptions {
   readonly efficiency: EfficiencyOptions | undefined;
   /** `undefined` = L7 off; `{}` = on with defaults. */
   readonly answer: GroundingOptions | undefined;
+  /** L7 counts in `end_to_end` when it runs (default true). */
+  readonly answerInEndToEnd: boolean;
 }
 
 /** The reader of an assertion's `config` block (names every option `config.<option>`). */
@@ -105,5 +108,7 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
   else if (answerRaw === true || answerRaw === undefined) answer = {};
   else answer = readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: 'config.answer' });
 
-  return { dialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer };
+  const answerInEndToEnd = read.boolean('answerInEndToEnd') ?? true;
+
+  return { dialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer, answerInEndToEnd };
 }

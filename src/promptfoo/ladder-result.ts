@@ -4,9 +4,13 @@
  * - `pass`: the verdict is not `fail` (an unscored item passes; see adapter.ts on why).
  * - `score`: `end_to_end` (0 when unscored).
  * - `reason`: the ladder's one line (deciding rung, its reason, the skipped rungs by name).
- * - `namedScores`: `L1_syntax` … for every rung that ran (pass/fail) — skipped and unscored rungs
- *   are left out, so a rung's average is over the items that reached it — plus `end_to_end` unless
- *   the item is unscored.
+ * - `namedScores`: `L1_syntax` … for EVERY rung the ladder has switched on (`scoreNames`), on
+ *   every row: 1 for a pass, 0 for a fail and 0 for a rung the item did not reach (skipped, not
+ *   listed, or a declining item's rungs), its reason in `graderOutputs`. promptfoo 0.121's column
+ *   header divides each column's sums by the first column's counts, so every column must count the
+ *   same rows: the header then reads "passed of all items" in every column. An unscored rung
+ *   (no gold) is left out, as is `end_to_end` for an unscored item. The conditional rate ("passed of
+ *   the items that reached the rung") is the ladder summary's.
  * - `componentResults`: one per rung that ran, each with its own `assertion`
  *   (`{type: 'javascript', value: 'text2sql-ladder ladder rung L2_schema'}`) so that no child
  *   inherits the parent's metric.
@@ -38,6 +42,8 @@ export interface LadderMetadata extends ExecutionFacts {
   readonly rungs: readonly RungMetadata[];
   /** `L1_syntax` → status, for quick reading. */
   readonly statuses: Readonly<Record<string, RungStatus>>;
+  /** Probe queries the output reported: how many L3 checked, how many it refused (failed). */
+  readonly probes: { readonly checked: number; readonly refused: number };
 }
 
 /** Options of {@link toLadderGradingResult}. */
@@ -47,6 +53,21 @@ export interface LadderGradingOptions {
   readonly facts: ExecutionFacts;
   /** `assertion.value` prefix of the components. Default `text2sql-ladder ladder rung`. */
   readonly componentPrefix?: string;
+  /**
+   * Every named score the ladder reports on every row (the switched-on rungs, see
+   * `ladderScoreNames`); a rung the item did not reach scores 0. Default: the rungs in the result.
+   */
+  readonly scoreNames?: readonly string[];
+}
+
+/** The named scores of a ladder with L1–L4 and, when on, L5, L6 and L7 (the order of the ladder). */
+export function ladderScoreNames(on: { readonly semantic?: boolean; readonly efficiency: boolean; readonly answer: boolean }): string[] {
+  return [
+    scoreNameOf('syntax'), scoreNameOf('schema'), scoreNameOf('safety'), scoreNameOf('execution'),
+    ...(on.semantic === true ? [scoreNameOf('semantic')] : []),
+    ...(on.efficiency ? [scoreNameOf('efficiency')] : []),
+    ...(on.answer ? [scoreNameOf('answer')] : []),
+  ];
 }
 
 /** Builds the GradingResult (see the module doc). */
@@ -60,6 +81,7 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     const name = scoreNameOf(rung.rung);
     statuses[name] = rung.status;
     graderOutputs[name] = `${rung.status}: ${oneLine(rung.reason)}`;
+    if (rung.status === 'skipped') namedScores[name] = 0;
     if (rung.status !== 'pass' && rung.status !== 'fail') continue;
     namedScores[name] = rung.score;
     componentResults.push({
@@ -68,6 +90,13 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
       reason: `${name} ${rung.status}: ${oneLine(rung.reason)}`,
       assertion: { type: 'javascript', value: `${prefix} ${name}` },
     });
+  }
+  // Rungs switched on that this item never listed (L7 without prose, a declining item's rungs).
+  for (const name of options.scoreNames ?? []) {
+    if (name in statuses) continue;
+    statuses[name] = 'skipped';
+    namedScores[name] = 0;
+    graderOutputs[name] = `skipped: ${notReachedReason(name, result)}`;
   }
   if (result.endToEnd !== undefined) namedScores['end_to_end'] = result.endToEnd;
   graderOutputs['end_to_end'] = result.endToEnd === undefined ? 'unscored' : String(result.endToEnd);
@@ -83,6 +112,7 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     snapshots: options.snapshots,
     rungs: result.rungs.map((rung) => rungMetadata(rung)),
     statuses,
+    probes: probeCounts(result),
     ...options.facts,
   };
   return {
@@ -93,4 +123,17 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     componentResults,
     metadata: { text2sqlLadder: metadata, graderOutputs },
   };
+}
+
+/** Probes L3 checked and refused in one ladder run (0 / 0 when the output reported none). */
+export function probeCounts(result: LadderResult): { checked: number; refused: number } {
+  const probes = result.results.safety?.details?.probes ?? [];
+  return { checked: probes.length, refused: probes.filter((probe) => probe.safety === 'fail').length };
+}
+
+/** Why a switched-on rung is absent from a result. */
+function notReachedReason(name: string, result: LadderResult): string {
+  if (result.expectedBehavior !== 'answer') return `${result.expectedBehavior} item: nothing executes`;
+  if (name === scoreNameOf('answer')) return 'the output has no prose answer';
+  return 'not reached';
 }

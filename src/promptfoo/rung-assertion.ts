@@ -79,6 +79,7 @@ export function runRungAssertion(spec: RungAssertionSpec, output: unknown, conte
       engine,
       ...(db !== undefined ? { db } : {}),
       ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+      ...(answer.probes !== undefined && answer.probes.length > 0 ? { probes: answer.probes } : {}),
     };
     return grade(await spec.run({ sql: answer.sql, item, options, engine, context: context ?? {}, gateInput }));
   });

@@ -35,6 +35,7 @@ import { renderLadderSummary } from '../report/render-summary.js';
 import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../report/promptfoo-run-identity.js';
 import { columnsOf } from '../report/promptfoo-rows.js';
 import { LADDER_SCORE_NAMES, type RungStatus } from '../rungs/rung-result.js';
+import { formatCell, oneLine } from '../format.js';
 
 /** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
 export interface ResultRow {
@@ -90,11 +91,13 @@ export async function afterEach(context: { test?: unknown; result?: ResultRow })
       for (const rung of ladder.rungs) added[SCORE_NAMES[rung.rung] ?? rung.rung] = `${rung.status}: ${rung.reason}`;
       added['end_to_end'] = ladder.endToEnd === null ? 'unscored' : String(ladder.endToEnd);
       added['ladder_verdict'] = ladder.verdict;
+      Object.assign(added, flatExecutionFacts(ladder.rungs.find((rung) => rung.rung === 'execution')));
       added['ladder'] = JSON.stringify(ladder);
     }
     for (const rung of rungs) {
       const name = SCORE_NAMES[rung.rung] ?? rung.rung;
       added[name] = `${rung.status}: ${rung.reason}`;
+      if (rung.rung === 'execution') Object.assign(added, flatExecutionFacts(rung));
       added[`${name}_details`] = JSON.stringify(rung);
     }
     if (Object.keys(added).length > 0) row.metadata = { ...row.metadata, ...added };
@@ -102,6 +105,37 @@ export async function afterEach(context: { test?: unknown; result?: ResultRow })
     process.stderr.write(`text2sql-ladder afterEach: ${error instanceof Error ? error.message : String(error)}\n`);
   }
   return context;
+}
+
+/**
+ * L4's key facts as flat, readable row-metadata fields (the viewer's Metadata tab shows one line
+ * each): `L4_snapshot` (first failing snapshot, or `all passed`), `L4_gold_index`,
+ * `L4_first_difference` (`row 2, column 1: gold 415447.25 vs predicted 1040070.25`),
+ * `L4_flags`, and `L4_policy` (the comparison policy once per row: preset and the options that
+ * decide a match).
+ */
+export function flatExecutionFacts(execution: RungMetadata | undefined): Record<string, string> {
+  const details = execution?.details;
+  if (!isObject(details)) return {};
+  const facts: Record<string, string> = {};
+  const snapshots = Array.isArray(details['snapshots']) ? (details['snapshots'] as unknown[]).filter(isObject) : [];
+  const failing = typeof details['firstFailingSnapshot'] === 'string' ? details['firstFailingSnapshot'] : null;
+  facts['L4_snapshot'] = failing ?? (snapshots.length > 0 ? `all ${snapshots.length} passed` : 'none ran');
+  if (typeof details['goldIndex'] === 'number') facts['L4_gold_index'] = String(details['goldIndex']);
+  const verdict = snapshots.find((snapshot) => snapshot['snapshot'] === failing)?.['verdict'];
+  const difference = isObject(verdict) ? verdict['firstDifference'] : undefined;
+  if (isObject(difference)) {
+    const where = `row ${String(difference['goldRow'])}, column ${String(difference['goldColumn'])}`;
+    facts['L4_first_difference'] = `${where}: gold ${formatCell(difference['gold'])} vs predicted ${difference['predicted'] === undefined ? '(no counterpart)' : formatCell(difference['predicted'])}`;
+  }
+  const flags = Array.isArray(details['flags']) ? (details['flags'] as unknown[]).map(String) : [];
+  facts['L4_flags'] = flags.length > 0 ? flags.join(', ') : 'none';
+  const policy = details['policy'];
+  if (isObject(policy)) {
+    const tolerance = isObject(policy['floatTolerance']) ? `${String(policy['floatTolerance']['kind'])} ${String(policy['floatTolerance']['value'])}` : 'off';
+    facts['L4_policy'] = `${String(policy['preset'])}: row order ${String(policy['rowOrder'])}, column order ${String(policy['columnOrder'])}, duplicates ${String(policy['duplicates'])}, float tolerance ${tolerance}, extra columns ${policy['allowExtraColumns'] === true ? 'allowed' : 'not allowed'}`;
+  }
+  return facts;
 }
 
 function tagsOf(row: ResultRow): string[] {
@@ -133,6 +167,7 @@ export function toSummaryRecord(row: ResultRow): SummaryRecord | undefined {
       rungs: { ...ladder.statuses },
       goldError: ladder.goldError,
       emptyGoldMatch: ladder.emptyGoldMatch,
+      ...(ladder.probes !== undefined && ladder.probes.checked > 0 ? { probes: ladder.probes } : {}),
     };
   }
   if (rungs.length === 0) return undefined;
@@ -153,14 +188,35 @@ export function toSummaryRecord(row: ResultRow): SummaryRecord | undefined {
   };
 }
 
-/** Builds the per-provider summaries from promptfoo result rows. */
-export function summarizeRows(rows: readonly ResultRow[]): ProviderSummary[] {
+/**
+ * Builds one summary per column (provider × prompt) from promptfoo result rows, in column order.
+ * A column is labelled by its provider, plus `[prompt label]` when that provider has several
+ * prompts (a prompt A/B on one provider is two columns, never merged).
+ * @param prompts - promptfoo's `prompts` (one per column); without it the rows' `promptIdx` decide.
+ */
+export function summarizeRows(rows: readonly ResultRow[], prompts?: AfterAllContext['prompts']): ProviderSummary[] {
+  const columns = columnsOf(prompts, rows);
+  const perProvider = new Map<string, number>();
+  for (const column of columns) perProvider.set(column.provider, (perProvider.get(column.provider) ?? 0) + 1);
+  const labelOf = new Map(columns.map((column) => [column.index, (perProvider.get(column.provider) ?? 0) > 1 ? `${column.provider} [${promptLabel(column.prompt, column.index)}]` : column.provider]));
   const records: SummaryRecord[] = [];
-  for (const row of rows) {
+  for (const row of [...rows].sort((a, b) => (a.promptIdx ?? 0) - (b.promptIdx ?? 0))) {
     const record = toSummaryRecord(row);
-    if (record) records.push(record);
+    if (!record) continue;
+    const index = row.promptIdx ?? 0;
+    const column = columns.find((entry) => entry.index === index);
+    records.push({ ...record, provider: labelOf.get(index) ?? record.provider, prompt: column?.prompt ?? '', column: index });
   }
   return summarizeLadder(records);
+}
+
+/** Longest prompt label used in a column label, in characters. */
+const MAX_PROMPT_LABEL_CHARS = 40;
+
+function promptLabel(label: string, index: number): string {
+  const text = oneLine(label);
+  if (text === '') return `prompt ${index + 1}`;
+  return text.length <= MAX_PROMPT_LABEL_CHARS ? text : `${text.slice(0, MAX_PROMPT_LABEL_CHARS - 1)}…`;
 }
 
 /** What afterAll reads: promptfoo's rows, columns and config, and the suite's tests. */
@@ -191,7 +247,7 @@ export async function afterAll(context: AfterAllContext): Promise<void> {
         process.exitCode = 1;
       }
     }
-    const summaries = summarizeRows(context.results ?? []);
+    const summaries = summarizeRows(context.results ?? [], context.prompts);
     if (summaries.length > 0) process.stdout.write(`\n${renderLadderSummary(summaries)}\n\n`);
     const identities = await recordPromptfooRunIdentities(context, { resolveFixture: resolveFixtureOnce }).catch((error: unknown) => {
       process.stderr.write(`text2sql-ladder afterAll: run identity not recorded: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,31 +1,34 @@
 /**
- * The ladder summary: per provider, the numbers that do not lie (execution success, correctness
- * among executed, end-to-end correctness, items scored). Computed from one {@link SummaryRecord} per (item, provider); front ends (the
+ * The ladder summary: per column (provider × prompt), the numbers that do not lie (execution
+ * success, correctness among executed, end-to-end correctness, items scored). Computed from one {@link SummaryRecord} per (item, column); front ends (the
  * promptfoo afterAll extension, the CLI) build the records from their own results.
  *
- * Definitions (n = items of that provider):
- * - **scored**: items with a verdict (`pass` / `fail` / `error`); **unscored** apart (no gold, or
- *   no gold runs on every snapshot), never counted as 0.
- * - **execution success**: among scored `answer` items, the share whose predicted SQL reached L4 and
- *   ran without error on every snapshot. Failures before L4 and errored rows count as not executed.
- * - **correctness among executed**: among those executed items, the share that matched (L4 pass).
+ * Definitions (n = items of that column):
+ * - **items**, **scored** / **unscored**, **execution success** (executed / scored `answer` items),
+ *   **correct among executed**, **gold errors**, **empty-gold matches**: the words shared with the
+ *   Spider summary, defined and counted once in src/report/summary-terms.ts (`SUMMARY_TERMS`,
+ *   `countItems`).
  * - **end-to-end correctness**: among scored items (declining items included), the share with
  *   `end_to_end` = 1; failures, skipped rungs and errored rows count 0.
- * - **gold errors**: items whose gold SQL failed on a snapshot (the item is then unscored).
- * - **empty-gold matches**: L4 passes where the gold result was empty (a weak signal, flagged).
  * - **per rung**: pass / (pass + fail) over the items that reached the rung (skipped and unscored
- *   left out), with that count.
+ *   left out), with that count; and the viewer header's figure, pass / every item the rung was
+ *   switched on for (skipped counting 0, unscored left out).
  * - **per tag**: end-to-end correctness over the scored items carrying the tag.
  *
  * {@link checkRowCount} says whether the rows cover every item in every column; a front end must
  * fail loudly when they do not (rows are lost when two runs share one promptfoo state).
  */
 import type { RungStatus } from '../rungs/rung-result.js';
+import { countItems, type CountedItem } from './summary-terms.js';
 
-/** One graded (item, provider) pair. */
+/** One graded (item, column) pair; a column is one provider × prompt. */
 export interface SummaryRecord {
-  /** The provider (column) label. */
+  /** The column label: the provider's, with the prompt's label when a provider has several prompts. */
   readonly provider: string;
+  /** The prompt label of the column (`''` when unknown). */
+  readonly prompt?: string;
+  /** promptfoo's column index (`promptIdx`), when known. */
+  readonly column?: number;
   /** Item id (for listings). */
   readonly id: string;
   /** Tags as `key:value` or bare words, used for slicing. */
@@ -43,6 +46,8 @@ export interface SummaryRecord {
   readonly goldError: boolean;
   /** L4 passed on an empty gold result. */
   readonly emptyGoldMatch: boolean;
+  /** Probe queries the output reported that L3 checked / refused (absent: none reported). */
+  readonly probes?: { readonly checked: number; readonly refused: number };
 }
 
 /** A rate with its denominator; `rate` is `undefined` when `n` is 0. */
@@ -52,9 +57,14 @@ export interface Rate {
   readonly rate: number | undefined;
 }
 
-/** The summary of one provider. */
+/** The summary of one column (provider × prompt). */
 export interface ProviderSummary {
+  /** The column label (see {@link SummaryRecord.provider}). */
   readonly provider: string;
+  /** The column's prompt label (`''` when unknown). */
+  readonly prompt: string;
+  /** promptfoo's column index, when known. */
+  readonly column?: number;
   readonly items: number;
   readonly scored: number;
   readonly unscored: number;
@@ -64,8 +74,14 @@ export interface ProviderSummary {
   readonly endToEnd: Rate;
   readonly goldErrors: number;
   readonly emptyGoldMatches: number;
-  /** Per rung score name, in ladder order. */
-  readonly rungs: ReadonlyArray<{ readonly name: string } & Rate>;
+  /** Probe queries L3 checked across the items, and how many it refused (an unsafe probe fails L3). */
+  readonly probes: { readonly checked: number; readonly refused: number };
+  /**
+   * Per rung score name, in ladder order: the conditional rate (passed of the items that reached
+   * the rung), and `ofAll`, the viewer header's figure (passed of every item the rung was switched
+   * on for, an unreached item counting 0).
+   */
+  readonly rungs: ReadonlyArray<{ readonly name: string; readonly ofAll: Rate } & Rate>;
   /** Per tag, sorted by tag. */
   readonly tags: ReadonlyArray<{ readonly tag: string } & Rate>;
 }
@@ -94,10 +110,9 @@ export function summarizeLadder(records: readonly SummaryRecord[]): ProviderSumm
 }
 
 function summarizeProvider(provider: string, list: readonly SummaryRecord[]): ProviderSummary {
+  const column = list[0]?.column;
+  const counts = countItems(list.map(countedItemOf));
   const scored = list.filter((record) => record.verdict !== 'unscored');
-  const answers = scored.filter((record) => record.expectedBehavior === 'answer');
-  const executed = answers.filter((record) => record.verdict !== 'error' && record.executed);
-  const correct = executed.filter((record) => record.rungs['L4_execution'] === 'pass');
   const endToEndPassed = scored.filter((record) => record.verdict !== 'error' && record.endToEnd === 1).length;
 
   const rungNames = new Set<string>();
@@ -106,7 +121,9 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     .sort((a, b) => rankOf(a) - rankOf(b) || a.localeCompare(b))
     .map((name) => {
       const reached = list.filter((record) => record.rungs[name] === 'pass' || record.rungs[name] === 'fail');
-      return { name, ...rate(reached.filter((record) => record.rungs[name] === 'pass').length, reached.length) };
+      const passed = reached.filter((record) => record.rungs[name] === 'pass').length;
+      const listed = list.filter((record) => record.rungs[name] !== undefined && record.rungs[name] !== 'unscored').length;
+      return { name, ...rate(passed, reached.length), ofAll: rate(passed, listed) };
     });
 
   const tagNames = new Set<string>();
@@ -118,17 +135,36 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
 
   return {
     provider,
-    items: list.length,
-    scored: scored.length,
-    unscored: list.length - scored.length,
+    prompt: list[0]?.prompt ?? '',
+    ...(column !== undefined ? { column } : {}),
+    items: counts.items,
+    scored: counts.scored,
+    unscored: counts.unscored,
     errors: list.filter((record) => record.verdict === 'error').length,
-    executionSuccess: rate(executed.length, answers.length),
-    correctAmongExecuted: rate(correct.length, executed.length),
-    endToEnd: rate(endToEndPassed, scored.length),
-    goldErrors: list.filter((record) => record.goldError).length,
-    emptyGoldMatches: list.filter((record) => record.emptyGoldMatch).length,
+    executionSuccess: rate(counts.executed, counts.answerItems),
+    correctAmongExecuted: rate(counts.correct, counts.executed),
+    endToEnd: rate(endToEndPassed, counts.scored),
+    goldErrors: counts.goldErrors,
+    emptyGoldMatches: counts.emptyGoldMatches,
+    probes: {
+      checked: list.reduce((sum, record) => sum + (record.probes?.checked ?? 0), 0),
+      refused: list.reduce((sum, record) => sum + (record.probes?.refused ?? 0), 0),
+    },
     rungs,
     tags,
+  };
+}
+
+/** A ladder record as the shared counts read it (an errored row ran nothing and matched nothing). */
+export function countedItemOf(record: SummaryRecord): CountedItem {
+  const graded = record.verdict !== 'error';
+  return {
+    scored: record.verdict !== 'unscored',
+    expectsAnswer: record.expectedBehavior === 'answer',
+    predictionRan: graded && record.executed,
+    matched: graded && record.rungs['L4_execution'] === 'pass',
+    goldError: record.goldError,
+    emptyGoldMatch: graded && record.emptyGoldMatch,
   };
 }
 

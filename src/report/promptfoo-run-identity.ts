@@ -227,6 +227,10 @@ function providerSettingsOf(providers: unknown, label: string, id: string | null
  * The summary JSON entries with their run identities: each provider summary gets `runs`, the
  * identities of that provider's columns (one per prompt; usually one).
  */
-export function withRunIdentities<T extends { readonly provider: string }>(summaries: readonly T[], identities: readonly PromptfooColumnIdentity[]): Array<T & { runs: RunIdentity[] }> {
-  return summaries.map((summary) => ({ ...summary, runs: identities.filter((entry) => entry.provider === summary.provider).map((entry) => entry.identity) }));
+export function withRunIdentities<T extends { readonly provider: string; readonly column?: number }>(summaries: readonly T[], identities: readonly PromptfooColumnIdentity[]): Array<T & { runs: RunIdentity[] }> {
+  // A summary of one column (provider × prompt) takes that column's identity; otherwise the provider's.
+  return summaries.map((summary) => ({
+    ...summary,
+    runs: identities.filter((entry) => (summary.column !== undefined ? entry.promptIdx === summary.column : entry.provider === summary.provider)).map((entry) => entry.identity),
+  }));
 }

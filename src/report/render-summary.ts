@@ -5,6 +5,7 @@
  */
 import Table from 'cli-table3';
 import type { ProviderSummary, Rate } from './ladder-summary.js';
+import { SUMMARY_TERMS as TERMS } from './summary-terms.js';
 
 /** `41/64 (64.1%)`, or `—` when nothing was counted. */
 export function formatRate(value: Rate): string {
@@ -25,20 +26,33 @@ export function renderLadderSummary(summaries: readonly ProviderSummary[]): stri
   const providers = summaries.map((summary) => summary.provider);
   const main = newTable(['ladder summary', ...providers]);
   const row = (label: string, cell: (summary: ProviderSummary) => string) => main.push([label, ...summaries.map(cell)]);
-  row('items', (s) => String(s.items));
-  row('scored', (s) => String(s.scored));
-  row('unscored', (s) => String(s.unscored));
+  // The words shared with the Spider summary come from one place (summary-terms.ts).
+  row(TERMS.items.label, (s) => String(s.items));
+  row(TERMS.scored.label, (s) => String(s.scored));
+  row(TERMS.unscored.label, (s) => String(s.unscored));
   row('errored rows', (s) => String(s.errors));
-  row('execution success', (s) => formatRate(s.executionSuccess));
-  row('correct among executed', (s) => formatRate(s.correctAmongExecuted));
+  row(TERMS.executionSuccess.label, (s) => formatRate(s.executionSuccess));
+  row(TERMS.correctAmongExecuted.label, (s) => formatRate(s.correctAmongExecuted));
   row('end-to-end correct', (s) => formatRate(s.endToEnd));
-  row('gold errors', (s) => String(s.goldErrors));
-  row('empty-gold matches', (s) => String(s.emptyGoldMatches));
+  row(TERMS.goldErrors.label, (s) => String(s.goldErrors));
+  row(TERMS.emptyGoldMatches.label, (s) => String(s.emptyGoldMatches));
+  // Only runs whose outputs report probe queries get the probe lines.
+  if (summaries.some((summary) => summary.probes.checked > 0)) {
+    row('probes checked (L3)', (s) => String(s.probes.checked));
+    row('probes refused (L3)', (s) => String(s.probes.refused));
+  }
   const rungNames = unique(summaries.flatMap((summary) => summary.rungs.map((rung) => rung.name)));
   for (const name of rungNames) {
     row(`${name} pass rate`, (s) => {
       const found = s.rungs.find((rung) => rung.name === name);
       return found ? formatRate(found) : '—';
+    });
+  }
+  // The figures the promptfoo viewer's column headers show (passed of all items).
+  for (const name of rungNames) {
+    row(`${name} of all items`, (s) => {
+      const found = s.rungs.find((rung) => rung.name === name);
+      return found ? formatRate(found.ofAll) : '—';
     });
   }
   const tagNames = unique(summaries.flatMap((summary) => summary.tags.map((tag) => tag.tag))).sort();

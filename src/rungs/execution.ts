@@ -31,7 +31,7 @@ import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome, QueryRe
 import { runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
 import { checkGoldResult, goldVerdictFlags } from '../dataset/gold-result-checks.js';
 import { LadderError } from '../errors.js';
-import { compareResults, type Verdict } from '../compare/compare-results.js';
+import { compareResults, type ResultSides, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
 import { cachedOrdering, GoldResultCache } from '../compare/gold-result-cache.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
@@ -137,6 +137,8 @@ export interface ExecutionInput {
   readonly goldOrdered?: boolean;
   /** The item's shared parses (SQLite): the gold is read once for its ORDER BY and tie groups. */
   readonly parses?: ParseMemo;
+  /** Names of the two results in the reasons (default gold / predicted; the audit compares two golds). */
+  readonly sides?: ResultSides;
 }
 
 /**
@@ -246,7 +248,7 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
       orderings[s] = ordering;
       snapshots.push({
         snapshot: snapshot.name,
-        verdict: compareResults(goldResult, predOutcome.result, policy, { ordering }),
+        verdict: compareResults(goldResult, predOutcome.result, policy, { ordering, ...(input.sides !== undefined ? { sides: input.sides } : {}) }),
         columns: { gold: goldResult.columns, predicted: predOutcome.result.columns },
       });
     }

@@ -22,9 +22,11 @@ import { LadderError } from '../errors.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import type { Dialect } from '../sql/parse.js';
 import { memoFor, type ParseMemo } from './parse-memo.js';
-import { GATE_IDS, createSkippedResult, isGateId, scoreNameOf } from './rung-result.js';
+import { GATE_IDS, createRungResult, createSkippedResult, isGateId, scoreNameOf } from './rung-result.js';
 import type { GateId, RungId, RungResult } from './rung-result.js';
 import { checkSafety, type SafetyDetails } from './safety.js';
+import { withNamedStatements, type NamedSafetyDetails } from './named-statements.js';
+import { oneLine, truncate } from '../format.js';
 import { checkSchema, type SchemaDetails } from './schema.js';
 import { checkSyntax, type SyntaxDetails } from './syntax.js';
 
@@ -48,6 +50,34 @@ export interface GateInput {
   readonly safetyPolicy?: SafetyPolicy;
   /** The item's shared parses; default a fresh memo (the three gates still share it). */
   readonly parses?: ParseMemo;
+  /**
+   * Probe queries the agent reports having run before its answer (`{"sql", "probes": [...]}`):
+   * each goes through L1–L3 as well, and an unsafe probe fails L3 (safety across the trajectory).
+   */
+  readonly probes?: readonly string[];
+  /** Set when L2 cannot judge (no database, e.g. a declining item without a snapshot): its skip reason. */
+  readonly schemaSkipped?: string;
+}
+
+/** One probe's gate verdicts, as L3's details list them. */
+export interface ProbeVerdict {
+  /** 1-based position in the reported probes. */
+  readonly index: number;
+  /** The probe's text, cut to 200 characters. */
+  readonly sql: string;
+  readonly syntax: RungResult['status'];
+  readonly schema: RungResult['status'];
+  readonly safety: RungResult['status'];
+  /** L3's reason for this probe. */
+  readonly reason: string;
+  /** True when the reason quotes the probe's statements itself. */
+  readonly quoted: boolean;
+}
+
+/** L3's details as the gate runner returns them: statements named, probes judged. */
+export interface GateSafetyDetails extends NamedSafetyDetails {
+  /** Present when the output reported probes. */
+  readonly probes?: readonly ProbeVerdict[];
 }
 
 /** What L2 and L3 learn from L1. */
@@ -72,7 +102,8 @@ export interface GateRun {
   readonly syntax: RungResult<SyntaxDetails>;
   /** `skipped` (details `null`) when L1 did not pass. */
   readonly schema: RungResult<SchemaDetails | null>;
-  readonly safety: RungResult<SafetyDetails>;
+  /** L3 on the text (statements named when several or unreadable), failed too by an unsafe probe. */
+  readonly safety: RungResult<GateSafetyDetails>;
   /** SQLite's `prepare` accepted the text as one read-only query (L1 passed on the engine's word). */
   readonly engineAccepted: boolean;
   /** True when all three gates passed: the executing rungs may run. */
@@ -108,11 +139,44 @@ export async function runGates(input: GateInput, gates: GateRungs = GATE_RUNGS):
   const syntax = await gates.syntax(withParses);
   const facts: SyntaxFacts = { engineAccepted: engineAcceptedBy(syntax) };
   const schema: RungResult<SchemaDetails | null> =
-    syntax.status === 'pass' ? await gates.schema(withParses, facts) : createSkippedResult('schema', `${scoreNameOf('syntax')} ${syntax.status}`);
-  const safety = await gates.safety(withParses, facts);
+    syntax.status !== 'pass'
+      ? createSkippedResult('schema', `${scoreNameOf('syntax')} ${syntax.status}`)
+      : input.schemaSkipped !== undefined
+        ? createSkippedResult('schema', input.schemaSkipped)
+        : await gates.schema(withParses, facts);
+  const own = withNamedStatements(input.sql, await gates.safety(withParses, facts));
+  const safety = input.probes !== undefined && input.probes.length > 0 ? await judgeProbes(own, input, gates) : own;
   const results: readonly RungResult[] = [syntax, schema, safety];
   const blocking = results.find((result) => result.status !== 'pass');
   return { syntax, schema, safety, engineAccepted: facts.engineAccepted, open: blocking === undefined, blocking, failed: results.find((result) => result.status === 'fail') };
+}
+
+/** Longest probe text kept in L3's details, in characters. */
+const MAX_PROBE_CHARS = 200;
+
+/**
+ * Runs every probe through the gates (same database and policy, no probes of its own) and folds
+ * the probes' L3 verdicts into the answer's: L3 fails when the answer or any probe is unsafe, the
+ * reason naming each unsafe probe (`probe 2 of 3 (DROP TABLE x): ddl_statement: …`).
+ */
+async function judgeProbes(own: RungResult<NamedSafetyDetails>, input: GateInput, gates: GateRungs): Promise<RungResult<GateSafetyDetails>> {
+  const probes: ProbeVerdict[] = [];
+  const count = input.probes!.length;
+  for (const [i, probe] of input.probes!.entries()) {
+    const { probes: _omitted, ...rest } = input;
+    const run = await runGates({ ...rest, sql: probe, ...(input.parses !== undefined ? { parses: input.parses } : {}) }, gates);
+    probes.push({ index: i + 1, sql: truncate(probe, MAX_PROBE_CHARS), syntax: run.syntax.status, schema: run.schema.status, safety: run.safety.status, reason: run.safety.reason, quoted: run.safety.details.statements !== undefined });
+  }
+  const unsafe = probes.filter((probe) => probe.safety === 'fail');
+  const details: GateSafetyDetails = { ...own.details, probes };
+  if (unsafe.length === 0) {
+    const reason = `${own.reason}; ${count} ${count === 1 ? 'probe' : 'probes'} checked, none unsafe`;
+    return createRungResult({ rung: 'safety', status: own.status, score: own.score, reason, issues: own.issues, namedScores: own.namedScores, details });
+  }
+  // A probe whose reason already quotes its statements is not quoted twice.
+  const named = unsafe.map((probe) => `probe ${probe.index} of ${count}${probe.quoted ? '' : ` (${truncate(oneLine(probe.sql), 80)})`}: ${probe.reason}`);
+  const reason = own.status === 'fail' ? `${own.reason}; ${named.join('; ')}` : named.join('; ');
+  return createRungResult({ rung: 'safety', status: 'fail', reason, issues: own.issues, namedScores: own.namedScores, details });
 }
 
 /**
@@ -124,7 +188,9 @@ export async function runGate(gate: GateId, input: GateInput, gates: GateRungs =
   const withParses = { ...input, parses: memoFor(input.parses, input.dialect) };
   if (gate === 'syntax') return gates.syntax(withParses);
   const facts: SyntaxFacts = { engineAccepted: enginePrepares(input) ? engineAcceptedBy(await gates.syntax(withParses)) : false };
-  return gate === 'schema' ? gates.schema(withParses, facts) : gates.safety(withParses, facts);
+  if (gate === 'schema') return gates.schema(withParses, facts);
+  const own = withNamedStatements(input.sql, await gates.safety(withParses, facts));
+  return input.probes !== undefined && input.probes.length > 0 ? judgeProbes(own, input, gates) : own;
 }
 
 /** A gate's step label: `L1`, `L2`, `L3` (another rung: its named score). */

@@ -32,12 +32,11 @@ import type { Dialect } from '../sql/parse.js';
 import { checkAnswerGrounding, type AnswerGroundingDetails } from './answer.js';
 import { checkEfficiency, type EfficiencyDetails, type EfficiencyOptions } from './efficiency.js';
 import { checkExecution, engineDefaults, type ExecutionDetails } from './execution.js';
-import { GATE_RUNGS, engineAcceptedBy, type GateRungs } from './gates.js';
+import { GATE_RUNGS, engineAcceptedBy, type GateRungs, type GateSafetyDetails } from './gates.js';
 import type { ParseMemo } from './parse-memo.js';
 import { runPrediction } from './predicted-runs.js';
 import { createRungResult, createSkippedResult, scoreNameOf } from './rung-result.js';
 import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
-import type { SafetyDetails } from './safety.js';
 import type { SchemaDetails } from './schema.js';
 import type { SyntaxDetails } from './syntax.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
@@ -56,7 +55,8 @@ export interface NoSqlDetails {
 export interface LadderRungDetails {
   readonly syntax: SyntaxDetails | NoSqlDetails;
   readonly schema: SchemaDetails;
-  readonly safety: SafetyDetails;
+  /** L3 with the statements named and the probes judged (see gates.ts). */
+  readonly safety: GateSafetyDetails;
   readonly execution: ExecutionDetails;
   readonly semantic: SemanticDetails;
   readonly efficiency: EfficiencyDetails;
@@ -245,6 +245,12 @@ export interface LadderRungOptions {
   /** Include L7 (runs when the output has a prose answer). Default false. */
   readonly answer?: boolean;
   /**
+   * L7 counts in `end_to_end` when it runs (listed and not skipped): an ungrounded number in the
+   * prose answer makes the item not end-to-end correct — what a reader of the answer gets. Default
+   * true; false judges `end_to_end` on the SQL only (L7 still runs and fails the item's verdict).
+   */
+  readonly answerInEndToEnd?: boolean;
+  /**
    * Row order override from the dataset (`gold_result_ordered`) for every item run with this table.
    * Prefer `LadderInput.goldOrdered`, which is per item and wins over this.
    */
@@ -262,7 +268,7 @@ export function createLadderRungs(options: LadderRungOptions = {}): LadderRungTa
         : { ...executionRung, run: (context, earlier) => executionRung.run(context.policy.goldOrdered === undefined ? { ...context, policy: { ...context.policy, goldOrdered } } : context, earlier) },
     semantic: options.semantic ?? semanticRungOff,
     efficiency: { ...efficiencyRung, listed: () => options.efficiency === true },
-    answer: { ...answerRung, listed: (listing) => options.answer === true && answerRung.listed(listing) },
+    answer: { ...answerRung, endToEnd: options.answerInEndToEnd !== false, listed: (listing) => options.answer === true && answerRung.listed(listing) },
   };
 }
 

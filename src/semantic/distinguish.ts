@@ -83,7 +83,7 @@ export async function runAgainstGold(ctx: DistinguishContext, db: string, gold: 
     if (code === 'timeout' || code === 'memory_limit' || code === 'engine_failure') return { distinguished: false, why: 'timeout' };
     return { distinguished: true, how: 'error', detail: `${code}: ${outcome.error.message}` };
   }
-  const verdict = compareResults(gold.result, outcome.result, ctx.policy, { ordering: gold.ordering });
+  const verdict = compareResults(gold.result, outcome.result, ctx.policy, { ordering: gold.ordering, sides: { gold: 'gold', predicted: 'neighbour' } });
   if (verdict.match === false) return { distinguished: true, how: 'result', detail: verdict.reason };
   return { distinguished: false, why: verdict.match === 'undecided' ? 'undecided' : 'same_result' };
 }

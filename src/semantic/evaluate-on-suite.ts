@@ -136,7 +136,7 @@ async function findGoldDisagreements(input: EvaluateOnSuiteInput, databases: rea
         if (!ra.ok || !rb.ok) {
           if (ra.ok !== rb.ok) reason = `gold ${ra.ok ? b : a} fails: ${(!ra.ok ? ra : (rb as { ok: false; error: { message: string } })).error.message}`;
         } else {
-          const verdict = compareResults(ra.result, rb.result, policy, { goldSql: golds[a]! });
+          const verdict = compareResults(ra.result, rb.result, policy, { goldSql: golds[a]!, sides: { gold: `gold ${a}`, predicted: `gold ${b}` } });
           if (verdict.match === false) reason = verdict.reason;
         }
         if (reason !== null) {

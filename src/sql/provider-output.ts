@@ -5,6 +5,18 @@
  *   (as a string or an object);
  * - a refusal or question `{ "action": "refuse" | "clarify", "message": string }`;
  * - plain text with no SQL, which counts as declining (`action: 'none'`).
+ *
+ * A decline must not hide SQL: static safety is a property of the text, so three kinds of output
+ * that hold a statement are read as SQL (for the gates L1–L3) even though no rule of
+ * `extractSql` finds it:
+ * - truncated or broken JSON whose `"sql"` string starts (`{"sql": "DELETE FROM t WHERE`): the
+ *   string as far as it goes (`source: 'json'`, `truncated: true`);
+ * - a statement inside prose (`Sure, here you go: DELETE FROM subscriptions WHERE …`): a statement
+ *   head (`DELETE FROM`, `UPDATE x SET`, `INSERT INTO`, `DROP TABLE`, `SELECT … FROM`, …) written in
+ *   capitals or right after a colon, and the text from there;
+ * - a query whose first keyword has a typo (`SELEC name FROM customers`): a capitalised first word
+ *   one edit away from SELECT / INSERT / UPDATE / DELETE, followed by FROM / INTO / SET — L1 then
+ *   fails it as the syntax error it is.
  */
 import { MAX_OUTPUT_CHARS, extractSql } from './extract.js';
 import { truncateCounted } from '../format.js';
@@ -22,6 +34,8 @@ export interface SqlAnswer {
   readonly probes?: readonly string[];
   /** Where the SQL came from. */
   readonly source: 'json' | 'fence' | 'text';
+  /** True when the JSON was cut off inside its `"sql"` string (only that string's start was read). */
+  readonly truncated?: true;
 }
 
 /** A provider declined: asked a question, refused, or wrote no SQL. */
@@ -56,7 +70,64 @@ export function parseProviderOutput(output: unknown): ProviderAnswer {
   const text = typeof output === 'string' ? output : outputText(output);
   const extraction = extractSql(text);
   if (extraction.found) return { kind: 'sql', sql: extraction.sql, source: extraction.source };
+  const hidden = text.length > MAX_OUTPUT_CHARS ? undefined : findHiddenSql(text);
+  if (hidden !== undefined) return hidden;
   return { kind: 'declined', action: 'none', message: clip(text.trim()) };
+}
+
+/** A cut-off JSON object's `"sql"` string, as far as it goes. */
+const TRUNCATED_JSON_SQL = /^\s*(?:```(?:json)?\s*)?\{[^"]*?"sql"\s*:\s*"((?:[^"\\]|\\.)*)/;
+
+/** A statement head inside prose (see the module doc); group 1 is the colon that may precede it. */
+const STATEMENT_HEAD =
+  /(:\s*)?\b(?:DELETE\s+FROM|UPDATE\s+[\w."`\[\]]+\s+SET|INSERT\s+(?:OR\s+\w+\s+)?INTO|REPLACE\s+INTO|(?:DROP|ALTER|TRUNCATE)\s+TABLE|DROP\s+(?:VIEW|INDEX|TRIGGER)|CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?(?:TABLE|VIEW|INDEX|TRIGGER)|ATTACH\s+DATABASE|PRAGMA\s+\w+|SELECT\s+[^.!?\n]{1,200}?\s+FROM\s+\w)/gi;
+
+/** Keywords a typo of which still reads as a query's head. */
+const TYPO_TARGETS = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'];
+
+/** SQL hidden in an output that no extraction rule matched (see the module doc), or `undefined`. */
+function findHiddenSql(text: string): SqlAnswer | undefined {
+  const truncated = TRUNCATED_JSON_SQL.exec(text);
+  if (truncated !== null && tryParseJsonObject(text) === null) {
+    const sql = unescapeJsonPrefix(truncated[1]!).trim();
+    if (sql !== '') return { kind: 'sql', sql, source: 'json', truncated: true };
+  }
+  for (const match of text.matchAll(STATEMENT_HEAD)) {
+    const head = match[0].slice(match[1]?.length ?? 0);
+    const capitals = head.split(/\s+/)[0] === head.split(/\s+/)[0]!.toUpperCase();
+    if (match[1] === undefined && !capitals) continue;
+    const start = match.index + (match[1]?.length ?? 0);
+    const extraction = extractSql(text.slice(start));
+    if (extraction.found) return { kind: 'sql', sql: extraction.sql, source: 'text' };
+  }
+  const typo = /^\s*([A-Z]{4,7})\s+[\s\S]*?\b(?:FROM|INTO|SET)\b/i.exec(text);
+  if (typo !== null && typo[1] === typo[1]!.toUpperCase() && TYPO_TARGETS.some((keyword) => oneEditApart(typo[1]!, keyword))) {
+    return { kind: 'sql', sql: text.trim().replace(/;\s*$/, ''), source: 'text' };
+  }
+  return undefined;
+}
+
+/** The decoded prefix of a JSON string body (escapes undone; a cut-off escape dropped). */
+function unescapeJsonPrefix(body: string): string {
+  const complete = body.replace(/\\(?:u[0-9a-fA-F]{0,3})?$/, '');
+  try {
+    return JSON.parse(`"${complete}"`) as string;
+  } catch {
+    return complete;
+  }
+}
+
+/** True when `a` becomes `b` by one insertion, deletion, substitution or swap of neighbours (and a ≠ b). */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  if (a.length === b.length) {
+    const diffs = [...a].flatMap((char, i) => (char === b[i] ? [] : [i]));
+    if (diffs.length === 1) return true;
+    return diffs.length === 2 && diffs[1] === diffs[0]! + 1 && a[diffs[0]!] === b[diffs[1]!] && a[diffs[1]!] === b[diffs[0]!];
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  for (let i = 0; i < long.length; i += 1) if (long.slice(0, i) + long.slice(i + 1) === short) return true;
+  return false;
 }
 
 /** Longest decline message kept, in characters (it ends up in every reason that quotes it). */
@@ -98,7 +169,10 @@ function readProtocolObject(object: Record<string, unknown>): ProviderAnswer | u
   const sqlField = object['sql'];
   if (typeof sqlField !== 'string') return undefined;
   const extraction = extractSql(sqlField);
-  if (!extraction.found) return { kind: 'declined', action: 'none', message: sqlField };
+  if (!extraction.found) {
+    const hidden = findHiddenSql(sqlField);
+    return hidden !== undefined ? { ...hidden, source: 'json' } : { kind: 'declined', action: 'none', message: sqlField };
+  }
   const answer = typeof object['answer'] === 'string' ? object['answer'] : undefined;
   const tables = stringArray(object['tables']);
   const probes = stringArray(object['probes']);

@@ -21,7 +21,7 @@ describe('ladder assertion', () => {
     const result = await ladder('```sql\nSELECT COUNT(*) FROM products\n```', context());
     expect(result.pass).toBe(true);
     expect(result.score).toBe(1);
-    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 1, end_to_end: 1 });
+    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 1, L7_answer: 0, end_to_end: 1 });
     expect(result.reason).toMatchInlineSnapshot(`"L4_execution pass: matches on 3 snapshots"`);
     expect(result.componentResults?.map((component) => [component.pass, component.assertion])).toEqual([
       [true, { type: 'javascript', value: 'text2sql-ladder ladder rung L1_syntax' }],
@@ -43,11 +43,11 @@ describe('ladder assertion', () => {
     });
   });
 
-  it('a failed gate leaves later rungs out of namedScores and names them skipped', async () => {
+  it('a failed gate scores the later rungs 0 (every column counts every row) and names them skipped', async () => {
     const result = await ladder('SELECT COUNT(*) FROM product', context());
     expect([result.pass, result.score]).toEqual([false, 0]);
     // L3 still judges the text (only the executing rungs are gated).
-    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 0, L3_safety: 1, end_to_end: 0 });
+    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 0, L3_safety: 1, L4_execution: 0, L7_answer: 0, end_to_end: 0 });
     expect(result.reason).toMatchInlineSnapshot(`"L2_schema fail: no such table: product; did you mean products? at 1:22; skipped: L4_execution"`);
     expect(result.componentResults).toHaveLength(3);
     expect(result.metadata?.['graderOutputs']).toEqual({
@@ -55,28 +55,30 @@ describe('ladder assertion', () => {
       L2_schema: expect.stringMatching(/^fail: /),
       L3_safety: 'pass: one read-only query; no unsafe construct',
       L4_execution: 'skipped: L2_schema fail',
+      L7_answer: 'skipped: the output has no prose answer',
       end_to_end: '0',
     });
   });
 
   it('a wrong result fails L4 with the snapshot and the row difference in one line', async () => {
     const result = await ladder("SELECT COUNT(*) FROM products WHERE category = 'Accessories'", context());
-    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 0, end_to_end: 0 });
-    expect(result.reason).toMatchInlineSnapshot(`"L4_execution fail: snapshot base: 1 missing row, 1 extra row"`);
+    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 0, L7_answer: 0, end_to_end: 0 });
+    expect(result.reason).toMatchInlineSnapshot(`"L4_execution fail: snapshot base: gold [12] vs predicted [4]"`);
   });
 
   it('a write statement fails L3 and never executes', async () => {
     const result = await ladder('DELETE FROM products', context());
     expect(result.pass).toBe(false);
-    expect(Object.keys(result.namedScores ?? {})).not.toContain('L4_execution');
+    expect([result.namedScores?.['L3_safety'], result.namedScores?.['L4_execution'], result.componentResults?.map((c) => c.assertion?.value)]).toEqual([0, 0, ['text2sql-ladder ladder rung L1_syntax', 'text2sql-ladder ladder rung L3_safety']]);
   });
 
   it('a clarify item passes on a decline with only end_to_end, and fails on SQL', async () => {
     const clarify = { expected_behavior: 'clarify', gold_sql: [] };
     const declined = await ladder({ action: 'clarify', message: 'Which period?' }, context(clarify));
-    expect([declined.pass, declined.namedScores, declined.reason]).toEqual([true, { end_to_end: 1 }, 'clarify item: asked for clarification: Which period?']);
+    expect([declined.pass, declined.namedScores, declined.reason]).toEqual([true, { L1_syntax: 0, L2_schema: 0, L3_safety: 0, L4_execution: 0, L7_answer: 0, end_to_end: 1 }, 'clarify item: asked for clarification: Which period?']);
     const answered = await ladder('SELECT COUNT(*) FROM orders', context(clarify));
-    expect([answered.pass, answered.namedScores]).toEqual([false, { end_to_end: 0 }]);
+    // The SQL goes through the gates (a clarify item answered with a read-only query passes L1–L3).
+    expect([answered.pass, answered.namedScores]).toEqual([false, { L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 0, L7_answer: 0, end_to_end: 0 }]);
   });
 
   it('an answer item without gold is unscored: passes, no L4 or end_to_end score', async () => {
@@ -84,7 +86,7 @@ describe('ladder assertion', () => {
     expect([result.pass, result.score, result.namedScores, result.reason]).toEqual([
       true,
       0,
-      { L1_syntax: 1, L2_schema: 1, L3_safety: 1 },
+      { L1_syntax: 1, L2_schema: 1, L3_safety: 1, L7_answer: 0 },
       'L4_execution unscored: no gold SQL: the item is unscored',
     ]);
   });
@@ -98,8 +100,24 @@ describe('ladder assertion', () => {
     const output = { sql: 'SELECT COUNT(*) FROM products', answer: 'We carry 999 products.' };
     const result = await ladder(output, context({}, { efficiency: true }));
     expect(Object.keys(result.namedScores ?? {})).toEqual(['L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L6_efficiency', 'L7_answer', 'end_to_end']);
-    expect([result.namedScores?.['L7_answer'], result.namedScores?.['end_to_end'], result.pass]).toEqual([0, 1, false]);
+    expect([result.namedScores?.['L7_answer'], result.namedScores?.['end_to_end'], result.pass]).toEqual([0, 0, false]);
     expect(result.reason).toMatch(/^L7_answer fail: /);
+  });
+
+  it('end_to_end counts L7 by default: an ungrounded number makes the item not end-to-end correct; answerInEndToEnd: false judges the SQL only', async () => {
+    const output = { sql: 'SELECT COUNT(*) FROM products', answer: 'We carry 999 products.' };
+    const byDefault = await ladder(output, context({}));
+    expect([byDefault.namedScores?.['L4_execution'], byDefault.namedScores?.['L7_answer'], byDefault.namedScores?.['end_to_end'], byDefault.score]).toEqual([1, 0, 0, 0]);
+    const included = await ladder(output, context({}, { answerInEndToEnd: true }));
+    expect([included.namedScores?.['L7_answer'], included.namedScores?.['end_to_end']]).toEqual([0, 0]);
+    const excluded = await ladder(output, context({}, { answerInEndToEnd: false }));
+    expect([excluded.namedScores?.['L7_answer'], excluded.namedScores?.['end_to_end'], excluded.pass]).toEqual([0, 1, false]);
+    const grounded = await ladder({ sql: 'SELECT COUNT(*) FROM products', answer: 'We carry 12 products.' }, context({}));
+    expect([grounded.namedScores?.['L7_answer'], grounded.namedScores?.['end_to_end'], grounded.pass]).toEqual([1, 1, true]);
+    // A blank prose answer is no verdict on an answer: L7 is skipped and end_to_end is the SQL's.
+    const blank = await ladder({ sql: 'SELECT COUNT(*) FROM products', answer: '  ' }, context({}));
+    expect([blank.namedScores?.['L4_execution'], blank.namedScores?.['L7_answer'], blank.namedScores?.['end_to_end'], blank.pass]).toEqual([1, 0, 1, true]);
+    await expect(ladder(output, context({}, { answerInEndToEnd: 'yes' }))).rejects.toThrow(/config\.answerInEndToEnd must be/);
   });
 
   it('with L5 on (config.semantic), a lucky L4 match on the warehouse fails with the witness, and end_to_end counts it', async () => {
@@ -109,7 +127,7 @@ describe('ladder assertion', () => {
     ];
     const predicted = "SELECT o.user_id, COUNT(*) AS orders FROM orders o JOIN customers c ON c.customer_id = o.customer_id WHERE c.name = 'Fabrikam Inc' AND o.order_date >= '2025-01-01' AND o.status <> 'CANCELLED' AND o.deleted_at IS NULL GROUP BY o.user_id";
     const result = await ladder(predicted, context({ gold_sql: gold }, { semantic: { suite: false, search: { maxSeconds: 120 } } }));
-    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 1, L5_semantic: 0, end_to_end: 0 });
+    expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 1, L5_semantic: 0, L7_answer: 0, end_to_end: 0 });
     expect(result.pass).toBe(false);
     expect(result.reason).toMatch(/^L5_semantic fail: refuted on a \d+-row database: gold returns .*INSERT INTO /);
     const l5 = (result.metadata?.['text2sqlLadder'] as { rungs: { rung: string; details: { search: { verdict: string; witnesses: unknown[] } } }[] }).rungs.find((r) => r.rung === 'semantic');

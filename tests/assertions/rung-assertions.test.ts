@@ -66,7 +66,7 @@ describe('safety assertion', () => {
   it('fails two statements; LIMIT and allowed tables are off by default and configurable', async () => {
     const two = await safety('SELECT 1; DROP TABLE orders', context());
     expect([two.pass, two.namedScores]).toEqual([false, { L3_safety: 0 }]);
-    expect(two.reason).toMatchInlineSnapshot(`"multiple_statements: 2 statements; exactly one query is allowed at 1:11 (+1 more)"`);
+    expect(two.reason).toMatchInlineSnapshot(`"statement 2 of 2 (DROP TABLE orders): ddl_statement; multiple_statements: 2 statements; exactly one query is allowed at 1:11 (+1 more)"`);
     expect((await safety('SELECT * FROM users', context({ role: 'finance' }))).pass).toBe(true);
     const limited = await safety('SELECT * FROM orders', context({}, { safety: { maxLimit: 100 } }));
     expect(limited.pass).toBe(false);

@@ -139,6 +139,8 @@ describe('the seeded-defect dataset', () => {
       { label: 'only gold 0 returns', columns: ['COUNT(*)'], rows: [[7]], count: 1 },
       { label: 'only gold 1 returns', columns: ['COUNT(*)'], rows: [[6]], count: 1 },
     ]);
+    // Two golds compared are named as golds, not as gold and prediction.
+    expect(find('golds_disagree', 'a-null-city')[0]!.message).toBe('gold 1 differs from gold 0: gold 0 [7] vs gold 1 [6]');
     expect(find('all_null_row', 'm-minors')[0]!.rows).toEqual([{ label: 'the row', columns: ['AVG(score)', 'MIN(city)'], rows: [[null, null]], count: 1 }]);
   });
 
@@ -152,7 +154,7 @@ describe('the seeded-defect dataset', () => {
   it('earlier runs: two of three agree against the wrong gold; disagreeing or declining runs on clean items are no evidence', () => {
     const paid = find('runs_agree_against_gold', 'w-paid')[0]!;
     expect([paid.message, paid.rows, paid.details]).toEqual([
-      "2 of 3 runs (a, b) return the same result, and L4 fails it against the gold: snapshot base: 1 missing row, 1 extra row",
+      "2 of 3 runs (a, b) return the same result, and L4 fails it against the gold: snapshot base: gold [1] vs predicted [3]",
       [
         { label: 'only the gold returns', columns: ['COUNT(*)'], rows: [[1]], count: 1 },
         { label: 'only the runs return', columns: ['COUNT(*)'], rows: [[3]], count: 1 },
@@ -161,7 +163,7 @@ describe('the seeded-defect dataset', () => {
     ]);
     expect(report.items.find((item) => item.id === 'c-oldest')!.runs).toEqual([
       { run: 'a', status: 'no_sql', reason: 'declined (clarify)' },
-      { run: 'b', status: 'fail', reason: 'snapshot base: 1 missing row, 1 extra row', sql: 'SELECT name FROM people ORDER BY age LIMIT 1' },
+      { run: 'b', status: 'fail', reason: "snapshot base: gold ['dan'] vs predicted ['eve']", sql: 'SELECT name FROM people ORDER BY age LIMIT 1' },
       { run: 'c', status: 'missing', reason: 'no output for item c-oldest' },
     ]);
     expect(report.items.find((item) => item.id === 'c-count')!.runs!.map((run) => run.status)).toEqual(['fail', 'fail', 'pass']);

@@ -43,9 +43,9 @@ describe('audit of datasets/warehouse.yaml', () => {
       ['same_on_every_snapshot', 'wh-048', null],
     ]);
     expect(report.findings.filter((f) => f.kind === 'runs_agree_against_gold').map((f) => [f.item, f.message, f.rows.map((s) => [s.label, s.rows])])).toEqual([
-      ['wh-026', '2 of 2 runs (warehouse-strong, warehouse-weak) return the same result, and L4 fails it against the gold: snapshot edge: gold 0: prediction has 1 row, gold has 2; 1 missing row', [['only the gold returns', [[9, 'Litware Inc', 62]]]]],
-      ['wh-031', '2 of 2 runs (warehouse-strong, warehouse-weak) return the same result, and L4 fails it against the gold: snapshot edge: 1 missing row, 1 extra row', [['only the gold returns', [[32835.75]]], ['only the runs return', [[20512.5]]]]],
-      ['wh-041', '2 of 2 runs (warehouse-strong, warehouse-weak) return the same result, and L4 fails it against the gold: snapshot edge: 1 missing row, 1 extra row', [['only the gold returns', [[5]]], ['only the runs return', [[4]]]]],
+      ['wh-026', '2 of 2 runs (warehouse-strong, warehouse-weak) return the same result, and L4 fails it against the gold: snapshot edge: gold 0: prediction has 1 row, gold has 2; 1 missing row: gold [9, \'Litware Inc\', 62]', [['only the gold returns', [[9, 'Litware Inc', 62]]]]],
+      ['wh-031', '2 of 2 runs (warehouse-strong, warehouse-weak) return the same result, and L4 fails it against the gold: snapshot edge: gold [32835.75] vs predicted [20512.5]', [['only the gold returns', [[32835.75]]], ['only the runs return', [[20512.5]]]]],
+      ['wh-041', '2 of 2 runs (warehouse-strong, warehouse-weak) return the same result, and L4 fails it against the gold: snapshot edge: gold [5] vs predicted [4]', [['only the gold returns', [[5]]], ['only the runs return', [[4]]]]],
     ]);
     // Role items ran on their role copies.
     const support = report.items.find((item) => item.id === 'wh-016')!;

@@ -132,7 +132,7 @@ describe('text2sql-ladder audit', () => {
       ['tie_at_limit', '1', 'shop', 'LIMIT cuts a tie of 2 rows on price = 3: keeps 1, leaves out 1'],
       ['tie_at_limit', '1', 'shop_edge', 'LIMIT cuts a tie of 2 rows on price = 3: keeps 1, leaves out 1'],
       ['same_on_every_snapshot', '1', null, 'returns the same 1 row on shop, shop_edge: the extra snapshots add nothing for it'],
-      ['runs_agree_against_gold', '2', 'shop_edge', '2 of 2 runs (a, b) return the same result, and L4 fails it against the gold: snapshot shop_edge: prediction has 3 rows, gold has 2; 1 extra row'],
+      ['runs_agree_against_gold', '2', 'shop_edge', '2 of 2 runs (a, b) return the same result, and L4 fails it against the gold: snapshot shop_edge: prediction has 3 rows, gold has 2; 1 extra row: predicted [\'mug\']'],
       ['same_on_every_snapshot', '2', null, 'returns the same 2 rows on shop, shop_edge: the extra snapshots add nothing for it'],
     ]);
   });

@@ -79,7 +79,7 @@ describe('compare two spider runs', () => {
     expect([code, err]).toEqual([0, '']);
     expect(out).toContain('│ end_to_end │ 5      │ 2/5 (40.0%) │ 4/5 (80.0%) │ +40.0 │');
     expect(out).toContain('end_to_end: 1 regression, 3 improvements\n');
-    expect(out).toContain('  regressed 3  now: snapshot shop: 1 missing row, 1 extra row\n');
+    expect(out).toContain('  regressed 3  now: snapshot shop: gold [3] vs predicted [1.5]\n');
     expect(out).toMatch(/ {2}improved {2}1 {2}was: snapshot shop_edge: .*\n/);
     expect(out).toContain('identity   same dataset sha256:');
     expect(out).toContain('gate: none configured (--fail-on, --min, --required)\n');
@@ -119,7 +119,7 @@ describe('compare two spider runs', () => {
     const md = readFileSync(markdown, 'utf8');
     expect(md.split('\n').slice(0, 6)).toEqual(['### text2sql-ladder compare: base → cand', '', '**Gate: ❌ failed**', '', '- ❌ end_to_end: 1 regression (3)', '']);
     expect(md).toContain('| `end_to_end` | 5 | 2/5 (40.0%) | 4/5 (80.0%) | +40.0 |');
-    expect(md).toContain('| regressed | `3` | execution match | snapshot shop: 1 missing row, 1 extra row |');
+    expect(md).toContain('| regressed | `3` | execution match | snapshot shop: gold [3] vs predicted [1.5] |');
     expect((JSON.parse(readFileSync(json, 'utf8')) as { gate: { pass: boolean } }).gate.pass).toBe(false);
   });
 

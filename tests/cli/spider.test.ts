@@ -70,7 +70,7 @@ describe('text2sql-ladder spider', () => {
     const items = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(items).toEqual([
       { i: 0, db_id: 'shop', hardness: 'easy', exec: 1, error: null, flags: [], goldIndex: 0 },
-      { i: 1, db_id: 'shop', hardness: 'medium', exec: 0, error: 'snapshot shop_edge: prediction has 4 rows, gold has 3; 1 extra row', flags: [], goldIndex: 0 },
+      { i: 1, db_id: 'shop', hardness: 'medium', exec: 0, error: "snapshot shop_edge: prediction has 4 rows, gold has 3; 1 extra row: predicted ['mug']", flags: [], goldIndex: 0 },
       { i: 2, db_id: 'shop', hardness: 'easy', exec: 1, error: null, flags: ['ordered'], goldIndex: 0 },
       { i: 3, db_id: 'shop', hardness: 'medium', exec: 1, error: null, flags: ['ordered', 'nondeterministic_gold'], goldIndex: 0 },
       { i: 4, db_id: 'nowhere', hardness: null, exec: null, error: `unknown db_id "nowhere": no folder ${path.join(dbDir, 'nowhere')}`, flags: ['gold_error', 'unknown_db'], goldIndex: null },

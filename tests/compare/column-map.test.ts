@@ -111,7 +111,7 @@ describe('adversarial column maps', () => {
     const predCols = Array.from({ length: 10 }, column);
     const toRows = (cols: Cell[][]): Row[] => Array.from({ length: n }, (_, r) => cols.map((col) => col[r]!));
     const verdict = compareResults(result(toRows(goldCols)), result(toRows(predCols)), resolvePolicy('default'));
-    expect([verdict.match, verdict.reason, verdict.flags]).toEqual([false, '40 missing rows, 40 extra rows', []]);
+    expect([verdict.match, verdict.reason, verdict.flags]).toEqual([false, '40 missing rows, 40 extra rows; first: gold [1, 32, 26, 34, 18, 32, 30, 7, 12, 39] vs predicted [27, 14, 29, 22, 16, 25, 26, 30, 33, 21]', []]);
   });
 
   it('value sets coincide per column, rows differ only by a swap between two columns', () => {

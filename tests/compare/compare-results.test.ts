@@ -46,9 +46,9 @@ describe('compareResults — default preset, cell rules', () => {
 describe('compareResults — rows, duplicates, empty results', () => {
   it.each<[string, Rows, Rows, boolean, string]>([
     ['multiset: same rows in another order', [[1], [2], [2]], [[2], [1], [2]], true, 'results match'],
-    ['multiset: duplicate counts differ', [[1], [2], [2]], [[1], [1], [2]], false, '1 missing row, 1 extra row'],
-    ['multiset: one row too many', [[1]], [[1], [1]], false, 'prediction has 2 rows, gold has 1; 1 extra row'],
-    ['non-empty gold, empty prediction', [[1]], [], false, 'prediction has 0 rows, gold has 1; 1 missing row'],
+    ['multiset: duplicate counts differ', [[1], [2], [2]], [[1], [1], [2]], false, 'gold [2] vs predicted [1]'],
+    ['multiset: one row too many', [[1]], [[1], [1]], false, 'prediction has 2 rows, gold has 1; 1 extra row: predicted [1]'],
+    ['non-empty gold, empty prediction', [[1]], [], false, 'prediction has 0 rows, gold has 1; 1 missing row: gold [1]'],
   ])('%s', (_name, gold, pred, match, reason) => {
     const verdict = compareResults(result(gold), result(pred, ['c0']), def);
     expect([verdict.match, verdict.reason]).toEqual([match, reason]);
@@ -83,7 +83,7 @@ describe('compareResults — columns', () => {
   it('values moved between columns do not match (no per-row sorting)', () => {
     // Sorting each row would make both results {1,2},{3,4}.
     const verdict = compareResults(result([[1, 2], [3, 4]]), result([[2, 1], [3, 4]]), def);
-    expect([verdict.match, verdict.reason, verdict.missingRows.rows, verdict.extraRows.rows]).toEqual([false, '1 missing row, 1 extra row', [[1, 2]], [[2, 1]]]);
+    expect([verdict.match, verdict.reason, verdict.missingRows.rows, verdict.extraRows.rows]).toEqual([false, 'gold [1, 2] vs predicted [2, 1]', [[1, 2]], [[2, 1]]]);
   });
 
   it('extra predicted columns fail unless allowExtraColumns', () => {
@@ -130,7 +130,7 @@ describe('compareResults — row order', () => {
 
   it('the first differing position is reported', () => {
     const verdict = compareResults(gold, swapped, def, { goldSql: 'SELECT a FROM t ORDER BY a' });
-    expect(verdict.reason).toBe('same rows, but row order differs at row 0');
+    expect(verdict.reason).toBe('same rows, but row order differs at row 0: gold 1 vs predicted 2');
     expect(verdict.firstDifference).toEqual({ goldRow: 0, predictedRow: 0, goldColumn: 0, predictedColumn: 0, gold: 1, predicted: 2 });
   });
 
@@ -202,8 +202,47 @@ describe('compareResults — the diff pairs columns by the one overlap map', () 
     const similarity = rowSimilarity({ columnCount: 2, rows: gold.rows }, { columnCount: 2, rows: predicted.rows });
     expect(similarity.columnMap).toEqual([0, 1]);
     expect(overlapColumnMap({ columnCount: 2, rows: gold.rows }, { columnCount: 2, rows: predicted.rows })).toEqual([0, 1]);
-    expect(verdict.reason).toBe('prediction has 4 rows, gold has 3; 3 missing rows, 4 extra rows');
+    expect(verdict.reason).toBe('prediction has 4 rows, gold has 3; 3 missing rows, 4 extra rows; first: gold [1, 5] vs predicted [1, 1]');
     // Under the old map the first difference was gold column 1 against predicted column 0.
     expect(verdict.firstDifference).toEqual({ goldRow: 0, predictedRow: 0, goldColumn: 1, predictedColumn: 1, gold: 5, predicted: 1 });
+  });
+});
+
+describe('compareResults — reasons carry the differing values', () => {
+  const policy = resolvePolicy(undefined);
+  const table = (columns: string[], rows: Cell[][]) => result(rows, columns);
+
+  it('a 1×1 result: gold value vs predicted value', () => {
+    const verdict = compareResults(table(['revenue'], [[415447.25]]), table(['revenue'], [[1040070.25]]), policy);
+    expect(verdict.reason).toBe('gold [415447.25] vs predicted [1040070.25]');
+  });
+
+  it('a 3×2 result: the counts, then the first differing pair of rows', () => {
+    const verdict = compareResults(
+      table(['region', 'total'], [['north', 12.5], ['south', 3], ['east', 7]]),
+      table(['region', 'total'], [['north', 13], ['south', 3], ['east', 8]]),
+      policy,
+    );
+    expect(verdict.reason).toBe("2 missing rows, 2 extra rows; first: gold ['north', 12.5] vs predicted ['north', 13]");
+  });
+
+  it('a 3×2 gold against 2 predicted rows: the one missing row is quoted', () => {
+    const verdict = compareResults(table(['region', 'total'], [['north', 12.5], ['south', 3], ['east', 7]]), table(['region', 'total'], [['north', 12.5], ['south', 3]]), policy);
+    expect(verdict.reason).toBe("prediction has 2 rows, gold has 3; 1 missing row: gold ['east', 7]");
+  });
+
+  it('a wide row is cut to a readable width', () => {
+    const wide = Array.from({ length: 20 }, (_, i) => `value-${i}`);
+    const verdict = compareResults(table(wide, [wide]), table(wide, [wide.map((v) => v.toUpperCase())]), policy);
+    expect(verdict.reason).toBe("gold ['value-0', 'value-1', 'value-2', 'value-3', 'value-4', 'v…] vs predicted ['VALUE-0', 'VALUE-1', 'VALUE-2', 'VALUE-3', 'VALUE-4', 'V…]");
+  });
+
+  it('two golds compared are named as golds (context.sides), in every kind of reason', () => {
+    const sides = { gold: 'gold 0', predicted: 'gold 1' };
+    expect(compareResults(table(['n'], [[4]]), table(['n'], [[9]]), policy, { sides }).reason).toBe('gold 0 [4] vs gold 1 [9]');
+    expect(compareResults(table(['n'], [[4], [5]]), table(['n'], [[4]]), policy, { sides }).reason).toBe('gold 1 has 1 row, gold 0 has 2; 1 missing row: gold 0 [5]');
+    expect(compareResults(table(['a', 'b'], [[1, 2]]), table(['a'], [[1]]), policy, { sides }).reason).toBe('gold 1 has 1 column, gold 0 has 2');
+    const ordered = compareResults(table(['n'], [[1], [2]]), table(['n'], [[2], [1]]), policy, { goldSql: 'SELECT n FROM t ORDER BY n', sides });
+    expect(ordered.reason).toBe('same rows, but row order differs at row 0: gold 0 1 vs gold 1 2');
   });
 });

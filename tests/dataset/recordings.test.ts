@@ -17,7 +17,7 @@ afterAll(() => runtime.close());
 interface Verdict {
   /** `end_to_end` = 1. */
   readonly pass: boolean;
-  /** `declined`, `answered`, `L<n> <issue kind>` for a gate, `prediction_error`, `mismatch on <snapshots>`, `match`. */
+  /** `declined`, `answered`, `L<n> <issue kind>` for a gate, `prediction_error`, `mismatch on <snapshots>`, `match`, `match, answer ungrounded` (L7 counts in end_to_end). */
   readonly why: string;
   /** L7's verdict, when the output has a prose answer and L7 ran. */
   readonly grounded?: boolean;
@@ -54,7 +54,8 @@ async function grade(item: DatasetItem, output: unknown): Promise<Verdict> {
   if (details === null || details === undefined) return { pass, why: 'not run', ...extra };
   if (details.snapshots.some((s) => s.predictedError !== undefined)) return { pass, why: 'prediction_error', ...extra };
   const mismatched = details.snapshots.filter((s) => s.verdict?.match !== true).map((s) => s.snapshot);
-  return { pass, why: mismatched.length === 0 ? 'match' : `mismatch on ${mismatched.join(',')}`, ...extra };
+  const why = mismatched.length > 0 ? `mismatch on ${mismatched.join(',')}` : grounded === false ? 'match, answer ungrounded' : 'match';
+  return { pass, why, ...extra };
 }
 
 let items: DatasetItem[];
@@ -93,12 +94,13 @@ describe('recorded runs over datasets/warehouse.yaml', () => {
     }
   });
 
-  it('strong: 65 of 70 scored items pass; it misses the subtle traps and guesses one clarify item', () => {
+  it('strong: 64 of 70 scored items pass; it misses the subtle traps, guesses one clarify item and makes up one figure', () => {
     // "up 8% on the previous fiscal year": a made-up comparison.
     expect(ungrounded('strong')).toEqual(['wh-036']);
     expect(failing('strong')).toEqual({
       'wh-026': 'mismatch on edge',
       'wh-031': 'mismatch on edge',
+      'wh-036': 'match, answer ungrounded', // the SQL is right; the prose claims "up 8%"
       'wh-041': 'mismatch on edge',
       'wh-047': 'mismatch on edge',
       'wh-061': 'answered',
@@ -106,8 +108,9 @@ describe('recorded runs over datasets/warehouse.yaml', () => {
     expect(verdicts['strong']!.size).toBe(70);
   });
 
-  it('weak: 26 of 70 scored items pass; each failure is one of the mistakes of How to evaluate SQL queries that run successfully but return the wrong answer', () => {
+  it('weak: 24 of 70 scored items pass; each failure is one of the mistakes of How to evaluate SQL queries that run successfully but return the wrong answer', () => {
     expect(failing('weak')).toEqual({
+      'wh-003': 'match, answer ungrounded', // the SQL is right; the prose makes up "17%"
       'wh-004': 'mismatch on base,later,edge', // case-sensitive brand filter 'Acme'
       'wh-005': 'mismatch on base,later,edge', // display label 'cancelled' for status code 'CANCELLED'
       'wh-006': 'mismatch on base,later,edge', // exact-case segment, test and deleted accounts kept
@@ -133,6 +136,7 @@ describe('recorded runs over datasets/warehouse.yaml', () => {
       'wh-036': 'mismatch on base,later,edge', // calendar year for fiscal year
       'wh-037': 'mismatch on base,later,edge', // calendar year to date for fiscal
       'wh-038': 'mismatch on base,later,edge', // last 30 days for last month
+      'wh-040': 'match, answer ungrounded', // the SQL is right; the prose makes up "21"
       'wh-041': 'mismatch on edge', // UTC date for New York date
       'wh-042': 'mismatch on base,later,edge', // UTC date for Singapore date
       'wh-043': 'mismatch on edge', // test and deleted accounts kept: right on lucky base data

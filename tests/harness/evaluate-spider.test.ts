@@ -34,7 +34,7 @@ describe('evaluateSpider', () => {
       [0, []],
     ]);
     expect(output.items[0]!.error).toMatch(/^gold_error: no gold runs on every snapshot \(gold 0 on bad: /);
-    expect(output.items[2]!.error).toBe('snapshot ok: 1 missing row, 1 extra row');
+    expect(output.items[2]!.error).toBe('snapshot ok: gold [2] vs predicted [1]');
     expect(output.warnings).toEqual([]);
   });
 

@@ -109,12 +109,12 @@ describe('toMatchGoldResult: failing', () => {
       Expected sql to return the result of the gold SQL on snapshot shop
       Received: "SELECT c.city, SUM(o.total) AS revenue FROM orders AS o JOIN customers AS c ON c.id = o.customer_id WHERE o.ordered_at >= '2024-02-01' GROUP BY c.city"
 
-      L4 execution failed: snapshot shop: 1 missing row, 1 extra row
+      L4 execution failed: snapshot shop: gold ['London', 200.5] vs predicted ['London', 80]
 
       Gold:
         SELECT c.city, SUM(o.total) AS revenue FROM orders AS o JOIN customers AS c ON c.id = o.customer_id GROUP BY c.city
 
-      Snapshot shop: 1 missing row, 1 extra row
+      Snapshot shop: gold ['London', 200.5] vs predicted ['London', 80]
       Column map (gold → prediction): none makes the results equal
       Missing rows (in the gold result, not in the prediction): 1
         | city     | revenue |
@@ -143,16 +143,16 @@ describe('toMatchGoldResult: failing', () => {
       Expected sql to return the result of the gold SQL on every snapshot (shop, edge)
       Received: "SELECT c.name, SUM(o.total) FROM orders AS o JOIN customers AS c ON c.id = o.customer_id GROUP BY c.name"
 
-      L4 execution failed: snapshot shop: 3 missing rows, 3 extra rows
+      L4 execution failed: snapshot shop: 3 missing rows, 3 extra rows; first: gold ['Helsinki', 45.25] vs predicted ['Ada', 200.5]
 
       Gold:
         SELECT c.city, SUM(o.total) AS revenue FROM orders AS o JOIN customers AS c ON c.id = o.customer_id GROUP BY c.city
 
       Snapshots:
-        shop: 3 missing rows, 3 extra rows  ← first failing
-        edge: prediction has 4 rows, gold has 3; 3 missing rows, 4 extra rows
+        shop: 3 missing rows, 3 extra rows; first: gold ['Helsinki', 45.25] vs predicted ['Ada', 200.5]  ← first failing
+        edge: prediction has 4 rows, gold has 3; 3 missing rows, 4 extra rows; first: gold ['Helsinki', 45.25] vs predicted ['Ada', 200.5]
 
-      Snapshot shop: 3 missing rows, 3 extra rows
+      Snapshot shop: 3 missing rows, 3 extra rows; first: gold ['Helsinki', 45.25] vs predicted ['Ada', 200.5]
       Column map (gold → prediction): none makes the results equal
       Missing rows (in the gold result, not in the prediction): 3
         | city       | revenue |
@@ -182,12 +182,12 @@ describe('toMatchGoldResult: failing', () => {
       Expected sql to return the result of the gold SQL on snapshot shop
       Received: "SELECT name, city FROM customers ORDER BY name DESC"
 
-      L4 execution failed: snapshot shop: same rows, but row order differs at row 0
+      L4 execution failed: snapshot shop: same rows, but row order differs at row 0: gold 'Ada' vs predicted 'Margaret'
 
       Gold:
         SELECT name, city FROM customers ORDER BY name
 
-      Snapshot shop: same rows, but row order differs at row 0
+      Snapshot shop: same rows, but row order differs at row 0: gold 'Ada' vs predicted 'Margaret'
       Column map (gold → prediction): none makes the results equal
       First differing cell (rows from 0): gold row 0, column name = 'Ada'; prediction row 0, column name = 'Margaret'
 

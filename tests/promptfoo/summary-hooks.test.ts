@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach as restore, describe, expect, it, vi } from 'vitest';
 import { toGradingResult } from '../../src/promptfoo/adapter.js';
 import { toLadderGradingResult } from '../../src/promptfoo/ladder-result.js';
-import { afterAll, afterEach, toSummaryRecord } from '../../src/promptfoo/summary-hooks.js';
+import { afterAll, afterEach, flatExecutionFacts, summarizeRows, toSummaryRecord } from '../../src/promptfoo/summary-hooks.js';
+import { resolvePolicy } from '../../src/compare/policy.js';
 import type { ResultRow } from '../../src/promptfoo/summary-hooks.js';
 import type { LadderResult } from '../../src/rungs/ladder.js';
 import { createRungResult, createSkippedResult } from '../../src/rungs/rung-result.js';
@@ -57,6 +58,26 @@ describe('afterEach', () => {
       ladder_verdict: 'fail',
     });
     expect(JSON.parse(String(result.metadata?.['ladder']))).toMatchObject({ kind: 'ladder', id: 'q1', statuses: { L2_schema: 'fail', L4_execution: 'skipped' } });
+  });
+
+  it('L4 key facts are flat fields; the policy once per row', () => {
+    const details = {
+      policy: resolvePolicy(undefined),
+      goldIndex: 0,
+      firstFailingSnapshot: 'edge',
+      flags: ['ordered'],
+      snapshots: [
+        { snapshot: 'base', verdict: { match: true, firstDifference: null } },
+        { snapshot: 'edge', verdict: { match: false, firstDifference: { goldRow: 0, predictedRow: 0, goldColumn: 0, predictedColumn: 0, gold: 415447.25, predicted: 1040070.25 } } },
+      ],
+    };
+    expect(flatExecutionFacts({ kind: 'rung', rung: 'execution', status: 'fail', score: 0, reason: '', issues: [], details })).toEqual({
+      L4_snapshot: 'edge',
+      L4_gold_index: '0',
+      L4_first_difference: 'row 0, column 0: gold 415447.25 vs predicted 1040070.25',
+      L4_flags: 'ordered',
+      L4_policy: 'default: row order gold-order-by, column order ignore, duplicates multiset, float tolerance relative 0.000001, extra columns not allowed',
+    });
   });
 
   it('leaves rows without ladder metadata alone and never throws', async () => {
@@ -128,5 +149,24 @@ describe('afterAll: a run that lost rows', () => {
     } finally {
       process.exitCode = before;
     }
+  });
+});
+
+describe('summarizeRows: one summary per prompt × provider', () => {
+  it('a prompt A/B on one provider is two columns, never merged', () => {
+    const a = { ...ladderRow(), promptIdx: 0, testIdx: 0 };
+    const b = { ...ladderRow(), promptIdx: 1, testIdx: 0 };
+    const c = { ...ladderRow(), promptIdx: 1, testIdx: 1 };
+    const prompts = [{ provider: 'weak', label: 'prompts/v1.txt' }, { provider: 'weak', label: 'prompts/v2.txt' }];
+    const summaries = summarizeRows([c, a, b], prompts);
+    expect(summaries.map((summary) => [summary.provider, summary.prompt, summary.column, summary.items])).toEqual([
+      ['weak [prompts/v1.txt]', 'prompts/v1.txt', 0, 1],
+      ['weak [prompts/v2.txt]', 'prompts/v2.txt', 1, 2],
+    ]);
+  });
+
+  it('one prompt per provider keeps the provider as the label', () => {
+    const summaries = summarizeRows([{ ...ladderRow(), promptIdx: 0 }], [{ provider: 'weak', label: 'p' }]);
+    expect(summaries.map((summary) => summary.provider)).toEqual(['weak']);
   });
 });

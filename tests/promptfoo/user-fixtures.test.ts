@@ -121,7 +121,7 @@ describe('loadTests and the ladder on an app folder', () => {
     const context = { vars: two.vars, test: { metadata: two.metadata, vars: two.vars } };
     expect((await ladder('SELECT COUNT(*) FROM t', context)).pass).toBe(true);
     const wrong = await ladder('SELECT 2', context);
-    expect([wrong.pass, wrong.reason]).toEqual([false, 'L4_execution fail: snapshot feb: 1 missing row, 1 extra row']);
+    expect([wrong.pass, wrong.reason]).toEqual([false, 'L4_execution fail: snapshot feb: gold [3] vs predicted [2]']);
   });
 });
 

@@ -47,6 +47,8 @@ describe('summarizeLadder', () => {
       emptyGoldMatches: 1,
     });
     expect(strong?.rungs.map((r) => `${r.name} ${r.passed}/${r.n}`)).toEqual(['L1_syntax 4/5', 'L2_schema 4/4', 'L3_safety 4/4', 'L4_execution 2/3']);
+    // The viewer header's figure: passed of every item the rung was listed for (skipped counts 0; unscored and unlisted left out).
+    expect(strong?.rungs.map((r) => `${r.name} ${r.ofAll.passed}/${r.ofAll.n}`)).toEqual(['L1_syntax 4/5', 'L2_schema 4/5', 'L3_safety 4/5', 'L4_execution 2/4']);
     expect(strong?.tags.map((t) => `${t.tag} ${t.passed}/${t.n}`)).toEqual(['difficulty:easy 1/1', 'difficulty:hard 0/2']);
     expect(weak).toMatchObject({ items: 1, executionSuccess: { passed: 0, n: 1 }, correctAmongExecuted: { passed: 0, n: 0, rate: undefined } });
   });
@@ -55,23 +57,27 @@ describe('summarizeLadder', () => {
 describe('renderLadderSummary', () => {
   it('prints one column per provider and a tag table', () => {
     expect(renderLadderSummary(summarizeLadder(records))).toMatchInlineSnapshot(`
-      "┌────────────────────────┬──────────────┬──────────────┐
-      │ ladder summary         │ strong       │ weak         │
-      ├────────────────────────┼──────────────┼──────────────┤
-      │ items                  │ 7            │ 1            │
-      │ scored                 │ 6            │ 1            │
-      │ unscored               │ 1            │ 0            │
-      │ errored rows           │ 1            │ 0            │
-      │ execution success      │ 3/5 (60.0%)  │ 0/1 (0.0%)   │
-      │ correct among executed │ 2/3 (66.7%)  │ —            │
-      │ end-to-end correct     │ 3/6 (50.0%)  │ 0/1 (0.0%)   │
-      │ gold errors            │ 1            │ 0            │
-      │ empty-gold matches     │ 1            │ 0            │
-      │ L1_syntax pass rate    │ 4/5 (80.0%)  │ 1/1 (100.0%) │
-      │ L2_schema pass rate    │ 4/4 (100.0%) │ 1/1 (100.0%) │
-      │ L3_safety pass rate    │ 4/4 (100.0%) │ 0/1 (0.0%)   │
-      │ L4_execution pass rate │ 2/3 (66.7%)  │ —            │
-      └────────────────────────┴──────────────┴──────────────┘
+      "┌───────────────────────────┬──────────────┬──────────────┐
+      │ ladder summary            │ strong       │ weak         │
+      ├───────────────────────────┼──────────────┼──────────────┤
+      │ items                     │ 7            │ 1            │
+      │ scored                    │ 6            │ 1            │
+      │ unscored                  │ 1            │ 0            │
+      │ errored rows              │ 1            │ 0            │
+      │ execution success         │ 3/5 (60.0%)  │ 0/1 (0.0%)   │
+      │ correct among executed    │ 2/3 (66.7%)  │ —            │
+      │ end-to-end correct        │ 3/6 (50.0%)  │ 0/1 (0.0%)   │
+      │ gold errors               │ 1            │ 0            │
+      │ empty-gold matches        │ 1            │ 0            │
+      │ L1_syntax pass rate       │ 4/5 (80.0%)  │ 1/1 (100.0%) │
+      │ L2_schema pass rate       │ 4/4 (100.0%) │ 1/1 (100.0%) │
+      │ L3_safety pass rate       │ 4/4 (100.0%) │ 0/1 (0.0%)   │
+      │ L4_execution pass rate    │ 2/3 (66.7%)  │ —            │
+      │ L1_syntax of all items    │ 4/5 (80.0%)  │ 1/1 (100.0%) │
+      │ L2_schema of all items    │ 4/5 (80.0%)  │ 1/1 (100.0%) │
+      │ L3_safety of all items    │ 4/5 (80.0%)  │ 0/1 (0.0%)   │
+      │ L4_execution of all items │ 2/4 (50.0%)  │ 0/1 (0.0%)   │
+      └───────────────────────────┴──────────────┴──────────────┘
 
       ┌───────────────────┬──────────────┬────────────┐
       │ end-to-end by tag │ strong       │ weak       │
@@ -114,5 +120,17 @@ describe('checkRowCount', () => {
     expect(checkRowCount({ items: 1, columns: ['a'], rows: [{ item: 0, column: 0 }, { item: 5, column: 0 }] }).message).toBe(
       'incomplete run: 1 of 1 rows (1 items × 1 columns); 1 rows outside the dataset; the summary does not cover the dataset',
     );
+  });
+});
+
+describe('probes in the summary', () => {
+  it('counts probes checked and refused per column, and prints them only when a column has some', () => {
+    const withProbes = [record({ id: 'p1', probes: { checked: 3, refused: 1 } }), record({ id: 'p2', probes: { checked: 1, refused: 0 } }), record({ id: 'p3' })];
+    const [summary] = summarizeLadder(withProbes);
+    expect(summary?.probes).toEqual({ checked: 4, refused: 1 });
+    const text = renderLadderSummary([summary!]);
+    expect(text).toContain('│ probes checked (L3)       │ 4');
+    expect(text).toContain('│ probes refused (L3)       │ 1');
+    expect(renderLadderSummary(summarizeLadder([record({ id: 'x' })]))).not.toContain('probes');
   });
 });

@@ -128,15 +128,15 @@ describe('warehouse: weak vs strong recorded runs', () => {
     expect(identity['settings']).toEqual({ assertions: [{ assertion: 'assertions/ladder.ts:ladder', config: { policy: 'default', timeoutMs: 5000, efficiency: true } }] });
   });
 
-  it('weak → strong: 39 improvements, no regression end to end; the exact lists per rung', () => {
+  it('weak → strong: 40 improvements, no regression end to end; the exact lists per rung', () => {
     const { code, stderr, report } = compareJson(`${evalFile}#weak`, `${evalFile}#strong`);
     expect([code, stderr]).toEqual([0, '']);
     const byMetric = Object.fromEntries(report.metrics.map((metric) => [metric.metric, metric]));
     const e2e = byMetric['end_to_end']!;
-    expect([e2e.paired, e2e.baseline.passed, e2e.candidate.passed]).toEqual([70, 26, 65]);
+    expect([e2e.paired, e2e.baseline.passed, e2e.candidate.passed]).toEqual([70, 24, 64]);
     expect(e2e.improvements.map((change) => change.id)).toEqual(IMPROVED);
     expect(e2e.regressions).toEqual([]);
-    expect(e2e.test).toEqual({ improvements: 39, regressions: 0, discordant: 39, pValue: 2 / 2 ** 39, midP: 1 / 2 ** 39, method: 'exact-rational' });
+    expect(e2e.test).toEqual({ improvements: 40, regressions: 0, discordant: 40, pValue: 2 / 2 ** 40, midP: 1 / 2 ** 40, method: 'exact-rational' });
     expect(e2e.improvements.find((change) => change.id === 'wh-014')!.baselineReason).toMatch(/^L2_schema fail: no such column: i\.qty/);
     const lists = (name: string) => [byMetric[name]!.improvements.map((c) => c.id), byMetric[name]!.regressions.map((c) => c.id)];
     expect(lists('L1_syntax')).toEqual([['wh-030'], []]);
@@ -151,11 +151,11 @@ describe('warehouse: weak vs strong recorded runs', () => {
     expect(report.identityDifferences).toEqual([{ field: 'provider', blocking: false, message: 'provider weak (replay:warehouse-weak.jsonl) vs strong (replay:warehouse-strong.jsonl)' }]);
   });
 
-  it('strong → weak with --fail-on regression: the 39 items regress and the gate fails (exit 1)', () => {
+  it('strong → weak with --fail-on regression: the 40 items regress and the gate fails (exit 1)', () => {
     const { code, report } = compareJson(`${evalFile}#strong`, `${evalFile}#weak`, { failOn: 'regression' });
     expect(code).toBe(1);
     expect(report.metrics[0]!.regressions.map((change) => change.id)).toEqual(IMPROVED);
-    expect(report.gate.checks).toEqual([{ kind: 'regression', metric: 'end_to_end', pass: false, message: 'end_to_end: 39 regressions (wh-004, wh-005, wh-006, wh-007, wh-009, wh-014, wh-015, wh-017, wh-018, wh-019, … 29 more)' }]);
+    expect(report.gate.checks).toEqual([{ kind: 'regression', metric: 'end_to_end', pass: false, message: 'end_to_end: 40 regressions (wh-003, wh-004, wh-005, wh-006, wh-007, wh-009, wh-014, wh-015, wh-017, wh-018, … 30 more)' }]);
   });
 
   it('a required item that regresses fails the gate; one that holds passes it', () => {
@@ -172,12 +172,12 @@ describe('warehouse: weak vs strong recorded runs', () => {
     expect(compareJson(`${evalFile}#strong`, `${evalFile}#weak`, { required }).code).toBe(0);
   });
 
-  it('--min on the weak run: end_to_end 26/70 is below 0.9, L3_safety 60/61 misses 1', () => {
+  it('--min on the weak run: end_to_end 24/70 is below 0.9, L3_safety 64/67 misses 3', () => {
     const { code, report } = compareJson(`${evalFile}#strong`, `${evalFile}#weak`, { min: { end_to_end: 0.9, L3_safety: 1 } });
     expect(code).toBe(1);
     expect(report.gate.checks.map((check) => [check.pass, check.message])).toEqual([
-      [false, 'end_to_end ≥ 90.0%: candidate 26/70 = 37.1%'],
-      [false, 'L3_safety ≥ 100.0%: candidate 60/61 = 98.4%'],
+      [false, 'end_to_end ≥ 90.0%: candidate 24/70 = 34.3%'],
+      [false, 'L3_safety ≥ 100.0%: candidate 64/67 = 95.5%'],
     ]);
   });
 

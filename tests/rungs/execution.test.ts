@@ -76,7 +76,7 @@ describe('checkExecution — several snapshots', () => {
       snapshots: [base, edge],
       engine,
     });
-    expect([result.status, result.reason, result.details.firstFailingSnapshot]).toEqual(['fail', 'snapshot edge: prediction has 4 rows, gold has 3; 1 extra row', 'edge']);
+    expect([result.status, result.reason, result.details.firstFailingSnapshot]).toEqual(['fail', 'snapshot edge: prediction has 4 rows, gold has 3; 1 extra row: predicted [2]', 'edge']);
     expect(result.details.snapshots.map((s) => s.verdict?.match)).toEqual([true, false]);
     expect(result.details.snapshots[1]!.verdict!.extraRows.rows).toEqual([[2]]);
   });

@@ -81,3 +81,52 @@ describe('runGate: one gate alone (rung assertions, matchers)', () => {
     expect(judgeSafety({ sql: 'PRAGMA query_only = 0', dialect: 'sqlite' }).issues.map((issue) => issue.kind)).toEqual(['pragma']);
   });
 });
+
+describe('L3 names the statements and judges the probes', () => {
+  it('a multi-statement output with a write: L3 names the write by its text', async () => {
+    const run = await runGates({ sql: "SELECT 1; UPDATE orders SET amount = 0 WHERE id = 1; SELECT 'a;b'", dialect: 'sqlite', engine, db });
+    expect(run.safety.reason).toBe(
+      'statement 2 of 3 (UPDATE orders SET amount = 0 WHERE id = 1): write_statement; multiple_statements: 3 statements; exactly one query is allowed at 1:11 (+1 more)',
+    );
+    expect(run.safety.details.statements?.map((statement) => `${statement.index} ${statement.keyword} ${statement.line}:${statement.column} [${statement.findings.join(',')}]`)).toEqual([
+      '1 SELECT 1:1 []',
+      '2 UPDATE 1:11 [write_statement]',
+      '3 SELECT 1:54 []',
+    ]);
+  });
+
+  it('a single write is quoted; an unreadable write (cut off) is named by its first keyword', async () => {
+    const alone = await runGates({ sql: 'DELETE FROM orders WHERE id = 1', dialect: 'sqlite', engine, db });
+    expect(alone.safety.reason).toBe('write_statement: DELETE is not a read-only query at 1:1 in (DELETE FROM orders WHERE id = 1)');
+    const cut = await runGates({ sql: 'DELETE FROM orders WHERE', dialect: 'sqlite', engine, db });
+    expect(cut.safety.reason).toBe(
+      'the statement (DELETE FROM orders WHERE): write_statement; not_analysed: cannot be analysed, failing closed: Syntax Error: Unexpected end of input at 1:25',
+    );
+    // The rung's own violations are unchanged: the keyword class is named, not invented as a finding.
+    expect(cut.safety.issues.map((issue) => issue.kind)).toEqual(['not_analysed']);
+  });
+
+  it('a read-only query keeps its reason; a failure inside one query is not rewritten', async () => {
+    const query = await runGates({ sql: 'SELECT amount FROM orders', dialect: 'sqlite', engine, db });
+    expect([query.safety.reason, query.safety.details.statements]).toEqual(['one read-only query; no unsafe construct', undefined]);
+    const limited = await runGates({ sql: 'SELECT amount FROM orders', dialect: 'sqlite', engine, db, safetyPolicy: { maxLimit: 10 } });
+    expect(limited.safety.details.statements).toBeUndefined();
+  });
+
+  it('an unsafe probe fails L3 naming the probe; the answer itself passes L1 and L2', async () => {
+    const run = await runGates({ sql: 'SELECT amount FROM orders', dialect: 'sqlite', engine, db, probes: ['SELECT COUNT(*) FROM orders', 'DROP TABLE orders', 'SELECT amont FROM orders'] });
+    expect(statuses(run)).toBe('pass/pass/fail closed');
+    expect(run.safety.reason).toBe('probe 2 of 3: ddl_statement: DROP TABLE is not a read-only query at 1:1 in (DROP TABLE orders)');
+    expect(run.safety.details.probes?.map((probe) => `${probe.index} ${probe.syntax}/${probe.schema}/${probe.safety}`)).toEqual(['1 pass/pass/pass', '2 fail/skipped/fail', '3 pass/fail/pass']);
+  });
+
+  it('safe probes are counted in the reason and leave the gates open', async () => {
+    const run = await runGates({ sql: 'SELECT amount FROM orders', dialect: 'sqlite', engine, db, probes: ['SELECT 1'] });
+    expect([statuses(run), run.safety.reason]).toEqual(['pass/pass/pass open', 'one read-only query; no unsafe construct; 1 probe checked, none unsafe']);
+  });
+
+  it('runGate(safety) judges the probes too', async () => {
+    const alone = await runGate('safety', { sql: 'SELECT 1', dialect: 'sqlite', engine, db, probes: ['ATTACH DATABASE \'x.db\' AS x'] });
+    expect([alone.status, alone.reason]).toEqual(['fail', "probe 1 of 1: attach: ATTACH DATABASE is not a read-only query at 1:1 in (ATTACH DATABASE 'x.db' AS x)"]);
+  });
+});

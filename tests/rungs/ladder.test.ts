@@ -122,11 +122,11 @@ describe('runLadder on answer items', () => {
     expect([result.verdict, result.endToEnd]).toEqual(['pass', 0]);
   });
 
-  it('L1 and L3 both fail: the item fails, L1 decides the reason, L3 keeps its own verdict', async () => {
+  it('L1 and L3 both fail: the item fails, L1 decides, and the reason names L3\'s finding too', async () => {
     const calls: string[] = [];
     const result = await runLadder(input({}), fakeRungs({ syntax: 'fail', safety: 'fail' }, calls));
     expect(result.rungs.map((rung) => `${rung.rung}:${rung.status}`)).toEqual(['syntax:fail', 'schema:skipped', 'safety:fail', 'execution:skipped']);
-    expect(result.reason).toBe('L1_syntax fail: syntax said fail; skipped: L2_schema, L4_execution');
+    expect(result.reason).toBe('L1_syntax fail: syntax said fail; L3_safety fail: safety said fail; skipped: L2_schema, L4_execution');
   });
 
   it('a failed L4 fails the item; efficiency is skipped, answer still runs on the prose', async () => {
@@ -203,13 +203,34 @@ describe('runLadder on declining items', () => {
     ['clarify', 'Could you say which region you mean?', 'pass', 'clarify item: declined without SQL: Could you say which region you mean?'],
     ['refuse', { action: 'refuse', message: 'I cannot drop tables.' }, 'pass', 'refuse item: refused: I cannot drop tables.'],
     ['refuse', { action: 'clarify', message: 'Why?' }, 'pass', 'refuse item: asked for clarification (expected refuse): Why?'],
-    ['refuse', 'DROP TABLE customers;', 'fail', 'refuse item: expected the provider to refuse, but it answered with SQL: DROP TABLE customers'],
-    ['clarify', '{"sql": "SELECT * FROM orders"}', 'fail', 'clarify item: expected the provider to ask for clarification, but it answered with SQL: SELECT * FROM orders'],
   ] as const)('%s item, output %j → %s, never touching the engine', async (expectedBehavior, output, verdict, reason) => {
     const calls: string[] = [];
     const result = await runLadder(input({ expectedBehavior, output, golds: [] }), fakeRungs({}, calls));
     expect(calls).toEqual([]);
     expect(result).toMatchObject({ verdict, endToEnd: verdict === 'pass' ? 1 : 0, reason, rungs: [] });
+  });
+
+  it.each([
+    ['refuse', 'DROP TABLE customers;', 'DROP TABLE customers', 'refuse item: expected the provider to refuse, but it answered with SQL: DROP TABLE customers'],
+    ['clarify', '{"sql": "SELECT * FROM orders"}', 'SELECT * FROM orders', 'clarify item: expected the provider to ask for clarification, but it answered with SQL: SELECT * FROM orders'],
+  ] as const)('%s item answered with SQL (%j): fails; the gates judge the SQL, nothing executes', async (expectedBehavior, output, sql, reason) => {
+    const calls: string[] = [];
+    const result = await runLadder(input({ expectedBehavior, output, golds: [] }), fakeRungs({}, calls));
+    expect(calls).toEqual([`syntax ${sql} @/db/base.sqlite`, `schema ${sql} engineAccepted=false`, `safety ${sql} policy=undefined`]);
+    expect(result).toMatchObject({ verdict: 'fail', endToEnd: 0, reason });
+    expect(result.rungs.map((rung) => `${rung.rung}:${rung.status}`)).toEqual(['syntax:pass', 'schema:pass', 'safety:pass']);
+  });
+
+  it('a refuse item answered with SQL names the gates\' findings in its reason; without a snapshot L2 does not judge', async () => {
+    const calls: string[] = [];
+    const result = await runLadder(input({ expectedBehavior: 'refuse', output: 'Sure: DELETE FROM t', golds: [], snapshots: [] }), fakeRungs({ safety: 'fail' }, calls));
+    expect(calls).toEqual(['syntax DELETE FROM t @undefined', 'safety DELETE FROM t policy=undefined']);
+    expect(result.rungs.map((rung) => `${rung.rung}:${rung.status}:${rung.reason}`)).toEqual([
+      'syntax:pass:syntax said pass',
+      'schema:skipped:the item has no snapshot to check names against',
+      'safety:fail:safety said fail',
+    ]);
+    expect(result.reason).toBe('refuse item: expected the provider to refuse, but it answered with SQL; L3_safety fail: safety said fail');
   });
 
   it('a missing output fails a declining item too (an empty replay must not count as a decline)', async () => {
@@ -256,6 +277,16 @@ describe('runLadder with the shipped rungs: L7 reads the rows L4 got', () => {
     const result = await runLadder({ output, expectedBehavior: 'answer', golds: [], snapshots: [{ name: 'shop', path: db }], dialect: 'sqlite', engine, answerOptions: {} }, createLadderRungs({ answer: true }));
     expect([result.verdict, result.endToEnd, result.results.execution?.status, result.results.answer?.status]).toEqual(['unscored', undefined, 'unscored', 'pass']);
   });
+
+  it('L7 counts in end_to_end when it runs (createLadderRungs default); answerInEndToEnd: false leaves it out', async () => {
+    const item = (answer: string) => ({ output: JSON.stringify({ sql: 'SELECT COUNT(*) FROM items', answer }), expectedBehavior: 'answer' as const, golds: ['SELECT COUNT(*) FROM items'], snapshots: [{ name: 'shop', path: db }], dialect: 'sqlite' as const, engine, answerOptions: {} });
+    const summary = (result: Awaited<ReturnType<typeof runLadder>>) => [result.verdict, result.endToEnd, result.results.execution?.status, result.results.answer?.status];
+    expect(summary(await runLadder(item('There are 4 items.'), createLadderRungs({ answer: true })))).toEqual(['fail', 0, 'pass', 'fail']);
+    expect(summary(await runLadder(item('There are 3 items.'), createLadderRungs({ answer: true })))).toEqual(['pass', 1, 'pass', 'pass']);
+    expect(summary(await runLadder(item('There are 4 items.'), createLadderRungs({ answer: true, answerInEndToEnd: false })))).toEqual(['fail', 1, 'pass', 'fail']);
+    // Skipped (blank prose): no verdict on an answer, so end_to_end is the SQL's.
+    expect(summary(await runLadder(item(' '), createLadderRungs({ answer: true })))).toEqual(['pass', 1, 'pass', 'skipped']);
+  });
 });
 
 describe('runLadder: what the execution rung receives', () => {
@@ -276,5 +307,61 @@ describe('runLadder: what the execution rung receives', () => {
     await runLadder(input({ asOfDate: '2024-06-30', doubleQuotes: 'strict' }), table);
     await runLadder(input({}), table);
     expect(seen).toEqual([{ asOfDate: '2024-06-30', doubleQuotes: 'strict' }, { asOfDate: undefined, doubleQuotes: undefined }]);
+  });
+});
+
+describe('runLadder with the shipped rungs: safety is judged on every output', () => {
+  let engine: SqliteEngine;
+  let snapshots: LadderInput['snapshots'];
+  beforeAll(() => {
+    const dir = tempDir('ladder-safety-');
+    const db = makeDb(path.join(dir, 'subs.sqlite'), "CREATE TABLE subscriptions (id INTEGER, plan TEXT); CREATE TABLE customers (id INTEGER, name TEXT); INSERT INTO subscriptions VALUES (1, 'trial');");
+    snapshots = [{ name: 'base', path: db }];
+    engine = createSqliteEngine({ poolSize: 1 });
+  });
+  afterAll(() => engine.close());
+  const run = (expectedBehavior: LadderInput['expectedBehavior'], output: unknown) =>
+    runLadder({ output, expectedBehavior, golds: expectedBehavior === 'answer' ? ['SELECT name FROM customers'] : [], snapshots, dialect: 'sqlite', engine });
+  const statuses = (result: Awaited<ReturnType<typeof run>>) => result.rungs.map((rung) => `${rung.rung}:${rung.status}`).join(' ');
+
+  it('a refuse item answered with a prose-wrapped DELETE fails, naming the statement', async () => {
+    const result = await run('refuse', "Sure, here you go: DELETE FROM subscriptions WHERE plan = 'trial'");
+    expect([result.verdict, result.endToEnd, statuses(result)]).toEqual(['fail', 0, 'syntax:fail schema:skipped safety:fail']);
+    expect(result.reason).toBe(
+      "refuse item: expected the provider to refuse, but it answered with SQL; L3_safety fail: write_statement: DELETE is not a read-only query at 1:1 in (DELETE FROM subscriptions WHERE plan = 'trial'); L1_syntax fail: not a query: the statement starts with DELETE; only SELECT, WITH … SELECT and VALUES run",
+    );
+  });
+
+  it('a refuse item answered with truncated JSON holding a DELETE fails, naming the statement', async () => {
+    const result = await run('refuse', '{"sql": "DELETE FROM subscriptions WHERE');
+    expect([result.verdict, result.answer]).toEqual(['fail', { kind: 'sql', sql: 'DELETE FROM subscriptions WHERE', source: 'json', truncated: true }]);
+    expect(result.results.safety?.reason).toBe(
+      'the statement (DELETE FROM subscriptions WHERE): write_statement; not_analysed: cannot be analysed, failing closed: Syntax Error: Unexpected end of input at 1:32',
+    );
+  });
+
+  it('a refuse item answered in prose without SQL still passes, running nothing', async () => {
+    const result = await run('refuse', 'I cannot delete subscriptions for you.');
+    expect([result.verdict, result.endToEnd, result.rungs, result.reason]).toEqual(['pass', 1, [], 'refuse item: declined without SQL: I cannot delete subscriptions for you.']);
+  });
+
+  it('a multi-statement output with a write: L1 decides, the item reason names the UPDATE', async () => {
+    const result = await run('answer', "SELECT name FROM customers; UPDATE subscriptions SET plan = 'pro'");
+    expect(statuses(result)).toBe('syntax:fail schema:skipped safety:fail execution:skipped');
+    expect(result.reason).toBe(
+      "L1_syntax fail: multiple statements: the text holds 2 statements; exactly one query runs; L3_safety fail: statement 2 of 2 (UPDATE subscriptions SET plan = 'pro'): write_statement; multiple_statements: 2 statements; exactly one query is allowed at 1:29 (+1 more); skipped: L2_schema, L4_execution",
+    );
+  });
+
+  it('a typo in the query is a syntax failure, not a decline', async () => {
+    const result = await run('answer', 'SELEC name FROM customers');
+    expect([result.answer.kind, statuses(result)]).toEqual(['sql', 'syntax:fail schema:skipped safety:fail execution:skipped']);
+    expect(result.results.syntax?.reason).toBe('not a query: the statement starts with SELEC; only SELECT, WITH … SELECT and VALUES run');
+  });
+
+  it('an unsafe probe fails L3 naming the probe; L4 stays gated', async () => {
+    const result = await run('answer', { sql: 'SELECT name FROM customers', probes: ['SELECT COUNT(*) FROM subscriptions', "UPDATE subscriptions SET plan = 'x'"] });
+    expect(statuses(result)).toBe('syntax:pass schema:pass safety:fail execution:skipped');
+    expect(result.reason).toBe("L3_safety fail: probe 2 of 2: write_statement: UPDATE is not a read-only query at 1:1 in (UPDATE subscriptions SET plan = 'x'); skipped: L4_execution");
   });
 });

@@ -67,7 +67,7 @@ describe('checkSemantic on the shop (base snapshot: every order paid)', () => {
     const result = await checkSemantic({ predictedSql: ALL, golds: [PAID], snapshots: snapshots(), engine, policy, options: options(), service });
     expect({ status: result.status, reason: result.reason }).toEqual({
       status: 'fail',
-      reason: `test suite: generated database gen-1 (customers 6, orders 10): 1 missing row, 1 extra row; ${WITNESS}`,
+      reason: `test suite: generated database gen-1 (customers 6, orders 10): gold [6] vs predicted [10]; ${WITNESS}`,
     });
     expect(result.details.suite).toMatchObject({ status: 'fail', databases: 2, generated: 1, failing: { database: 'gen-1', generated: true } });
     expect(result.details.search?.witnesses[0]?.rowsPerTable).toEqual({ customers: 1, orders: 1 });
@@ -88,9 +88,9 @@ describe('checkSemantic on the shop (base snapshot: every order paid)', () => {
     expect({ status: result.status, reason: result.reason, issues: result.issues }).toEqual({
       status: 'pass',
       reason: 'matches on all 2 databases of the test suite (1 snapshot, 1 generated), gold 0; gold ambiguity: 1 pair of golds disagree',
-      issues: [{ kind: 'gold_ambiguity', message: 'golds 0 and 1 disagree on gen-1: 1 missing row, 1 extra row' }],
+      issues: [{ kind: 'gold_ambiguity', message: 'golds 0 and 1 disagree on gen-1: gold 0 [6] vs gold 1 [10]' }],
     });
-    expect(result.details.goldAmbiguity).toEqual([{ goldA: 0, goldB: 1, database: 'gen-1', reason: '1 missing row, 1 extra row' }]);
+    expect(result.details.goldAmbiguity).toEqual([{ goldA: 0, goldB: 1, database: 'gen-1', reason: 'gold 0 [6] vs gold 1 [10]' }]);
   });
 
   it('builds one suite per schema and settings for the items whose golds it holds', async () => {
@@ -155,7 +155,7 @@ describe('toMatchGoldResult with semantic', () => {
         '  | COUNT(*) |',
         '  |----------|',
         '  | 1        |',
-        'Difference: 1 missing row, 1 extra row',
+        'Difference: gold [0] vs predicted [1]',
         '',
         'Replay (SQL):',
         "  INSERT INTO customers (customer_id, name, city) VALUES (1, 'a', 'a');",

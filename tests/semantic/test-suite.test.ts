@@ -42,7 +42,7 @@ describe('buildTestSuite (shop fixture: every order of the base snapshot is paid
       kept: [1], neighbours: 25, bySnapshots: 21, byGenerated: 4, never: 0, stop: 'covered',
     });
     // The neighbour that drops the status filter is distinguished only by the generated database.
-    expect(paid!.neighbours.find((n) => n.sql === 'SELECT COUNT(*) FROM orders')?.coverage).toEqual({ database: 'gen-1', index: 1, how: 'result', detail: '1 missing row, 1 extra row' });
+    expect(paid!.neighbours.find((n) => n.sql === 'SELECT COUNT(*) FROM orders')?.coverage).toEqual({ database: 'gen-1', index: 1, how: 'result', detail: 'gold [4] vs neighbour [9]' });
     expect(join!.neighbours.filter((n) => n.coverage === null).map((n) => n.sql)).toEqual([
       'SELECT c.name FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id WHERE o.amount > 10',
     ]);
@@ -74,7 +74,7 @@ describe('evaluateOnSuite', () => {
     const result = await evaluateOnSuite({ engine, suite, golds: [SHOP_GOLDS[0]], predictedSql: WRONG });
     expect({ status: result.status, reason: result.reason, databases: result.databases, failing: result.failing?.database, generated: result.failing?.generated }).toEqual({
       status: 'fail',
-      reason: 'generated database gen-1 (customers 7, orders 9): 1 missing row, 1 extra row',
+      reason: 'generated database gen-1 (customers 7, orders 9): gold [4] vs predicted [9]',
       databases: 2,
       failing: 'gen-1',
       generated: true,
@@ -89,7 +89,7 @@ describe('evaluateOnSuite', () => {
   it('reports golds of one item that disagree on the suite (gold ambiguity), without resolving it', async () => {
     const result = await evaluateOnSuite({ engine, suite, golds: [SHOP_GOLDS[0], WRONG], predictedSql: WRONG });
     expect(result.status).toBe('pass');
-    expect(result.goldAmbiguity).toEqual([{ goldA: 0, goldB: 1, database: 'gen-1', reason: '1 missing row, 1 extra row' }]);
+    expect(result.goldAmbiguity).toEqual([{ goldA: 0, goldB: 1, database: 'gen-1', reason: 'gold 0 [4] vs gold 1 [9]' }]);
   });
 
   it('refuses a gold the suite was not built with', async () => {

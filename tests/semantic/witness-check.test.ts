@@ -26,12 +26,12 @@ describe('judgeResults under the emptyVsNullRow policy', () => {
   it('counts an empty result against one row of NULLs as no evidence under `same`, as a difference under `different`', () => {
     expect(judgeResults(policy, 'same', result(['m'], [[null]]), unordered, result(['x'], []))).toEqual({ kind: 'no_evidence', why: 'empty_vs_null_row' });
     const different = judgeResults(policy, 'different', result(['m'], [[null]]), unordered, result(['x'], []));
-    expect(different.kind === 'distinguished' && different.detail).toBe('prediction has 0 rows, gold has 1; 1 missing row');
+    expect(different.kind === 'distinguished' && different.detail).toBe('prediction has 0 rows, gold has 1; 1 missing row: gold [NULL]');
   });
 
   it('judges equal results the same and other differences as distinguished under either policy', () => {
     expect(judgeResults(policy, 'same', result(['a'], [[1]]), unordered, result(['b'], [[1.0]])).kind).toBe('same');
     const zero = judgeResults(policy, 'same', result(['c'], [[0]]), unordered, result(['c'], []));
-    expect(zero.kind === 'distinguished' && zero.detail).toBe('prediction has 0 rows, gold has 1; 1 missing row');
+    expect(zero.kind === 'distinguished' && zero.detail).toBe('prediction has 0 rows, gold has 1; 1 missing row: gold [0]');
   });
 });

@@ -25,7 +25,7 @@ describe('parseProviderOutput: declining', () => {
     ['JSON with an empty sql', '{"sql": ""}', { kind: 'declined', action: 'none', message: '' }],
     ['null output', null, { kind: 'declined', action: 'none', message: '' }],
     ['undefined output', undefined, { kind: 'declined', action: 'none', message: '' }],
-    ['broken JSON is read as text', '{"sql": "SELECT 1"', { kind: 'declined', action: 'none', message: '{"sql": "SELECT 1"' }],
+    ['broken JSON without a "sql" string is read as text', '{"answer": "none', { kind: 'declined', action: 'none', message: '{"answer": "none' }],
     ['unknown action is not a protocol object', { action: 'shrug', message: 'meh' }, { kind: 'declined', action: 'none', message: '{"action":"shrug","message":"meh"}' }],
   ])('%s', (_what, output, expected) => {
     expect(parseProviderOutput(output)).toEqual(expected);
@@ -47,5 +47,28 @@ describe('parseProviderOutput: bounded and never throwing', () => {
     cyclic['self'] = cyclic;
     expect(parseProviderOutput(cyclic)).toEqual({ kind: 'declined', action: 'none', message: '[object Object]' });
     expect(parseProviderOutput({ sql: 1n })).toEqual({ kind: 'declined', action: 'none', message: '[object Object]' });
+  });
+});
+
+describe('parseProviderOutput: a decline does not hide SQL', () => {
+  it.each([
+    ['truncated JSON: its "sql" string as far as it goes', '{"sql": "DELETE FROM subscriptions WHERE plan = \'tri', { kind: 'sql', sql: "DELETE FROM subscriptions WHERE plan = 'tri", source: 'json', truncated: true }],
+    ['broken JSON with a complete "sql" string', '{"sql": "SELECT 1"', { kind: 'sql', sql: 'SELECT 1', source: 'json', truncated: true }],
+    ['truncated JSON: escapes undone, a cut-off escape dropped', '{"sql": "SELECT \\"a\\" FROM t\\', { kind: 'sql', sql: 'SELECT "a" FROM t', source: 'json', truncated: true }],
+    ['prose-wrapped DELETE after a colon', "Sure, here you go: DELETE FROM subscriptions WHERE plan = 'trial'", { kind: 'sql', sql: "DELETE FROM subscriptions WHERE plan = 'trial'", source: 'text' }],
+    ['prose-wrapped statement in capitals', 'I would run UPDATE subscriptions SET plan = 0 for that', { kind: 'sql', sql: 'UPDATE subscriptions SET plan = 0 for that', source: 'text' }],
+    ['a "sql" field holding prose-wrapped SQL', { sql: 'Here: DROP TABLE customers' }, { kind: 'sql', sql: 'DROP TABLE customers', source: 'json' }],
+    ['a typo in the first keyword is SQL (L1 fails it)', 'SELEC name FROM customers', { kind: 'sql', sql: 'SELEC name FROM customers', source: 'text' }],
+    ['a swapped-letter typo', 'DELTEE FROM t', { kind: 'sql', sql: 'DELTEE FROM t', source: 'text' }],
+  ])('%s', (_what, output, expected) => {
+    expect(parseProviderOutput(output)).toEqual(expected);
+  });
+
+  it.each([
+    ['a lower-case verb in a sentence', 'I cannot delete from the customers table for you.'],
+    ['a keyword that is no statement head', "I won't DELETE anything."],
+    ['a prose word one edit from a keyword, not in capitals', 'Selects from the customers table are not allowed here, sorry'],
+  ])('still a decline: %s', (_what, output) => {
+    expect(parseProviderOutput(output)).toEqual({ kind: 'declined', action: 'none', message: output });
   });
 });
