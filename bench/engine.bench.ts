@@ -77,13 +77,21 @@ function runFloor(): void {
 async function runPool(): Promise<void> {
   const engine = createSqliteEngine();
   const statements = sliceStatements();
-  const outcomes = await Promise.all(statements.map((statement) => engine.execute(statement)));
+  // Children start as statements wait (see sqlite-pool.ts): count the most that were alive.
+  let children = 0;
+  const outcomes = await Promise.all(
+    statements.map((statement) =>
+      engine.execute(statement).finally(() => {
+        children = Math.max(children, engine.childPids.length);
+      }),
+    ),
+  );
   await engine.close();
-  process.stdout.write(JSON.stringify({ statements: statements.length, ok: outcomes.filter((outcome) => outcome.ok).length, poolSize: engine.options.poolSize }));
+  process.stdout.write(JSON.stringify({ statements: statements.length, ok: outcomes.filter((outcome) => outcome.ok).length, poolSize: engine.options.poolSize, children }));
 }
 
 /** Spawns this file in a mode; resolves with wall ms from spawn to exit and its JSON output. */
-function timeProcess(mode: 'floor' | 'pool'): Promise<{ ms: number; output: { statements: number; ok: number; poolSize?: number } }> {
+function timeProcess(mode: 'floor' | 'pool'): Promise<{ ms: number; output: { statements: number; ok: number; poolSize?: number; children?: number } }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [thisFile, `--engine-bench=${mode}`], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -93,7 +101,7 @@ function timeProcess(mode: 'floor' | 'pool'): Promise<{ ms: number; output: { st
     child.on('exit', (code) => {
       const ms = performance.now() - started;
       if (code !== 0) reject(new Error(`engine bench ${mode} process exited with ${code}`));
-      else resolve({ ms, output: JSON.parse(stdout) as { statements: number; ok: number; poolSize?: number } });
+      else resolve({ ms, output: JSON.parse(stdout) as { statements: number; ok: number; poolSize?: number; children?: number } });
     });
   });
 }
@@ -149,7 +157,7 @@ export async function run(): Promise<BenchReport> {
   const floor: number[] = [];
   const pool: number[] = [];
   let floorOutput: { statements: number; ok: number } | undefined;
-  let poolOutput: { statements: number; ok: number; poolSize?: number } | undefined;
+  let poolOutput: { statements: number; ok: number; poolSize?: number; children?: number } | undefined;
   for (let i = 0; i < RUNS; i += 1) {
     const f = await timeProcess('floor');
     floor.push(f.ms);
@@ -171,7 +179,7 @@ export async function run(): Promise<BenchReport> {
   lines.push(
     `slice: ${poolOutput!.statements} statements (507 gold + ${poolOutput!.statements - 507} predicted), whole-process wall time over ${RUNS} alternating runs (load average ${figures['loadAverage1m']}):`,
     `  floor (one node process, better-sqlite3 directly): median ${figures['floorProcessMs']} ms, min ${figures['floorProcessMinMs']} ms, ${floorOutput!.ok} executed (no double-quote fallback)`,
-    `  pool  (createSqliteEngine, ${poolOutput!.poolSize} children): median ${figures['poolProcessMs']} ms, min ${figures['poolProcessMinMs']} ms, ${poolOutput!.ok} executed (legacy double quotes)`,
+    `  pool  (createSqliteEngine, poolSize ${poolOutput!.poolSize}, ${poolOutput!.children} children used): median ${figures['poolProcessMs']} ms, min ${figures['poolProcessMinMs']} ms, ${poolOutput!.ok} executed (legacy double quotes)`,
     `  pool / floor = ${figures['poolVsFloorRatio']} (medians), ${figures['poolVsFloorMinRatio']} (minimums)`,
   );
   return { name: 'engine', lines, figures };

@@ -44,6 +44,13 @@ take_lock() {
     echo $$ >"$file.d/pid"
   fi
 }
+# The config loads our code compiled (dist/): build first when dist/ is missing or a source is newer.
+build_stamp=dist/src/index.js
+if [ ! -f "$build_stamp" ] || [ -n "$(find src assertions providers matchers bin datasets extensions tsconfig.json tsconfig.build.json -newer "$build_stamp" \( -name '*.ts' -o -name '*.json' \) -print -quit 2>/dev/null)" ]; then
+  echo "npm run eval: dist/ is missing or older than the sources; building it (npm run build)" >&2
+  npm run --silent build >&2
+fi
+
 take_lock "$PROMPTFOO_CONFIG_DIR/.eval.lock" "the promptfoo state $PROMPTFOO_CONFIG_DIR" 8
 take_lock "$OUTPUT.lock" "the output file $OUTPUT" 9
 

@@ -24,6 +24,7 @@ import type { RungResult } from '../rungs/rung-result.js';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
+import { warmParserThread } from '../sql/bounded-parse.js';
 import { DIALECTS, type Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
@@ -95,6 +96,9 @@ export function registerCheckCommand(program: Command): void {
 export async function runCheckCommand(options: CheckCommandOptions, io: CheckCommandIo): Promise<number> {
   // One child: the command checks one text.
   const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 } });
+  // Start-up in parallel: the engine child and the parser thread boot while stdin and --db are read.
+  if (options.dialect === 'sqlite' && io.engine === undefined) runtime.engine().warm(1);
+  warmParserThread();
   try {
     // Validate the interpreted options.
     if (!DIALECTS.includes(options.dialect)) throw invalidValue('--dialect', `one of ${DIALECTS.join(', ')}`, options.dialect);

@@ -65,6 +65,14 @@ export function exitCodeOf(program: Command): number | undefined {
   return states.get(program)?.code;
 }
 
+/**
+ * The group command `name` of the program (e.g. `fixtures`), created with `description` on first
+ * use: modules that add a subcommand to the same group each call it.
+ */
+export function commandGroup(program: Command, name: string, description: string): Command {
+  return program.commands.find((command) => command.name() === name) ?? program.command(name).description(description);
+}
+
 /** `text2sql-ladder spider`: the command's name with its parents'. */
 export function commandPath(command: Command): string {
   const names: string[] = [];

@@ -22,6 +22,7 @@ import { defaultFixturesDir, resolveFixture } from '../fixtures/registry.js';
 import { fixtureStrength, type FixtureStrength, type StrengthGold } from '../semantic/fixture-strength.js';
 import { readFixtureInvariants } from '../semantic/invariants.js';
 import { buildTestSuite } from '../semantic/test-suite.js';
+import { commandGroup } from './cli-io.js';
 
 /** Parsed flags of `fixtures strength`. */
 export interface FixturesStrengthOptions {
@@ -58,7 +59,7 @@ export interface FixtureStrengthReport {
 
 /** Registers `text2sql-ladder fixtures strength` on the program. */
 export function registerFixturesCommand(program: Command): void {
-  const fixtures = program.command('fixtures').description('Commands about fixtures (snapshot databases)');
+  const fixtures = commandGroup(program, 'fixtures', 'Commands about fixtures (snapshot databases)');
   fixtures
     .command('strength')
     .description("Share of each gold's neighbour queries (plausible mistakes) the fixture's snapshots tell apart from it, per gold and for the dataset")

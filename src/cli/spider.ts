@@ -116,6 +116,10 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
   try {
     const policy = resolvePolicy({ preset: options.preset, ...(options.keepDistinct ? { keepDistinct: true } : {}) });
     const semantic = semanticOptionsOf(options);
+    // The command's runtime: its engine and gold cache (no fixtures: Spider folders hold plain files).
+    // Its children boot while the files are read and checked.
+    runtime = createLadderRuntime(options.timeoutMs === undefined ? {} : { engine: { timeoutMs: options.timeoutMs } });
+    runtime.engine().warm(1);
     if (options.out !== undefined) await checkOutFolder(options.out);
     const [gold, knownDbIds, dbFolders] = await Promise.all([
       readSpiderGold(options.gold),
@@ -129,8 +133,6 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     await checkGoldFile(options.gold, gold);
     checkAligned(options.gold, options.pred, gold, predictions);
     await checkDbDir(options.db, gold);
-    // The command's runtime: its engine and gold cache (no fixtures: Spider folders hold plain files).
-    runtime = createLadderRuntime(options.timeoutMs === undefined ? {} : { engine: { timeoutMs: options.timeoutMs } });
     const engine = runtime.engine();
     const bar = io.stderr.isTTY
       ? new cliProgress.SingleBar({ format: 'spider [{bar}] {value}/{total} items | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)

@@ -1,7 +1,8 @@
 /**
  * Gold ordering: whether row order matters for a gold query, and which rows are tied.
  *
- * - {@link detectOuterOrderBy}: does the gold's OUTERMOST query have ORDER BY? Found with the AST
+ * - {@link detectOuterOrderBy}: does the gold's OUTERMOST query have ORDER BY? A text with no
+ *   ORDER BY tokens at all is unordered without a parse; otherwise it is found with the AST
  *   layer (`parseSql`, sql-parser-cst). An ORDER BY inside `OVER (…)`, a subquery or a CTE does not
  *   count. For a compound select (`UNION` / `INTERSECT` / `EXCEPT`) the parser hangs the trailing
  *   ORDER BY on the right-most member; it applies to the whole compound. When the parser cannot read
@@ -52,7 +53,13 @@ export interface SortKeyFacts {
 }
 
 /** How order was decided for a gold. */
-export type OrderSource = 'ast' | 'token-scan' | 'text' | 'policy';
+/**
+ * How a gold's ordering was decided: `ast` (the outermost query read from the tree), `token-scan`
+ * (the tree could not be read; a depth-0 token scan found it), `no-order-by` (no ORDER BY anywhere
+ * in the text, so no query of it sorts: decided without a parse), `text` (Spider's text rule),
+ * `policy` (the policy ignores row order).
+ */
+export type OrderSource = 'ast' | 'token-scan' | 'no-order-by' | 'text' | 'policy';
 
 /** Row-order facts about one gold result, passed to `compareResults` in its context. */
 export interface GoldOrdering {
@@ -81,8 +88,11 @@ export interface GoldOrdering {
 /** Outcome of {@link detectOuterOrderBy}. */
 export interface OuterOrderBy {
   readonly ordered: boolean;
-  /** `ast` when sql-parser-cst read the statement, `token-scan` otherwise. */
-  readonly source: 'ast' | 'token-scan';
+  /**
+   * `no-order-by` when the text has no ORDER BY at all (nothing parsed), else `ast` when
+   * sql-parser-cst read the statement, `token-scan` otherwise.
+   */
+  readonly source: 'ast' | 'token-scan' | 'no-order-by';
 }
 
 /**
@@ -93,6 +103,9 @@ export interface OuterOrderBy {
  * @example detectOuterOrderBy('SELECT * FROM (SELECT a FROM t ORDER BY a)')         // { ordered: false, source: 'ast' }
  */
 export function detectOuterOrderBy(sql: string, parse?: SqliteParse): OuterOrderBy {
+  // Most golds sort nothing: without ORDER BY tokens the tree cannot hold the clause (a parse
+  // costs a round trip to the parser thread and a copy of the tree).
+  if (!hasOrderByTokens(sql)) return { ordered: false, source: 'no-order-by' };
   const statement = parseSingleStatement(sql, parse);
   if (statement !== undefined) {
     const outer = outerSelect(statement);
@@ -163,4 +176,61 @@ export function tokenScanOrderBy(sql: string): boolean {
     previousWord = depth === 0 ? word : '';
   }
   return false;
+}
+
+/**
+ * Whether `ORDER BY` occurs anywhere in `sql` as keywords (any depth; strings, quoted identifiers
+ * and comments never count). When it does not, no query of the text sorts.
+ * @example hasOrderByTokens("SELECT 'order by' FROM t")                       // false
+ * @example hasOrderByTokens('SELECT * FROM (SELECT a FROM t ORDER BY a)')     // true
+ */
+export function hasOrderByTokens(sql: string): boolean {
+  let previousWasOrder = false;
+  for (const token of tokenizeSqlite(sql)) {
+    const word = token.kind === 'word' ? token.value.toLowerCase() : '';
+    if (previousWasOrder && word === 'by') return true;
+    previousWasOrder = word === 'order';
+  }
+  return false;
+}
+
+/**
+ * True when every `LIMIT` of `sql` has an `ORDER BY` in its own SELECT, read from the shared SQLite
+ * tokens alone: walking back from each depth-level `LIMIT`, an `ORDER BY` at the same parenthesis
+ * depth comes before that level's `SELECT`, its opening `(`, a `;` or the start. A compound's
+ * trailing `ORDER BY` counts for its right-most member, as in the AST. Strings, quoted names and
+ * comments never count.
+ *
+ * A cheap, one-sided test: when it holds, no SELECT of the text has LIMIT without ORDER BY, so a
+ * caller may skip the parse; when it fails (or `limit` names a column) only the AST can tell.
+ * @example everyLimitHasOrderBy('SELECT a FROM t ORDER BY a LIMIT 1')                  // true
+ * @example everyLimitHasOrderBy('SELECT a FROM t WHERE b IN (SELECT b FROM u LIMIT 3)') // false
+ */
+export function everyLimitHasOrderBy(sql: string): boolean {
+  const tokens = tokenizeSqlite(sql);
+  const depths = new Array<number>(tokens.length);
+  let depth = 0;
+  tokens.forEach((token, index) => {
+    if (token.kind === 'punctuation' && token.value === ')') depth = Math.max(0, depth - 1);
+    depths[index] = depth;
+    if (token.kind === 'punctuation' && token.value === '(') depth += 1;
+  });
+  const isWord = (index: number, word: string): boolean => tokens[index]?.kind === 'word' && tokens[index].value.toLowerCase() === word;
+  for (let index = 0; index < tokens.length; index += 1) {
+    if (!isWord(index, 'limit')) continue;
+    const level = depths[index]!;
+    let ordered = false;
+    for (let back = index - 1; back >= 0; back -= 1) {
+      const token = tokens[back]!;
+      if (depths[back]! < level || token.kind === 'semicolon') break;
+      if (depths[back]! > level) continue;
+      if (isWord(back, 'select')) break;
+      if (isWord(back, 'by') && isWord(back - 1, 'order') && depths[back - 1] === level) {
+        ordered = true;
+        break;
+      }
+    }
+    if (!ordered) return false;
+  }
+  return true;
 }

@@ -45,7 +45,7 @@
  * qualified `t.current_date` or an alias `AS current_date` is a name, not the clock, and a
  * double-quoted `"now"` counts as the string it is in SQLite's legacy mode.
  */
-import { findClause, outerSelect, parseSingleStatement, type CstNode, type SqliteParse } from '../compare/gold-ordering.js';
+import { everyLimitHasOrderBy, findClause, outerSelect, parseSingleStatement, type CstNode, type SqliteParse } from '../compare/gold-ordering.js';
 import { parseSql, positionAt } from '../sql/parse.js';
 import { tokenizeSqlite, type SqliteToken } from '../sql/sqlite-lexer.js';
 
@@ -248,6 +248,8 @@ function* nodesOf(node: unknown): Generator<CstNode> {
  * gold the AST layer cannot read is not reported.
  */
 export function findLimitWithoutOrderBy(sql: string, goldIndex = 0, parse: SqliteParse = (text) => parseSql(text, 'sqlite')): GoldFinding[] {
+  // Most golds settle on their tokens: a parse is paid only when some LIMIT may lack its ORDER BY.
+  if (everyLimitHasOrderBy(sql)) return [];
   const parsed = parse(sql);
   if (!parsed.ok || parsed.kind !== 'cst') return [];
   const found: GoldFinding[] = [];

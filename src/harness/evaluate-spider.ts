@@ -23,7 +23,7 @@ import { isLadderError } from '../errors.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { spiderHardness, HARDNESS_LEVELS, type Hardness } from '../benchmarks/spider/hardness.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
-import { diagnoseItem, summarizeDiagnostics, type DiagnosticsRow, type DiagnosticsSummary } from '../diagnostics/diagnose.js';
+import type { DiagnosticsRow, DiagnosticsSummary } from '../diagnostics/diagnose.js';
 import { errorText, truncate } from '../format.js';
 import { countItems, type CountedItem } from '../report/summary-terms.js';
 
@@ -160,6 +160,7 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, worker));
   const summary = summarize(items);
   if (input.diagnostics) {
+    const { summarizeDiagnostics } = await loadDiagnostics();
     const rows = items.flatMap((item) => (item.diagnostics ? [item.diagnostics] : []));
     return { items, summary: { ...summary, diagnostics: summarizeDiagnostics(rows) }, warnings, results };
   }
@@ -204,6 +205,7 @@ async function evaluateItem(
   if (!input.diagnostics) return { verdict, result };
   let diagnostics: DiagnosticsRow | null = null;
   try {
+    const { diagnoseItem } = await loadDiagnostics();
     diagnostics = await diagnoseItem({ predictedSql: prediction.sql, goldSqls: [gold.sql], dialect: 'sqlite', engine: input.engine, db: snapshots[0]!.path });
   } catch (error_) {
     // Diagnostics never gate: losing them must not cost the item, let alone the run.
@@ -211,6 +213,11 @@ async function evaluateItem(
     return { verdict: { ...verdict, flags: [...verdict.flags, ...note], error: verdict.error ?? (note.length > 0 ? `diagnostics not computed: ${truncate(errorText(error_, { withName: true }), 500)}` : null), diagnostics }, result };
   }
   return { verdict: { ...verdict, diagnostics }, result };
+}
+
+/** The diagnostics modules (and the SQL parser they read with), imported only by a run that asks for them. */
+function loadDiagnostics(): Promise<typeof import('../diagnostics/diagnose.js')> {
+  return import('../diagnostics/diagnose.js');
 }
 
 /** The verdict of an item whose evaluation threw: 0, with the message (see the module doc). */

@@ -9,7 +9,6 @@
  * keyword (`DELETE` → `write_statement`), so that a truncated `DELETE FROM t WHERE` is still named
  * as a write; the rung's own violations are never changed, only the reason and `details.statements`.
  */
-import { positionAt } from '../sql/parse.js';
 import { splitStatements, tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { truncate } from '../format.js';
 import { createRungResult, type RungResult } from './rung-result.js';
@@ -38,7 +37,10 @@ export interface NamedStatement {
 
 /** L3's details with the statements named (present when L3 failed on a statement that is not a query, or on several). */
 export interface NamedSafetyDetails extends SafetyDetails {
+  /** The text's statements, the first {@link MAX_LISTED_STATEMENTS} of them when there are more. */
   readonly statements?: readonly NamedStatement[];
+  /** How many statements the text holds, present only when `statements` lists fewer. */
+  readonly statementCount?: number;
 }
 
 /** First keyword → the violation kind it implies (queries absent). */
@@ -56,13 +58,24 @@ const KEYWORD_KINDS: Readonly<Record<string, string>> = {
 /** Kinds that say what a whole statement is (a single statement is quoted only for these). */
 const STATEMENT_KINDS = new Set([...Object.values(KEYWORD_KINDS), 'not_a_query', 'data_export']);
 
+/** Most statements listed in `details.statements` (a text of 40 000 statements lists the first ones). */
+export const MAX_LISTED_STATEMENTS = 100;
+
+/** Most unsafe statements quoted in the reason; the rest are counted (`(+N more unsafe statements)`). */
+export const MAX_NAMED_IN_REASON = 5;
+
 /**
- * The statements of `sql` with the L3 findings inside each.
+ * The statements of `sql` with the L3 findings inside each, in one pass over the text (positions
+ * come from a table of line starts, so a text of many statements costs time linear in its length).
  * @param violations - L3's violations (positions 1-based); `multiple_statements` is not assigned to a statement.
  * @param analysed - false when L3 could not read the text: findings then come from first keywords.
  */
 export function nameStatements(sql: string, violations: readonly SafetyViolation[], analysed: boolean): NamedStatement[] {
   const statements = splitStatements(tokenizeSqlite(sql));
+  const lines = lineStarts(sql);
+  const placed = violations
+    .filter((violation) => violation.kind !== 'multiple_statements' && violation.kind !== 'not_analysed')
+    .map((violation) => ({ kind: violation.kind, offset: offsetOf(lines, sql.length, violation.line, violation.column) }));
   return statements.map((tokens, i) => {
     const start = tokens[0]!.start;
     const end = tokens[tokens.length - 1]!.end;
@@ -70,14 +83,10 @@ export function nameStatements(sql: string, violations: readonly SafetyViolation
     const first = tokens[0]!;
     const keyword = first.kind === 'word' ? first.value.toUpperCase() : '';
     const findings = new Set<string>();
-    for (const violation of violations) {
-      if (violation.kind === 'multiple_statements' || violation.kind === 'not_analysed') continue;
-      const offset = offsetOf(sql, violation.line, violation.column);
-      if (offset >= start && offset < next) findings.add(violation.kind);
-    }
+    for (const violation of placed) if (violation.offset >= start && violation.offset < next) findings.add(violation.kind);
     if (!analysed && KEYWORD_KINDS[keyword] !== undefined) findings.add(KEYWORD_KINDS[keyword]!);
-    const position = positionAt(sql, start);
-    return { index: i + 1, text: truncate(sql.slice(start, end).replace(/\s+/g, ' '), MAX_NAMED_STATEMENT_CHARS), keyword, ...position, findings: [...findings] };
+    const position = positionOf(lines, start);
+    return { index: i + 1, text: truncate(sql.slice(start, Math.min(end, start + 4 * MAX_NAMED_STATEMENT_CHARS)).replace(/\s+/g, ' '), MAX_NAMED_STATEMENT_CHARS), keyword, ...position, findings: [...findings] };
   });
 }
 
@@ -99,20 +108,42 @@ export function withNamedStatements(sql: string, result: RungResult<SafetyDetail
   const of = statements.length;
   if (of === 1 && !unsafe[0]!.findings.some((kind) => STATEMENT_KINDS.has(kind))) return result;
   if (of === 1 && details.analysed) {
-    return createRungResult({ rung: 'safety', status: 'fail', reason: `${result.reason} in (${statements[0]!.text})`, issues: result.issues, namedScores: result.namedScores, score: result.score, details: { ...details, statements } });
+    return createRungResult({ rung: 'safety', status: 'fail', reason: `${result.reason} in (${statements[0]!.text})`, issues: result.issues, namedScores: result.namedScores, score: result.score, details: { ...details, ...listed(statements) } });
   }
-  const named = unsafe.map((statement) => `${of === 1 ? 'the statement' : `statement ${statement.index} of ${of}`} (${statement.text}): ${statement.findings.join(', ')}`);
+  const named = unsafe
+    .slice(0, MAX_NAMED_IN_REASON)
+    .map((statement) => `${of === 1 ? 'the statement' : `statement ${statement.index} of ${of}`} (${statement.text}): ${statement.findings.join(', ')}`);
+  if (unsafe.length > MAX_NAMED_IN_REASON) named.push(`(+${unsafe.length - MAX_NAMED_IN_REASON} more unsafe statements)`);
   const reason = named.length > 0 ? `${named.join('; ')}; ${result.reason}` : result.reason;
-  return createRungResult({ rung: 'safety', status: 'fail', reason, issues: result.issues, namedScores: result.namedScores, score: result.score, details: { ...details, statements } });
+  return createRungResult({ rung: 'safety', status: 'fail', reason, issues: result.issues, namedScores: result.namedScores, score: result.score, details: { ...details, ...listed(statements) } });
 }
 
-/** The 0-based offset of a 1-based line and column. */
-function offsetOf(sql: string, line: number, column: number): number {
-  let offset = 0;
-  for (let current = 1; current < line; current += 1) {
-    const newline = sql.indexOf('\n', offset);
-    if (newline < 0) return sql.length;
-    offset = newline + 1;
+/** `statements`, and `statementCount` with the first {@link MAX_LISTED_STATEMENTS} when there are more. */
+function listed(statements: NamedStatement[]): { statements: NamedStatement[]; statementCount?: number } {
+  return statements.length > MAX_LISTED_STATEMENTS ? { statements: statements.slice(0, MAX_LISTED_STATEMENTS), statementCount: statements.length } : { statements };
+}
+
+/** The 0-based offset where each line of `sql` starts (line 1 at index 0). */
+function lineStarts(sql: string): number[] {
+  const starts = [0];
+  for (let i = sql.indexOf('\n'); i >= 0; i = sql.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The 0-based offset of a 1-based line and column (the text's end for a line past it). */
+function offsetOf(lines: readonly number[], length: number, line: number, column: number): number {
+  const lineStart = lines[line - 1];
+  return lineStart === undefined ? length : lineStart + column - 1;
+}
+
+/** The 1-based line and column of a 0-based offset (binary search in the line starts). */
+function positionOf(lines: readonly number[], offset: number): { line: number; column: number } {
+  let low = 0;
+  let high = lines.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (lines[middle]! <= offset) low = middle;
+    else high = middle - 1;
   }
-  return offset + column - 1;
+  return { line: low + 1, column: offset - lines[low]! + 1 };
 }

@@ -4,9 +4,11 @@
  * beyond queries (DELETE, COPY INTO, EXECUTE IMMEDIATE, CALL do not parse), so most non-queries
  * already fail closed as `not_analysed` before reaching this module.
  *
- * Positions: the tree is re-read with `includeLocations`; nodes without a location report 1:1.
+ * Positions: the tree is re-read with `includeLocations` (in the parser thread, under the same time
+ * budget as every parse, so node-sql-parser is never loaded into the caller's thread); nodes without
+ * a location report 1:1.
  */
-import nodeSqlParser from 'node-sql-parser';
+import { parseInWorker } from '../sql/bounded-parse.js';
 import { checkFunction } from './functions.js';
 import type { ResolvedSafetyPolicy } from './policy.js';
 
@@ -204,11 +206,7 @@ function checkLimit(select: Obj, maxLimit: number, add: (kind: string, message: 
 }
 
 function relocate(sql: string): unknown[] | undefined {
-  try {
-    const parser = new nodeSqlParser.Parser();
-    const ast = parser.astify(sql, { database: 'snowflake', parseOptions: { includeLocations: true } } as never);
-    return Array.isArray(ast) ? ast : [ast];
-  } catch {
-    return undefined;
-  }
+  const parsed = parseInWorker('node-sql-parser', sql, { database: 'snowflake', parseOptions: { includeLocations: true } });
+  if (!parsed.ok) return undefined;
+  return Array.isArray(parsed.value) ? parsed.value : [parsed.value];
 }

@@ -89,13 +89,39 @@ const CST_DIALECT = {
  *   message and 1-based line/column, or with `budget: true` when the text is longer than
  *   `MAX_SQL_CHARS`, its tree deeper than `MAX_TREE_DEPTH` (analysis-budget.ts) or the parser
  *   takes longer than `PARSE_TIME_BUDGET_MS` (bounded-parse.ts: the parse runs in a worker
- *   thread). Never throws for bad SQL.
+ *   thread). Never throws for bad SQL. The result of a recent text is returned again (the same
+ *   object: trees are read-only).
  * @throws TypeError when `dialect` is not one of {@link DIALECTS}.
  */
 export function parseSql(sql: string, dialect: Dialect): ParseResult {
   if (!DIALECTS.includes(dialect)) {
     throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(dialect)}`);
   }
+  const key = `${dialect}\u0000${sql}`;
+  const known = recentParses.get(key);
+  if (known !== undefined) {
+    recentParses.delete(key);
+    recentParses.set(key, known);
+    return known;
+  }
+  const parsed = parseUncached(sql, dialect);
+  // Budget outcomes depend on the moment (bounded-parse.ts remembers those itself).
+  if (parsed.ok || !parsed.error.budget) {
+    recentParses.set(key, parsed);
+    if (recentParses.size > RECENT_PARSES) recentParses.delete(recentParses.keys().next().value!);
+  }
+  return parsed;
+}
+
+/**
+ * Parses of recent texts, most recent last. A run grades the same gold once per provider and its
+ * rungs read the same texts; a parse costs a round trip to the parser thread (about 1–5 ms). The
+ * trees are shared, never modified.
+ */
+const recentParses = new Map<string, ParseResult>();
+const RECENT_PARSES = 256;
+
+function parseUncached(sql: string, dialect: Dialect): ParseResult {
   const oversized = sqlSizeOverBudget(sql);
   if (oversized !== undefined) return { ok: false, dialect, error: { message: oversized, budget: true } };
   if (dialect === 'snowflake') return parseWithNodeSqlParser(sql, dialect);

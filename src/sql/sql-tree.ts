@@ -4,7 +4,10 @@
  * `type`; its children are the object-valued fields (and arrays of them). Nothing here mutates a
  * tree: every rewrite returns new objects and keeps the field order of the original node.
  */
-import { show, type Node } from 'sql-parser-cst';
+import type { Node } from 'sql-parser-cst';
+// The printer alone: the package's entry also loads its 6.5 MB parser, which runs only in the
+// parser thread (bounded-parse.ts).
+import { show } from 'sql-parser-cst/lib/show.js';
 import { checkAnalysisBudget } from './analysis-budget.js';
 
 /** A CST node seen as data: `type` plus arbitrary fields. */

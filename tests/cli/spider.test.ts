@@ -166,7 +166,7 @@ describe('text2sql-ladder spider', () => {
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const writeErr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      await createProgram().parseAsync(['node', 'text2sql-ladder', 'spider', '--gold', options().gold, '--pred', options().pred, '--db', dbDir, '--preset', 'spider', '--keep-distinct', '--timeout-ms', '5000', '--out', out]);
+      await (await createProgram()).parseAsync(['node', 'text2sql-ladder', 'spider', '--gold', options().gold, '--pred', options().pred, '--db', dbDir, '--preset', 'spider', '--keep-distinct', '--timeout-ms', '5000', '--out', out]);
       expect(String(write.mock.calls[0]?.[0])).toMatch(/^preset: spider \(keep distinct\)\n/);
     } finally {
       write.mockRestore();
@@ -176,7 +176,7 @@ describe('text2sql-ladder spider', () => {
   });
 
   it('rejects a bad --preset with commander’s error', async () => {
-    const program = createProgram();
+    const program = await createProgram();
     const spider = program.commands.find((command) => command.name() === 'spider')!;
     spider.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
     await expect(program.parseAsync(['node', 'x', 'spider', '--gold', 'g', '--pred', 'p', '--db', 'd', '--preset', 'bogus'])).rejects.toThrow(

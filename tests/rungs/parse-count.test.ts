@@ -31,7 +31,7 @@ const runtime = createLadderRuntime({ engine: { poolSize: 2 } });
 afterAll(() => runtime.close());
 
 describe('parses per ladder run (warehouse, strong and weak recordings, L1–L7)', () => {
-  it('each SQL text is parsed at most once per item; the predicted SQL exactly once', async () => {
+  it('each SQL text is parsed at most once per item, the predicted SQL included', async () => {
     const { items } = await loadDataset('datasets/warehouse.yaml');
     const rungs = createLadderRungs({ efficiency: true, answer: true });
     let runs = 0;
@@ -69,7 +69,8 @@ describe('parses per ladder run (warehouse, strong and weak recordings, L1–L7)
           if (seen.has(sql)) repeated.push(`${name} ${item.id}: ${sql.slice(0, 60)}`);
           seen.add(sql);
         }
-        // Once, or not at all when its parentheses cannot match (refused before the parser).
+        // Once, or not at all when its parentheses cannot match (refused before the parser) or
+        // when an earlier item read the same text.
         expect(parsed.filter((sql) => sql === answer.sql).length, `${name} ${item.id}`).toBeLessThanOrEqual(1);
       }
     }
@@ -79,6 +80,11 @@ describe('parses per ladder run (warehouse, strong and weak recordings, L1–L7)
     // comparison never reached after an earlier gold matched: 72 more, each gold still once.
     // 121 predicted: weak wh-030's `SUM(amount FROM …` never closes its parenthesis, so it is
     // refused before the parser (one call fewer).
-    expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 121, total: 516 });
+    // 516 calls (121 predicted) before parseSql remembered recent texts and the LIMIT check read
+    // the tokens first: now a gold graded for both recordings, or a prediction that repeats a
+    // text already read (7 of them), is parsed once per run, and golds whose every LIMIT has its
+    // ORDER BY are not parsed for that check.
+    // 191 before a gold without ORDER BY tokens was known unordered without its parse (21 golds).
+    expect({ runs, predicted, total }).toEqual({ runs: 122, predicted: 114, total: 170 });
   }, 120_000);
 });

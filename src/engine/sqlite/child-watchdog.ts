@@ -10,7 +10,10 @@
  *
  * Protocol (one `SharedArrayBuffer`, no messages):
  * - the main thread writes the running job's start and deadline (monotonic ms), then stores the
- *   job id in the state word; when the job ends it swaps the id back to 0 with compare-and-swap;
+ *   job id in the state word; when the job ends it swaps the id back to 0 with compare-and-swap.
+ *   It wakes the thread only when the thread sleeps idle (the idle word is 1): while jobs follow
+ *   one another the thread is sampling anyway, and a wake per job (a futex call and a thread
+ *   switch each way) cost about as much as a short Spider query;
  * - the thread samples every {@link WATCHDOG_SAMPLE_MS} ms while a job runs: above the memory
  *   cap (process RSS, which counts SQLite's heap and its in-memory temp storage) or past the
  *   deadline it claims the job with compare-and-swap (id → −1), writes one report line to the
@@ -68,6 +71,8 @@ export interface ChildWatchdog {
 
 /** Slots of the shared state (Int32 view). */
 const STATE = 0;
+/** 1 while the thread sleeps with no job (it then needs a wake to start sampling), else 0. */
+const IDLE = 1;
 /** Slots of the shared times (Float64 view, after the Int32 words). */
 const STARTED_AT = 0;
 const DEADLINE_AT = 1;
@@ -82,7 +87,7 @@ interface ThreadData extends WatchdogSettings {
   readonly sampleMs: number;
   readonly parentPollMs: number;
   readonly prefix: string;
-  readonly layout: { readonly state: number; readonly startedAt: number; readonly deadlineAt: number; readonly claimed: number; readonly timesOffset: number };
+  readonly layout: { readonly state: number; readonly idle: number; readonly startedAt: number; readonly deadlineAt: number; readonly claimed: number; readonly timesOffset: number };
 }
 
 /**
@@ -93,7 +98,7 @@ interface ThreadData extends WatchdogSettings {
  */
 export async function startChildWatchdog(settings: WatchdogSettings): Promise<ChildWatchdog> {
   const control = new SharedArrayBuffer(TIMES_OFFSET + 2 * Float64Array.BYTES_PER_ELEMENT);
-  const state = new Int32Array(control, 0, 1);
+  const state = new Int32Array(control, 0, 2);
   const times = new Float64Array(control, TIMES_OFFSET, 2);
   const data: ThreadData = {
     ...settings,
@@ -101,7 +106,7 @@ export async function startChildWatchdog(settings: WatchdogSettings): Promise<Ch
     sampleMs: WATCHDOG_SAMPLE_MS,
     parentPollMs: PARENT_POLL_MS,
     prefix: WATCHDOG_REPORT_PREFIX,
-    layout: { state: STATE, startedAt: STARTED_AT, deadlineAt: DEADLINE_AT, claimed: CLAIMED, timesOffset: TIMES_OFFSET },
+    layout: { state: STATE, idle: IDLE, startedAt: STARTED_AT, deadlineAt: DEADLINE_AT, claimed: CLAIMED, timesOffset: TIMES_OFFSET },
   };
   // The thread's code is this module's own function, run from source: worker threads do not get
   // the TypeScript loader of the main thread, and the compiled function text needs no import.
@@ -120,12 +125,11 @@ export async function startChildWatchdog(settings: WatchdogSettings): Promise<Ch
       times[STARTED_AT] = now;
       times[DEADLINE_AT] = now + timeoutMs;
       Atomics.store(state, STATE, id);
-      Atomics.notify(state, STATE);
+      if (Atomics.load(state, IDLE) === 1) Atomics.notify(state, STATE);
     },
     end(id) {
-      const previous = Atomics.compareExchange(state, STATE, id, 0);
-      Atomics.notify(state, STATE);
-      return previous === id;
+      // No wake: the thread sees the job gone at its next sample (at most WATCHDOG_SAMPLE_MS).
+      return Atomics.compareExchange(state, STATE, id, 0) === id;
     },
   };
 }
@@ -141,14 +145,17 @@ function monotonicMs(): number {
  */
 function watchdogThread(data: ThreadData): void {
   const fs = require('node:fs') as typeof import('node:fs');
-  const { state: STATE_SLOT, startedAt, deadlineAt, claimed, timesOffset } = data.layout;
-  const state = new Int32Array(data.control, 0, 1);
+  const { state: STATE_SLOT, idle: IDLE_SLOT, startedAt, deadlineAt, claimed, timesOffset } = data.layout;
+  const state = new Int32Array(data.control, 0, 2);
   const times = new Float64Array(data.control, timesOffset, 2);
   for (;;) {
     if (process.ppid !== data.parentPid) process.kill(process.pid, 'SIGKILL');
     const job = Atomics.load(state, STATE_SLOT);
     if (job <= 0) {
-      Atomics.wait(state, STATE_SLOT, job, data.parentPollMs);
+      // Idle: say so before sleeping, then look again, so a job begun in between is not slept through.
+      Atomics.store(state, IDLE_SLOT, 1);
+      if (Atomics.load(state, STATE_SLOT) === job) Atomics.wait(state, STATE_SLOT, job, data.parentPollMs);
+      Atomics.store(state, IDLE_SLOT, 0);
       continue;
     }
     const now = Number(process.hrtime.bigint()) / 1e6;

@@ -10,7 +10,6 @@
  * changed) while a statement blocks the main thread, whatever signal killed the parent.
  */
 import { startChildWatchdog } from './child-watchdog.js';
-import { createSqliteSession } from './sqlite-session.js';
 import type { ChildMessage, ChildRequest } from './sqlite-protocol.js';
 
 const send = process.send?.bind(process);
@@ -26,7 +25,8 @@ if (!Number.isSafeInteger(parentPid) || !Number.isSafeInteger(maxMemoryBytes)) {
   process.exit(2);
 }
 
-const watchdog = await startChildWatchdog({ maxMemoryBytes, parentPid, reportFd: 1 });
+// The watchdog thread boots while this thread loads better-sqlite3 (two cores: the child is ready sooner).
+const [watchdog, { createSqliteSession }] = await Promise.all([startChildWatchdog({ maxMemoryBytes, parentPid, reportFd: 1 }), import('./sqlite-session.js')]);
 const session = createSqliteSession({ maxMemoryBytes });
 
 process.on('message', (request: ChildRequest) => {

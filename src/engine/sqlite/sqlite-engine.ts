@@ -22,9 +22,9 @@
  */
 import { LadderError } from '../../errors.js';
 import type { Catalog, Engine, ExecutionOutcome, ExplainOutcome } from '../engine.js';
-import { databasePath, resolveRequest, resolveSqliteEngineOptions, type ResolvedSqliteEngineOptions, type SqliteEngineOptions } from './sqlite-engine-options.js';
+import { databasePath, resolveRequest, resolveSqliteEngineOptions, SQLITE_ENGINE_DEFAULTS, type ResolvedSqliteEngineOptions, type SqliteEngineOptions } from './sqlite-engine-options.js';
 import { checkPinnedFile } from './pinned-files.js';
-import { createSqlitePool } from './sqlite-pool.js';
+import { createSqlitePool, startSqliteChildrenAhead } from './sqlite-pool.js';
 import type { CatalogOutcome } from './sqlite-protocol.js';
 
 /** The SQLite {@link Engine} with pool introspection for tests and diagnostics. */
@@ -34,6 +34,23 @@ export interface SqliteEngine extends Engine {
   readonly options: ResolvedSqliteEngineOptions;
   /** Process ids of the live child processes (empty before the first statement and after close). */
   readonly childPids: readonly number[];
+  /**
+   * Starts up to `children` child processes now (default `poolSize`), so that their start-up
+   * (about one Node start each) overlaps the caller's own work; a no-op once they run or after
+   * close. Results never depend on it.
+   */
+  warm(children?: number): void;
+}
+
+/**
+ * Starts one engine child now, before any engine exists, with the default memory cap: the first
+ * engine created with that cap (the default) adopts it instead of forking its own. For a command
+ * line that will run SQL, called before it loads its modules, so the child's start-up (a Node
+ * start, better-sqlite3, the watchdog thread) overlaps the parent's. Until adopted the child keeps
+ * nothing alive; a process that never creates such an engine kills it at exit.
+ */
+export function startSqliteChildAhead(): void {
+  startSqliteChildrenAhead(1, SQLITE_ENGINE_DEFAULTS.maxMemoryBytes);
 }
 
 /**
@@ -72,6 +89,9 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
     options: resolved,
     get childPids() {
       return pool.childPids;
+    },
+    warm(children = resolved.poolSize) {
+      if (!closed) pool.warm(children);
     },
     async execute(request) {
       return (await runStatement('execute', request)) as ExecutionOutcome;

@@ -3,7 +3,14 @@
  * time; up to {@link PIPELINE_DEPTH} jobs are sent to it ahead, so it never idles waiting for
  * the parent between jobs.
  *
- * - Children start lazily (one per queued job, up to `size`) and announce `ready`.
+ * - Children start lazily and one at a time: the first with the first job, another only when a
+ *   job has waited in the queue, with every ready child full, for as long as a child took to
+ *   start ({@link shouldGrow}); up to `size`. Each child costs a Node start plus its watchdog
+ *   thread (about 100 ms of CPU on an idle machine), so a run of short statements stays on one
+ *   child, while slow statements (or a stuck one) bring in more. `warm(n)` starts n ahead of the
+ *   first job; {@link startSqliteChildrenAhead} starts one before the pool exists (a command line
+ *   that will run SQL, while it still loads its modules), and the first pool with the same memory
+ *   cap adopts it. A child announces `ready` when it can take jobs.
  * - Deadline and memory cap are enforced inside each child by its watchdog thread
  *   (child-watchdog.ts), measured from the job's own start in the child: a parent blocked in
  *   synchronous work neither lets a runaway statement grow nor turns a finished statement into a
@@ -62,6 +69,11 @@ export interface SqlitePool {
    *   or running when it is called); `engine_failure` when children cannot start.
    */
   run(request: Omit<ChildRequest, 'id'>): Promise<PoolOutcome>;
+  /**
+   * Starts children now, up to `count` alive (at most `size`), so that their start-up overlaps the
+   * caller's own (loading input, parsing); idle, they keep nothing alive. Never needed for results.
+   */
+  warm(count: number): void;
   /** Number of live child processes (starting, idle or busy). */
   readonly liveChildren: number;
   /** Process ids of the live children (for tests and diagnostics). */
@@ -75,24 +87,39 @@ interface Job {
   readonly request: ChildRequest;
   readonly resolve: (outcome: PoolOutcome) => void;
   readonly reject: (error: unknown) => void;
+  /** `performance.now()` when it was queued. */
+  readonly queuedAt: number;
   /** The parent's backstop for a wedged child (see {@link backstopMs}). */
   timer?: NodeJS.Timeout;
 }
 
-interface Slot {
+/** A started child process and what it has said so far (owned by a pool, or standing by). */
+interface StartedChild {
   readonly child: ChildProcess;
+  /** The RSS cap it was started with (argv), in bytes. */
+  readonly maxMemoryBytes: number;
+  /** `performance.now()` when it was forked. */
+  readonly forkedAt: number;
   ready: boolean;
-  /** Jobs sent to the child, in order; the first one is running. */
-  readonly jobs: Job[];
-  /** Databases this child has open (preferred for later jobs on the same db). */
-  readonly dbs: Set<string>;
+  /** `performance.now()` when it announced `ready`. */
+  readyAt: number | undefined;
   /** Last bytes of the child's stderr, for failure messages. */
   stderrTail: string;
   /** Last bytes of the child's stdout, where its watchdog writes its report. */
   stdoutTail: string;
+  readonly exited: Promise<void>;
+  /** Where its messages and its end go; set by the pool that owns it. */
+  onMessage: (message: ChildMessage) => void;
+  onClose: (code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+interface Slot extends StartedChild {
+  /** Jobs sent to the child, in order; the first one is running. */
+  readonly jobs: Job[];
+  /** Databases this child has open (preferred for later jobs on the same db). */
+  readonly dbs: Set<string>;
   /** Set when the parent killed the child on purpose. */
   killedFor: 'backstop' | 'close' | undefined;
-  readonly exited: Promise<void>;
 }
 
 /**
@@ -114,6 +141,110 @@ function installExitHook(): void {
   process.on('exit', () => {
     for (const child of allChildren) child.kill('SIGKILL');
   });
+}
+
+/**
+ * Whether the pool should start one more child: a job has waited in the queue, while every ready
+ * child was full, for at least as long as a child takes to start (then a new child would have
+ * answered sooner). Never while a child is still starting, and never past `size`.
+ * @param waitedMs - how long the oldest queued job has waited since a ready child was full.
+ * @param startupMs - how long the latest child took from fork to `ready`.
+ */
+export function shouldGrow(state: { readonly live: number; readonly starting: number; readonly size: number; readonly waitedMs: number; readonly startupMs: number }): boolean {
+  return state.live < state.size && state.starting === 0 && state.waitedMs >= state.startupMs;
+}
+
+/** Start-up time assumed before any child has been seen start, in milliseconds. */
+const DEFAULT_STARTUP_MS = 250;
+
+/** Heap cap of a child's V8 (`--max-old-space-size`) for an RSS cap: the whole cap, at least 16 MiB. */
+function heapMiBFor(maxMemoryBytes: number): number {
+  return Math.max(16, Math.floor(maxMemoryBytes / 2 ** 20));
+}
+
+/** Forks one child; its events go to the handlers its owner sets (until then: recorded only). */
+function startChild(entry: { file: string; execArgv: string[] }, maxMemoryBytes: number): StartedChild {
+  installExitHook();
+  const child = fork(entry.file, [String(process.pid), String(maxMemoryBytes)], {
+    serialization: 'advanced',
+    execArgv: [...entry.execArgv, `--max-old-space-size=${heapMiBFor(maxMemoryBytes)}`],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  allChildren.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const started: StartedChild = {
+    child,
+    maxMemoryBytes,
+    forkedAt: performance.now(),
+    ready: false,
+    readyAt: undefined,
+    stderrTail: '',
+    stdoutTail: '',
+    exited,
+    onMessage: () => {},
+    onClose: () => {},
+  };
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    started.stderrTail = (started.stderrTail + chunk).slice(-4096);
+  });
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    started.stdoutTail = (started.stdoutTail + chunk).slice(-4096);
+  });
+  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+  (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
+  child.on('message', (message: ChildMessage) => started.onMessage(message));
+  // 'close' (not 'exit'): stderr is fully read by then, so a V8 heap overflow is recognised.
+  child.once('close', (code, signal) => {
+    allChildren.delete(child);
+    started.onClose(code, signal);
+  });
+  child.on('error', () => {
+    // 'exit' follows (or the spawn failed and 'exit' reports it); nothing else to do here.
+  });
+  return started;
+}
+
+/** Children started ahead of any pool ({@link startSqliteChildrenAhead}), not yet adopted. */
+const standby: StartedChild[] = [];
+
+/** Keeps Node alive for a child (its process and IPC channel) or not. */
+function setChildRef(child: ChildProcess, on: boolean): void {
+  const channel = child.channel as { ref?: () => void; unref?: () => void } | null | undefined;
+  if (on) {
+    child.ref();
+    channel?.ref?.();
+  } else {
+    child.unref();
+    channel?.unref?.();
+  }
+}
+
+/**
+ * Starts engine children before any pool exists, so that their start-up overlaps the caller's
+ * (a command line loading its modules). The first pool created with the same `maxMemoryBytes`
+ * adopts them; until then they keep nothing alive, and a process that never creates such a pool
+ * kills them at exit. At most `count` stand by at once.
+ * @param count - children to have standing by (≥ 1).
+ * @param maxMemoryBytes - the RSS cap they are started with (the pool's must be equal to adopt them).
+ */
+export function startSqliteChildrenAhead(count: number, maxMemoryBytes: number): void {
+  const entry = childEntry();
+  while (standby.length < count) {
+    const started = startChild(entry, maxMemoryBytes);
+    standby.push(started);
+    started.onMessage = (message) => {
+      if (message.type !== 'ready') return;
+      started.ready = true;
+      started.readyAt = performance.now();
+    };
+    started.onClose = () => {
+      const index = standby.indexOf(started);
+      if (index >= 0) standby.splice(index, 1);
+    };
+    setChildRef(started.child, false);
+  }
 }
 
 /** The child entry next to this module: `.ts` under a TypeScript runner (vitest), `.js` in dist. */
@@ -138,54 +269,47 @@ function childEntry(): { file: string; execArgv: string[] } {
 export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
   installExitHook();
   const entry = childEntry();
-  const heapMiB = Math.max(16, Math.floor(options.maxMemoryBytes / 2 ** 20));
+  const heapMiB = heapMiBFor(options.maxMemoryBytes);
   const slots: Slot[] = [];
   const queue: Job[] = [];
   let nextId = 1;
   let closing: Promise<void> | undefined;
   let startFailures = 0;
+  /** Fork → ready of the latest child, in ms (see {@link shouldGrow}). */
+  let startupMs = DEFAULT_STARTUP_MS;
+  /** `performance.now()` of the latest `ready`: a job's wait counts from then at the earliest. */
+  let lastReadyAt = 0;
+  let growTimer: NodeJS.Timeout | undefined;
 
   function spawn(): void {
-    const child = fork(entry.file, [String(process.pid), String(options.maxMemoryBytes)], {
-      serialization: 'advanced',
-      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMiB}`],
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    });
-    allChildren.add(child);
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const slot: Slot = { child, ready: false, jobs: [], dbs: new Set(), stderrTail: '', stdoutTail: '', killedFor: undefined, exited };
+    const adoptable = standby.findIndex((started) => started.maxMemoryBytes === options.maxMemoryBytes);
+    const started = adoptable >= 0 ? standby.splice(adoptable, 1)[0]! : startChild(entry, options.maxMemoryBytes);
+    const slot: Slot = Object.assign(started, { jobs: [] as Job[], dbs: new Set<string>(), killedFor: undefined as Slot['killedFor'] });
     slots.push(slot);
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      slot.stderrTail = (slot.stderrTail + chunk).slice(-4096);
-    });
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      slot.stdoutTail = (slot.stdoutTail + chunk).slice(-4096);
-    });
-    (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-    (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
-    child.on('message', (message: ChildMessage) => onMessage(slot, message));
-    // 'close' (not 'exit'): stderr is fully read by then, so a V8 heap overflow is recognised.
-    child.once('close', (code, signal) => onExit(slot, code, signal));
-    child.on('error', () => {
-      // 'exit' follows (or the spawn failed and 'exit' reports it); nothing else to do here.
-    });
+    slot.onMessage = (message) => onMessage(slot, message);
+    slot.onClose = (code, signal) => onExit(slot, code, signal);
+    if (slot.readyAt !== undefined) {
+      lastReadyAt = performance.now();
+      startupMs = slot.readyAt - slot.forkedAt;
+    }
   }
 
   function setRef(slot: Slot, on: boolean): void {
-    const channel = slot.child.channel as { ref?: () => void; unref?: () => void } | null | undefined;
-    if (on) {
-      slot.child.ref();
-      channel?.ref?.();
-    } else {
-      slot.child.unref();
-      channel?.unref?.();
-    }
+    setChildRef(slot.child, on);
   }
 
   function pump(): void {
     if (closing) return;
+    if (queue.length > 0 && slots.length === 0) spawn();
+    assignQueued();
+    // A child adopted from standby may be ready at once.
+    if (growIfWaiting()) assignQueued();
+    // Keep Node alive only while a job runs or waits for a starting child.
+    for (const slot of slots) setRef(slot, slot.jobs.length > 0 || (!slot.ready && queue.length > 0));
+  }
+
+  /** Sends queued jobs to ready children with room, in queue order. */
+  function assignQueued(): void {
     for (;;) {
       const job = queue[0];
       if (!job) break;
@@ -198,14 +322,31 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
       queue.shift();
       assign(slot, job);
     }
+  }
+
+  /**
+   * Starts one more child when the oldest queued job has waited, while a ready child was full,
+   * as long as a child takes to start (see {@link shouldGrow}); else looks again when it will have.
+   * @returns whether a child was started.
+   */
+  function growIfWaiting(): boolean {
+    const oldest = queue[0];
+    if (oldest === undefined || !slots.some((slot) => slot.ready)) return false;
+    const now = performance.now();
+    const since = Math.max(oldest.queuedAt, lastReadyAt);
     const starting = slots.filter((slot) => !slot.ready).length;
-    let wanted = queue.length - starting;
-    while (wanted > 0 && slots.length < options.size) {
+    if (shouldGrow({ live: slots.length, starting, size: options.size, waitedMs: now - since, startupMs })) {
       spawn();
-      wanted -= 1;
+      return true;
     }
-    // Keep Node alive only while a job runs or waits for a starting child.
-    for (const slot of slots) setRef(slot, slot.jobs.length > 0 || (!slot.ready && queue.length > 0));
+    if (growTimer === undefined && starting === 0 && slots.length < options.size) {
+      growTimer = setTimeout(() => {
+        growTimer = undefined;
+        pump();
+      }, Math.max(1, Math.ceil(since + startupMs - now)));
+      growTimer.unref();
+    }
+    return false;
   }
 
   function assign(slot: Slot, job: Job): void {
@@ -264,6 +405,8 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
   function onMessage(slot: Slot, message: ChildMessage): void {
     if (message.type === 'ready') {
       slot.ready = true;
+      slot.readyAt = lastReadyAt = performance.now();
+      startupMs = lastReadyAt - slot.forkedAt;
       startFailures = 0;
       pump();
       return;
@@ -279,7 +422,6 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
   }
 
   function onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
-    allChildren.delete(slot.child);
     removeSlot(slot);
     if (slot.killedFor) return;
     const [job, ...ahead] = slot.jobs.splice(0);
@@ -328,9 +470,16 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
       return new Promise<PoolOutcome>((resolve, reject) => {
         const id = nextId;
         nextId += 1;
-        queue.push({ id, request: { ...request, id }, resolve, reject });
+        queue.push({ id, request: { ...request, id }, resolve, reject, queuedAt: performance.now() });
         pump();
       });
+    },
+    warm(count) {
+      if (closing) return;
+      while (slots.length < Math.min(count, options.size)) spawn();
+      // An adopted child may have announced itself already.
+      pump();
+      for (const slot of slots) setRef(slot, slot.jobs.length > 0 || (!slot.ready && queue.length > 0));
     },
     get liveChildren() {
       return slots.length;
@@ -353,6 +502,7 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
         setRef(slot, true);
         slot.child.kill('SIGKILL');
       }
+      if (growTimer !== undefined) clearTimeout(growTimer);
       closing = Promise.all(ending.map((slot) => slot.exited)).then(() => undefined);
       return closing;
     },

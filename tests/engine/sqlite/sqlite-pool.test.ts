@@ -3,12 +3,13 @@
  * watchdog, concurrency, closing, and not keeping Node alive. Uses test-db.ts's `music.sqlite`.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteEngine, type SqliteEngine } from '../../../src/engine/sqlite/sqlite-engine.js';
+import { createSqliteEngine, startSqliteChildAhead, type SqliteEngine } from '../../../src/engine/sqlite/sqlite-engine.js';
+import { shouldGrow } from '../../../src/engine/sqlite/sqlite-pool.js';
 import { buildTestDb, listDir, sha256, type TestDb } from './test-db.js';
 
 /** Counts to 2·10^8 one row at a time: about 45 s of SQLite work on this machine. */
@@ -45,6 +46,12 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Process ids of this process's children (from every thread's /proc children list). */
+function childrenOfThisProcess(): number[] {
+  const tasks = readdirSync(`/proc/${process.pid}/task`);
+  return tasks.flatMap((tid) => readFileSync(`/proc/${process.pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
 }
 
 /** Blocks this thread's event loop, as synchronous grading does. */
@@ -192,7 +199,7 @@ describe('a parent whose event loop is blocked', () => {
 });
 
 describe('pool', () => {
-  it('runs concurrent statements on at most poolSize children', async () => {
+  it('runs a burst of short statements on one child: they never wait as long as a child takes to start', async () => {
     const engine = createSqliteEngine({ poolSize: 2 });
     try {
       const outcomes = await Promise.all(
@@ -201,10 +208,60 @@ describe('pool', () => {
       expect(outcomes.map((outcome) => (outcome.ok ? outcome.result.rows : outcome.error))).toEqual(
         Array.from({ length: 8 }, (_, i) => [[i, 3]]),
       );
-      expect(engine.childPids).toHaveLength(2);
+      expect(engine.childPids).toHaveLength(1);
     } finally {
       await engine.close();
     }
+  });
+
+  it('starts a second child when statements wait behind a slow one, up to poolSize', async () => {
+    const engine = createSqliteEngine({ poolSize: 2 });
+    try {
+      await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
+      const [first] = engine.childPids;
+      let slowDone = false;
+      const slow = engine.execute({ db: fixture.file, sql: FORTY_SECONDS_SQL, timeoutMs: 120_000 }).finally(() => (slowDone = true));
+      // Sent ahead to the busy child (pipeline depth 2): it waits there until the slow one ends.
+      const ahead = engine.execute({ db: fixture.file, sql: 'SELECT 2' });
+      const waiting = [3, 4, 5].map((i) => engine.execute({ db: fixture.file, sql: `SELECT ${i}` }));
+      const outcomes = await Promise.all(waiting);
+      expect(outcomes.map((outcome) => outcome.ok && outcome.result.rows)).toEqual([[[3]], [[4]], [[5]]]);
+      expect(slowDone).toBe(false);
+      expect(engine.childPids).toHaveLength(2);
+      expect(engine.childPids[0]).toBe(first);
+      const ended = Promise.all([slow, ahead].map((pending) => pending.catch((error: unknown) => (error as { code?: string }).code)));
+      await engine.close();
+      expect(await ended).toEqual(['engine_closed', 'engine_closed']);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('shouldGrow: one more child only when the oldest job waited a start-up time, none starting, room left', () => {
+    const base = { live: 1, starting: 0, size: 2, waitedMs: 300, startupMs: 250 };
+    expect(shouldGrow(base)).toBe(true);
+    expect(shouldGrow({ ...base, waitedMs: 250 })).toBe(true);
+    expect(shouldGrow({ ...base, waitedMs: 249 })).toBe(false);
+    expect(shouldGrow({ ...base, starting: 1 })).toBe(false);
+    expect(shouldGrow({ ...base, live: 2 })).toBe(false);
+  });
+
+  it('adopts a child started ahead with the same memory cap; an engine with another cap forks its own', async () => {
+    const before = new Set(childrenOfThisProcess());
+    startSqliteChildAhead();
+    const ahead = childrenOfThisProcess().filter((pid) => !before.has(pid));
+    expect(ahead).toHaveLength(1);
+    const other = createSqliteEngine({ poolSize: 1, maxMemoryBytes: 256 * 2 ** 20 });
+    const engine = createSqliteEngine({ poolSize: 1 });
+    try {
+      expect((await other.execute({ db: fixture.file, sql: 'SELECT 1' })).ok).toBe(true);
+      expect(other.childPids).not.toEqual(ahead);
+      expect((await engine.execute({ db: fixture.file, sql: 'SELECT 2' })).ok).toBe(true);
+      expect(engine.childPids).toEqual(ahead);
+    } finally {
+      await Promise.all([engine.close(), other.close()]);
+    }
+    expect(ahead.map(isRunning)).toEqual([false]);
   });
 
   it('close() ends every child, is idempotent, and later calls throw engine_closed', async () => {
@@ -254,6 +311,41 @@ describe('pool', () => {
       const run = spawnSync(process.execPath, ['--import', tsx, script], { encoding: 'utf8', timeout: 30_000 });
       expect({ status: run.status, signal: run.signal, stdout: run.stdout.trim() }).toEqual({ status: 0, signal: null, stdout: '[[42]]' });
       expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      rmSync(script, { force: true });
+    }
+  });
+
+  it('warm() starts the children before the first statement, which then runs on one of them', async () => {
+    const engine = createSqliteEngine({ poolSize: 2 });
+    try {
+      expect(engine.childPids).toEqual([]);
+      engine.warm(1);
+      expect(engine.childPids).toHaveLength(1);
+      engine.warm();
+      const warmed = [...engine.childPids];
+      expect(warmed).toHaveLength(2);
+      engine.warm();
+      expect(engine.childPids).toEqual(warmed);
+      const outcome = await engine.execute({ db: fixture.file, sql: 'SELECT 6 * 7' });
+      expect(outcome.ok && outcome.result.rows).toEqual([[42]]);
+      expect(engine.childPids).toEqual(warmed);
+    } finally {
+      await engine.close();
+    }
+    engine.warm();
+    expect(engine.childPids).toEqual([]);
+  });
+
+  it('a warmed engine that is never used nor closed does not keep Node alive', () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const script = path.join(fixture.dir, 'warmed.mts');
+    const engineUrl = pathToFileURL(path.resolve(here, '../../../src/engine/sqlite/sqlite-engine.ts')).href;
+    writeFileSync(script, [`import { createSqliteEngine } from ${JSON.stringify(engineUrl)};`, 'createSqliteEngine({ poolSize: 2 }).warm();', "console.log('warmed');"].join('\n'));
+    try {
+      const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+      const run = spawnSync(process.execPath, ['--import', tsx, script], { encoding: 'utf8', timeout: 30_000 });
+      expect({ status: run.status, signal: run.signal, stdout: run.stdout.trim() }).toEqual({ status: 0, signal: null, stdout: 'warmed' });
     } finally {
       rmSync(script, { force: true });
     }

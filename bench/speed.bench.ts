@@ -1,0 +1,180 @@
+/**
+ * `npm run bench speed` → whole-process speed figures, from one run, each the median of
+ * BENCH_RUNS (default 5) alternating runs after a warm-up, with the load average:
+ * 1. The Spider CLI on the shared Spider slice (gold + DIN-SQL predictions), `--preset spider` and
+ *    `--preset default`, against the raw floor (raw-floor.ts: one Node process, better-sqlite3,
+ *    `prepare().raw().all()` per gold and prediction, the same legacy double-quote retry).
+ * 2. Start-up: `--version` and `check` of one query against `node -e 0`.
+ * 3. The main job (promptfooconfig.yaml) against the promptfoo floor: the same prompt function,
+ *    replay providers and test loader, with the assertion `javascript: true` and no extensions.
+ * 4. Scale: the slice repeated to 500, 2 500 and 10 000 items with `--preset spider`: items/s and
+ *    peak RSS of the process tree at 10 000, and the marginal cost per item 500→2 500 against
+ *    2 500→10 000.
+ * Ratios are the median of the round-by-round ratios. Skipped with a message when the slice is
+ * missing (the start-up and main-job figures do not need it).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import type { BenchReport } from './report.js';
+import { alternate, loadAverage, median, pairedRatio, round2, type ProcessRun, type ProcessSpec } from './whole-process.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Repository root: this file runs from dist/bench/. */
+const root = path.resolve(here, '../..');
+const SLICE = path.resolve(process.env['SPIDER_SLICE_DIR'] ?? path.join(root, '../shared/data/spider-dev-slice'));
+const CLI = path.join(root, 'dist/bin/text2sql-ladder.js');
+const FLOOR = path.join(here, 'raw-floor.js');
+const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 5));
+const node = process.execPath;
+
+const ms = (runs: readonly ProcessRun[]): number => Math.round(median(runs.map((run) => run.ms)));
+const mib = (bytes: number): number => Math.round(bytes / 2 ** 20);
+
+/** Spider CLI arguments on a gold / prediction file pair. */
+function spiderArgs(gold: string, pred: string, preset: string): string[] {
+  return [CLI, 'spider', '--gold', gold, '--pred', pred, '--db', path.join(SLICE, 'database'), '--preset', preset];
+}
+
+/** Writes the slice's gold and DIN-SQL lines repeated to `count` items; returns the two files. */
+function repeatedSlice(dir: string, count: number): { gold: string; pred: string } {
+  const gold = readFileSync(path.join(SLICE, 'dev_gold.sql'), 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const pred = readFileSync(path.join(SLICE, 'predictions', 'DINSQL.sql'), 'utf8').split('\n').slice(0, gold.length);
+  const files = { gold: path.join(dir, `gold-${count}.sql`), pred: path.join(dir, `pred-${count}.sql`) };
+  writeFileSync(files.gold, `${Array.from({ length: count }, (_, i) => gold[i % gold.length]).join('\n')}\n`);
+  writeFileSync(files.pred, `${Array.from({ length: count }, (_, i) => pred[i % gold.length]).join('\n')}\n`);
+  return files;
+}
+
+/** A promptfoo eval of `config` with its own state folder and output (the environment of scripts/eval.sh). */
+function promptfooSpec(config: string, work: string, tag: string): ProcessSpec {
+  const state = path.join(work, `state-${tag}`);
+  const script = [
+    '. scripts/promptfoo-env.sh',
+    `export PROMPTFOO_CONFIG_DIR=${JSON.stringify(state)} LADDER_SUMMARY_JSON=${JSON.stringify(path.join(work, `${tag}-summary.json`))}`,
+    `mkdir -p "$PROMPTFOO_CONFIG_DIR"`,
+    `exec "$PROMPTFOO_BIN" eval -c ${JSON.stringify(config)} --no-cache --no-progress-bar --no-table -o ${JSON.stringify(path.join(work, `${tag}.json`))}`,
+  ].join('; ');
+  return { command: 'bash', args: ['-c', script], cwd: root };
+}
+
+/** The promptfoo floor config: our prompt function, replay providers and loader; `javascript: true`. */
+function promptfooFloorConfig(work: string): string {
+  const main = readFileSync(path.join(root, 'promptfooconfig.yaml'), 'utf8');
+  const recordings = [...main.matchAll(/predictions:\s*(\S+)/g)].map((match) => path.resolve(root, match[1]!));
+  const labels = [...main.matchAll(/^\s+label:\s*(\S+)/gm)].map((match) => match[1]!).filter((label) => label !== 'text2sql');
+  const file = path.join(work, 'floor.yaml');
+  writeFileSync(
+    file,
+    [
+      'prompts:',
+      `  - id: file://${root}/dist/providers/prompt.js:text2sqlPrompt`,
+      '    label: text2sql',
+      'providers:',
+      ...recordings.flatMap((recording, i) => [`  - id: file://${root}/dist/providers/replay.js`, `    label: ${labels[i] ?? `p${i}`}`, `    config: { predictions: ${recording} }`]),
+      'tests:',
+      `  - path: file://${root}/dist/datasets/promptfoo-tests.js:loadTests`,
+      '    config:',
+      `      file: ${path.join(root, 'datasets/warehouse.yaml')}`,
+      "      assert: [{ type: javascript, value: 'true' }]",
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+/** Runs the bench (see the module doc). */
+export async function run(): Promise<BenchReport> {
+  const lines: string[] = [];
+  const figures: Record<string, number> = {};
+  const work = mkdtempSync(path.join(os.tmpdir(), 'ladder-speed-bench-'));
+  const load = loadAverage;
+  try {
+    // 2. Start-up.
+    const query = path.join(work, 'query.sql');
+    writeFileSync(query, 'SELECT count(*) FROM products\n');
+    const startup = await alternate(
+      {
+        bare: { command: node, args: ['-e', '0'] },
+        version: { command: node, args: [CLI, '--version'] },
+        check: { command: node, args: [CLI, 'check', '--db', 'warehouse'], stdinFile: query, cwd: root },
+      },
+      RUNS,
+    );
+    figures['nodeBareMs'] = ms(startup.bare);
+    figures['versionMs'] = ms(startup.version);
+    figures['checkMs'] = ms(startup.check);
+    figures['versionVsNodeRatio'] = round2(pairedRatio(startup.version, startup.bare));
+    figures['checkVsNodeRatio'] = round2(pairedRatio(startup.check, startup.bare));
+    lines.push(
+      `start-up, median of ${RUNS} alternating runs (${load()}):`,
+      `  node -e 0: ${figures['nodeBareMs']} ms`,
+      `  text2sql-ladder --version: ${figures['versionMs']} ms — ×${figures['versionVsNodeRatio']} node -e 0 (target ≤ 2)`,
+      `  text2sql-ladder check --db warehouse (one query on stdin): ${figures['checkMs']} ms — ×${figures['checkVsNodeRatio']} node -e 0 (target ≤ 6)`,
+    );
+
+    // 3. Main job against the promptfoo floor.
+    const jobs = await alternate({ floor: promptfooSpec(promptfooFloorConfig(work), work, 'floor'), main: promptfooSpec(path.join(root, 'promptfooconfig.yaml'), work, 'main') }, RUNS);
+    figures['promptfooFloorMs'] = ms(jobs.floor);
+    figures['mainJobMs'] = ms(jobs.main);
+    figures['mainJobVsPromptfooFloorRatio'] = round2(pairedRatio(jobs.main, jobs.floor));
+    lines.push(
+      `main job, median of ${RUNS} alternating runs (${load()}):`,
+      `  promptfoo floor (same prompt, replay providers and loader; assertion javascript: true): ${figures['promptfooFloorMs']} ms`,
+      `  main job (promptfooconfig.yaml, compiled dist/): ${figures['mainJobMs']} ms — ×${figures['mainJobVsPromptfooFloorRatio']} the floor (target ≤ 1.3)`,
+    );
+
+    if (!existsSync(SLICE)) {
+      lines.push(`Spider CLI and scale figures skipped: ${SLICE} not found`);
+      return { name: 'speed', lines, figures };
+    }
+    // 1. Spider CLI against the raw floor.
+    const gold = path.join(SLICE, 'dev_gold.sql');
+    const pred = path.join(SLICE, 'predictions', 'DINSQL.sql');
+    const cli = await alternate(
+      {
+        floor: { command: node, args: [FLOOR, gold, pred, path.join(SLICE, 'database')] },
+        spider: { command: node, args: spiderArgs(gold, pred, 'spider') },
+        byDefault: { command: node, args: spiderArgs(gold, pred, 'default') },
+      },
+      RUNS,
+    );
+    const floorOutput = JSON.parse(cli.floor[0]!.stdout) as { statements: number; ok: number };
+    figures['rawFloorMs'] = ms(cli.floor);
+    figures['spiderPresetMs'] = ms(cli.spider);
+    figures['defaultPresetMs'] = ms(cli.byDefault);
+    figures['spiderPresetVsFloorRatio'] = round2(pairedRatio(cli.spider, cli.floor));
+    figures['defaultPresetVsFloorRatio'] = round2(pairedRatio(cli.byDefault, cli.floor));
+    lines.push(
+      `Spider CLI on the slice (507 items, DIN-SQL), median of ${RUNS} alternating runs (${load()}):`,
+      `  raw floor (one node process, better-sqlite3, prepare().raw().all(), legacy double-quote retry; ${floorOutput.statements} statements, ${floorOutput.ok} executed): ${figures['rawFloorMs']} ms`,
+      `  spider --preset spider:  ${figures['spiderPresetMs']} ms, ${mib(median(cli.spider.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['spiderPresetVsFloorRatio']} the floor (target ≤ 2.5)`,
+      `  spider --preset default: ${figures['defaultPresetMs']} ms, ${mib(median(cli.byDefault.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['defaultPresetVsFloorRatio']} the floor (target ≤ 3.5)`,
+    );
+
+    // 4. Scale.
+    const sizes = [500, 2_500, 10_000] as const;
+    const files = Object.fromEntries(sizes.map((size) => [size, repeatedSlice(work, size)])) as Record<(typeof sizes)[number], { gold: string; pred: string }>;
+    const spec = (size: (typeof sizes)[number]): ProcessSpec => ({ command: node, args: spiderArgs(files[size].gold, files[size].pred, 'spider') });
+    const scale = await alternate({ n500: spec(500), n2500: spec(2_500), n10000: spec(10_000) }, RUNS);
+    const [t500, t2500, t10000] = sizes.map((size) => median(scale[`n${size}`].map((r) => r.ms))) as [number, number, number];
+    figures['scale500Ms'] = Math.round(t500);
+    figures['scale2500Ms'] = Math.round(t2500);
+    figures['scale10000Ms'] = Math.round(t10000);
+    figures['scale10000ItemsPerSecond'] = Math.round(10_000 / (t10000 / 1000));
+    figures['scale10000PeakTreeMiB'] = mib(Math.max(...scale.n10000.map((r) => r.peakTreeBytes)));
+    figures['marginalMsPerItem500to2500'] = round2((t2500 - t500) / 2_000);
+    figures['marginalMsPerItem2500to10000'] = round2((t10000 - t2500) / 7_500);
+    figures['marginalRatio'] = round2((t10000 - t2500) / 7_500 / ((t2500 - t500) / 2_000));
+    lines.push(
+      `scale: the slice repeated, spider --preset spider, median of ${RUNS} alternating runs (${load()}):`,
+      `  500 items ${figures['scale500Ms']} ms | 2 500 items ${figures['scale2500Ms']} ms | 10 000 items ${figures['scale10000Ms']} ms (${figures['scale10000ItemsPerSecond']} items/s, peak RSS of the process tree ${figures['scale10000PeakTreeMiB']} MiB; target ≤ 400)`,
+      `  marginal cost per item: 500→2 500 ${figures['marginalMsPerItem500to2500']} ms, 2 500→10 000 ${figures['marginalMsPerItem2500to10000']} ms — ratio ${figures['marginalRatio']} (target within 0.9–1.1)`,
+    );
+    return { name: 'speed', lines, figures };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
