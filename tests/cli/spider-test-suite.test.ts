@@ -56,7 +56,7 @@ describe('text2sql-ladder spider --test-suite', () => {
         'EX yes, L5 no        1                    0                    0                    0                    1',
         'refuted              1                    0                    0                    0                    1',
         '',
-        'L5 (distilled test suite + counterexample search) on 2 EX matches: 1 rejected, 1 refuted by the search (1 with ≤ 3 rows per table)',
+        'L5 (distilled test suite + counterexample search; --nulls observed) on 2 EX matches: 1 rejected, 1 refuted by the search (1 with ≤ 3 rows per table)',
         '',
         'EX accepted, L5 rejected (1):',
         "  item 0 (shop, easy): test suite: generated database gen-1 (customers 6, orders 10): gold [6] vs predicted [10]; refuted on a 2-row database: gold returns [0], prediction [1]; INSERT INTO customers (customer_id, name, city) VALUES (1, 'a', 'a'); INSERT INTO orders (order_id, customer_id, amount, status) VALUES (1, 1, 1.0, 'open');",
@@ -71,10 +71,26 @@ describe('text2sql-ladder spider --test-suite', () => {
     ]);
   });
 
+  it('generates NULLs only where the snapshots hold one unless --nulls allowed: COUNT(city) for COUNT(*) passes, as on Spider', async () => {
+    // No customer of the shop lacks a city, though the schema allows it.
+    const goldFile = path.join(dir, 'gold-count.sql');
+    const predFile = path.join(dir, 'pred-count.sql');
+    writeFileSync(goldFile, 'SELECT COUNT(*) FROM customers\tshop\n');
+    writeFileSync(predFile, 'SELECT COUNT(city) FROM customers\n');
+    const l5Line = (text: string): string => text.split('\n').find((line) => line.startsWith('L5 (')) ?? '';
+    const observed = capture();
+    expect(await runSpiderCommand(options({ gold: goldFile, pred: predFile }), observed.io)).toBe(0);
+    expect(l5Line(observed.out())).toBe('L5 (distilled test suite + counterexample search; --nulls observed) on 1 EX matches: 0 rejected, 0 refuted by the search (0 with ≤ 3 rows per table)');
+    const allowed = capture();
+    expect(await runSpiderCommand(options({ gold: goldFile, pred: predFile, nulls: 'allowed' }), allowed.io)).toBe(0);
+    expect(l5Line(allowed.out())).toBe('L5 (distilled test suite + counterexample search; --nulls allowed) on 1 EX matches: 1 rejected, 1 refuted by the search (1 with ≤ 3 rows per table)');
+    expect(allowed.out().split('\n').find((line) => line.startsWith('  item 0 '))).toBe("  item 0 (shop, easy): refuted on a 1-row database: gold returns [1], prediction [0]; INSERT INTO customers (customer_id, name, city) VALUES (1, 'a', NULL);");
+  });
+
   it('--no-search keeps only the suite; L5 flags without --test-suite are misuse', async () => {
     const { io, out: stdout } = capture();
     expect(await runSpiderCommand(options({ search: false }), io)).toBe(0);
-    expect(stdout()).toContain('L5 (distilled test suite) on 2 EX matches: 1 rejected\n');
+    expect(stdout()).toContain('L5 (distilled test suite; --nulls observed) on 2 EX matches: 1 rejected\n');
     expect(stdout()).not.toContain('refuted ');
     const misuse = capture();
     expect(await runSpiderCommand(options({ testSuite: false, suiteMaxSeconds: undefined, searchMaxSeconds: 3 }), misuse.io)).toBe(2);
