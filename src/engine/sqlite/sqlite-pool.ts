@@ -31,13 +31,11 @@
  *   ends itself when its parent dies, whatever the signal (IPC `disconnect` while idle, the
  *   watchdog's parent-pid check while a statement runs).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LadderError } from '../../errors.js';
 import type { ExecutionError, ExecutionOutcome, ExplainOutcome } from '../engine.js';
 import { readWatchdogReport } from './child-watchdog.js';
+import { childEntry, heapMiBFor, installExitHook, setChildRef, startChild, takeStandbyChild, type StartedChild } from './sqlite-children.js';
+export { startSqliteChildrenAhead } from './sqlite-children.js';
 import type { CatalogOutcome, ChildMessage, ChildRequest } from './sqlite-protocol.js';
 
 /** Jobs in flight per child: the running one plus those sent ahead. */
@@ -93,26 +91,6 @@ interface Job {
   timer?: NodeJS.Timeout;
 }
 
-/** A started child process and what it has said so far (owned by a pool, or standing by). */
-interface StartedChild {
-  readonly child: ChildProcess;
-  /** The RSS cap it was started with (argv), in bytes. */
-  readonly maxMemoryBytes: number;
-  /** `performance.now()` when it was forked. */
-  readonly forkedAt: number;
-  ready: boolean;
-  /** `performance.now()` when it announced `ready`. */
-  readyAt: number | undefined;
-  /** Last bytes of the child's stderr, for failure messages. */
-  stderrTail: string;
-  /** Last bytes of the child's stdout, where its watchdog writes its report. */
-  stdoutTail: string;
-  readonly exited: Promise<void>;
-  /** Where its messages and its end go; set by the pool that owns it. */
-  onMessage: (message: ChildMessage) => void;
-  onClose: (code: number | null, signal: NodeJS.Signals | null) => void;
-}
-
 interface Slot extends StartedChild {
   /** Jobs sent to the child, in order; the first one is running. */
   readonly jobs: Job[];
@@ -131,18 +109,6 @@ export function backstopMs(timeoutMs: number): number {
   return Math.min(2 ** 31 - 1, 2 * timeoutMs + 5_000);
 }
 
-/** Children alive in this process, across pools: killed on process exit. */
-const allChildren = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of allChildren) child.kill('SIGKILL');
-  });
-}
-
 /**
  * Whether the pool should start one more child: a job has waited in the queue, while every ready
  * child was full, for at least as long as a child takes to start (then a new child would have
@@ -156,111 +122,6 @@ export function shouldGrow(state: { readonly live: number; readonly starting: nu
 
 /** Start-up time assumed before any child has been seen start, in milliseconds. */
 const DEFAULT_STARTUP_MS = 250;
-
-/** Heap cap of a child's V8 (`--max-old-space-size`) for an RSS cap: the whole cap, at least 16 MiB. */
-function heapMiBFor(maxMemoryBytes: number): number {
-  return Math.max(16, Math.floor(maxMemoryBytes / 2 ** 20));
-}
-
-/** Forks one child; its events go to the handlers its owner sets (until then: recorded only). */
-function startChild(entry: { file: string; execArgv: string[] }, maxMemoryBytes: number): StartedChild {
-  installExitHook();
-  const child = fork(entry.file, [String(process.pid), String(maxMemoryBytes)], {
-    serialization: 'advanced',
-    execArgv: [...entry.execArgv, `--max-old-space-size=${heapMiBFor(maxMemoryBytes)}`],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  allChildren.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const started: StartedChild = {
-    child,
-    maxMemoryBytes,
-    forkedAt: performance.now(),
-    ready: false,
-    readyAt: undefined,
-    stderrTail: '',
-    stdoutTail: '',
-    exited,
-    onMessage: () => {},
-    onClose: () => {},
-  };
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    started.stderrTail = (started.stderrTail + chunk).slice(-4096);
-  });
-  child.stdout?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => {
-    started.stdoutTail = (started.stdoutTail + chunk).slice(-4096);
-  });
-  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-  (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
-  child.on('message', (message: ChildMessage) => started.onMessage(message));
-  // 'close' (not 'exit'): stderr is fully read by then, so a V8 heap overflow is recognised.
-  child.once('close', (code, signal) => {
-    allChildren.delete(child);
-    started.onClose(code, signal);
-  });
-  child.on('error', () => {
-    // 'exit' follows (or the spawn failed and 'exit' reports it); nothing else to do here.
-  });
-  return started;
-}
-
-/** Children started ahead of any pool ({@link startSqliteChildrenAhead}), not yet adopted. */
-const standby: StartedChild[] = [];
-
-/** Keeps Node alive for a child (its process and IPC channel) or not. */
-function setChildRef(child: ChildProcess, on: boolean): void {
-  const channel = child.channel as { ref?: () => void; unref?: () => void } | null | undefined;
-  if (on) {
-    child.ref();
-    channel?.ref?.();
-  } else {
-    child.unref();
-    channel?.unref?.();
-  }
-}
-
-/**
- * Starts engine children before any pool exists, so that their start-up overlaps the caller's
- * (a command line loading its modules). The first pool created with the same `maxMemoryBytes`
- * adopts them; until then they keep nothing alive, and a process that never creates such a pool
- * kills them at exit. At most `count` stand by at once.
- * @param count - children to have standing by (≥ 1).
- * @param maxMemoryBytes - the RSS cap they are started with (the pool's must be equal to adopt them).
- */
-export function startSqliteChildrenAhead(count: number, maxMemoryBytes: number): void {
-  const entry = childEntry();
-  while (standby.length < count) {
-    const started = startChild(entry, maxMemoryBytes);
-    standby.push(started);
-    started.onMessage = (message) => {
-      if (message.type !== 'ready') return;
-      started.ready = true;
-      started.readyAt = performance.now();
-    };
-    started.onClose = () => {
-      const index = standby.indexOf(started);
-      if (index >= 0) standby.splice(index, 1);
-    };
-    setChildRef(started.child, false);
-  }
-}
-
-/** The child entry next to this module: `.ts` under a TypeScript runner (vitest), `.js` in dist. */
-function childEntry(): { file: string; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  const extension = path.extname(here);
-  const file = path.join(path.dirname(here), `sqlite-child${extension}`);
-  if (extension !== '.ts') return { file, execArgv: [] };
-  let loader: string;
-  try {
-    loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  } catch (error) {
-    throw new LadderError('engine_failure', `running the engine from TypeScript sources needs the tsx package to start ${file}`, { cause: error });
-  }
-  return { file, execArgv: ['--import', loader] };
-}
 
 /**
  * Creates a pool. No child starts until the first job.
@@ -282,8 +143,7 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
   let growTimer: NodeJS.Timeout | undefined;
 
   function spawn(): void {
-    const adoptable = standby.findIndex((started) => started.maxMemoryBytes === options.maxMemoryBytes);
-    const started = adoptable >= 0 ? standby.splice(adoptable, 1)[0]! : startChild(entry, options.maxMemoryBytes);
+    const started = takeStandbyChild(options.maxMemoryBytes) ?? startChild(entry, options.maxMemoryBytes);
     const slot: Slot = Object.assign(started, { jobs: [] as Job[], dbs: new Set<string>(), killedFor: undefined as Slot['killedFor'] });
     slots.push(slot);
     slot.onMessage = (message) => onMessage(slot, message);
