@@ -56,16 +56,10 @@ expect_json() {
 # run_status COMMAND...: runs it, prints its output, and leaves its exit status in $status.
 run_status() { set +e; "$@" 2>&1 | tee "$work/last.log"; status=${PIPESTATUS[0]}; set -e; }
 
+# shellcheck source=scripts/pack-tarball.sh
+source "$root/scripts/pack-tarball.sh"
 step "npm pack"
-cd "$root"
-tarball_name="$(npm pack --pack-destination "$work" --silent | tail -n 1)"
-tarball="$work/$tarball_name"
-[[ -f "$tarball" ]] || fail "npm pack did not write $tarball"
-listing="$(tar -tzf "$tarball")"
-for file in dist/src/cli/init.js dist/datasets/promptfoo-tests.js dist/extensions/ladder-summary.js templates/app/promptfooconfig.yaml templates/app/env.ladder docs/your-app.md; do
-  grep -qx "package/$file" <<<"$listing" || fail "tarball lacks $file"
-done
-echo "packed $tarball_name ($(du -h "$tarball" | cut -f1))"
+pack_tarball dist/src/cli/init.js dist/datasets/promptfoo-tests.js dist/extensions/ladder-summary.js templates/app/promptfooconfig.yaml templates/app/env.ladder docs/your-app.md
 
 step "install the tarball and promptfoo into an app folder outside the clone"
 app="$work/app"

@@ -22,16 +22,10 @@ started=$SECONDS
 step() { printf '\n== %s (%ss)\n' "$1" "$((SECONDS - started))"; }
 fail() { echo "test-pack: FAIL: $*" >&2; exit 1; }
 
+# shellcheck source=scripts/pack-tarball.sh
+source "$root/scripts/pack-tarball.sh"
 step "npm pack"
-cd "$root"
-tarball_name="$(npm pack --pack-destination "$work" --silent | tail -n 1)"
-tarball="$work/$tarball_name"
-[[ -f "$tarball" ]] || fail "npm pack did not write $tarball"
-listing="$(tar -tzf "$tarball")"
-for file in dist/matchers/vitest.js dist/matchers/vitest.d.ts dist/matchers/index.js dist/matchers/index.d.ts; do
-  grep -qx "package/$file" <<<"$listing" || fail "tarball lacks $file"
-done
-echo "packed $tarball_name ($(du -h "$tarball" | cut -f1))"
+pack_tarball dist/matchers/vitest.js dist/matchers/vitest.d.ts dist/matchers/index.js dist/matchers/index.d.ts
 
 step "copy examples/vitest-app"
 app="$work/app"
