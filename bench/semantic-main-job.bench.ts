@@ -10,6 +10,8 @@
  * 3. L5 on (`semantic: true`, the commented line of the config), an empty suite cache: the first
  *    run of a dataset, every item building the suite of its own golds;
  * 4. L5 on again, in a fresh runtime over the same suite cache: every later run.
+ * 5. L5 on over the same cache with `search: false` (the suite only): the search's own share,
+ *    the main job with the search on vs off.
  *
  * promptfoo's own work per row (prompt rendering, storing results) is not in these times; it adds
  * the same to each pass, so the ratios here are upper bounds of what L5 does to `npm run eval`.
@@ -105,13 +107,14 @@ export async function run(): Promise<BenchReport> {
     const offPass = await pass(off);
     const cold = await pass(on);
     const warm = await pass(on);
+    const warmSuiteOnly = await pass({ ...generator.ladder, semantic: { cacheDir, search: false } });
     const loadAfter = loadAverage();
 
     const lines: string[] = [];
-    const times = { offSeconds: offPass.ms / 1000, onColdSeconds: cold.ms / 1000, onWarmSeconds: warm.ms / 1000, coldVsOffRatio: cold.ms / offPass.ms, warmVsOffRatio: warm.ms / offPass.ms };
+    const times = { offSeconds: offPass.ms / 1000, onColdSeconds: cold.ms / 1000, onWarmSeconds: warm.ms / 1000, coldVsOffRatio: cold.ms / offPass.ms, warmVsOffRatio: warm.ms / offPass.ms, warmSuiteOnlySeconds: warmSuiteOnly.ms / 1000, searchOnVsOffRatio: warm.ms / warmSuiteOnly.ms };
     const figures: Record<string, number> = { rows: rows.length, ...times };
     lines.push(`${tests.length} tests x ${providers.length} providers, ${PROMPTFOO_CONCURRENCY} rows at a time`);
-    lines.push(`L5 off ${times.offSeconds.toFixed(1)} s; L5 on, empty suite cache ${times.onColdSeconds.toFixed(1)} s (${times.coldVsOffRatio.toFixed(1)}x); L5 on, warm cache ${times.onWarmSeconds.toFixed(1)} s (${times.warmVsOffRatio.toFixed(1)}x)`);
+    lines.push(`L5 off ${times.offSeconds.toFixed(1)} s; L5 on, empty suite cache ${times.onColdSeconds.toFixed(1)} s (${times.coldVsOffRatio.toFixed(1)}x); L5 on, warm cache ${times.onWarmSeconds.toFixed(1)} s (${times.warmVsOffRatio.toFixed(1)}x); the search's share: warm with the search ${times.onWarmSeconds.toFixed(1)} s vs warm suite only (search: false) ${times.warmSuiteOnlySeconds.toFixed(1)} s (${times.searchOnVsOffRatio.toFixed(1)}x)`);
     for (const { label } of providers) {
       const score = (p: PassOutcome, name: string): number =>
         p.rows.filter((r) => r.provider === label && (name === 'end_to_end' ? r.result.namedScores?.[name] === 1 : statusOf(r.result, name) === 'pass')).length;
