@@ -28,7 +28,7 @@ import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.j
 import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
 import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
 import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
-import { sharedGoldCache } from '../src/promptfoo/runtime.js';
+import { sharedEfficiencyCache, sharedGoldCache } from '../src/promptfoo/runtime.js';
 
 const OWN_OPTIONS = ['budgetFactor', 'failOnProxies', 'timing'] as const;
 const FILE = 'assertions/efficiency.ts:efficiency';
@@ -68,6 +68,7 @@ export const EFFICIENCY_ASSERTION: RungAssertionSpec = {
       engine,
       execution,
       options: { ...efficiencyOptions, ...(options.doubleQuotes ? { doubleQuotes: options.doubleQuotes } : {}) },
+      cache: sharedEfficiencyCache(),
     });
     return result.status === 'skipped' && execution.status !== 'pass' ? { ...result, reason: `${result.reason}: ${execution.reason}` } : result;
   },

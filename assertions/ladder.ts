@@ -29,7 +29,7 @@ import { missingOutputOf, readItem } from '../src/promptfoo/item.js';
 import { effectiveFixtureLocation, promptfooConfigDir, readFixtureLocation } from '../src/promptfoo/fixture-location.js';
 import { optionReader } from '../src/options.js';
 import { ladderScoreNames, toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
-import { getSharedEngine, promptfooRuntime, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
+import { getSharedEngine, promptfooRuntime, sharedEfficiencyCache, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
 import { createSemanticRung } from '../src/semantic/semantic-rung.js';
 import { safetyPolicyFor } from './safety.js';
 
@@ -65,6 +65,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
         engine,
         comparisonPolicy: options.policy,
         executionCache: sharedGoldCache(),
+        efficiencyCache: sharedEfficiencyCache(),
         ...(missing !== undefined ? { missingOutput: missing } : {}),
         ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
         ...(safety !== undefined ? { safetyPolicy: safety } : {}),

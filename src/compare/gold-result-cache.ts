@@ -116,8 +116,11 @@ export class GoldResultCache {
   }
 }
 
-/** The checksum, else `path:<resolved>@<dev>:<ino>:<size>:<mtimeNs>` (just the path when the file cannot be read). */
-function snapshotIdentity(snapshot: Snapshot): string {
+/**
+ * A snapshot's cache identity: the checksum, else `path:<resolved>@<dev>:<ino>:<size>:<mtimeNs>`
+ * (just the path when the file cannot be read). Also keys the L6 cache (src/efficiency/efficiency-cache.ts).
+ */
+export function snapshotIdentity(snapshot: Snapshot): string {
   if (snapshot.checksum !== undefined) return snapshot.checksum;
   const resolved = path.resolve(snapshot.path);
   try {

@@ -6,8 +6,8 @@
  * Row format: `(tbl, idx, stat)`. For an index, `stat` is `"N a1 a2 … [unordered] [sz=…]"`: N rows in
  * the index, then for k = 1, 2, … the average number of rows that share the same values in the
  * first k index columns. For a table without indexes, `idx` is NULL and `stat` is `"N"`.
+ * The rows are read through the engine by `readSnapshotFacts` (efficiency-cache.ts).
  */
-import type { Engine } from '../engine/engine.js';
 
 /**
  * SQLite's row-count assumption for a table without statistics: `nRowLogEst = 200`, i.e. 2^20 =
@@ -84,34 +84,4 @@ function leadingIntegers(stat: string): number[] {
     out.push(Number(token));
   }
   return out;
-}
-
-/**
- * Reads `sqlite_stat1` through the engine (a plain SELECT, so the engine's query-only rule holds).
- *
- * @param engine - the engine that runs the item's queries.
- * @param db - the snapshot database path.
- * @returns the statistics, or {@link EMPTY_STATISTICS} with `available: false` when the database has
- *   no `sqlite_stat1` (never analyzed) or it cannot be read.
- */
-export async function loadStatistics(engine: Engine, db: string): Promise<{ statistics: DatabaseStatistics; available: boolean }> {
-  const outcome = await engine.execute({ db, sql: 'SELECT tbl, idx, stat FROM sqlite_stat1' });
-  if (!outcome.ok) return { statistics: EMPTY_STATISTICS, available: false };
-  const rows: Stat1Row[] = [];
-  for (const row of outcome.result.rows) {
-    const [tbl, idx, stat] = row;
-    if (typeof tbl === 'string' && (idx === null || typeof idx === 'string') && typeof stat === 'string') rows.push({ tbl, idx: idx ?? null, stat });
-  }
-  return { statistics: parseStat1(rows), available: true };
-}
-
-/**
- * The `CREATE VIEW` texts of a database (`sqlite_master`, read with a plain SELECT). The query plan
- * sees through views and prints the aliases written inside them (`SCAN o` for `FROM orders o` in a
- * view), so resolving plan names needs these too. Empty when they cannot be read.
- */
-export async function loadViewDefinitions(engine: Engine, db: string): Promise<string[]> {
-  const outcome = await engine.execute({ db, sql: "SELECT sql FROM sqlite_master WHERE type = 'view' AND sql IS NOT NULL ORDER BY name" });
-  if (!outcome.ok) return [];
-  return outcome.result.rows.map((row) => row[0]).filter((sql): sql is string => typeof sql === 'string');
 }

@@ -1,6 +1,6 @@
 /**
  * The promptfoo front end's runtime (src/runtime/ladder-runtime.ts): one shared engine, fixture
- * resolutions and the gold-result cache for the whole process. Kept on `globalThis` under a
+ * resolutions, the gold-result cache and the L6 cache for the whole process. Kept on `globalThis` under a
  * registered symbol, so that the TypeScript sources (`file://assertions/…`) and the compiled package
  * (`package:text2sql-ladder:assertions.…`) loaded in the same promptfoo process share one engine
  * instead of starting two pools.
@@ -10,6 +10,7 @@
  * children, so an unclosed engine never keeps promptfoo from exiting.
  */
 import type { GoldResultCache } from '../compare/gold-result-cache.js';
+import { EfficiencyCache } from '../efficiency/efficiency-cache.js';
 import type { Engine, ExecuteRequest } from '../engine/engine.js';
 import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
 import type { ResolvedFixture } from '../fixtures/registry.js';
@@ -21,6 +22,7 @@ import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 interface RuntimeState {
   runtime: LadderRuntime | undefined;
   exitHook: boolean;
+  efficiencyCache: EfficiencyCache | undefined;
 }
 
 const STATE_KEY = Symbol.for('text2sql-ladder.assertions.runtime');
@@ -29,7 +31,7 @@ function state(): RuntimeState {
   const holder = globalThis as unknown as Record<symbol, RuntimeState | undefined>;
   let current = holder[STATE_KEY];
   if (current === undefined) {
-    current = { runtime: undefined, exitHook: false };
+    current = { runtime: undefined, exitHook: false, efficiencyCache: undefined };
     holder[STATE_KEY] = current;
   }
   return current;
@@ -74,6 +76,14 @@ export async function closeSharedEngine(): Promise<void> {
 /** The gold-result cache shared by every execution assertion in the process. */
 export function sharedGoldCache(): GoldResultCache {
   return promptfooRuntime().goldCache;
+}
+
+/**
+ * The L6 cache shared by every ladder and efficiency assertion in the process: each snapshot's
+ * statistics and views, and each gold's plan, are read once per run (src/efficiency/efficiency-cache.ts).
+ */
+export function sharedEfficiencyCache(): EfficiencyCache {
+  return (state().efficiencyCache ??= new EfficiencyCache());
 }
 
 /**

@@ -16,11 +16,12 @@ import { analyzePlan } from '../efficiency/plan-analysis.js';
 import type { PlanAnalysis } from '../efficiency/plan-analysis.js';
 import { PROXY_KINDS, applyBudget, comparePlans } from '../efficiency/compare-plans.js';
 import type { BudgetVerdict, PlanComparison, ProxyKind } from '../efficiency/compare-plans.js';
-import { DEFAULT_TABLE_ROWS, loadStatistics, loadViewDefinitions } from '../efficiency/statistics.js';
+import { DEFAULT_TABLE_ROWS } from '../efficiency/statistics.js';
 import { collectTableAliases, mergeTableAliases } from '../efficiency/table-aliases.js';
+import { EfficiencyCache } from '../efficiency/efficiency-cache.js';
 import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../benchmarks/bird/ves.js';
 import type { TimingSource } from '../benchmarks/bird/ves.js';
-import type { ExecutionDetails } from './execution.js';
+import { engineDefaults, type ExecutionDetails } from './execution.js';
 import type { ParseMemo } from './parse-memo.js';
 import { createRungResult, createSkippedResult } from './rung-result.js';
 import type { RungIssue, RungResult, RungStatus } from './rung-result.js';
@@ -62,6 +63,11 @@ export interface EfficiencyInput {
   readonly options?: EfficiencyOptions;
   /** The item's shared parses (SQLite); absent → the rung parses the two texts itself. */
   readonly parses?: ParseMemo;
+  /**
+   * The front end's L6 cache (the snapshot's statistics and views, the gold's plan), shared across
+   * items; absent → a fresh one (nothing shared).
+   */
+  readonly cache?: EfficiencyCache;
 }
 
 /** One side of the comparison. */
@@ -110,20 +116,21 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
   }
   const doubleQuotes = input.options?.doubleQuotes;
   const explain = (sql: string) => input.engine.explain({ db: input.snapshot, sql, ...(doubleQuotes ? { doubleQuotes } : {}) });
-  const [goldPlan, predictedPlan, stats, views] = await Promise.all([
-    explain(input.goldSql),
+  const cache = input.cache ?? new EfficiencyCache();
+  // The gold's plan and the snapshot's facts are the same for every row that reaches L6 with them.
+  const goldMode = doubleQuotes ?? engineDefaults(input.engine).doubleQuotes ?? 'legacy';
+  const [goldPlan, predictedPlan, facts] = await Promise.all([
+    cache.goldPlan(input.snapshot, input.goldSql, goldMode, () => explain(input.goldSql)),
     explain(input.predictedSql),
-    loadStatistics(input.engine, input.snapshot),
-    loadViewDefinitions(input.engine, input.snapshot),
+    cache.snapshotFacts(input.engine, input.snapshot),
   ]);
   if (!goldPlan.ok) return unscored(`gold plan unavailable: ${goldPlan.error.code}: ${goldPlan.error.message}`);
   if (!predictedPlan.ok) return unscored(`predicted plan unavailable: ${predictedPlan.error.code}: ${predictedPlan.error.message}`);
 
   const parse = input.parses ? (sql: string) => input.parses!.parse(sql) : undefined;
-  const viewAliases = views.map((view) => collectTableAliases(view));
   const side = (sql: string, plan: readonly PlanStep[]): PlanSide => ({
     plan,
-    analysis: analyzePlan(plan, { statistics: stats.statistics, aliases: mergeTableAliases(collectTableAliases(sql, parse), viewAliases) }),
+    analysis: analyzePlan(plan, { statistics: facts.statistics, aliases: mergeTableAliases(collectTableAliases(sql, parse), facts.viewAliases) }),
   });
   const predicted = side(input.predictedSql, predictedPlan.result.plan);
   const gold = side(input.goldSql, goldPlan.result.plan);
@@ -141,7 +148,7 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
       gold,
       comparison,
       budget: { ...verdict, factor: options.budgetFactor, failOnProxies: options.failOnProxies },
-      statistics: stats.available ? 'sqlite_stat1' : 'none',
+      statistics: facts.statisticsAvailable ? 'sqlite_stat1' : 'none',
       timing,
     },
   });
@@ -234,6 +241,8 @@ export interface EfficiencyLadderInput {
   readonly execution: RungResult<ExecutionDetails | null>;
   /** {@link EfficiencyOptions}, unvalidated (e.g. from a promptfoo config). */
   readonly options?: unknown;
+  /** The front end's L6 cache (see {@link EfficiencyInput.cache}). */
+  readonly cache?: EfficiencyCache;
 }
 
 /**
@@ -251,7 +260,7 @@ export function runEfficiencyRung(input: EfficiencyLadderInput): Promise<RungRes
   if (goldSql === undefined || snapshot === undefined) {
     return Promise.resolve(createSkippedResult('efficiency', goldSql === undefined ? 'no gold SQL to compare with' : 'no snapshot to analyze'));
   }
-  return checkEfficiency({ predictedSql, goldSql, snapshot: snapshot.path, engine: input.engine, execution: input.execution, options });
+  return checkEfficiency({ predictedSql, goldSql, snapshot: snapshot.path, engine: input.engine, execution: input.execution, options, ...(input.cache !== undefined ? { cache: input.cache } : {}) });
 }
 
 const OPTION_NAMES = ['budgetFactor', 'failOnProxies', 'timing', 'doubleQuotes'] as const;

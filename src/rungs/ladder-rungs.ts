@@ -24,6 +24,7 @@
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { DoubleQuoteMode, Engine } from '../engine/engine.js';
 import type { GoldResultCache } from '../compare/gold-result-cache.js';
+import type { EfficiencyCache } from '../efficiency/efficiency-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import type { GroundingOptions } from '../answer/ground.js';
@@ -92,6 +93,8 @@ export interface LadderContext {
   readonly engine: Engine;
   /** The front end's gold-result cache (shared across items). */
   readonly goldCache: GoldResultCache;
+  /** The front end's L6 cache: statistics, views and gold plans per snapshot (shared across items). */
+  readonly efficiencyCache: EfficiencyCache;
   /** The item's policies. */
   readonly policy: {
     /** L4's comparison policy, resolved. */
@@ -179,7 +182,7 @@ const semanticRungOff: ExecutingRung<'semantic'> = {
 const efficiencyRung: ExecutingRung<'efficiency'> = {
   listed: () => false,
   endToEnd: false,
-  async run(context: Pick<LadderContext, 'fixture' | 'engine' | 'options' | 'parses'>, earlier: Pick<LadderResults, 'execution'>) {
+  async run(context: Pick<LadderContext, 'fixture' | 'engine' | 'options' | 'parses' | 'efficiencyCache'>, earlier: Pick<LadderResults, 'execution'>) {
     const execution = earlier.execution;
     if (execution === undefined || execution.status !== 'pass' || execution.details === null || execution.details.goldIndex === null) {
       return createSkippedResult('efficiency', `${scoreNameOf('execution')} ${execution?.status ?? 'skipped'}`);
@@ -194,6 +197,7 @@ const efficiencyRung: ExecutingRung<'efficiency'> = {
       snapshot: snapshot.path,
       engine: context.engine,
       execution,
+      cache: context.efficiencyCache,
       ...(context.options.efficiency !== undefined ? { options: context.options.efficiency } : {}),
       ...(context.parses.dialect === 'sqlite' ? { parses: context.parses } : {}),
     });

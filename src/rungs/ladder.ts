@@ -34,6 +34,7 @@
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { DoubleQuoteMode, Engine } from '../engine/engine.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
+import { EfficiencyCache } from '../efficiency/efficiency-cache.js';
 import { resolvePolicy } from '../compare/policy.js';
 import type { ComparisonPolicy, PolicyInput, PresetName } from '../compare/policy.js';
 import type { GroundingOptions } from '../answer/ground.js';
@@ -87,6 +88,8 @@ export interface LadderInput {
   readonly comparisonPolicy?: ComparisonPolicy | PresetName | PolicyInput;
   /** Gold results per snapshot checksum and SQL; the front end's runtime shares one across items. Default: a new cache. */
   readonly executionCache?: GoldResultCache;
+  /** L6's statistics, views and gold plans per snapshot; the front end's runtime shares one across items. Default: a new cache. */
+  readonly efficiencyCache?: EfficiencyCache;
   /** Dataset `gold_result_ordered`: forces row order on or off (default: from the gold). */
   readonly goldOrdered?: boolean;
   /** L6's options (validated; see `readEfficiencyOptions`). */
@@ -204,7 +207,7 @@ async function judgeSqlForDecline(input: LadderInput, answer: Extract<LadderAnsw
   return { ...declined, rungs: [gates.syntax, gates.schema, gates.safety], results, reason };
 }
 
-/** Builds the typed context of one run (policy resolved, a fresh parse memo, the gold cache). */
+/** Builds the typed context of one run (policy resolved, a fresh parse memo, the gold and L6 caches). */
 function createContext(input: LadderInput, answer: Extract<LadderAnswer, { kind: 'sql' }>): LadderContext {
   if (!Array.isArray(input.snapshots) || input.snapshots.length === 0) {
     throw new LadderError('invalid_argument', 'snapshots must hold at least one snapshot for an answer item');
@@ -219,6 +222,7 @@ function createContext(input: LadderInput, answer: Extract<LadderAnswer, { kind:
     fixture: { snapshots: input.snapshots, ...(input.invariants === undefined ? {} : { invariants: input.invariants }) },
     engine: input.engine,
     goldCache: input.executionCache ?? new GoldResultCache(),
+    efficiencyCache: input.efficiencyCache ?? new EfficiencyCache(),
     policy: { comparison, safety: input.safetyPolicy, goldOrdered: input.goldOrdered, doubleQuotes: input.doubleQuotes },
     options: { efficiency: input.efficiencyOptions, answer: input.answerOptions },
     parses: createParseMemo(input.dialect),
