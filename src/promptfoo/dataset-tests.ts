@@ -32,6 +32,8 @@
  *   string-array var (`gold_sql`, `snapshots`).
  *
  * Invalid items are reported on stderr with `file:line` and id and skipped; the others still load.
+ * With the default ladder assertion, the ladder's engine child and parser thread start as the tests
+ * load (src/promptfoo/warm-up.ts), not on the first row.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -178,6 +180,10 @@ export async function loadTests(config?: LoadTestsConfig): Promise<PromptfooTest
     for (const error of errors) process.stderr.write(`text2sql-ladder: skipped invalid item: ${error.message}\n`);
   }
   const assert = config.assert ?? [{ type: 'javascript', value: ladderAssertionRef(), ...(config.ladder ? { config: config.ladder } : {}) }];
+  // The ladder will run on these tests: start its engine child and parser thread while promptfoo
+  // is still starting up (warm-up.ts). Loaded only then, so a loader used with other assertions
+  // pays nothing for it.
+  if (config.assert === undefined && items.length > 0) void import('./warm-up.js').then((warmUp) => warmUp.warmLadderRuntime(), () => undefined);
   const wanted = config.ids ? new Set(config.ids) : undefined;
   if (wanted) {
     const missing = [...wanted].filter((id) => !items.some((item) => item.id === id));

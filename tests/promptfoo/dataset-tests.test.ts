@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { flattenTags, ladderAssertionRef, loadTests } from '../../src/promptfoo/dataset-tests.js';
+import { warmLadderRuntime } from '../../src/promptfoo/warm-up.js';
+
+// The warm-up forks an engine child: recorded here instead (its effect is tested in warm-up.test.ts).
+vi.mock('../../src/promptfoo/warm-up.js', () => ({ warmLadderRuntime: vi.fn() }));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pf-tests-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -87,6 +91,18 @@ describe('loadTests', () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const tests = await loadTests({ file, ids: ['q2'], assert: [{ type: 'javascript', value: 'file://x.ts:y' }] });
     expect(tests.map((test) => [test.vars['id'], test.assert])).toEqual([['q2', [{ type: 'javascript', value: 'file://x.ts:y' }]]]);
+  });
+});
+
+describe('loadTests: warm-up', () => {
+  it('starts the ladder\'s engine child and parser thread when its tests carry the ladder assertion, and not for other assertions', async () => {
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    vi.mocked(warmLadderRuntime).mockClear();
+    await loadTests({ file, ids: ['q2'], assert: [{ type: 'javascript', value: 'file://x.ts:y' }] });
+    await loadTests({ file, ids: ['q1'] });
+    await vi.waitFor(() => expect(warmLadderRuntime).toHaveBeenCalledTimes(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(warmLadderRuntime).toHaveBeenCalledTimes(1);
   });
 });
 
