@@ -17,7 +17,7 @@ import type { PlanAnalysis } from '../efficiency/plan-analysis.js';
 import { PROXY_KINDS, applyBudget, comparePlans } from '../efficiency/compare-plans.js';
 import type { BudgetVerdict, PlanComparison, ProxyKind } from '../efficiency/compare-plans.js';
 import { DEFAULT_TABLE_ROWS } from '../efficiency/statistics.js';
-import { collectTableAliases, mergeTableAliases } from '../efficiency/table-aliases.js';
+import { collectTableAliases, mergeTableAliases, type TableAliases } from '../efficiency/table-aliases.js';
 import { EfficiencyCache } from '../efficiency/efficiency-cache.js';
 import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../benchmarks/bird/ves.js';
 import type { TimingSource } from '../benchmarks/bird/ves.js';
@@ -119,21 +119,25 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
   const cache = input.cache ?? new EfficiencyCache();
   // The gold's plan and the snapshot's facts are the same for every row that reaches L6 with them.
   const goldMode = doubleQuotes ?? engineDefaults(input.engine).doubleQuotes ?? 'legacy';
-  const [goldPlan, predictedPlan, facts] = await Promise.all([
+  const requests = Promise.all([
     cache.goldPlan(input.snapshot, input.goldSql, goldMode, () => explain(input.goldSql)),
     explain(input.predictedSql),
     cache.snapshotFacts(input.engine, input.snapshot),
   ]);
+  // The aliases are read while the engine explains (a parse blocks this thread).
+  const parse = input.parses ? (sql: string) => input.parses!.parse(sql) : undefined;
+  const predictedAliases = collectTableAliases(input.predictedSql, parse);
+  const goldAliases = collectTableAliases(input.goldSql, parse);
+  const [goldPlan, predictedPlan, facts] = await requests;
   if (!goldPlan.ok) return unscored(`gold plan unavailable: ${goldPlan.error.code}: ${goldPlan.error.message}`);
   if (!predictedPlan.ok) return unscored(`predicted plan unavailable: ${predictedPlan.error.code}: ${predictedPlan.error.message}`);
 
-  const parse = input.parses ? (sql: string) => input.parses!.parse(sql) : undefined;
-  const side = (sql: string, plan: readonly PlanStep[]): PlanSide => ({
+  const side = (aliases: TableAliases, plan: readonly PlanStep[]): PlanSide => ({
     plan,
-    analysis: analyzePlan(plan, { statistics: facts.statistics, aliases: mergeTableAliases(collectTableAliases(sql, parse), facts.viewAliases) }),
+    analysis: analyzePlan(plan, { statistics: facts.statistics, aliases: mergeTableAliases(aliases, facts.viewAliases) }),
   });
-  const predicted = side(input.predictedSql, predictedPlan.result.plan);
-  const gold = side(input.goldSql, goldPlan.result.plan);
+  const predicted = side(predictedAliases, predictedPlan.result.plan);
+  const gold = side(goldAliases, goldPlan.result.plan);
   const comparison = comparePlans(predicted.analysis, gold.analysis);
   const verdict = applyBudget(comparison, options.budgetFactor, options.failOnProxies);
   const timing = options.timing ? await timePair(input, options.timing) : null;

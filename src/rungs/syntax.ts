@@ -19,7 +19,7 @@
  * position of the parser's error when both fail, else of the token SQLite names.
  */
 import type { Program } from 'sql-parser-cst';
-import type { DoubleQuoteMode, Engine, ExecutionError } from '../engine/engine.js';
+import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import { DIALECTS, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
 import { sqlSizeOverBudget } from '../sql/analysis-budget.js';
@@ -99,10 +99,14 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
       engineAccepted: false,
     });
   }
+  // SQLite is asked first, so that its round trip to the engine overlaps the parse (which blocks
+  // this thread until the parser thread answers).
+  const preparing = input.engine?.prepare({ db: input.db!, sql: input.sql, ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}) });
+  preparing?.catch(() => undefined);
   const parsed = memoFor(input.parses, input.dialect).parse(input.sql);
   const fromParser = parserVerdict(input.sql, parsed);
-  if (input.engine === undefined) return fromParser;
-  return engineVerdict(input, parsed, fromParser);
+  if (preparing === undefined) return fromParser;
+  return engineVerdict(input, await preparing, parsed, fromParser);
 }
 
 /**
@@ -155,12 +159,7 @@ function parserVerdict(sql: string, parsed: ParseResult): RungResult<SyntaxDetai
   return createRungResult({ rung: 'syntax', status: 'pass', reason: 'one query; parses in the dialect', details: { ...base, statementType: only.type } });
 }
 
-async function engineVerdict(input: SyntaxInput, parsed: ParseResult, fromParser: RungResult<SyntaxDetails>): Promise<RungResult<SyntaxDetails>> {
-  const outcome = await input.engine!.prepare({
-    db: input.db!,
-    sql: input.sql,
-    ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}),
-  });
+function engineVerdict(input: SyntaxInput, outcome: ExecutionOutcome, parsed: ParseResult, fromParser: RungResult<SyntaxDetails>): RungResult<SyntaxDetails> {
   const ast = parsed.ok;
   const facts: SyntaxDetails = {
     authority: 'engine',
