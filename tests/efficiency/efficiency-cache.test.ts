@@ -6,6 +6,7 @@ import type { Engine, ExecuteRequest, ExplainOutcome } from '../../src/engine/en
 import { resolveFixture } from '../../src/fixtures/registry.js';
 import { EfficiencyCache } from '../../src/efficiency/efficiency-cache.js';
 import { checkEfficiency } from '../../src/rungs/efficiency.js';
+import { createParseMemo } from '../../src/rungs/parse-memo.js';
 import { createTempSqlite } from '../helpers/temp-sqlite.js';
 
 // The bundled warehouse fixture, snapshot `base` (sqlite_stat1 filled at build time, 3 views).
@@ -110,5 +111,18 @@ describe('EfficiencyCache: the snapshot and the gold are read once per run', () 
 
   it('rejects a bad size', () => {
     expect(() => new EfficiencyCache({ maxGoldPlans: 0 })).toThrow('maxGoldPlans must be an integer ≥ 1; received 0');
+  });
+});
+
+describe('checkEfficiency: the engine round trips overlap the parses', () => {
+  it('parses the two texts for their aliases while the engine explains them', async () => {
+    const memo = createParseMemo('sqlite');
+    const parsesAtAnswer: number[] = [];
+    const watching = recording(engine, (request) => engine.explain(request).then((outcome) => (parsesAtAnswer.push(memo.parses), outcome)));
+    const result = await checkEfficiency({ predictedSql: SCANNING, goldSql: INDEXED, snapshot: db, engine: watching.engine, execution: PASSED, parses: memo, cache: new EfficiencyCache() });
+    // Both texts were parsed by the time the engine's answers were read.
+    expect(parsesAtAnswer).toEqual([2, 2]);
+    expect(memo.parses).toBe(2);
+    expect(result.reason).toBe('estimated cost 1200 vs gold 85 row visits (×14.12 > budget ×2); 1 scan where gold uses an index (orders)');
   });
 });

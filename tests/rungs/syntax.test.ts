@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { isLadderError } from '../../src/errors.js';
 import { checkSyntax } from '../../src/rungs/syntax.js';
+import { createParseMemo } from '../../src/rungs/parse-memo.js';
+import type { Engine } from '../../src/engine/engine.js';
 import type { Dialect } from '../../src/sql/parse.js';
 import { buildStaticTestDb, type StaticTestDb } from './static-test-db.js';
 
@@ -137,5 +139,17 @@ describe('checkSyntax: a JOIN without ON or USING', () => {
       'LEFT JOIN without ON or USING: PostgreSQL requires a join condition (CROSS JOIN for a cross product)',
       'JOIN without ON or USING: PostgreSQL requires a join condition (CROSS JOIN for a cross product)',
     ]);
+  });
+});
+
+describe('checkSyntax: the engine round trip overlaps the parse', () => {
+  it("sends SQLite's prepare before the text is parsed (the parse blocks the thread)", async () => {
+    const memo = createParseMemo('sqlite');
+    const parsesAtPrepare: number[] = [];
+    const watching: Engine = { ...engine, dialect: 'sqlite', prepare: (request) => (parsesAtPrepare.push(memo.parses), engine.prepare(request)), execute: (r) => engine.execute(r), explain: (r) => engine.explain(r), catalog: (db) => engine.catalog(db), close: async () => undefined };
+    const result = await checkSyntax({ sql: 'SELECT name FROM customers', dialect: 'sqlite', engine: watching, db: fixture.file, parses: memo });
+    expect(parsesAtPrepare).toEqual([0]);
+    expect(memo.parses).toBe(1);
+    expect(result.reason).toBe('one query; SQLite prepares it');
   });
 });
