@@ -107,6 +107,21 @@ describe('checkSemantic on the shop (base snapshot: every order paid)', () => {
       shared.close();
     }
   });
+
+  it('two items that ask at once share one suite and one searcher (the service loads its code on first use)', async () => {
+    const shared = createSemanticService();
+    try {
+      const fixture = { snapshots: snapshots(), invariants: [] };
+      const settings = options().suite as Exclude<SemanticOptions['suite'], false>;
+      const [a, b] = await Promise.all([shared.suiteFor({ engine, fixture, golds: [PAID], policy, settings }), shared.suiteFor({ engine, fixture, golds: [PAID], policy, settings })]);
+      expect(a).toBe(b);
+      const [x, y] = await Promise.all([shared.searcherFor({ engine, fixture, nulls: 'allowed' }), shared.searcherFor({ engine, fixture, nulls: 'allowed' })]);
+      expect(x).toBe(y);
+      expect(await shared.searcherFor({ engine, fixture, nulls: 'observed' })).not.toBe(x);
+    } finally {
+      shared.close();
+    }
+  });
 });
 
 describe('L5 in the ladder', () => {
