@@ -34,11 +34,15 @@ export interface SemanticFixture {
 
 /** What one suite is built from: the schema's databases, the golds, the policy and the settings. */
 export interface SuiteRequest {
+  /** The engine the golds and their neighbours run on. */
   readonly engine: Engine;
+  /** The schema's snapshots and declared invariants. */
   readonly fixture: SemanticFixture;
   /** The golds, as written (the policy's SQL rewrites are applied). */
   readonly golds: readonly string[];
+  /** The comparison policy neighbours are told apart under (part of the suite's key). */
   readonly policy: ComparisonPolicy;
+  /** Budget, seed, NULL policy and cache folder of the build (part of the suite's key). */
   readonly settings: SuiteSettings;
   /** Deadline per statement while building, ms (default: the suite builder's). */
   readonly timeoutMs?: number;
@@ -80,6 +84,7 @@ interface Machinery {
   readonly applySqlRewrites: typeof import('../benchmarks/spider/sql-rewrites.js').applySqlRewrites;
 }
 
+/** Imports the suite builder, the search, the invariant and schema readers and the SQL rewrites. */
 async function loadMachinery(): Promise<Machinery> {
   const [suite, search, invariants, schema, rewrites] = await Promise.all([
     import('./test-suite.js'),
