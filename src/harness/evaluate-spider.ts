@@ -141,6 +141,17 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
     return found;
   };
 
+  // Hardness is a function of the gold text, and Spider's paraphrased questions share golds.
+  const hardnessByGold = new Map<string, Hardness | null>();
+  const hardnessOf = (sql: string): Hardness | null => {
+    let found = hardnessByGold.get(sql);
+    if (found === undefined) {
+      found = spiderHardness(sql);
+      hardnessByGold.set(sql, found);
+    }
+    return found;
+  };
+
   const items = new Array<SpiderItemVerdict>(total);
   const results = new Array<RungResult<ExecutionDetails> | null>(total).fill(null);
   let done = 0;
@@ -149,7 +160,7 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
     while (next < total) {
       const index = next;
       next += 1;
-      const { verdict, result } = await evaluateItem(input, index, snapshotsOf, cache).catch((error: unknown) => internalError(input, index, error));
+      const { verdict, result } = await evaluateItem(input, index, snapshotsOf, cache, hardnessOf).catch((error: unknown) => internalError(input, index, error));
       items[index] = verdict;
       results[index] = result;
       done += 1;
@@ -172,9 +183,10 @@ async function evaluateItem(
   index: number,
   snapshotsOf: (dbId: string) => Promise<Snapshot[] | string>,
   cache: GoldResultCache,
+  hardnessOf: (sql: string) => Hardness | null,
 ): Promise<{ verdict: SpiderItemVerdict; result: RungResult<ExecutionDetails> | null }> {
   const gold = input.gold[index]!;
-  const base = { i: index, db_id: gold.dbId, hardness: gold.error ? null : spiderHardness(gold.sql) };
+  const base = { i: index, db_id: gold.dbId, hardness: gold.error ? null : hardnessOf(gold.sql) };
   const unscored = (error: string, flags: string[] = []): { verdict: SpiderItemVerdict; result: null } => ({
     verdict: { ...base, exec: null, error, flags, goldIndex: null },
     result: null,
