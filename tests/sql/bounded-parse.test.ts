@@ -38,7 +38,8 @@ describe('parseInWorkerAhead', () => {
   it('parses while the caller works; the later parseInWorker takes that answer, equal to a parse of its own', async () => {
     const sql = 'SELECT name FROM singer WHERE id IN (SELECT singer_id FROM concert) ORDER BY name DESC LIMIT 2';
     parseInWorkerAhead('sql-parser-cst', sql, CST);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A parse of this text takes a few milliseconds; a loaded machine gets a generous margin.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const started = performance.now();
     const taken = parseInWorker('sql-parser-cst', sql, CST);
     const tookMs = performance.now() - started;
