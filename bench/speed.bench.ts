@@ -7,7 +7,8 @@
  * 2. Start-up: `--version` and `check` of one query against `node -e 0`.
  * 3. The main job (promptfooconfig.yaml) against the promptfoo floor: the same prompt function,
  *    replay providers and test loader, with the assertion `javascript: true` and no extensions.
- * 4. Scale: the slice repeated to 500, 2 500 and 10 000 items with `--preset spider`: items/s and
+ * 4. Scale: the slice repeated to 500, 2 500 and 10 000 items (each copy a distinct text, so that no
+ *    cache answers it) with `--preset spider`: items/s and
  *    peak RSS of the process tree at 10 000, and the marginal cost per item 500→2 500 against
  *    2 500→10 000.
  * Ratios are the median of the round-by-round ratios. Skipped with a message when the slice is
@@ -38,13 +39,24 @@ function spiderArgs(gold: string, pred: string, preset: string): string[] {
   return [CLI, 'spider', '--gold', gold, '--pred', pred, '--db', path.join(SLICE, 'database'), '--preset', preset];
 }
 
-/** Writes the slice's gold and DIN-SQL lines repeated to `count` items; returns the two files. */
+/**
+ * Copy `copy` (0-based) of a statement: `copy` extra spaces after its first word. SQLite reads
+ * every copy the same way, but each copy is a new text, so no copy is answered from the gold-result
+ * cache or a parse cache: with the slice repeated verbatim, later items would cost less for that
+ * reason alone, and the marginal cost per item would fall with the run's size.
+ */
+export function distinctCopy(sql: string, copy: number): string {
+  return copy === 0 ? sql : sql.replace(/\s/, (space) => space + ' '.repeat(copy));
+}
+
+/** Writes the slice's gold and DIN-SQL lines repeated to `count` items (each copy distinct, see {@link distinctCopy}); returns the two files. */
 function repeatedSlice(dir: string, count: number): { gold: string; pred: string } {
   const gold = readFileSync(path.join(SLICE, 'dev_gold.sql'), 'utf8').split('\n').filter((line) => line.trim() !== '');
   const pred = readFileSync(path.join(SLICE, 'predictions', 'DINSQL.sql'), 'utf8').split('\n').slice(0, gold.length);
   const files = { gold: path.join(dir, `gold-${count}.sql`), pred: path.join(dir, `pred-${count}.sql`) };
-  writeFileSync(files.gold, `${Array.from({ length: count }, (_, i) => gold[i % gold.length]).join('\n')}\n`);
-  writeFileSync(files.pred, `${Array.from({ length: count }, (_, i) => pred[i % gold.length]).join('\n')}\n`);
+  const copyOf = (i: number): number => Math.floor(i / gold.length);
+  writeFileSync(files.gold, `${Array.from({ length: count }, (_, i) => distinctCopy(gold[i % gold.length]!, copyOf(i))).join('\n')}\n`);
+  writeFileSync(files.pred, `${Array.from({ length: count }, (_, i) => distinctCopy(pred[i % gold.length]!, copyOf(i))).join('\n')}\n`);
   return files;
 }
 
@@ -169,7 +181,7 @@ export async function run(): Promise<BenchReport> {
     figures['marginalMsPerItem2500to10000'] = round2((t10000 - t2500) / 7_500);
     figures['marginalRatio'] = round2((t10000 - t2500) / 7_500 / ((t2500 - t500) / 2_000));
     lines.push(
-      `scale: the slice repeated, spider --preset spider, median of ${RUNS} alternating runs (${load()}):`,
+      `scale: the slice repeated (each copy distinct: no cache hits), spider --preset spider, median of ${RUNS} alternating runs (${load()}):`,
       `  500 items ${figures['scale500Ms']} ms | 2 500 items ${figures['scale2500Ms']} ms | 10 000 items ${figures['scale10000Ms']} ms (${figures['scale10000ItemsPerSecond']} items/s, peak RSS of the process tree ${figures['scale10000PeakTreeMiB']} MiB; target ≤ 400)`,
       `  marginal cost per item: 500→2 500 ${figures['marginalMsPerItem500to2500']} ms, 2 500→10 000 ${figures['marginalMsPerItem2500to10000']} ms — ratio ${figures['marginalRatio']} (target within 0.9–1.1)`,
     );

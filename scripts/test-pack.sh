@@ -39,6 +39,27 @@ npm install --no-audit --no-fund --loglevel=error
 
 step "optional peers stay out"
 [[ -d node_modules/text2sql-ladder/dist/matchers ]] || fail "text2sql-ladder was not installed from the tarball"
+# Stack frames and the docs name source files (src/rungs/…): every source a dist/ source map names is installed.
+node --input-type=module - node_modules/text2sql-ladder <<'NODE' || fail "a source map names a source file the package does not ship"
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+const root = process.argv[2];
+const missing = [];
+let maps = 0;
+for (const entry of readdirSync(path.join(root, 'dist'), { recursive: true })) {
+  if (!entry.endsWith('.js.map')) continue;
+  maps += 1;
+  const file = path.join(root, 'dist', entry);
+  for (const source of JSON.parse(readFileSync(file, 'utf8')).sources) {
+    const resolved = path.resolve(path.dirname(file), source);
+    if (!existsSync(resolved)) missing.push(path.relative(root, resolved));
+  }
+}
+if (missing.length > 0 || maps === 0) {
+  console.error(`${maps} source maps; not shipped: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (+${missing.length - 5} more)` : ''}`);
+  process.exit(1);
+}
+NODE
 [[ ! -e node_modules/promptfoo ]] || fail "promptfoo was installed into the app"
 if npm ls promptfoo --all --parseable 2>/dev/null | grep -q promptfoo; then fail "promptfoo is in the app's tree"; fi
 # promptfoo is not installed, so any import of it from the matchers would fail to load: the

@@ -25,7 +25,9 @@ import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
 import { warmParserThread } from '../sql/bounded-parse.js';
-import { DIALECTS, type Dialect } from '../sql/parse.js';
+import { crossProducts, DIALECTS_REQUIRING_JOIN_CONDITIONS } from '../sql/join-conditions.js';
+import { DIALECTS, parseSql, positionAt, type Dialect } from '../sql/parse.js';
+import type { SqlNode } from '../sql/sql-tree.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { checkSqliteFile } from './database-file.js';
@@ -71,6 +73,20 @@ export interface CheckReport {
   /** The database file the checks ran against. */
   readonly db?: string;
   readonly rungs: readonly RungResult[];
+  /**
+   * Things that do not fail a rung but are most likely mistakes: a `JOIN` with neither `ON` nor
+   * `USING`, or a comma join in a query without WHERE, which SQLite and MySQL run as a cross product
+   * (kind `cross_product`). Empty when there are none or L1 failed.
+   */
+  readonly warnings: readonly CheckWarning[];
+}
+
+/** One warning of {@link CheckReport}; `line` / `column` are 1-based. */
+export interface CheckWarning {
+  readonly kind: 'cross_product';
+  readonly message: string;
+  readonly line: number;
+  readonly column: number;
 }
 
 /** Registers `text2sql-ladder check` on the program. */
@@ -113,7 +129,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     if (answer.kind === 'declined') {
       const empty = input.trim() === '';
       const declined = empty ? 'input is empty' : answer.message === '' ? `no SQL (${answer.action})` : answer.message;
-      const report: CheckReport = { pass: false, sql: null, declined, ...(target.db ? { db: target.db } : {}), rungs: [] };
+      const report: CheckReport = { pass: false, sql: null, declined, ...(target.db ? { db: target.db } : {}), rungs: [], warnings: [] };
       const why = empty ? 'no SQL to check: input is empty' : `no SQL to check (${answer.action}): ${truncate(oneLine(answer.message), 200) || 'no SQL in the input'}`;
       io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `${why}\n`);
       return 1;
@@ -138,7 +154,8 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
 
     const rungs: RungResult[] = [gates.syntax, gates.schema, gates.safety];
     const pass = gates.failed === undefined;
-    const report: CheckReport = { pass, sql, ...(target.db ? { db: target.db } : {}), rungs };
+    const warnings = gates.syntax.status === 'pass' ? crossProductWarnings(sql, options.dialect) : [];
+    const report: CheckReport = { pass, sql, ...(target.db ? { db: target.db } : {}), rungs, warnings };
     io.stdout.write(options.json ? `${JSON.stringify(report, jsonReplacer)}\n` : formatReport(report));
     return pass ? 0 : 1;
   } catch (error) {
@@ -149,6 +166,28 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
 }
 
 type Target = { kind: 'sqlite'; db: string } | { kind: 'ddl'; db: string; catalog: Catalog };
+
+/** Database names for messages. */
+const DATABASE_NAMES: Readonly<Record<Dialect, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MySQL', bigquery: 'BigQuery', snowflake: 'Snowflake' };
+
+/**
+ * The cross products `sql` asks for without `CROSS JOIN`, in a dialect that runs them (where a
+ * JOIN needs a condition, L1 already failed it). Reads the parse L1 made (parses are cached).
+ */
+function crossProductWarnings(sql: string, dialect: Dialect): CheckWarning[] {
+  if (dialect === 'snowflake' || DIALECTS_REQUIRING_JOIN_CONDITIONS.includes(dialect)) return [];
+  const parsed = parseSql(sql, dialect);
+  if (!parsed.ok || parsed.kind !== 'cst') return [];
+  const database = DATABASE_NAMES[dialect];
+  return crossProducts(parsed.program as unknown as SqlNode, sql).map((found) => ({
+    kind: 'cross_product',
+    message:
+      found.kind === 'join_without_condition'
+        ? `${found.operator} without ON or USING: ${database} pairs every row of one side with every row of the other (write CROSS JOIN if that is meant)`
+        : `comma join in a query without WHERE: ${database} pairs every row of one side with every row of the other`,
+    ...positionAt(sql, found.start),
+  }));
+}
 
 /** Said when a SQLite `--db` is not a database (most often a DDL file without `--dialect`). */
 const DDL_HINT = 'for SQLite, --db is a database file or a fixture name; a DDL file goes with --dialect postgres|mysql|bigquery|snowflake';
@@ -197,6 +236,7 @@ export function formatReport(report: CheckReport): string {
       text += `  ${where.padEnd(7)} ${issue.kind.padEnd(20)} ${issue.message}\n`;
     }
   }
+  for (const warning of report.warnings) text += `${'warning'.padEnd(10)} ${`${warning.line}:${warning.column}`.padEnd(7)} ${warning.kind.padEnd(20)} ${warning.message}\n`;
   text += report.pass ? 'all static checks passed\n' : 'static checks failed\n';
   return text;
 }

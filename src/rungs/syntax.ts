@@ -10,6 +10,9 @@
  *   L2's business: L1 passes when the AST layer confirms one query (details keep the engine error).
  * - every other case (`postgres`, `mysql`, `bigquery`, `snowflake`, or `sqlite` without an engine):
  *   the parser of `src/sql/parse.ts`. Unlike sqlglot, neither parser reads `SELEC x` as an alias.
+ *   For `postgres` and `bigquery`, a `JOIN` / `LEFT JOIN` … with neither `ON` nor `USING` fails
+ *   too (`syntax_error` at the join): both databases reject it, while sql-parser-cst accepts it
+ *   (src/sql/join-conditions.ts). SQLite and MySQL read it as a cross product, which is valid.
  *
  * Issue kinds: `syntax_error`, `empty_statement`, `multiple_statements`, `not_a_query`,
  * `unknown_function` (SQLite `no such function`), `sqlite_error` (any other prepare failure, e.g.
@@ -24,6 +27,8 @@ import { LadderError } from '../errors.js';
 import { DIALECTS, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
 import { sqlSizeOverBudget } from '../sql/analysis-budget.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
+import { DIALECTS_REQUIRING_JOIN_CONDITIONS, joinsWithoutCondition } from '../sql/join-conditions.js';
+import type { SqlNode } from '../sql/sql-tree.js';
 import { memoFor, type ParseMemo } from './parse-memo.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
 
@@ -152,7 +157,28 @@ function parserVerdict(sql: string, parsed: ParseResult): RungResult<SyntaxDetai
       { ...base, statementType: only.type },
     );
   }
-  return createRungResult({ rung: 'syntax', status: 'pass', reason: 'one query; parses in the dialect', details: { ...base, statementType: only.type } });
+  const details = { ...base, statementType: only.type };
+  const unconditioned = missingJoinConditions(parsed);
+  if (unconditioned.length > 0) {
+    const database = DATABASE_NAMES[parsed.dialect];
+    const issues = unconditioned.map((join) => ({
+      kind: 'syntax_error',
+      message: `${join.operator} without ON or USING: ${database} requires a join condition (CROSS JOIN for a cross product)`,
+      ...at(sql, join.start),
+    }));
+    const more = unconditioned.length > 1 ? ` (+${unconditioned.length - 1} more)` : '';
+    return fail(`syntax error: ${issues[0]!.message}${more}`, issues, details);
+  }
+  return createRungResult({ rung: 'syntax', status: 'pass', reason: 'one query; parses in the dialect', details });
+}
+
+/** Database names for messages. */
+const DATABASE_NAMES: Readonly<Record<Dialect, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MySQL', bigquery: 'BigQuery', snowflake: 'Snowflake' };
+
+/** Joins the dialect requires a condition on and that have none (none for dialects that take them as cross products). */
+function missingJoinConditions(parsed: Exclude<ParseResult, { ok: false }>): ReturnType<typeof joinsWithoutCondition> {
+  if (parsed.kind !== 'cst' || !DIALECTS_REQUIRING_JOIN_CONDITIONS.includes(parsed.dialect)) return [];
+  return joinsWithoutCondition(parsed.program as unknown as SqlNode);
 }
 
 async function engineVerdict(input: SyntaxInput, parsed: ParseResult, fromParser: RungResult<SyntaxDetails>): Promise<RungResult<SyntaxDetails>> {

@@ -70,13 +70,13 @@ describe('runCheckCommand', () => {
   it('model output without SQL: exit 1, nothing checked', async () => {
     const { code, out } = await run('{"action": "refuse", "message": "I cannot delete data."}', { json: true });
     expect(code).toBe(1);
-    expect(JSON.parse(out)).toEqual({ pass: false, sql: null, declined: 'I cannot delete data.', db: fixture.file, rungs: [] });
+    expect(JSON.parse(out)).toEqual({ pass: false, sql: null, declined: 'I cannot delete data.', db: fixture.file, rungs: [], warnings: [] });
   });
 
   it('empty input: exit 1, "input is empty"', async () => {
     expect(await run('  \n')).toEqual({ code: 1, out: 'no SQL to check: input is empty\n', err: '' });
     const json = await run('', { json: true });
-    expect([json.code, JSON.parse(json.out)]).toEqual([1, { pass: false, sql: null, declined: 'input is empty', db: fixture.file, rungs: [] }]);
+    expect([json.code, JSON.parse(json.out)]).toEqual([1, { pass: false, sql: null, declined: 'input is empty', db: fixture.file, rungs: [], warnings: [] }]);
   });
 
   it('DELETE: L1 and L3 fail it, L2 is skipped (never "no such column: orders")', async () => {
@@ -96,6 +96,38 @@ describe('runCheckCommand', () => {
   it('the pass reason says "1 table" and "1 column reference"', async () => {
     const { out } = await run('SELECT name FROM customers');
     expect(out).toContain('L2 schema  pass    every name resolves (1 table, 1 column reference)\n');
+  });
+
+  it.each<[string, string, string[]]>([
+    ['JOIN without ON', 'SELECT c.name, sum(o.amount) FROM customers c JOIN orders o GROUP BY c.name', ['cross_product@1:47 JOIN without ON or USING: SQLite pairs every row of one side with every row of the other (write CROSS JOIN if that is meant)']],
+    ['LEFT JOIN without ON, in a subquery', 'SELECT * FROM (SELECT 1 FROM orders o LEFT JOIN salaries s) t', ['cross_product@1:39 LEFT JOIN without ON or USING: SQLite pairs every row of one side with every row of the other (write CROSS JOIN if that is meant)']],
+    ['comma join without WHERE', 'SELECT c.name FROM customers c /* , */ , orders o GROUP BY c.name', ['cross_product@1:40 comma join in a query without WHERE: SQLite pairs every row of one side with every row of the other']],
+    ['comma join with WHERE', 'SELECT c.name FROM customers c, orders o WHERE o.customer_id = c.customer_id', []],
+    ['JOIN ON, JOIN USING, CROSS JOIN, NATURAL JOIN', 'SELECT 1 FROM customers c JOIN orders o ON o.customer_id = c.customer_id JOIN customers d USING (customer_id) CROSS JOIN salaries NATURAL JOIN big_orders', []],
+  ])('a cross product without CROSS JOIN is a warning, not a failure: %s', async (_name, sql, warnings) => {
+    const { code, out } = await run(sql, { json: true });
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as CheckReport;
+    expect(report.warnings.map((w) => `${w.kind}@${w.line}:${w.column} ${w.message}`)).toEqual(warnings);
+  });
+
+  it('prints a warning line before the verdict line', async () => {
+    const { code, out } = await run('SELECT 1 FROM customers JOIN orders');
+    expect(code).toBe(0);
+    expect(out.split('\n').slice(-3)).toEqual([
+      'warning    1:25    cross_product        JOIN without ON or USING: SQLite pairs every row of one side with every row of the other (write CROSS JOIN if that is meant)',
+      'all static checks passed',
+      '',
+    ]);
+  });
+
+  it('no cross-product warning when L1 fails, and none in PostgreSQL, where L1 fails the JOIN itself', async () => {
+    const ddl = path.join(path.dirname(fixture.file), 'schema-pg.sql');
+    writeFileSync(ddl, 'CREATE TABLE orders (order_id int, amount numeric); CREATE TABLE customers (customer_id int);');
+    const { code, out } = await run('SELECT 1 FROM orders JOIN customers', { dialect: 'postgres', db: ddl, json: true });
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as CheckReport;
+    expect([report.rungs[0]!.issues.map((i) => `${i.kind}@${i.line}:${i.column}`), report.warnings]).toEqual([['syntax_error@1:22'], []]);
   });
 
   it('a table SQLite accepts but the AST layer cannot read passes every rung', async () => {

@@ -114,3 +114,28 @@ describe('checkSyntax: parser-based dialects', () => {
     expect(summary(await checkSyntax({ sql, dialect }))).toEqual(expected);
   });
 });
+
+describe('checkSyntax: a JOIN without ON or USING', () => {
+  it.each<[string, Dialect, string, string[]]>([
+    ['postgres JOIN', 'postgres', 'SELECT c.country\nFROM orders o JOIN customers c WHERE o.status = 1', ['fail', 'syntax_error@2:15']],
+    ['postgres LEFT OUTER JOIN in a subquery', 'postgres', 'SELECT * FROM (SELECT 1 FROM a LEFT OUTER JOIN b) s', ['fail', 'syntax_error@1:32']],
+    ['postgres two joins, both reported', 'postgres', 'SELECT 1 FROM a INNER JOIN b JOIN c ON b.x = c.x FULL JOIN d', ['fail', 'syntax_error@1:17', 'syntax_error@1:50']],
+    ['bigquery JOIN', 'bigquery', 'SELECT 1 FROM a JOIN b', ['fail', 'syntax_error@1:17']],
+    ['postgres CROSS JOIN and comma', 'postgres', 'SELECT 1 FROM a CROSS JOIN b, c', ['pass']],
+    ['postgres JOIN ON and USING', 'postgres', 'SELECT 1 FROM a JOIN b ON a.x = b.x LEFT JOIN c USING (x)', ['pass']],
+    ['bigquery CROSS JOIN UNNEST', 'bigquery', 'SELECT x FROM t CROSS JOIN UNNEST(t.xs) AS x', ['pass']],
+    ['mysql: a cross product, valid', 'mysql', 'SELECT 1 FROM a JOIN b', ['pass']],
+    ['sqlite without engine: a cross product, valid', 'sqlite', 'SELECT 1 FROM a JOIN b', ['pass']],
+  ])('%s', async (_name, dialect, sql, expected) => {
+    expect(summary(await checkSyntax({ sql, dialect }))).toEqual(expected);
+  });
+
+  it('names the join, the database and the fix in the reason', async () => {
+    const result = await checkSyntax({ sql: 'SELECT 1 FROM a LEFT JOIN b JOIN c', dialect: 'postgres' });
+    expect(result.reason).toBe('syntax error: LEFT JOIN without ON or USING: PostgreSQL requires a join condition (CROSS JOIN for a cross product) (+1 more)');
+    expect(result.issues.map((issue) => issue.message)).toEqual([
+      'LEFT JOIN without ON or USING: PostgreSQL requires a join condition (CROSS JOIN for a cross product)',
+      'JOIN without ON or USING: PostgreSQL requires a join condition (CROSS JOIN for a cross product)',
+    ]);
+  });
+});
