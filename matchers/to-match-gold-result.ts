@@ -4,8 +4,9 @@
  * one gold, under an explicit comparison policy. Calls the L4 rung (`checkExecution`,
  * src/rungs/execution.ts) on the matchers' shared engine, as the promptfoo `execution` assertion
  * does. With `semantic`, a passed L4 is followed by L5 (`checkSemantic`,
- * src/semantic/semantic-rung.ts: the distilled test suite, then the counterexample search), and a
- * refutation prints the witness database and both results as tables.
+ * src/semantic/check-semantic.ts: the distilled test suite, then the counterexample search), and a
+ * refutation prints the witness database and both results as tables. The L5 code (and the yaml
+ * reader of an invariants manifest) is imported only by a call that uses `semantic`.
  */
 import type { MatcherState } from 'vitest';
 import type { Verdict } from '../src/compare/compare-results.js';
@@ -21,10 +22,9 @@ import { formatCell, formatTable, toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
 import { oneLine } from '../src/format.js';
 import type { FixtureInvariant } from '../src/fixtures/fixture-invariant.js';
-import { readFixtureInvariants, validateInvariantShape } from '../src/semantic/invariants.js';
-import { checkSemantic, readSemanticOptions } from '../src/semantic/semantic-rung.js';
+import { readSemanticOptions, type SemanticOptions } from '../src/semantic/semantic-options.js';
 import type { SemanticDetails } from '../src/rungs/semantic-details.js';
-import { renderWitness } from '../src/semantic/witness-format.js';
+import type { renderWitness } from '../src/semantic/witness-format.js';
 
 /** Options shared by both ways of naming the databases. */
 interface GoldResultCommonOptions {
@@ -112,7 +112,7 @@ export async function toMatchGoldResult(
   }
   // Interpret: resolve the policy (LadderError naming the option when it is bad).
   const policy = resolvePolicy(given['policy'] as PresetName | PolicyInput | ComparisonPolicy | undefined);
-  const semantic = readSemantic(given['semantic']);
+  const semantic = await readSemantic(given['semantic']);
 
   const runtime = matcherRuntime();
   const result = await checkExecution({
@@ -130,6 +130,7 @@ export async function toMatchGoldResult(
   // The message shows column names, which L4's details carry beside the positions.
   const names = columnNames(result);
   if (semantic !== undefined && result.status === 'pass') {
+    const [{ checkSemantic }, witnessFormat] = await Promise.all([import('../src/semantic/check-semantic.js'), import('../src/semantic/witness-format.js')]);
     const l5 = await checkSemantic({
       predictedSql: received,
       golds,
@@ -148,7 +149,7 @@ export async function toMatchGoldResult(
       expectation: `return the result of ${golds.length === 1 ? 'the gold SQL' : `one of ${golds.length} gold queries`} on every snapshot, on its test suite and on every database the counterexample search draws`,
       received,
       result: l5,
-      sections: formatSemantic(l5.details, golds),
+      sections: formatSemantic(l5.details, golds, witnessFormat.renderWitness),
     });
   }
   return toMatcherResult(this, {
@@ -165,20 +166,22 @@ export async function toMatchGoldResult(
 }
 
 /** The `semantic` option: L5's options and the invariants (a manifest path is read here). */
-function readSemantic(value: unknown): { options: ReturnType<typeof readSemanticOptions>; invariants: readonly FixtureInvariant[] } | undefined {
+async function readSemantic(value: unknown): Promise<{ options: SemanticOptions; invariants: readonly FixtureInvariant[] } | undefined> {
   if (value === undefined || value === false) return undefined;
   if (value === true) return { options: readSemanticOptions(true), invariants: [] };
   if (!isPlainObject(value)) throw argumentTypeError(toMatchGoldResult, NAME, 'options.semantic', 'true or { suite?, search?, seed?, nulls?, emptyVsNullRow?, cacheDir?, invariants? }', value);
   const { invariants: declared, ...rest } = value;
   const options = readSemanticOptions(rest, { name: 'options.semantic' });
   if (declared === undefined) return { options, invariants: [] };
-  if (typeof declared === 'string' && declared !== '') return { options, invariants: readFixtureInvariants(declared) };
-  if (Array.isArray(declared)) return { options, invariants: declared.map((entry: unknown) => validateInvariantShape(entry)) };
+  if ((typeof declared === 'string' && declared !== '') || Array.isArray(declared)) {
+    const { readFixtureInvariants, validateInvariantShape } = await import('../src/semantic/invariants.js');
+    return { options, invariants: typeof declared === 'string' ? readFixtureInvariants(declared) : declared.map((entry: unknown) => validateInvariantShape(entry)) };
+  }
   throw argumentTypeError(toMatchGoldResult, NAME, 'options.semantic.invariants', 'a manifest path or a list of invariants', declared);
 }
 
 /** L5's message sections: the suite database that differs, gold ambiguity, the witness as tables. */
-function formatSemantic(details: SemanticDetails | null, golds: readonly string[]): string[] {
+function formatSemantic(details: SemanticDetails | null, golds: readonly string[], render: typeof renderWitness): string[] {
   if (details === null) return [];
   const sections: string[] = [];
   const goldLines = golds.map((gold, index) => `${golds.length > 1 ? `  gold ${index}: ` : '  '}${oneLine(gold)}`);
@@ -187,7 +190,7 @@ function formatSemantic(details: SemanticDetails | null, golds: readonly string[
   for (const d of details.goldAmbiguity) sections.push(`Gold ambiguity: golds ${d.goldA} and ${d.goldB} disagree on ${d.database}: ${d.reason}`);
   if (details.search !== null) {
     if (details.search.witnesses.length === 0) sections.push(`Counterexample search: ${details.search.reason}`);
-    for (const witness of details.search.witnesses) sections.push(renderWitness(witness, golds.length), `Replay (SQL):\n${witness.inserts.map((line) => `  ${line}`).join('\n')}`);
+    for (const witness of details.search.witnesses) sections.push(render(witness, golds.length), `Replay (SQL):\n${witness.inserts.map((line) => `  ${line}`).join('\n')}`);
   }
   return sections;
 }

@@ -20,7 +20,7 @@ import { applySqlRewrites } from '../src/benchmarks/spider/sql-rewrites.js';
 import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { checkExecution } from '../src/rungs/execution.js';
 import { createCounterexampleSearcher, type CounterexampleSearcher, type SearchOutcome } from '../src/semantic/counterexample-search.js';
-import type { EmptyVsNullRow } from '../src/semantic/witness-check.js';
+import type { EmptyVsNullRow } from '../src/semantic/empty-vs-null-row.js';
 import { renderWitness } from '../src/semantic/witness-format.js';
 import { HARDNESS_LEVELS, spiderHardness, type Hardness } from '../src/benchmarks/spider/hardness.js';
 import { listSnapshots } from '../src/benchmarks/spider/list-snapshots.js';

@@ -19,7 +19,8 @@ import { loadDataset, type DatasetItem } from '../src/dataset/load.js';
 import { runLadder } from '../src/rungs/ladder.js';
 import { createLadderRungs, type LadderRungTable } from '../src/rungs/ladder-rungs.js';
 import { createLadderRuntime } from '../src/runtime/ladder-runtime.js';
-import { createSemanticRung, readSemanticOptions } from '../src/semantic/semantic-rung.js';
+import { readSemanticOptions } from '../src/semantic/semantic-options.js';
+import { createSemanticRung } from '../src/semantic/semantic-rung.js';
 
 const { values } = parseArgs({
   options: {

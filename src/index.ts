@@ -69,8 +69,10 @@ export { buildTestSuite, evaluateOnSuite } from './semantic/test-suite.js';
 export type { TestSuite } from './semantic/test-suite.js';
 export { fixtureStrength } from './semantic/fixture-strength.js';
 export { readFixtureInvariants } from './semantic/invariants.js';
-export { checkSemantic, createSemanticRung, readSemanticOptions } from './semantic/semantic-rung.js';
-export type { SemanticOptions } from './semantic/semantic-rung.js';
+export { checkSemantic } from './semantic/check-semantic.js';
+export { createSemanticRung } from './semantic/semantic-rung.js';
+export { readSemanticOptions } from './semantic/semantic-options.js';
+export type { SemanticOptions } from './semantic/semantic-options.js';
 export { searchCounterexample } from './semantic/counterexample-search.js';
 export { renderWitness } from './semantic/witness-format.js';
 

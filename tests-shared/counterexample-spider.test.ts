@@ -21,7 +21,7 @@ import { createSqliteEngine, type SqliteEngine } from '../src/engine/sqlite/sqli
 import { checkExecution } from '../src/rungs/execution.js';
 import { createCounterexampleSearcher, type CounterexampleSearcher } from '../src/semantic/counterexample-search.js';
 import type { Witness } from '../src/rungs/semantic-details.js';
-import { isEmptyVsNullRow } from '../src/semantic/witness-check.js';
+import { isEmptyVsNullRow } from '../src/semantic/empty-vs-null-row.js';
 import { HARDNESS_LEVELS, spiderHardness } from '../src/benchmarks/spider/hardness.js';
 import { listSnapshots } from '../src/benchmarks/spider/list-snapshots.js';
 import { readPredictions, readSpiderGold, type SpiderGoldItem } from '../src/benchmarks/spider/read-spider-files.js';

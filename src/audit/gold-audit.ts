@@ -30,7 +30,8 @@ import { positionAt, type ParseResult } from '../sql/parse.js';
 import { AUDIT_KIND_ORDER, createFinding, type AuditFinding, type AuditFindingKind } from './audit-finding.js';
 import { judgeRuns, type AuditRun, type RunVerdict } from './audit-runs.js';
 import type { AuditItem, AuditSource } from './audit-source.js';
-import { measureStrength, type StrengthOptions } from './audit-strength.js';
+// audit-strength.ts (the suite builder and the database generator) is imported only with `strength`.
+import type { measureStrength, StrengthOptions } from './audit-strength.js';
 import { createTwinFinder } from './twins.js';
 
 /** Options of {@link auditGolds}. */
@@ -150,7 +151,8 @@ export async function auditGolds(source: AuditSource, options: AuditOptions): Pr
   let strength: Awaited<ReturnType<typeof measureStrength>> | undefined;
   if (options.strength !== undefined && options.strength !== false) {
     const measured = states.filter((state) => state.snapshots.length > 0).map((state) => state.item);
-    strength = await measureStrength(source, measured, runtime.engine(), policy, options.strength === true ? {} : options.strength);
+    const strengthModule = await import('./audit-strength.js');
+    strength = await strengthModule.measureStrength(source, measured, runtime.engine(), policy, options.strength === true ? {} : options.strength);
     for (const found of strength.findings) states.find((state) => state.item.id === found.item)?.findings.push(found);
   }
 

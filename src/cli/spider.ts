@@ -34,8 +34,9 @@ import { SUMMARY_TERMS } from '../report/summary-terms.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { checkAligned, checkDbDir, checkGoldFile, checkOutFolder, folderNames, readTables } from './spider-inputs.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
-import { evaluateSpiderTestSuite, type SpiderSemanticSummary, type SpiderSemanticVerdict } from '../harness/spider-test-suite.js';
-import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-rung.js';
+// The L5 code (spider-test-suite.ts and the semantic rung it runs) is imported only with --test-suite.
+import type { SpiderSemanticSummary, SpiderSemanticVerdict } from '../harness/spider-test-suite.js';
+import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-options.js';
 import { oneLine, truncate } from '../format.js';
 
 /** Parsed flags of the `spider` command. */
@@ -164,6 +165,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
         ? new cliProgress.SingleBar({ format: 'L5 {phase} [{bar}] {value}/{total} | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
         : undefined;
       let phase = '';
+      const { evaluateSpiderTestSuite } = await import('../harness/spider-test-suite.js');
       testSuite = await evaluateSpiderTestSuite({
         gold,
         predictions,

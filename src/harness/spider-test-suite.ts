@@ -1,6 +1,6 @@
 /**
  * Test-suite accuracy over a Spider-format run: L5 (the distilled test suite, then the
- * counterexample search; src/semantic/semantic-rung.ts) on every item execution accuracy accepted.
+ * counterexample search; src/semantic/check-semantic.ts) on every item execution accuracy accepted.
  * An item's test-suite verdict is its EX verdict unless L5 rejects it: EX 0 stays 0, EX 1 becomes 0
  * when the suite rejects the prediction or the search refutes it (Zhong, Yu & Klein, "Semantic
  * Evaluation for Text-to-SQL with Distilled Test Suites", EMNLP 2020, score test-suite accuracy the
@@ -19,7 +19,8 @@ import type { Engine } from '../engine/engine.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { errorText } from '../format.js';
 import type { SemanticDetails } from '../rungs/semantic-details.js';
-import { checkSemantic, type SemanticOptions } from '../semantic/semantic-rung.js';
+import { checkSemantic } from '../semantic/check-semantic.js';
+import type { SemanticOptions } from '../semantic/semantic-options.js';
 import type { SemanticService } from '../semantic/semantic-service.js';
 import type { SpiderItemVerdict } from './evaluate-spider.js';
 

@@ -32,7 +32,7 @@ import type { EfficiencyOptions } from '../rungs/efficiency.js';
 import { resolveSafetyPolicy } from '../safety/policy.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import { DIALECTS } from '../sql/parse.js';
-import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-rung.js';
+import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-options.js';
 import type { Dialect } from '../sql/parse.js';
 
 /** A config block as promptfoo passes it (`context.config`, possibly absent). */

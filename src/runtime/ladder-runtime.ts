@@ -37,7 +37,11 @@ export interface LadderRuntime {
   hasEngine(): boolean;
   /** Gold results shared by every execution of this front end. */
   readonly goldCache: GoldResultCache;
-  /** L5's test suites and counterexample searchers, created on first call; closed by `close`. */
+  /**
+   * L5's test suites and counterexample searchers, created on first call; closed by `close`. The
+   * service imports the suite builder and the search on its own first use, so calling this loads
+   * nothing of them.
+   */
   semantic(): SemanticService;
   /**
    * The invariants a fixture's manifest declares (`invariants:` in `<fixturesDir>/<name>/fixture.yaml`),

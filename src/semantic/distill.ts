@@ -24,44 +24,10 @@ import { generateDatabase, type GeneratedDatabase } from './generate-database.js
 import type { GeneratorPlan } from './generator-plan.js';
 import { mapConcurrent, type Neighbour } from './neighbours.js';
 import { createPrng, type Prng } from './prng.js';
+import type { ResolvedSuiteBudget } from './suite-budget.js';
 
 /** Bumped whenever distillation could keep different databases for the same draws (part of suite cache keys). */
 export const DISTILL_VERSION = 2;
-
-/** Budget per gold. */
-export interface SuiteBudget {
-  /** Most databases drawn for one gold (integer ≥ 0; default 300). */
-  readonly maxDatabases?: number;
-  /** Most seconds spent on one gold, wall time of its queries (default 60). */
-  readonly maxSeconds?: number;
-  /** A gold stops after this many draws in a row that covered no new neighbour (integer ≥ 1; default 100). */
-  readonly patience?: number;
-}
-
-/** {@link SuiteBudget} with defaults applied. */
-export interface ResolvedSuiteBudget {
-  readonly maxDatabases: number;
-  readonly maxSeconds: number;
-  readonly patience: number;
-}
-
-/** Defaults of {@link SuiteBudget}. */
-export const DEFAULT_SUITE_BUDGET: ResolvedSuiteBudget = Object.freeze({ maxDatabases: 300, maxSeconds: 60, patience: 100 });
-
-/**
- * Applies defaults and validates a budget.
- * @throws RangeError naming the field for a non-integer, negative or zero value.
- */
-export function resolveSuiteBudget(budget: SuiteBudget = {}): ResolvedSuiteBudget {
-  const out = { ...DEFAULT_SUITE_BUDGET, ...Object.fromEntries(Object.entries(budget).filter(([, v]) => v !== undefined)) } as ResolvedSuiteBudget;
-  for (const key of Object.keys(budget)) {
-    if (!(key in DEFAULT_SUITE_BUDGET)) throw new RangeError(`unknown budget field "${key}" (known: maxDatabases, maxSeconds, patience)`);
-  }
-  if (!Number.isInteger(out.maxDatabases) || out.maxDatabases < 0) throw new RangeError(`budget.maxDatabases must be an integer ≥ 0; received ${String(out.maxDatabases)}`);
-  if (typeof out.maxSeconds !== 'number' || !(out.maxSeconds > 0)) throw new RangeError(`budget.maxSeconds must be a number > 0 (seconds); received ${String(out.maxSeconds)}`);
-  if (!Number.isInteger(out.patience) || out.patience < 1) throw new RangeError(`budget.patience must be an integer ≥ 1; received ${String(out.patience)}`);
-  return out;
-}
 
 /** One gold to distil a suite for. */
 export interface DistillGold {

@@ -5,7 +5,7 @@
  */
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Witness } from '../rungs/semantic-details.js';
-import type { EmptyVsNullRow } from './witness-check.js';
+import type { EmptyVsNullRow } from './empty-vs-null-row.js';
 
 /** Databases tried and why some told nothing. */
 export interface SearchStats {

@@ -8,12 +8,13 @@ import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName
 import type { Engine } from '../engine/engine.js';
 import { invalidValue, rejectUnknownKeys } from '../options.js';
 import { parseSql, type ParseResult } from '../sql/parse.js';
+import { DEFAULT_EMPTY_VS_NULL_ROW, EMPTY_VS_NULL_ROW_VALUES, type EmptyVsNullRow } from './empty-vs-null-row.js';
 import type { BoundInvariant } from './invariants.js';
 import type { ObservedData } from './observed-values.js';
 import type { DatabaseSchema } from './schema-reader.js';
 import { resolveSearchBudget, SEARCH_TIMEOUT_MS, type ResolvedSearchBudget, type SearchBudget } from './search-budget.js';
 import type { NullPolicy } from './value-pools.js';
-import { DEFAULT_EMPTY_VS_NULL_ROW, EMPTY_VS_NULL_ROW_VALUES, type EmptyVsNullRow, type JudgeContext } from './witness-check.js';
+import type { JudgeContext } from './witness-check.js';
 
 /** One pair to search. */
 export interface SearchInput {

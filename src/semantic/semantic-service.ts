@@ -9,29 +9,20 @@
  * of a schema builds a suite for its own golds, and a later item whose golds are not in any built
  * suite builds one for its golds. Either way a suite is content-addressed on disk, so the next run
  * reads it from the cache.
+ *
+ * Every front end's runtime holds a service, with L5 on or off; the suite builder, the
+ * counterexample search and the schema reader (the database generator, yaml, better-sqlite3 in the
+ * parent process) are imported on the service's first use, so a run with L5 off loads none of them.
  */
 import path from 'node:path';
-import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Engine } from '../engine/engine.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
-import { createCounterexampleSearcher, type CounterexampleSearcher } from './counterexample-search.js';
-import type { SuiteBudget } from './distill.js';
-import { canonicalInvariants } from './invariants.js';
-import { readSchema } from './schema-reader.js';
+import type { CounterexampleSearcher } from './counterexample-search.js';
+import type { SuiteSettings } from './semantic-options.js';
 import type { TestSuite } from './suite-types.js';
-import { buildTestSuite } from './test-suite.js';
 import type { NullPolicy } from './value-pools.js';
-
-/** The options a suite is built under (the rung's `suite` options). */
-export interface SuiteSettings {
-  readonly budget: SuiteBudget;
-  readonly seed: string | number;
-  readonly nulls: NullPolicy;
-  /** Cache folder (default: the suite cache's default folder). */
-  readonly cacheDir?: string;
-}
 
 /** One schema's databases as the rung sees them. */
 export interface SemanticFixture {
@@ -41,23 +32,78 @@ export interface SemanticFixture {
   readonly invariants: readonly FixtureInvariant[];
 }
 
+/** What one suite is built from: the schema's databases, the golds, the policy and the settings. */
+export interface SuiteRequest {
+  /** The engine the golds and their neighbours run on. */
+  readonly engine: Engine;
+  /** The schema's snapshots and declared invariants. */
+  readonly fixture: SemanticFixture;
+  /** The golds, as written (the policy's SQL rewrites are applied). */
+  readonly golds: readonly string[];
+  /** The comparison policy neighbours are told apart under (part of the suite's key). */
+  readonly policy: ComparisonPolicy;
+  /** Budget, seed, NULL policy and cache folder of the build (part of the suite's key). */
+  readonly settings: SuiteSettings;
+  /** Deadline per statement while building, ms (default: the suite builder's). */
+  readonly timeoutMs?: number;
+}
+
 /** Suites and searchers shared by the items of one run. */
 export interface SemanticService {
   /**
    * Builds (or reads from the cache) the suite of a dataset's golds on one schema, so that each
    * item's suite comes from one build. Optional: without it, items build suites for their golds.
+   * @throws (rejects) LadderError from the suite builder (a missing database, a bad budget); a
+   *   failed build is not remembered.
    */
-  prepareSuite(input: { readonly engine: Engine; readonly fixture: SemanticFixture; readonly golds: readonly string[]; readonly policy: ComparisonPolicy; readonly settings: SuiteSettings; readonly timeoutMs?: number }): Promise<TestSuite>;
-  /** A suite that holds every gold of the item: a prepared one, else one built for these golds. */
-  suiteFor(input: { readonly engine: Engine; readonly fixture: SemanticFixture; readonly golds: readonly string[]; readonly policy: ComparisonPolicy; readonly settings: SuiteSettings; readonly timeoutMs?: number }): Promise<TestSuite>;
-  /** The searcher of a schema (created on first use). */
-  searcherFor(input: { readonly engine: Engine; readonly fixture: SemanticFixture; readonly nulls: NullPolicy }): CounterexampleSearcher;
-  /** Removes the searchers' scratch folders (suites stay in their cache). Idempotent. */
+  prepareSuite(input: SuiteRequest): Promise<TestSuite>;
+  /**
+   * A suite that holds every gold of the item: a prepared one, else one built for these golds.
+   * @throws (rejects) as {@link SemanticService.prepareSuite}.
+   */
+  suiteFor(input: SuiteRequest): Promise<TestSuite>;
+  /**
+   * The searcher of a schema and NULL policy, created on first use (asynchronous: the search is
+   * imported then).
+   * @throws (rejects) LadderError when the schema database cannot be read.
+   */
+  searcherFor(input: { readonly engine: Engine; readonly fixture: SemanticFixture; readonly nulls: NullPolicy }): Promise<CounterexampleSearcher>;
+  /**
+   * Removes the scratch folders of the searchers created so far (suites stay in their cache);
+   * a later `searcherFor` creates a new searcher. Idempotent.
+   */
   close(): void;
 }
 
+/** The modules that build suites and searchers, imported on a service's first use. */
+interface Machinery {
+  readonly buildTestSuite: typeof import('./test-suite.js').buildTestSuite;
+  readonly createCounterexampleSearcher: typeof import('./counterexample-search.js').createCounterexampleSearcher;
+  readonly canonicalInvariants: typeof import('./invariants.js').canonicalInvariants;
+  readonly readSchema: typeof import('./schema-reader.js').readSchema;
+  readonly applySqlRewrites: typeof import('../benchmarks/spider/sql-rewrites.js').applySqlRewrites;
+}
+
+/** Imports the suite builder, the search, the invariant and schema readers and the SQL rewrites. */
+async function loadMachinery(): Promise<Machinery> {
+  const [suite, search, invariants, schema, rewrites] = await Promise.all([
+    import('./test-suite.js'),
+    import('./counterexample-search.js'),
+    import('./invariants.js'),
+    import('./schema-reader.js'),
+    import('../benchmarks/spider/sql-rewrites.js'),
+  ]);
+  return {
+    buildTestSuite: suite.buildTestSuite,
+    createCounterexampleSearcher: search.createCounterexampleSearcher,
+    canonicalInvariants: invariants.canonicalInvariants,
+    readSchema: schema.readSchema,
+    applySqlRewrites: rewrites.applySqlRewrites,
+  };
+}
+
 /**
- * Creates an empty service.
+ * Creates an empty service (it loads nothing until its first suite or searcher).
  * @example
  * const service = createSemanticService();
  * const suite = await service.suiteFor({ engine, fixture: { snapshots, invariants: [] }, golds, policy, settings: { budget: {}, seed: 0, nulls: 'allowed' } });
@@ -68,11 +114,22 @@ export function createSemanticService(): SemanticService {
   const suites = new Map<string, { golds: Set<string>; suite: Promise<TestSuite> }[]>();
   const searchers = new Map<string, CounterexampleSearcher>();
   const invariantsIn = new Map<string, readonly FixtureInvariant[]>();
+  let machinery: Promise<Machinery> | undefined;
+  const load = (): Promise<Machinery> => {
+    if (machinery === undefined) {
+      machinery = loadMachinery();
+      // An import that failed (a broken install) is tried again by the next call.
+      machinery.catch(() => {
+        machinery = undefined;
+      });
+    }
+    return machinery;
+  };
 
-  const settingsKey = (fixture: SemanticFixture, policy: ComparisonPolicy, settings: SuiteSettings): string =>
+  const settingsKey = (m: Machinery, fixture: SemanticFixture, policy: ComparisonPolicy, settings: SuiteSettings): string =>
     JSON.stringify([
       fixture.snapshots.map((s) => [s.name, path.resolve(s.path), s.checksum ?? '']),
-      canonicalInvariants(fixture.invariants),
+      m.canonicalInvariants(fixture.invariants),
       { ...policy },
       settings.budget,
       String(settings.seed),
@@ -81,22 +138,22 @@ export function createSemanticService(): SemanticService {
     ]);
 
   /** Invariants on tables the schema database has (a role-scoped copy lacks the forbidden ones). */
-  const applicableInvariants = (fixture: SemanticFixture): readonly FixtureInvariant[] => {
+  const applicableInvariants = (m: Machinery, fixture: SemanticFixture): readonly FixtureInvariant[] => {
     if (fixture.invariants.length === 0) return fixture.invariants;
     const schemaDb = path.resolve(fixture.snapshots[0]!.path);
-    const key = `${schemaDb}\u0000${canonicalInvariants(fixture.invariants)}`;
+    const key = `${schemaDb}\u0000${m.canonicalInvariants(fixture.invariants)}`;
     let kept = invariantsIn.get(key);
     if (kept === undefined) {
-      const tables = new Set(readSchema(schemaDb).tables.map((t) => t.name.toLowerCase()));
+      const tables = new Set(m.readSchema(schemaDb).tables.map((t) => t.name.toLowerCase()));
       kept = fixture.invariants.filter((i) => tables.has(invariantTable(i).toLowerCase()));
       invariantsIn.set(key, kept);
     }
     return kept;
   };
 
-  const build = (input: Parameters<SemanticService['prepareSuite']>[0]): { golds: Set<string>; suite: Promise<TestSuite> } => {
-    const invariants = applicableInvariants(input.fixture);
-    const suite = buildTestSuite({
+  const build = (m: Machinery, input: SuiteRequest): { golds: Set<string>; suite: Promise<TestSuite> } => {
+    const invariants = applicableInvariants(m, input.fixture);
+    const suite = m.buildTestSuite({
       engine: input.engine,
       schemaDb: input.fixture.snapshots[0]!.path,
       snapshots: input.fixture.snapshots,
@@ -109,7 +166,7 @@ export function createSemanticService(): SemanticService {
       ...(input.settings.cacheDir === undefined ? {} : { cacheDir: input.settings.cacheDir }),
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     });
-    return { golds: new Set(input.golds.map((g) => applySqlRewrites(g, 'gold', input.policy.rewrites))), suite };
+    return { golds: new Set(input.golds.map((g) => m.applySqlRewrites(g, 'gold', input.policy.rewrites))), suite };
   };
 
   const remember = (key: string, entry: { golds: Set<string>; suite: Promise<TestSuite> }): Promise<TestSuite> => {
@@ -121,22 +178,27 @@ export function createSemanticService(): SemanticService {
     return entry.suite;
   };
 
+  // Each method looks up and records its entry in one synchronous step after the import, so two
+  // items that ask at once still share one suite or searcher.
   return {
-    prepareSuite(input) {
-      return remember(settingsKey(input.fixture, input.policy, input.settings), build(input));
+    async prepareSuite(input) {
+      const m = await load();
+      return remember(settingsKey(m, input.fixture, input.policy, input.settings), build(m, input));
     },
-    suiteFor(input) {
-      const key = settingsKey(input.fixture, input.policy, input.settings);
-      const wanted = input.golds.map((g) => applySqlRewrites(g, 'gold', input.policy.rewrites));
+    async suiteFor(input) {
+      const m = await load();
+      const key = settingsKey(m, input.fixture, input.policy, input.settings);
+      const wanted = input.golds.map((g) => m.applySqlRewrites(g, 'gold', input.policy.rewrites));
       const holding = (suites.get(key) ?? []).find((entry) => wanted.every((g) => entry.golds.has(g)));
-      return holding?.suite ?? remember(key, build(input));
+      return holding?.suite ?? remember(key, build(m, input));
     },
-    searcherFor(input) {
-      const invariants = applicableInvariants(input.fixture);
-      const key = JSON.stringify([input.fixture.snapshots.map((s) => path.resolve(s.path)), canonicalInvariants(invariants), input.nulls]);
+    async searcherFor(input) {
+      const m = await load();
+      const invariants = applicableInvariants(m, input.fixture);
+      const key = JSON.stringify([input.fixture.snapshots.map((s) => path.resolve(s.path)), m.canonicalInvariants(invariants), input.nulls]);
       let searcher = searchers.get(key);
       if (searcher === undefined) {
-        searcher = createCounterexampleSearcher({
+        searcher = m.createCounterexampleSearcher({
           engine: input.engine,
           schemaDb: input.fixture.snapshots[0]!.path,
           snapshots: input.fixture.snapshots,

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
-import { drawStream, generatedDatabaseFile, type ResolvedSuiteBudget } from './distill.js';
+import { drawStream, generatedDatabaseFile } from './distill.js';
 import { generateDatabase } from './generate-database.js';
 import type { GeneratorPlan } from './generator-plan.js';
+import type { ResolvedSuiteBudget } from './suite-budget.js';
 import { fileChecksum } from './suite-cache.js';
 import type { GoldSuite, SuiteDatabase, TestSuite } from './suite-types.js';
 

@@ -5,8 +5,9 @@
  */
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
-import type { Coverage, ResolvedSuiteBudget, SkippedDatabases, StopReason } from './distill.js';
+import type { Coverage, SkippedDatabases, StopReason } from './distill.js';
 import type { EquivalentCounts, NeighbourKind } from './neighbour-types.js';
+import type { ResolvedSuiteBudget } from './suite-budget.js';
 
 /** A neighbour as stored in a suite. */
 export interface SuiteNeighbour {

@@ -23,25 +23,8 @@ import type { ComparisonPolicy } from '../compare/policy.js';
 import type { ExecutionOutcome, QueryResult } from '../engine/engine.js';
 import { runGold, type DistinguishContext } from './distinguish.js';
 import { ROW_REORDERINGS, writeReorderedCopy } from './edit-database.js';
+import { isEmptyVsNullRow, type EmptyVsNullRow } from './empty-vs-null-row.js';
 import type { DatabaseSchema } from './schema-reader.js';
-
-/**
- * How a database on which one query returns no rows and the other returns one row of NULLs is
- * judged (`SELECT MAX(x) FROM t` against `SELECT x FROM t ORDER BY x DESC LIMIT 1` on an empty
- * table: `[(NULL)]` against no rows).
- * - `same` (default): both say "there is no value"; such a database refutes nothing. The two
- *   shapes agree wherever the question has an answer, and counting the empty case would refute
- *   nearly every `MAX` ↔ `ORDER BY … LIMIT 1` pair.
- * - `different`: the results differ as the comparison policy says (no rows ≠ one row), so such a
- *   database refutes.
- */
-export type EmptyVsNullRow = 'same' | 'different';
-
-/** Every {@link EmptyVsNullRow} value, for option validation. */
-export const EMPTY_VS_NULL_ROW_VALUES: readonly EmptyVsNullRow[] = ['same', 'different'];
-
-/** The default of {@link EmptyVsNullRow}. */
-export const DEFAULT_EMPTY_VS_NULL_ROW: EmptyVsNullRow = 'same';
 
 /** What one database showed for one gold. */
 export type GoldJudgement =
@@ -116,17 +99,6 @@ export function judgeResults(policy: ComparisonPolicy, emptyVsNullRow: EmptyVsNu
   if (verdict.match === 'undecided') return { kind: 'no_evidence', why: 'undecided' };
   if (emptyVsNullRow === 'same' && isEmptyVsNullRow(gold, predicted)) return { kind: 'no_evidence', why: 'empty_vs_null_row' };
   return { kind: 'distinguished', how: 'result', gold, ordering, verdict, detail: verdict.reason };
-}
-
-/**
- * True when one result has no rows and the other exactly one row whose every cell is NULL, with
- * as many columns.
- * @example isEmptyVsNullRow({ columns: ['m'], rows: [[null]] }, { columns: ['x'], rows: [] }) // true
- */
-export function isEmptyVsNullRow(a: Pick<QueryResult, 'columns' | 'rows'>, b: Pick<QueryResult, 'columns' | 'rows'>): boolean {
-  if (a.columns.length !== b.columns.length) return false;
-  const nullRow = (r: Pick<QueryResult, 'rows'>): boolean => r.rows.length === 1 && r.rows[0]!.every((cell) => cell === null);
-  return (a.rows.length === 0 && nullRow(b)) || (b.rows.length === 0 && nullRow(a));
 }
 
 /**

@@ -1,42 +1,67 @@
 /**
  * The program loads only the subcommand a command line names; the others are listed in the
- * top-level help from their summaries, which must read as the loaded commands' descriptions.
+ * top-level help from their summaries, which must read as the loaded commands' descriptions. A run
+ * with L5 off loads none of L5's checking code (suite builder, counterexample search, yaml).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Help } from 'commander';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProgram, startAhead, SUBCOMMANDS, subcommandsNeeded } from '../../src/cli/program.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
+import { makeDb, tempDir } from '../compare/helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const RECORDER = pathToFileURL(path.join(ROOT, 'tests/helpers/record-modules.mjs')).href;
+
+/** What a process loaded: project modules (paths under the repository, sorted) and packages. */
+interface LoadedModules {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly modules: string[];
+  /** Names of the packages under node_modules it loaded (`yaml`, `@scope/name`), sorted. */
+  readonly packages: string[];
+}
+
+/**
+ * Runs node with `nodeArgs` in the repository and returns its exit status and output with the
+ * modules it loaded, recorded by a loader hook.
+ */
+function modulesLoadedBy(nodeArgs: readonly string[], run: { readonly input?: string; readonly env?: Readonly<Record<string, string>> } = {}): LoadedModules {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ladder-modules-'));
+  try {
+    const list = path.join(dir, 'modules.txt');
+    const child = spawnSync(process.execPath, ['--import', RECORDER, ...nodeArgs], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+      ...(run.input === undefined ? {} : { input: run.input }),
+      env: { ...process.env, ...run.env, RECORD_MODULES_TO: list },
+    });
+    const urls = readFileSync(list, 'utf8').split('\n').filter((url) => url.startsWith('file:'));
+    const inRepo = urls.map((url) => path.relative(ROOT, fileURLToPath(url))).filter((file) => !file.startsWith('..') && !file.startsWith('node_modules'));
+    const packages = urls.filter((url) => url.includes('/node_modules/')).map((url) => {
+      const [first, second] = url.slice(url.lastIndexOf('/node_modules/') + '/node_modules/'.length).split('/');
+      return first!.startsWith('@') ? `${first}/${second}` : first!;
+    });
+    return { status: child.status, stdout: child.stdout, modules: [...new Set(inRepo)].sort(), packages: [...new Set(packages)].sort() };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /**
  * Runs `bin/text2sql-ladder.ts ...args` from the sources and returns its exit status with the
  * project modules it loaded (paths under the repository, sorted), recorded by a loader hook.
  */
 function projectModulesLoaded(args: readonly string[]): { status: number | null; modules: string[] } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ladder-modules-'));
-  try {
-    const list = path.join(dir, 'modules.txt');
-    const run = spawnSync(process.execPath, ['--import', TSX, '--import', RECORDER, 'bin/text2sql-ladder.ts', ...args], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: { ...process.env, RECORD_MODULES_TO: list },
-    });
-    const urls = readFileSync(list, 'utf8').split('\n').filter((url) => url.startsWith('file:'));
-    const inRepo = urls.map((url) => path.relative(ROOT, fileURLToPath(url))).filter((file) => !file.startsWith('..') && !file.startsWith('node_modules'));
-    return { status: run.status, modules: [...new Set(inRepo)].sort() };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { status, modules } = modulesLoadedBy(['--import', TSX, 'bin/text2sql-ladder.ts', ...args]);
+  return { status, modules };
 }
 
 /** What every run that builds the program loads: the program, its I/O rules and their helpers. */
@@ -99,6 +124,60 @@ describe('what a start-up loads', () => {
     const { status, modules } = projectModulesLoaded(['help', 'compare']);
     expect(status).toBe(0);
     expect(modules.filter((file) => file.startsWith('src/cli/'))).toEqual(['src/cli/cli-io.ts', 'src/cli/compare.ts', 'src/cli/program.ts']);
+  });
+});
+
+describe('what a run with L5 off loads', () => {
+  /**
+   * The L5 modules a front end loads with L5 off: its options with the budgets' and the
+   * empty-vs-NULL-row rules they validate, and the runtime's shared service, which imports the
+   * suite builder and the search on its first use. The ladder assertion adds the rung's entry.
+   */
+  const L5_OPTIONS_AND_SERVICE = ['src/semantic/empty-vs-null-row.ts', 'src/semantic/search-budget.ts', 'src/semantic/semantic-options.ts', 'src/semantic/semantic-service.ts', 'src/semantic/suite-budget.ts'];
+  const l5Modules = (loaded: LoadedModules): string[] => loaded.modules.filter((file) => file.startsWith('src/semantic/'));
+
+  let dir: string;
+  /** A Spider-format run on one database: gold, predictions, database folder. */
+  let spiderArgs: string[];
+  beforeAll(() => {
+    dir = tempDir('ladder-modules-spider-');
+    mkdirSync(path.join(dir, 'database', 'shop'), { recursive: true });
+    makeDb(path.join(dir, 'database', 'shop', 'shop.sqlite'), "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind TEXT); INSERT INTO items VALUES (1, 'pen', 'office'), (2, 'cup', 'kitchen');");
+    writeFileSync(path.join(dir, 'gold.sql'), "SELECT count(*) FROM items\tshop\nSELECT name FROM items WHERE kind = 'office'\tshop\n");
+    writeFileSync(path.join(dir, 'pred.sql'), 'SELECT count(id) FROM items\nSELECT name FROM items WHERE id = 1\n');
+    spiderArgs = ['spider', '--gold', path.join(dir, 'gold.sql'), '--pred', path.join(dir, 'pred.sql'), '--db', path.join(dir, 'database')];
+  });
+  const cli = (args: readonly string[], input?: string): LoadedModules =>
+    modulesLoadedBy(['--import', TSX, 'bin/text2sql-ladder.ts', ...args], { ...(input === undefined ? {} : { input }), env: { TEXT2SQL_LADDER_CACHE_DIR: path.join(dir, 'cache') } });
+
+  it('spider --preset spider and a one-query check load no L5 checking code and no yaml', () => {
+    const spider = cli([...spiderArgs, '--preset', 'spider']);
+    expect(spider.status).toBe(0);
+    expect(spider.stdout).toContain('execution            1.000');
+    expect(l5Modules(spider)).toEqual(L5_OPTIONS_AND_SERVICE);
+    expect(spider.packages).not.toContain('yaml');
+    const check = cli(['check', '--db', path.join(dir, 'database', 'shop', 'shop.sqlite')], 'SELECT name FROM items');
+    expect(check.status).toBe(0);
+    expect(l5Modules(check)).toEqual(['src/semantic/semantic-service.ts']);
+    expect(check.packages).not.toContain('yaml');
+  });
+
+  it('spider --test-suite loads the suite builder and the counterexample search', () => {
+    const run = cli([...spiderArgs, '--test-suite', '--suite-max-databases', '5', '--search-max-databases', '5']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('TEST-SUITE ACCURACY');
+    expect(l5Modules(run)).toEqual(expect.arrayContaining(['src/semantic/counterexample-search.ts', 'src/semantic/generate-database.ts', 'src/semantic/test-suite.ts']));
+    expect(run.packages).toContain('yaml');
+  });
+
+  it.runIf(existsSync(path.join(ROOT, 'dist/assertions/index.js')))('the built assertions and matchers entries load L5 options, service and rung entry only', () => {
+    const built = (entry: string): string[] => {
+      const loaded = modulesLoadedBy(['--input-type=module', '-e', `await import('./${entry}');`]);
+      expect(loaded.status).toBe(0);
+      return loaded.modules.filter((file) => file.startsWith('dist/src/semantic/')).map((file) => file.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+    };
+    expect(built('dist/assertions/index.js')).toEqual([...L5_OPTIONS_AND_SERVICE, 'src/semantic/semantic-rung.ts'].sort());
+    expect(built('dist/matchers/index.js')).toEqual(L5_OPTIONS_AND_SERVICE);
   });
 });
 

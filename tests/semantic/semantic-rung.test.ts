@@ -5,7 +5,9 @@ import { resolvePolicy } from '../../src/compare/policy.js';
 import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { runLadder } from '../../src/rungs/ladder.js';
 import { createLadderRungs } from '../../src/rungs/ladder-rungs.js';
-import { checkSemantic, createSemanticRung, DEFAULT_SEMANTIC_OPTIONS, readSemanticOptions, type SemanticOptions } from '../../src/semantic/semantic-rung.js';
+import { checkSemantic } from '../../src/semantic/check-semantic.js';
+import { DEFAULT_SEMANTIC_OPTIONS, readSemanticOptions, type SemanticOptions } from '../../src/semantic/semantic-options.js';
+import { createSemanticRung } from '../../src/semantic/semantic-rung.js';
 import { createSemanticService, type SemanticService } from '../../src/semantic/semantic-service.js';
 import { failureOf } from '../matchers/helpers.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
@@ -101,6 +103,21 @@ describe('checkSemantic on the shop (base snapshot: every order paid)', () => {
       const prepared = await shared.prepareSuite({ engine, fixture, golds: [PAID, ALL], policy, settings });
       expect(await shared.suiteFor({ engine, fixture, golds: [ALL], policy, settings })).toBe(prepared);
       expect(await shared.suiteFor({ engine, fixture, golds: [COMMUTED], policy, settings })).not.toBe(prepared);
+    } finally {
+      shared.close();
+    }
+  });
+
+  it('two items that ask at once share one suite and one searcher (the service loads its code on first use)', async () => {
+    const shared = createSemanticService();
+    try {
+      const fixture = { snapshots: snapshots(), invariants: [] };
+      const settings = options().suite as Exclude<SemanticOptions['suite'], false>;
+      const [a, b] = await Promise.all([shared.suiteFor({ engine, fixture, golds: [PAID], policy, settings }), shared.suiteFor({ engine, fixture, golds: [PAID], policy, settings })]);
+      expect(a).toBe(b);
+      const [x, y] = await Promise.all([shared.searcherFor({ engine, fixture, nulls: 'allowed' }), shared.searcherFor({ engine, fixture, nulls: 'allowed' })]);
+      expect(x).toBe(y);
+      expect(await shared.searcherFor({ engine, fixture, nulls: 'observed' })).not.toBe(x);
     } finally {
       shared.close();
     }

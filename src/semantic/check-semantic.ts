@@ -1,0 +1,138 @@
+/**
+ * The L5 semantic rung (`L5_semantic`): after L4 accepted a prediction on the fixture's snapshots,
+ * ask whether it is right on databases chosen to tell it apart from the gold.
+ *
+ * 1. **Test suite** (test-suite accuracy; Zhong, Yu & Klein, "Semantic Evaluation for Text-to-SQL
+ *    with Distilled Test Suites", EMNLP 2020): the item passes this step when some gold matches the
+ *    prediction on every database of its distilled suite (its snapshots plus the generated
+ *    databases kept for its golds) under the item's comparison policy. Golds of one item that
+ *    disagree among themselves on the suite are reported (`goldAmbiguity`, issues of kind
+ *    `gold_ambiguity`), never silently resolved.
+ * 2. **Counterexample search** (when on; after a suite rejection it runs too, to add a small
+ *    witness to the reason): small databases are drawn and
+ *    judged until one refutes the prediction against every gold; a refutation fails the rung with
+ *    the shrunk, re-run witness in its reason (`refuted on a 2-row database: gold returns [3],
+ *    prediction [2]; INSERT INTO orders …`). Finding nothing within the budget proves nothing: the
+ *    reason says `not refuted within budget`, never "equivalent".
+ *
+ * The rung is off by default (a release-candidate check: building suites costs seconds per gold,
+ * the search up to its budget per item); it runs only after a passed L4, on SQLite, and counts in
+ * `end_to_end` when it is on. The suites and searchers live in a {@link SemanticService} the front
+ * end shares across items. The rung's entry in the ladder (semantic-rung.ts) loads this module on
+ * its first run, so a front end with L5 off never loads it.
+ */
+import type { GoldResultCache } from '../compare/gold-result-cache.js';
+import type { ComparisonPolicy } from '../compare/policy.js';
+import type { Engine } from '../engine/engine.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
+import { createRungResult, type RungIssue, type RungResult } from '../rungs/rung-result.js';
+import type { GoldDisagreement, SearchStepDetails, SemanticDetails, SuiteStepDetails } from '../rungs/semantic-details.js';
+import { evaluateOnSuite } from './evaluate-on-suite.js';
+import { DEFAULT_SEMANTIC_OPTIONS, type SearchSettings, type SemanticOptions } from './semantic-options.js';
+import { createSemanticService, type SemanticService } from './semantic-service.js';
+
+/** Inputs of {@link checkSemantic}. */
+export interface CheckSemanticInput {
+  /** The prediction, as the model wrote it (the policy's SQL rewrites are applied). */
+  readonly predictedSql: string;
+  /** The item's golds (at least one); any one may match. */
+  readonly golds: readonly string[];
+  /** The item's snapshots (the first holds the schema). */
+  readonly snapshots: readonly Snapshot[];
+  /** The fixture's declared invariants, kept by every generated database (default none). */
+  readonly invariants?: readonly FixtureInvariant[];
+  /** The engine every gold and prediction runs on. */
+  readonly engine: Engine;
+  /** The item's comparison policy, resolved (L4's). */
+  readonly policy: ComparisonPolicy;
+  /** L5's options (default {@link DEFAULT_SEMANTIC_OPTIONS}: both steps, library budgets). */
+  readonly options?: SemanticOptions;
+  /** Shared suites and searchers (default: a service made for this call and closed after it). */
+  readonly service?: SemanticService;
+  /** Gold results on the suite's databases, shared with L4. */
+  readonly goldCache?: GoldResultCache;
+  /** The item's `gold_result_ordered` override. */
+  readonly goldOrdered?: boolean;
+  /** The item's `as_of_date` (`YYYY-MM-DD`), passed to `checkExecution` for its gold checks. */
+  readonly asOfDate?: string;
+}
+
+/**
+ * Runs L5 on one prediction (the module doc gives the rule). Call it after L4 passed.
+ * @returns `pass`, `fail` (suite rejection or refutation, the difference in the reason), or
+ *   `unscored` (no gold runs on every database of the suite).
+ * @throws LadderError for misuse (no gold, a missing database, a bad option); the model's SQL never
+ *   throws.
+ */
+export async function checkSemantic(input: CheckSemanticInput): Promise<RungResult<SemanticDetails>> {
+  const options = input.options ?? DEFAULT_SEMANTIC_OPTIONS;
+  const own = input.service === undefined;
+  const service = input.service ?? createSemanticService();
+  try {
+    const fixture = { snapshots: input.snapshots, invariants: input.invariants ?? [] };
+    let suite: SuiteStepDetails | null = null;
+    let goldAmbiguity: readonly GoldDisagreement[] = [];
+    const issues: RungIssue[] = [];
+    if (options.suite !== false) {
+      const built = await service.suiteFor({ engine: input.engine, fixture, golds: input.golds, policy: input.policy, settings: options.suite });
+      const evaluation = await evaluateOnSuite({
+        engine: input.engine,
+        suite: built,
+        golds: input.golds,
+        predictedSql: input.predictedSql,
+        policy: input.policy,
+        ...(input.goldCache === undefined ? {} : { cache: input.goldCache }),
+        ...(input.goldOrdered === undefined ? {} : { goldOrdered: input.goldOrdered }),
+        ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }),
+      });
+      const generated = evaluation.databases - built.snapshots.length;
+      suite = { status: evaluation.status, reason: evaluation.reason, databases: evaluation.databases, generated, failing: evaluation.failing, key: built.key };
+      goldAmbiguity = evaluation.goldAmbiguity;
+      for (const d of goldAmbiguity) issues.push({ kind: 'gold_ambiguity', message: `golds ${d.goldA} and ${d.goldB} disagree on ${d.database}: ${d.reason}` });
+      if (evaluation.status === 'unscored') {
+        return createRungResult({ rung: 'semantic', status: 'unscored', reason: `test suite: ${evaluation.reason}`, issues, details: { suite, goldAmbiguity, search: null } });
+      }
+      if (evaluation.status === 'fail') {
+        // The suite's database can hold hundreds of rows: the search, when on, adds a small witness.
+        const search = options.search === false ? null : await runSearch(service, input, fixture, options.search);
+        const witness = search?.verdict === 'refuted' ? `; ${search.reason}` : '';
+        return createRungResult({ rung: 'semantic', status: 'fail', reason: `test suite: ${evaluation.reason}${witness}`, issues, details: { suite, goldAmbiguity, search } });
+      }
+    }
+    let search: SearchStepDetails | null = null;
+    if (options.search !== false) {
+      search = await runSearch(service, input, fixture, options.search);
+      if (search.verdict === 'refuted') {
+        return createRungResult({ rung: 'semantic', status: 'fail', reason: search.reason, issues, details: { suite, goldAmbiguity, search } });
+      }
+    }
+    const parts = [suite === null ? null : suite.reason, search === null ? null : search.verdict === 'not_searched' ? `search not run: ${search.reason}` : search.reason];
+    const ambiguity = goldAmbiguity.length > 0 ? `; gold ambiguity: ${goldAmbiguity.length} pair${goldAmbiguity.length === 1 ? '' : 's'} of golds disagree` : '';
+    return createRungResult({ rung: 'semantic', status: 'pass', reason: `${parts.filter((p) => p !== null).join('; ') || 'no step enabled'}${ambiguity}`, issues, details: { suite, goldAmbiguity, search } });
+  } finally {
+    if (own) service.close();
+  }
+}
+
+/** Runs the counterexample search for the item on the fixture's searcher. */
+async function runSearch(service: SemanticService, input: CheckSemanticInput, fixture: { readonly snapshots: readonly Snapshot[]; readonly invariants: readonly FixtureInvariant[] }, settings: SearchSettings): Promise<SearchStepDetails> {
+  const searcher = await service.searcherFor({ engine: input.engine, fixture, nulls: settings.nulls });
+  const outcome = await searcher.search({
+    golds: input.golds,
+    predictedSql: input.predictedSql,
+    policy: input.policy,
+    budget: settings.budget,
+    seed: settings.seed,
+    emptyVsNullRow: settings.emptyVsNullRow,
+    ...(input.goldOrdered === undefined ? {} : { goldOrdered: input.goldOrdered }),
+  });
+  return {
+    verdict: outcome.verdict,
+    reason: outcome.reason,
+    witnesses: outcome.verdict === 'refuted' ? outcome.witnesses : [],
+    databases: outcome.tried.databases,
+    elapsedMs: outcome.tried.elapsedMs,
+  };
+}
+
