@@ -13,7 +13,7 @@
  * - {@link GoldOrdering}: what `compareResults` needs: ordered or not, and tie segments.
  */
 import type { Row } from '../engine/engine.js';
-import { parseSql } from '../sql/parse.js';
+import { parseSql, parseSqlAhead } from '../sql/parse.js';
 import type { ParseResult } from '../sql/parse.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 
@@ -112,6 +112,16 @@ export function detectOuterOrderBy(sql: string, parse?: SqliteParse): OuterOrder
     if (outer !== undefined) return { ordered: findClause(outer, 'order_by_clause') !== undefined, source: 'ast' };
   }
   return { ordered: tokenScanOrderBy(sql), source: 'token-scan' };
+}
+
+/**
+ * Starts, in the parser thread, the parse {@link detectOuterOrderBy} will need for this gold, so
+ * that it overlaps the gold's execution; nothing for a gold without ORDER BY tokens (it needs no
+ * parse). Only for the default parser (`parseSql(sql, 'sqlite')`).
+ * @param sql - the gold as it will run (after the policy's rewrites).
+ */
+export function parseGoldAhead(sql: string): void {
+  if (hasOrderByTokens(sql)) parseSqlAhead(sql);
 }
 
 /** A SQLite parser (default `parseSql(sql, 'sqlite')`; the ladder passes its item's parse memo). */

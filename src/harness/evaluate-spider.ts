@@ -21,7 +21,7 @@ import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { isLadderError } from '../errors.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
-import { spiderHardness, HARDNESS_LEVELS, type Hardness } from '../benchmarks/spider/hardness.js';
+import { spiderHardness, spiderSchemaOf, HARDNESS_LEVELS, type Hardness, type SpiderSchema } from '../benchmarks/spider/hardness.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
 import type { DiagnosticsRow, DiagnosticsSummary } from '../diagnostics/diagnose.js';
 import { errorText, truncate } from '../format.js';
@@ -141,6 +141,34 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
     return found;
   };
 
+  // Hardness is a function of the gold text and its database's names, and Spider's paraphrased
+  // questions share golds.
+  const hardnessByGold = new Map<string, Hardness | null>();
+  const schemaByDb = new Map<string, Promise<SpiderSchema | undefined>>();
+  const hardnessOf: HardnessOf = async (sql, db) => {
+    let schema: SpiderSchema | undefined;
+    if (db !== undefined) {
+      let pending = schemaByDb.get(db.id);
+      if (pending === undefined) {
+        // The official evaluator reads the names from the database file (tables, not views). A
+        // database whose catalog cannot be read leaves the names unchecked; its items report why.
+        pending = input.engine.catalog(db.path).then(
+          (catalog) => spiderSchemaOf(Object.fromEntries(catalog.tables.filter((t) => t.kind === 'table').map((t) => [t.name, t.columns.map((c) => c.name)]))),
+          () => undefined,
+        );
+        schemaByDb.set(db.id, pending);
+      }
+      schema = await pending;
+    }
+    const key = `${schema === undefined ? '' : db!.id}\u0000${sql}`;
+    let found = hardnessByGold.get(key);
+    if (found === undefined) {
+      found = spiderHardness(sql, schema);
+      hardnessByGold.set(key, found);
+    }
+    return found;
+  };
+
   const items = new Array<SpiderItemVerdict>(total);
   const results = new Array<RungResult<ExecutionDetails> | null>(total).fill(null);
   let done = 0;
@@ -149,7 +177,7 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
     while (next < total) {
       const index = next;
       next += 1;
-      const { verdict, result } = await evaluateItem(input, index, snapshotsOf, cache).catch((error: unknown) => internalError(input, index, error));
+      const { verdict, result } = await evaluateItem(input, index, snapshotsOf, cache, hardnessOf).catch((error: unknown) => internalError(input, index, error));
       items[index] = verdict;
       results[index] = result;
       done += 1;
@@ -172,16 +200,18 @@ async function evaluateItem(
   index: number,
   snapshotsOf: (dbId: string) => Promise<Snapshot[] | string>,
   cache: GoldResultCache,
+  hardnessOf: HardnessOf,
 ): Promise<{ verdict: SpiderItemVerdict; result: RungResult<ExecutionDetails> | null }> {
   const gold = input.gold[index]!;
-  const base = { i: index, db_id: gold.dbId, hardness: gold.error ? null : spiderHardness(gold.sql) };
-  const unscored = (error: string, flags: string[] = []): { verdict: SpiderItemVerdict; result: null } => ({
+  const unscored = (base: ItemBase, error: string, flags: string[] = []): { verdict: SpiderItemVerdict; result: null } => ({
     verdict: { ...base, exec: null, error, flags, goldIndex: null },
     result: null,
   });
-  if (gold.error !== undefined) return unscored(`malformed gold line ${gold.error}`, ['malformed_gold_line']);
+  if (gold.error !== undefined) return unscored({ i: index, db_id: gold.dbId, hardness: null }, `malformed gold line ${gold.error}`, ['malformed_gold_line']);
   const snapshots = await snapshotsOf(gold.dbId);
-  if (typeof snapshots === 'string') return unscored(snapshots, ['gold_error', 'unknown_db']);
+  // Without its database the names cannot be looked up: the hardness of the text alone.
+  if (typeof snapshots === 'string') return unscored({ i: index, db_id: gold.dbId, hardness: await hardnessOf(gold.sql) }, snapshots, ['gold_error', 'unknown_db']);
+  const base: ItemBase = { i: index, db_id: gold.dbId, hardness: await hardnessOf(gold.sql, { id: gold.dbId, path: snapshots[0]!.path }) };
   const prediction = input.predictions[index];
   const flags: string[] = [];
   if (prediction !== undefined && prediction.dbId !== undefined && prediction.dbId !== gold.dbId) flags.push('db_id_mismatch');
@@ -214,6 +244,15 @@ async function evaluateItem(
   }
   return { verdict: { ...verdict, diagnostics }, result };
 }
+
+/** An item verdict's identity and hardness. */
+type ItemBase = Pick<SpiderItemVerdict, 'i' | 'db_id' | 'hardness'>;
+
+/**
+ * The Spider hardness of a gold (`null` when the official reader cannot read it), with its names
+ * looked up in `db`'s schema when given, else unchecked (see spiderHardness).
+ */
+type HardnessOf = (sql: string, db?: { readonly id: string; readonly path: string }) => Promise<Hardness | null>;
 
 /** The diagnostics modules (and the SQL parser they read with), imported only by a run that asks for them. */
 function loadDiagnostics(): Promise<typeof import('../diagnostics/diagnose.js')> {

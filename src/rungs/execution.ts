@@ -32,7 +32,7 @@ import { runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
 import { checkGoldResult, goldVerdictFlags } from '../dataset/gold-result-checks.js';
 import { LadderError } from '../errors.js';
 import { compareResults, type ResultSides, type Verdict } from '../compare/compare-results.js';
-import type { GoldOrdering } from '../compare/gold-ordering.js';
+import { parseGoldAhead, type GoldOrdering } from '../compare/gold-ordering.js';
 import { cachedOrdering, GoldResultCache } from '../compare/gold-result-cache.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
@@ -159,6 +159,8 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
   const maxRows = input.maxRows ?? engineDefaults(input.engine).maxRows;
   const predicted = applySqlRewrites(input.predictedSql, 'predicted', policy.rewrites);
   const golds = input.golds.map((gold) => applySqlRewrites(gold, 'gold', policy.rewrites));
+  // The row order of a gold with ORDER BY comes from its parse: start it now, while the SQL runs.
+  if (policy.rowOrder === 'gold-order-by' && input.goldOrdered === undefined && input.parses?.dialect !== 'sqlite') golds.forEach(parseGoldAhead);
   const run = (db: string, sql: string): Promise<ExecutionOutcome> =>
     input.engine.execute({
       db,

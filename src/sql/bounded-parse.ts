@@ -13,6 +13,13 @@
  * larger stack (32 MiB), so deeply nested text parses there instead of overflowing, and a heap
  * cap (512 MiB), so a parse that explodes in memory ends the worker, not the process; a tree
  * deeper than the analysis walks is refused in the worker, before it is copied back.
+ *
+ * A caller that knows it will need a parse soon can start it ahead ({@link parseInWorkerAhead}):
+ * the thread parses while the caller does other work (waits for SQL results), and the later
+ * {@link parseInWorker} of the same text takes that job's answer. The budget is the same for
+ * every job: at most `timeMs` from the moment the thread starts it (the thread records which job
+ * it runs and since when), so a job never pays for the jobs ahead of it; a job over its budget
+ * ends the thread, and the jobs behind it are parsed afresh on the next one.
  */
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -39,20 +46,39 @@ export type BoundedParse =
 interface ParserThread {
   readonly worker: Worker;
   readonly port: MessagePort;
-  /** [0]: id of the last job answered; [1]: 1 once the thread listens. */
+  /** [{@link ANSWERED}]: id of the last job answered; [{@link LISTENING}]: 1 once the thread listens; [{@link RUNNING}]: id of the job it parses, 0 between jobs. */
   readonly state: Int32Array;
+  /** [0]: `Date.now()` when the thread started the job in `state[RUNNING]`. */
+  readonly startedAt: Float64Array;
+  /** Jobs posted and not answered yet: their budget (ms) and key. */
+  readonly pending: Map<number, { timeMs: number; readonly key: string }>;
+  /** Jobs started ahead ({@link parseInWorkerAhead}), by key, not yet taken by a caller. */
+  readonly ahead: Map<string, number>;
+  /** Answers read from the port for ahead jobs not yet taken, by id. */
+  readonly replies: Map<number, ParserReply>;
 }
+
+/** Slots of {@link ParserThread.state}. */
+const ANSWERED = 0;
+const LISTENING = 1;
+const RUNNING = 2;
+
+/** Most jobs started ahead and not taken (older ones are dropped beyond this). */
+const MAX_AHEAD = 64;
 
 let thread: ParserThread | undefined;
 let nextJob = 1;
 
 function startThread(): ParserThread {
   const require = createRequire(import.meta.url);
-  const state = new Int32Array(new SharedArrayBuffer(8));
+  const shared = new SharedArrayBuffer(24);
+  const state = new Int32Array(shared, 0, 3);
+  const startedAt = new Float64Array(shared, 16, 1);
   const { port1, port2 } = new MessageChannel();
   const data = {
     port: port2,
-    state: state.buffer,
+    state: shared,
+    layout: { answered: ANSWERED, listening: LISTENING, running: RUNNING },
     cstPath: require.resolve('sql-parser-cst'),
     nodeSqlParserPath: require.resolve('node-sql-parser'),
     maxDepth: MAX_TREE_DEPTH,
@@ -67,7 +93,7 @@ function startThread(): ParserThread {
     // A thread that died (out of memory on a pathological input) is replaced on the next call.
     if (thread?.worker === worker) thread = undefined;
   });
-  return { worker, port: port1, state };
+  return { worker, port: port1, state, startedAt, pending: new Map(), ahead: new Map(), replies: new Map() };
 }
 
 /**
@@ -97,64 +123,131 @@ function stopThread(stopped: ParserThread): void {
  */
 export function parseInWorker(kind: ParserKind, text: string, options: object, timeMs: number = PARSE_TIME_BUDGET_MS): BoundedParse {
   // A text that ran out of budget once is not parsed again: L1, L2 and L3 each parse the same text.
-  const key = `${kind}\u0000${JSON.stringify(options)}\u0000${text}`;
+  const key = jobKey(kind, text, options);
   const known = overBudget.get(key);
   // Reused only for a budget no larger than the one it ran out of.
   if (known && timeMs <= known.timeMs) return known.outcome;
-  const outcome = parseNow(kind, text, options, timeMs);
-  if (!outcome.ok && outcome.budget) {
-    overBudget.set(key, { outcome, timeMs });
-    if (overBudget.size > OVER_BUDGET_CACHE_SIZE) overBudget.delete(overBudget.keys().next().value!);
-  }
+  const outcome = parseNow(kind, text, options, timeMs, key);
+  if (!outcome.ok && outcome.budget) rememberOverBudget(key, outcome, timeMs);
   return outcome;
+}
+
+/**
+ * Starts parsing `text` in the parser thread now and returns at once; the next
+ * {@link parseInWorker} with the same kind, text and options takes the answer (waiting for it if
+ * needed, under that call's budget counted from the job's start in the thread). Nothing happens
+ * for a text already started ahead or known to run out of budget. Never throws for the text.
+ * @param kind - as {@link parseInWorker}.
+ * @param text - the SQL text.
+ * @param options - the parser's options (plain data), exactly as the later call will pass them.
+ */
+export function parseInWorkerAhead(kind: ParserKind, text: string, options: object): void {
+  const key = jobKey(kind, text, options);
+  if (overBudget.has(key)) return;
+  const current = (thread ??= startThread());
+  if (current.ahead.has(key)) return;
+  if (current.ahead.size >= MAX_AHEAD) {
+    // The oldest job started ahead was never asked for: forget it (its answer is dropped).
+    const [oldestKey, oldestId] = current.ahead.entries().next().value!;
+    current.ahead.delete(oldestKey);
+    current.replies.delete(oldestId);
+  }
+  current.ahead.set(key, post(current, kind, text, options, PARSE_TIME_BUDGET_MS, key));
+}
+
+function jobKey(kind: ParserKind, text: string, options: object): string {
+  return `${kind}\u0000${JSON.stringify(options)}\u0000${text}`;
+}
+
+function rememberOverBudget(key: string, outcome: BoundedParse, timeMs: number): void {
+  overBudget.set(key, { outcome, timeMs });
+  if (overBudget.size > OVER_BUDGET_CACHE_SIZE) overBudget.delete(overBudget.keys().next().value!);
 }
 
 /** Texts that ran out of budget, oldest first (no tree is kept: only the reason). */
 const overBudget = new Map<string, { readonly outcome: BoundedParse; readonly timeMs: number }>();
 const OVER_BUDGET_CACHE_SIZE = 256;
 
-function parseNow(kind: ParserKind, text: string, options: object, timeMs: number): BoundedParse {
+/** Posts one job to the thread; returns its id. */
+function post(current: ParserThread, kind: ParserKind, text: string, options: object, timeMs: number, key: string): number {
+  const id = nextJob;
+  nextJob += 1;
+  current.pending.set(id, { timeMs, key });
+  current.port.postMessage({ id, kind, text, options });
+  return id;
+}
+
+function parseNow(kind: ParserKind, text: string, options: object, timeMs: number, key: string): BoundedParse {
   const current = (thread ??= startThread());
-  if (!waitUntil(current, () => Atomics.load(current.state, 1) === 1, START_BUDGET_MS)) {
+  if (!waitUntil(current, () => Atomics.load(current.state, LISTENING) === 1, START_BUDGET_MS)) {
     stopThread(current);
     return { ok: false, budget: true, message: `${BUDGET_REASON}: the parser thread did not start within ${START_BUDGET_MS} ms` };
   }
-  const id = nextJob;
-  nextJob += 1;
-  current.port.postMessage({ id, kind, text, options });
-  let reply: ParserReply | undefined;
-  const answered = waitUntil(
-    current,
-    () => {
-      for (let received = receiveMessageOnPort(current.port); received; received = receiveMessageOnPort(current.port)) {
-        const message = received.message as ParserReply;
-        if (message.id === id) {
-          reply = message;
-          return true;
-        }
-      }
-      return false;
-    },
-    timeMs,
-  );
-  if (!answered || reply === undefined) {
-    stopThread(current);
-    return { ok: false, budget: true, message: `${BUDGET_REASON}: the parser took more than ${timeMs} ms` };
+  let id = current.ahead.get(key);
+  if (id === undefined) {
+    id = post(current, kind, text, options, timeMs, key);
+  } else {
+    current.ahead.delete(key);
+    const posted = current.pending.get(id);
+    // The caller's budget applies to the job it takes over.
+    if (posted) posted.timeMs = timeMs;
   }
+  const reply = awaitReply(current, id);
+  // A job ahead of this one went over its budget and took the thread with it: parse afresh.
+  if (reply === 'lost') return parseNow(kind, text, options, timeMs, key);
+  if (reply === 'over-budget') return { ok: false, budget: true, message: `${BUDGET_REASON}: the parser took more than ${timeMs} ms` };
   if (reply.ok) return { ok: true, value: reply.value };
   if (reply.budget !== undefined) return { ok: false, budget: true, message: reply.budget };
   return { ok: false, budget: false, message: reply.message, ...(reply.location ? { location: reply.location } : {}) };
+}
+
+/**
+ * Blocks until job `id` is answered. Every job the thread runs meanwhile is held to its own
+ * budget from its own start: one past it ends the thread ('over-budget' when it is this job,
+ * 'lost' when it was one ahead of it, which is then remembered as over budget).
+ */
+function awaitReply(current: ParserThread, id: number): ParserReply | 'over-budget' | 'lost' {
+  for (;;) {
+    const seen = Atomics.load(current.state, ANSWERED);
+    for (let received = receiveMessageOnPort(current.port); received; received = receiveMessageOnPort(current.port)) {
+      const message = received.message as ParserReply;
+      current.pending.delete(message.id);
+      if (message.id === id) return message;
+      // An answer for a job started ahead waits to be taken; any other is dropped.
+      if ([...current.ahead.values()].includes(message.id)) current.replies.set(message.id, message);
+    }
+    const early = current.replies.get(id);
+    if (early !== undefined) {
+      current.replies.delete(id);
+      return early;
+    }
+    if (thread !== current) return 'lost';
+    let waitMs = 50;
+    const running = Atomics.load(current.state, RUNNING);
+    const job = running === 0 ? undefined : current.pending.get(running);
+    if (job !== undefined) {
+      const left = current.startedAt[0]! + job.timeMs - Date.now();
+      if (left <= 0) {
+        stopThread(current);
+        if (running === id) return 'over-budget';
+        rememberOverBudget(job.key, { ok: false, budget: true, message: `${BUDGET_REASON}: the parser took more than ${job.timeMs} ms` }, job.timeMs);
+        return 'lost';
+      }
+      waitMs = Math.min(waitMs, left);
+    }
+    Atomics.wait(current.state, ANSWERED, seen, Math.max(1, waitMs));
+  }
 }
 
 /** Blocks until `done()` holds or `ms` pass, waking whenever the thread answers a job. */
 function waitUntil(current: ParserThread, done: () => boolean, ms: number): boolean {
   const deadline = performance.now() + ms;
   for (;;) {
-    const seen = Atomics.load(current.state, 0);
+    const seen = Atomics.load(current.state, ANSWERED);
     if (done()) return true;
     const remaining = deadline - performance.now();
     if (remaining <= 0 || thread !== current) return done();
-    Atomics.wait(current.state, 0, seen, Math.min(remaining, 50));
+    Atomics.wait(current.state, ANSWERED, seen, Math.min(remaining, 50));
   }
 }
 
@@ -167,6 +260,7 @@ type ParserReply =
 interface ThreadData {
   readonly port: MessagePort;
   readonly state: SharedArrayBuffer;
+  readonly layout: { readonly answered: number; readonly listening: number; readonly running: number };
   readonly cstPath: string;
   readonly nodeSqlParserPath: string;
   readonly maxDepth: number;
@@ -180,7 +274,9 @@ interface ThreadData {
 function parserThread(data: ThreadData): void {
   const cst = require(data.cstPath) as { parse: (text: string, options: object) => unknown };
   let nodeParser: { astify: (text: string, options: object) => unknown } | undefined;
-  const state = new Int32Array(data.state);
+  const state = new Int32Array(data.state, 0, 3);
+  const startedAt = new Float64Array(data.state, 16, 1);
+  const { answered: ANSWERED_SLOT, listening: LISTENING_SLOT, running: RUNNING_SLOT } = data.layout;
   const tooDeep = (root: unknown): boolean => {
     const nodes: unknown[] = [root];
     const depths: number[] = [1];
@@ -209,6 +305,9 @@ function parserThread(data: ThreadData): void {
   };
   data.port.on('message', (job: { id: number; kind: string; text: string; options: object }) => {
     let reply: ParserReply;
+    // The caller holds each job to its budget from here (then the start is written before the id).
+    startedAt[0] = Date.now();
+    Atomics.store(state, RUNNING_SLOT, job.id);
     try {
       let value: unknown;
       if (job.kind === 'sql-parser-cst') {
@@ -238,9 +337,10 @@ function parserThread(data: ThreadData): void {
     } catch {
       data.port.postMessage({ id: job.id, ok: false, budget: `${data.budget}: the parse tree could not be copied back`, message: '' });
     }
-    Atomics.store(state, 0, job.id);
-    Atomics.notify(state, 0);
+    Atomics.store(state, RUNNING_SLOT, 0);
+    Atomics.store(state, ANSWERED_SLOT, job.id);
+    Atomics.notify(state, ANSWERED_SLOT);
   });
-  Atomics.store(state, 1, 1);
-  Atomics.notify(state, 0);
+  Atomics.store(state, LISTENING_SLOT, 1);
+  Atomics.notify(state, ANSWERED_SLOT);
 }

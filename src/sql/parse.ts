@@ -18,7 +18,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Program } from 'sql-parser-cst';
 import { BUDGET_REASON, sqlSizeOverBudget } from './analysis-budget.js';
-import { PARSE_TIME_BUDGET_MS, parseInWorker } from './bounded-parse.js';
+import { PARSE_TIME_BUDGET_MS, parseInWorker, parseInWorkerAhead } from './bounded-parse.js';
 import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
 import { parserText, restoreIdentifiers } from './parser-text.js';
 import type { SqlNode } from './sql-tree.js';
@@ -114,6 +114,25 @@ export function parseSql(sql: string, dialect: Dialect): ParseResult {
 }
 
 /**
+ * Starts the SQLite parse of `sql` in the parser thread and returns at once, so that a
+ * {@link parseSql} of the same text soon after finds it done or under way (the execution rung
+ * starts a gold's parse while the gold runs). Does nothing for a text parsed recently, or one that
+ * cannot parse (over the size budget, unbalanced parentheses). The budget is unchanged: see
+ * bounded-parse.ts. Never throws for bad SQL.
+ */
+export function parseSqlAhead(sql: string): void {
+  if (recentParses.has(`sqlite\u0000${sql}`) || sqlSizeOverBudget(sql) !== undefined) return;
+  const prepared = parserText(sql, true);
+  if (prepared.unbalanced) return;
+  parseInWorkerAhead('sql-parser-cst', prepared.text, cstOptions(CST_DIALECT.sqlite));
+}
+
+/** The sql-parser-cst options of every parse (the same object shape, so that ahead jobs are found). */
+function cstOptions(dialect: (typeof CST_DIALECT)[keyof typeof CST_DIALECT]): object {
+  return { dialect, includeRange: true, paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'], filename: 'sql' };
+}
+
+/**
  * Parses of recent texts, most recent last. A run grades the same gold once per provider and its
  * rungs read the same texts; a parse costs a round trip to the parser thread (about 1–5 ms). The
  * trees are shared, never modified.
@@ -170,7 +189,7 @@ function parseWithCst(
   const remaining = Math.ceil(deadline - performance.now());
   if (remaining <= 0) return { ok: false, error: parseTimeBudget() };
   const prepared = parserText(text, sqliteRules);
-  const parsed = parseInWorker('sql-parser-cst', prepared.text, { dialect, includeRange: true, paramTypes: ['?', '?nr', ':name', '$name', '@name', '$nr'], filename: 'sql' }, remaining);
+  const parsed = parseInWorker('sql-parser-cst', prepared.text, cstOptions(dialect), remaining);
   if (!parsed.ok) {
     if (!parsed.budget) return { ok: false, error: toParseError(parsed.message) };
     return { ok: false, error: /the parser took more than/.test(parsed.message) ? parseTimeBudget() : { message: parsed.message, budget: true } };

@@ -44,8 +44,20 @@ export interface SqliteToken {
   readonly value: string;
 }
 
-const WORD_CHAR = /[A-Za-z0-9_$\u0080-\uffff]/;
-const DIGIT = /[0-9]/;
+/** `[A-Za-z0-9_$]` or any code unit from U+0080 (SQLite's identifier characters, tokenize.c `IdChar`). */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36 || code >= 0x80;
+}
+
+/** `[0-9]`. */
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** What may follow the first character of a number: `[0-9A-Za-z_.]`. */
+function isNumberCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 46;
+}
 
 /**
  * Splits SQLite SQL text into tokens, skipping whitespace and comments. Never throws: an
@@ -74,25 +86,25 @@ export function tokenizeSqlite(sql: string): SqliteToken[] {
       const { end, terminated } = closingQuote(sql, i, ch);
       const raw = sql.slice(i + 1, terminated ? end - 1 : end);
       const kind: SqliteTokenKind = ch === "'" ? 'string' : ch === '"' ? 'double_quoted' : 'quoted_identifier';
-      tokens.push({ kind, start: i, end, value: raw.split(ch + ch).join(ch) });
+      tokens.push({ kind, start: i, end, value: raw.includes(ch + ch) ? raw.split(ch + ch).join(ch) : raw });
       i = end;
     } else if (ch === '[') {
       const close = sql.indexOf(']', i + 1);
       const end = close < 0 ? n : close + 1;
       tokens.push({ kind: 'quoted_identifier', start: i, end, value: sql.slice(i + 1, close < 0 ? n : close) });
       i = end;
-    } else if (DIGIT.test(ch) || (ch === '.' && DIGIT.test(sql[i + 1] ?? ''))) {
+    } else if (isDigitCode(sql.charCodeAt(i)) || (ch === '.' && isDigitCode(sql.charCodeAt(i + 1)))) {
       let j = i + 1;
-      while (j < n && /[0-9A-Za-z_.]/.test(sql[j]!)) {
+      while (j < n && isNumberCode(sql.charCodeAt(j))) {
         // An exponent sign belongs to the number: 1e-5.
         if ((sql[j] === 'e' || sql[j] === 'E') && (sql[j + 1] === '+' || sql[j + 1] === '-')) j += 1;
         j += 1;
       }
       tokens.push({ kind: 'number', start: i, end: j, value: sql.slice(i, j) });
       i = j;
-    } else if (WORD_CHAR.test(ch)) {
+    } else if (isWordCode(sql.charCodeAt(i))) {
       let j = i + 1;
-      while (j < n && WORD_CHAR.test(sql[j]!)) j += 1;
+      while (j < n && isWordCode(sql.charCodeAt(j))) j += 1;
       tokens.push({ kind: 'word', start: i, end: j, value: sql.slice(i, j) });
       i = j;
     } else {

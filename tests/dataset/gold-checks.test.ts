@@ -78,6 +78,20 @@ describe('runGoldChecks', () => {
     expect(runGoldChecks({ golds, asOfDate: '2024-06-30' }).map((found) => found.kind)).toEqual(['random_dependent_gold']);
   });
 
+  it('gives the same findings for a gold met again, and a caller cannot change what the next one gets', () => {
+    const golds = ["SELECT a FROM t WHERE d = date('now') LIMIT 2"];
+    const first = runGoldChecks({ golds });
+    const expected = [
+      { kind: 'clock_dependent_gold', goldIndex: 0, construct: "date('now')", line: 1, column: 27 },
+      { kind: 'limit_without_order_by', goldIndex: 0, construct: 'LIMIT 2', line: 1, column: 39 },
+    ];
+    expect(first).toMatchObject(expected);
+    first.pop();
+    expect(() => ((first[0] as { construct: string }).construct = 'x')).toThrow(TypeError);
+    expect(runGoldChecks({ golds })).toMatchObject(expected);
+    expect(runGoldChecks({ golds }, [...GOLD_CHECKS])).toMatchObject(expected);
+  });
+
   it('a clean gold has no findings; checks are a list callers can replace', () => {
     expect(runGoldChecks({ golds: ['SELECT a FROM t'] })).toEqual([]);
     expect(GOLD_CHECKS.map((check) => check.id)).toEqual(['clock_dependent_gold', 'random_dependent_gold', 'timezone_dependent_gold', 'limit_without_order_by']);

@@ -15,6 +15,8 @@ beforeAll(() => {
   dbDir = path.join(tempDir('ladder-eval-spider-'), 'database');
   mkdirSync(path.join(dbDir, 'ok'), { recursive: true });
   mkdirSync(path.join(dbDir, 'bad'), { recursive: true });
+  mkdirSync(path.join(dbDir, 'shop'), { recursive: true });
+  makeDb(path.join(dbDir, 'shop', 'shop.sqlite'), 'CREATE TABLE Orders (order_id INTEGER, customer_id INTEGER); CREATE TABLE customers (customer_id INTEGER, country TEXT); CREATE VIEW v AS SELECT country FROM customers; INSERT INTO customers VALUES (1, \'UK\'); INSERT INTO Orders VALUES (1, 1);');
   makeDb(path.join(dbDir, 'ok', 'ok.sqlite'), 'CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2);');
   writeFileSync(path.join(dbDir, 'bad', 'bad.sqlite'), 'this is not a database, just text that fills the header'.repeat(4));
   engine = createSqliteEngine({ poolSize: 1 });
@@ -36,6 +38,32 @@ describe('evaluateSpider', () => {
     expect(output.items[0]!.error).toMatch(/^gold_error: no gold runs on every snapshot \(gold 0 on bad: /);
     expect(output.items[2]!.error).toBe('snapshot ok: gold [2] vs predicted [1]');
     expect(output.warnings).toEqual([]);
+  });
+
+  it('hardness looks names up in the database as the official reader does', async () => {
+    const golds = [
+      'SELECT T2.country FROM orders AS T1 JOIN customers AS T2 ON T1.customer_id = T2.customer_id',
+      // An alias without AS: the official reader cannot read it (without the schema it counts as a table).
+      'SELECT c.country FROM orders o JOIN customers c ON c.customer_id = o.customer_id',
+      // A view is no table to the official reader.
+      'SELECT country FROM v',
+      'SELECT count(*) FROM customers',
+    ];
+    const output = await evaluateSpider({
+      gold: parseSpiderGold(golds.map((sql) => `${sql}\tshop\n`).join('') + 'SELECT count(*) FROM customers\tbad\n'),
+      predictions: parseSpiderPredictions(`${golds.join('\n')}\nSELECT 1\n`),
+      dbDir,
+      engine,
+      policy: resolvePolicy('spider'),
+    });
+    expect(output.items.map((item) => [item.hardness, item.exec])).toEqual([
+      ['easy', 1],
+      [null, 1],
+      [null, 1],
+      ['easy', 1],
+      // A database whose names cannot be read: the text's hardness, names unchecked.
+      ['easy', null],
+    ]);
   });
 
   it('extra prediction lines are reported and ignored', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseInWorker } from '../../src/sql/bounded-parse.js';
-import { parseSql } from '../../src/sql/parse.js';
+import { parseInWorker, parseInWorkerAhead } from '../../src/sql/bounded-parse.js';
+import { parseSql, parseSqlAhead } from '../../src/sql/parse.js';
 
 const CST = { dialect: 'sqlite', includeRange: true };
 
@@ -31,6 +31,47 @@ describe('parseInWorker', () => {
       budget: true,
       message: 'not analysed within budget: the parse tree is more than 1100 levels deep',
     });
+  });
+});
+
+describe('parseInWorkerAhead', () => {
+  it('parses while the caller works; the later parseInWorker takes that answer, equal to a parse of its own', async () => {
+    const sql = 'SELECT name FROM singer WHERE id IN (SELECT singer_id FROM concert) ORDER BY name DESC LIMIT 2';
+    parseInWorkerAhead('sql-parser-cst', sql, CST);
+    // A parse of this text takes a few milliseconds; a loaded machine gets a generous margin.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const started = performance.now();
+    const taken = parseInWorker('sql-parser-cst', sql, CST);
+    const tookMs = performance.now() - started;
+    const own = parseInWorker('sql-parser-cst', sql, CST);
+    expect(taken).toEqual(own);
+    expect(taken.ok && (taken.value as { statements: { type: string }[] }).statements.map((statement) => statement.type)).toEqual(['select_stmt']);
+    // Already answered: no round trip to wait for.
+    expect(tookMs).toBeLessThan(50);
+  });
+
+  it('holds each job to its own budget from its own start: one started ahead that runs over ends alone', () => {
+    // 20 unclosed parentheses: several seconds in the parser, past the 2000 ms budget.
+    const runaway = `SELECT ${'('.repeat(20)}`;
+    parseInWorkerAhead('sql-parser-cst', runaway, CST);
+    const started = performance.now();
+    // Queued behind the runaway: it waits for the runaway's budget, then parses on a fresh thread.
+    expect(parseInWorker('sql-parser-cst', 'SELECT 3', CST, 500)).toMatchObject({ ok: true });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_900);
+    // The runaway is known to be over budget now: answered at once, without the parser.
+    const again = performance.now();
+    expect(parseInWorker('sql-parser-cst', runaway, CST)).toEqual({ ok: false, budget: true, message: 'not analysed within budget: the parser took more than 2000 ms' });
+    expect(performance.now() - again).toBeLessThan(50);
+  });
+
+  it('parseSqlAhead: the later parseSql gives the tree a parse of its own gives', async () => {
+    const sql = "SELECT country, count(*) FROM singer GROUP BY country ORDER BY count(*) DESC, country";
+    parseSqlAhead(sql);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const ahead = parseSql(sql, 'sqlite');
+    const own = parseSql(`${sql} `, 'sqlite');
+    expect(ahead.ok && own.ok && ahead.kind === 'cst' && own.kind === 'cst' && ahead.program.statements.length).toBe(1);
+    expect(JSON.stringify(ahead.ok && ahead.kind === 'cst' ? ahead.program.statements[0] : null)).toBe(JSON.stringify(own.ok && own.kind === 'cst' ? own.program.statements[0] : null));
   });
 });
 

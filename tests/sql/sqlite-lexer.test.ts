@@ -12,6 +12,9 @@ describe('tokenizeSqlite', () => {
     ['SELECT 1.5e-3, .5, t.c', [['word', 'SELECT'], ['number', '1.5e-3'], ['punctuation', ','], ['number', '.5'], ['punctuation', ','], ['word', 't'], ['punctuation', '.'], ['word', 'c']]],
     ['SELECT "open', [['word', 'SELECT'], ['double_quoted', 'open']]],
     ['/* never closed ; SELECT', []],
+    // Identifier characters: letters, digits, `_`, `$` and every code unit from U+0080 (U+007F is not one).
+    ['SELECT café$1, x\u007fy, \u0080z, a\uFEFFb', [['word', 'SELECT'], ['word', 'café$1'], ['punctuation', ','], ['word', 'x'], ['punctuation', '\u007f'], ['word', 'y'], ['punctuation', ','], ['word', '\u0080z'], ['punctuation', ','], ['word', 'a\uFEFFb']]],
+    ['SELECT 12abc.5_x+1, 1e+5', [['word', 'SELECT'], ['number', '12abc.5_x'], ['punctuation', '+'], ['number', '1'], ['punctuation', ','], ['number', '1e+5']]],
     ['', []],
   ])('%j', (sql, expected) => {
     expect(shape(sql)).toEqual(expected);

@@ -12,7 +12,12 @@
  * - an aggregate over a NOT condition counts (`count_agg(sql['where'][::2])` reads `not_op` as the
  *   aggregate id), and every `and` / `or` between HAVING conditions counts as an aggregate too;
  * - only plain `JOIN` and `FROM a JOIN b ON …` shapes are understood (as in the official parser).
- * Schema lookups are skipped: they only validate names and never change the counts.
+ *
+ * Names: given the database's schema ({@link SpiderSchema}), every table and column is looked up
+ * as the official reader does (`get_tables_with_alias`, `parse_table_unit`, `parse_col`), so a
+ * gold it cannot read gets no hardness: a table alias written without `AS` (`FROM orders o`), a
+ * column no table in scope has, an alias that is also a table's name. Without a schema the names
+ * are not checked, and `FROM orders o` reads `o` as one more table.
  */
 
 /** A Spider hardness level. */
@@ -63,6 +68,43 @@ export interface SpiderSql {
 class ParseFailure extends Error {}
 
 /**
+ * A database's names as the official evaluator reads them (evaluation.py `get_schema`): every
+ * table of `sqlite_master` with `type = 'table'` (views are not read) and its columns, all
+ * lower-cased.
+ */
+export interface SpiderSchema {
+  /** Table name → its column names. */
+  readonly tables: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/**
+ * A {@link SpiderSchema} from table → column lists (names are lower-cased here).
+ * @example spiderSchemaOf({ Singer: ['Singer_ID', 'Name'] })
+ */
+export function spiderSchemaOf(tables: Readonly<Record<string, readonly string[]>>): SpiderSchema {
+  return { tables: new Map(Object.entries(tables).map(([table, columns]) => [table.toLowerCase(), new Set(columns.map((column) => column.toLowerCase()))])) };
+}
+
+/** The names a query may use: the schema, and `tables_with_alias` (aliases after `AS`, and every table as itself). */
+interface Names {
+  readonly schema: SpiderSchema;
+  readonly aliases: ReadonlyMap<string, string>;
+}
+
+/** process_sql.py `get_tables_with_alias`: `x AS y` anywhere maps y → x, then every table maps to itself. */
+function namesOf(schema: SpiderSchema, toks: readonly string[]): Names {
+  const aliases = new Map<string, string>();
+  toks.forEach((t, i) => {
+    if (t === 'as') aliases.set(tok(toks, i + 1), i === 0 ? tok(toks, toks.length - 1) : toks[i - 1]!);
+  });
+  for (const table of schema.tables.keys()) {
+    if (aliases.has(table)) throw new ParseFailure(`alias ${table} has the same name as a table`);
+    aliases.set(table, table);
+  }
+  return { schema, aliases };
+}
+
+/**
  * Tokenizes like process_sql.py `tokenize` (lower-cased; quoted values kept whole, as `"…"`).
  * @example tokenizeSpiderSql("SELECT count(*) FROM t WHERE a >= 'x'") // ['select','count','(','*',')','from','t','where','a','>=','"x"']
  */
@@ -98,12 +140,14 @@ export function tokenizeSpiderSql(sql: string): string[] {
 
 /**
  * Reads a gold query into the parts of Spider's SQL structure that hardness uses.
+ * @param schema - the gold's database; when given, names are looked up as the official reader
+ *   does (see the module doc), else not checked.
  * @returns the structure, or `null` when the official reader would fail on it too.
  */
-export function readSpiderSql(sql: string): SpiderSql | null {
+export function readSpiderSql(sql: string, schema?: SpiderSchema): SpiderSql | null {
   try {
     const toks = tokenizeSpiderSql(sql);
-    const [, parsed] = parseSql(toks, 0);
+    const [, parsed] = parseSql(toks, 0, schema === undefined ? undefined : namesOf(schema, toks));
     return parsed;
   } catch (error) {
     if (error instanceof ParseFailure || error instanceof RangeError) return null;
@@ -114,10 +158,12 @@ export function readSpiderSql(sql: string): SpiderSql | null {
 /**
  * The official hardness of a gold query (evaluation.py `Evaluator.eval_hardness`), or `null` when
  * the query cannot be read the way the official parser reads it.
+ * @param schema - the gold's database (see {@link readSpiderSql}); pass it whenever it is known:
+ *   without it a table alias written without `AS` counts as one more table.
  * @example spiderHardness('SELECT count(*) FROM singer') // 'easy'
  */
-export function spiderHardness(sql: string): Hardness | null {
-  const parsed = readSpiderSql(sql);
+export function spiderHardness(sql: string, schema?: SpiderSchema): Hardness | null {
+  const parsed = readSpiderSql(sql, schema);
   return parsed === null ? null : hardnessOf(parsed);
 }
 
@@ -172,7 +218,7 @@ function countOthers(sql: SpiderSql): number {
   return count;
 }
 
-// ---- The reader (process_sql.py's control flow, without schema validation) ----
+// ---- The reader (process_sql.py's control flow; names checked when a schema is given) ----
 
 function tok(toks: readonly string[], idx: number): string {
   if (idx >= toks.length || idx < 0) throw new ParseFailure(`unexpected end at token ${idx}`);
@@ -183,12 +229,25 @@ function expect(toks: readonly string[], idx: number, value: string): void {
   if (tok(toks, idx) !== value) throw new ParseFailure(`expected ${value} at token ${idx}`);
 }
 
-function parseCol(toks: readonly string[], idx: number): number {
-  tok(toks, idx);
+/** The tables of the current FROM clause (`default_tables`), by their resolved names. */
+type DefaultTables = readonly string[];
+
+function parseCol(toks: readonly string[], idx: number, names: Names | undefined, defaults: DefaultTables): number {
+  const t = tok(toks, idx);
+  if (names === undefined || t === '*') return idx + 1;
+  if (t.includes('.')) {
+    const parts = t.split('.');
+    if (parts.length !== 2) throw new ParseFailure(`bad column ${t}`);
+    const table = names.aliases.get(parts[0]!);
+    if (table === undefined || names.schema.tables.get(table)?.has(parts[1]!) !== true) throw new ParseFailure(`unknown column ${t}`);
+    return idx + 1;
+  }
+  if (defaults.length === 0) throw new ParseFailure('no default tables');
+  if (!defaults.some((table) => names.schema.tables.get(table)?.has(t) === true)) throw new ParseFailure(`unknown column ${t}`);
   return idx + 1;
 }
 
-function parseColUnit(toks: readonly string[], start: number): [number, number] {
+function parseColUnit(toks: readonly string[], start: number, names: Names | undefined, defaults: DefaultTables): [number, number] {
   let idx = start;
   let isBlock = false;
   if (tok(toks, idx) === '(') {
@@ -201,12 +260,12 @@ function parseColUnit(toks: readonly string[], start: number): [number, number] 
     expect(toks, idx, '(');
     idx += 1;
     if (tok(toks, idx) === 'distinct') idx += 1;
-    idx = parseCol(toks, idx);
+    idx = parseCol(toks, idx, names, defaults);
     expect(toks, idx, ')');
     return [idx + 1, agg];
   }
   if (tok(toks, idx) === 'distinct') idx += 1;
-  idx = parseCol(toks, idx);
+  idx = parseCol(toks, idx, names, defaults);
   if (isBlock) {
     expect(toks, idx, ')');
     idx += 1;
@@ -214,7 +273,7 @@ function parseColUnit(toks: readonly string[], start: number): [number, number] 
   return [idx, 0];
 }
 
-function parseValUnit(toks: readonly string[], start: number): [number, ValUnit] {
+function parseValUnit(toks: readonly string[], start: number, names: Names | undefined, defaults: DefaultTables): [number, ValUnit] {
   let idx = start;
   let isBlock = false;
   if (tok(toks, idx) === '(') {
@@ -223,10 +282,10 @@ function parseValUnit(toks: readonly string[], start: number): [number, ValUnit]
   }
   let agg1: number;
   let agg2: number | null = null;
-  [idx, agg1] = parseColUnit(toks, idx);
+  [idx, agg1] = parseColUnit(toks, idx, names, defaults);
   if (idx < toks.length && UNIT_OPS.has(toks[idx]!)) {
     idx += 1;
-    [idx, agg2] = parseColUnit(toks, idx);
+    [idx, agg2] = parseColUnit(toks, idx, names, defaults);
   }
   if (isBlock) {
     expect(toks, idx, ')');
@@ -235,12 +294,19 @@ function parseValUnit(toks: readonly string[], start: number): [number, ValUnit]
   return [idx, { agg1, agg2 }];
 }
 
-function parseTableUnit(toks: readonly string[], start: number): number {
-  tok(toks, start);
-  return start + 1 < toks.length && toks[start + 1] === 'as' ? start + 3 : start + 1;
+/** A table unit; returns the index after it and the table's resolved name (the token itself without a schema). */
+function parseTableUnit(toks: readonly string[], start: number, names: Names | undefined): [number, string] {
+  const t = tok(toks, start);
+  let table = t;
+  if (names !== undefined) {
+    const resolved = names.aliases.get(t);
+    if (resolved === undefined || !names.schema.tables.has(resolved)) throw new ParseFailure(`unknown table ${t}`);
+    table = resolved;
+  }
+  return [start + 1 < toks.length && toks[start + 1] === 'as' ? start + 3 : start + 1, table];
 }
 
-function parseValue(toks: readonly string[], start: number): [number, SpiderSql | null] {
+function parseValue(toks: readonly string[], start: number, names: Names | undefined, defaults: DefaultTables): [number, SpiderSql | null] {
   let idx = start;
   let isBlock = false;
   if (tok(toks, idx) === '(') {
@@ -250,7 +316,7 @@ function parseValue(toks: readonly string[], start: number): [number, SpiderSql 
   let nested: SpiderSql | null = null;
   const t = tok(toks, idx);
   if (t === 'select') {
-    [idx, nested] = parseSql(toks, idx);
+    [idx, nested] = parseSql(toks, idx, names);
   } else if (t.includes('"')) {
     idx += 1;
   } else if (isPythonFloat(t)) {
@@ -260,7 +326,7 @@ function parseValue(toks: readonly string[], start: number): [number, SpiderSql 
     while (end < toks.length && toks[end] !== ',' && toks[end] !== ')' && toks[end] !== 'and' && !CLAUSE_KEYWORDS.has(toks[end]!) && !JOIN_KEYWORDS.has(toks[end]!)) {
       end += 1;
     }
-    parseColUnit(toks.slice(start, end), 0);
+    parseColUnit(toks.slice(start, end), 0, names, defaults);
     idx = end;
   }
   if (isBlock) {
@@ -274,11 +340,11 @@ function isPythonFloat(text: string): boolean {
   return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$|^[+-]?(inf|infinity|nan)$/i.test(text.replaceAll('_', ''));
 }
 
-function parseCondition(toks: readonly string[], start: number): [number, Condition] {
+function parseCondition(toks: readonly string[], start: number, names: Names | undefined, defaults: DefaultTables): [number, Condition] {
   let idx = start;
   const conds: (CondUnit | 'and' | 'or')[] = [];
   while (idx < toks.length) {
-    [idx] = parseValUnit(toks, idx);
+    [idx] = parseValUnit(toks, idx, names, defaults);
     let notOp = false;
     if (tok(toks, idx) === 'not') {
       notOp = true;
@@ -289,12 +355,12 @@ function parseCondition(toks: readonly string[], start: number): [number, Condit
     idx += 1;
     const nested: SpiderSql[] = [];
     let value: SpiderSql | null;
-    [idx, value] = parseValue(toks, idx);
+    [idx, value] = parseValue(toks, idx, names, defaults);
     if (value) nested.push(value);
     if (op === 'between') {
       expect(toks, idx, 'and');
       idx += 1;
-      [idx, value] = parseValue(toks, idx);
+      [idx, value] = parseValue(toks, idx, names, defaults);
       if (value) nested.push(value);
     }
     conds.push({ notOp, op, nested });
@@ -307,7 +373,7 @@ function parseCondition(toks: readonly string[], start: number): [number, Condit
   return [idx, conds];
 }
 
-function parseSelect(toks: readonly string[], start: number): number[] {
+function parseSelect(toks: readonly string[], start: number, names: Names | undefined, defaults: DefaultTables): number[] {
   let idx = start;
   expect(toks, idx, 'select');
   idx += 1;
@@ -320,19 +386,20 @@ function parseSelect(toks: readonly string[], start: number): number[] {
       agg = a;
       idx += 1;
     }
-    [idx] = parseValUnit(toks, idx);
+    [idx] = parseValUnit(toks, idx, names, defaults);
     aggs.push(agg);
     if (idx < toks.length && toks[idx] === ',') idx += 1;
   }
   return aggs;
 }
 
-function parseFrom(toks: readonly string[], start: number): [number, number, Condition] {
+function parseFrom(toks: readonly string[], start: number, names: Names | undefined): [number, number, Condition, DefaultTables] {
   const fromAt = toks.indexOf('from', start);
   if (fromAt < 0) throw new ParseFailure("'from' not found");
   let idx = fromAt + 1;
   let tableUnits = 0;
   const conds: (CondUnit | 'and' | 'or')[] = [];
+  const defaults: string[] = [];
   while (idx < toks.length) {
     let isBlock = false;
     if (tok(toks, idx) === '(') {
@@ -340,17 +407,19 @@ function parseFrom(toks: readonly string[], start: number): [number, number, Con
       idx += 1;
     }
     if (tok(toks, idx) === 'select') {
-      [idx] = parseSql(toks, idx);
+      [idx] = parseSql(toks, idx, names);
       tableUnits += 1;
     } else {
       if (toks[idx] === 'join') idx += 1;
-      idx = parseTableUnit(toks, idx);
+      let table: string;
+      [idx, table] = parseTableUnit(toks, idx, names);
       tableUnits += 1;
+      defaults.push(table);
     }
     if (idx < toks.length && toks[idx] === 'on') {
       idx += 1;
       let these: Condition;
-      [idx, these] = parseCondition(toks, idx);
+      [idx, these] = parseCondition(toks, idx, names, defaults);
       if (conds.length > 0) conds.push('and');
       conds.push(...these);
     }
@@ -360,42 +429,42 @@ function parseFrom(toks: readonly string[], start: number): [number, number, Con
     }
     if (idx < toks.length && (CLAUSE_KEYWORDS.has(toks[idx]!) || toks[idx] === ')' || toks[idx] === ';')) break;
   }
-  return [idx, tableUnits, conds];
+  return [idx, tableUnits, conds, defaults];
 }
 
-function parseSql(toks: readonly string[], start: number): [number, SpiderSql] {
+function parseSql(toks: readonly string[], start: number, names: Names | undefined): [number, SpiderSql] {
   let idx = start;
   let isBlock = false;
   if (tok(toks, idx) === '(') {
     isBlock = true;
     idx += 1;
   }
-  const [fromEnd, tableUnits, fromConds] = parseFrom(toks, start);
-  const select = parseSelect(toks, idx);
+  const [fromEnd, tableUnits, fromConds, defaults] = parseFrom(toks, start, names);
+  const select = parseSelect(toks, idx, names, defaults);
   idx = fromEnd;
   let where: Condition = [];
-  if (idx < toks.length && toks[idx] === 'where') [idx, where] = parseCondition(toks, idx + 1);
+  if (idx < toks.length && toks[idx] === 'where') [idx, where] = parseCondition(toks, idx + 1, names, defaults);
   const groupBy: number[] = [];
   if (idx < toks.length && toks[idx] === 'group') {
     expect(toks, idx + 1, 'by');
     idx += 2;
     while (idx < toks.length && !(CLAUSE_KEYWORDS.has(toks[idx]!) || toks[idx] === ')' || toks[idx] === ';')) {
       let agg: number;
-      [idx, agg] = parseColUnit(toks, idx);
+      [idx, agg] = parseColUnit(toks, idx, names, defaults);
       groupBy.push(agg);
       if (idx < toks.length && toks[idx] === ',') idx += 1;
       else break;
     }
   }
   let having: Condition = [];
-  if (idx < toks.length && toks[idx] === 'having') [idx, having] = parseCondition(toks, idx + 1);
+  if (idx < toks.length && toks[idx] === 'having') [idx, having] = parseCondition(toks, idx + 1, names, defaults);
   const orderBy: ValUnit[] = [];
   if (idx < toks.length && toks[idx] === 'order') {
     expect(toks, idx + 1, 'by');
     idx += 2;
     while (idx < toks.length && !(CLAUSE_KEYWORDS.has(toks[idx]!) || toks[idx] === ')' || toks[idx] === ';')) {
       let unit: ValUnit;
-      [idx, unit] = parseValUnit(toks, idx);
+      [idx, unit] = parseValUnit(toks, idx, names, defaults);
       orderBy.push(unit);
       if (idx < toks.length && (toks[idx] === 'asc' || toks[idx] === 'desc')) idx += 1;
       if (idx < toks.length && toks[idx] === ',') idx += 1;
@@ -417,7 +486,7 @@ function parseSql(toks: readonly string[], start: number): [number, SpiderSql] {
   if (idx < toks.length && SQL_OPS.has(toks[idx]!)) {
     const op = toks[idx] as 'intersect' | 'union' | 'except';
     let inner: SpiderSql;
-    [idx, inner] = parseSql(toks, idx + 1);
+    [idx, inner] = parseSql(toks, idx + 1, names);
     sets[op] = inner;
   }
   return [idx, { select, tableUnits, fromConds, where, groupBy, having, orderBy, limit, ...sets }];

@@ -1,16 +1,18 @@
 /**
  * Entry point of one engine child process (forked by sqlite-pool.ts with an IPC channel and
- * `serialization: 'advanced'`; argv: the parent's pid and the memory cap in bytes). Answers one
- * {@link ChildRequest} at a time with a {@link ChildMessage}.
+ * `serialization: 'advanced'`; argv: the parent's pid and the memory cap in bytes). Receives
+ * {@link ChildBatch}es of jobs and answers each job with a {@link ChildMessage}, one at a time in
+ * the order received (child-job-queue.ts).
  *
  * Deadline and memory cap are enforced here, by the watchdog thread of child-watchdog.ts, from
- * the job's own start: a parent that is busy or dead cannot let a statement run on, and a
+ * each job's own start: a parent that is busy or dead cannot let a statement run on, and a
  * statement that finished is never reported as a timeout. The child ends itself when its parent
  * goes away: at once on IPC `disconnect` while idle, and through the watchdog (the parent pid
  * changed) while a statement blocks the main thread, whatever signal killed the parent.
  */
 import { startChildWatchdog } from './child-watchdog.js';
-import type { ChildMessage, ChildRequest } from './sqlite-protocol.js';
+import { createChildJobQueue } from './child-job-queue.js';
+import type { ChildBatch, ChildMessage } from './sqlite-protocol.js';
 
 const send = process.send?.bind(process);
 if (!send) {
@@ -29,19 +31,23 @@ if (!Number.isSafeInteger(parentPid) || !Number.isSafeInteger(maxMemoryBytes)) {
 const [watchdog, { createSqliteSession }] = await Promise.all([startChildWatchdog({ maxMemoryBytes, parentPid, reportFd: 1 }), import('./sqlite-session.js')]);
 const session = createSqliteSession({ maxMemoryBytes });
 
-process.on('message', (request: ChildRequest) => {
-  let message: ChildMessage;
-  watchdog.begin(request.id, request.timeoutMs);
-  try {
-    message = { type: 'result', id: request.id, outcome: session.handle(request) };
-  } catch (error) {
-    const text = error instanceof Error ? error.message : String(error);
-    message = { type: 'result', id: request.id, outcome: { ok: false, error: { code: 'engine_failure', message: `engine child failed: ${text.replace(/\s*\n\s*/g, ' ')}` } } };
-  }
-  // The watchdog claimed the job (deadline or memory cap): the process is being killed.
-  if (!watchdog.end(request.id)) return;
-  send(message);
+const jobs = createChildJobQueue({
+  run(request) {
+    let message: ChildMessage;
+    watchdog.begin(request.id, request.timeoutMs);
+    try {
+      message = { type: 'result', id: request.id, outcome: session.handle(request) };
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      message = { type: 'result', id: request.id, outcome: { ok: false, error: { code: 'engine_failure', message: `engine child failed: ${text.replace(/\s*\n\s*/g, ' ')}` } } };
+    }
+    // The watchdog claimed the job (deadline or memory cap): the process is being killed.
+    return watchdog.end(request.id) ? message : undefined;
+  },
+  send: (message, written) => send(message, undefined, undefined, written),
 });
+
+process.on('message', (batch: ChildBatch) => jobs.push(batch));
 
 process.on('disconnect', () => {
   session.close();

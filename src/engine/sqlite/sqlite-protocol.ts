@@ -2,6 +2,11 @@
  * Messages between the SQLite engine (parent) and its child processes. Sent over Node's IPC
  * channel with `serialization: 'advanced'` (the V8 serializer), so `bigint` and `Uint8Array`
  * cells cross the boundary exactly.
+ *
+ * The parent sends jobs in batches ({@link ChildBatch}: every job it hands a child in one turn of
+ * its event loop goes in one message, one pipe write); the child runs them one at a time, in the
+ * order received, and answers each job on its own as soon as it ends ({@link ChildMessage}), so
+ * the parent always knows which job is running: the first one sent and not answered.
  */
 import type { Catalog, DoubleQuoteMode, ExecutionError, ExecutionOutcome, ExplainOutcome } from '../engine.js';
 
@@ -29,12 +34,17 @@ export interface ChildRequest {
   readonly doubleQuotes: DoubleQuoteMode;
 }
 
+/** Parent → child: jobs to run in this order, after any the child still holds. */
+export interface ChildBatch {
+  readonly jobs: readonly ChildRequest[];
+}
+
 /** The outcome of a `catalog` job. */
 export type CatalogOutcome =
   | { readonly ok: true; readonly catalog: Catalog }
   | { readonly ok: false; readonly error: ExecutionError };
 
-/** Child → parent: the answer to one job, or the start-up signal. */
+/** Child → parent: the answer to one job (in the order the jobs were sent), or the start-up signal. */
 export type ChildMessage =
   /** Sent once, when the child has loaded better-sqlite3 and listens for jobs. */
   | { readonly type: 'ready' }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSpiderSql, spiderHardness, tokenizeSpiderSql } from '../../../src/benchmarks/spider/hardness.js';
+import { readSpiderSql, spiderHardness, spiderSchemaOf, tokenizeSpiderSql } from '../../../src/benchmarks/spider/hardness.js';
 
 describe('tokenizeSpiderSql (process_sql.py tokenize)', () => {
   it.each([
@@ -49,5 +49,34 @@ describe('spiderHardness (evaluation.py eval_hardness)', () => {
   it('a query the official reader cannot read gives null', () => {
     expect(spiderHardness("SELECT a FROM t WHERE b = 'unbalanced")).toBeNull();
     expect(spiderHardness('SELECT 1')).toBeNull();
+  });
+});
+
+describe('spiderHardness with the database schema (names looked up as process_sql.py does)', () => {
+  const shop = spiderSchemaOf({ Orders: ['order_id', 'customer_id', 'amount'], Customers: ['customer_id', 'Country'] });
+
+  it.each<[string, string | null, string | null]>([
+    // [sql, without schema, with schema]
+    ['SELECT T2.country FROM orders AS T1 JOIN customers AS T2 ON T1.customer_id = T2.customer_id', 'easy', 'easy'],
+    // An alias without AS is no name the official reader knows (tables_with_alias only holds `x AS y`).
+    ['SELECT c.country FROM orders o JOIN customers c ON c.customer_id = o.customer_id', 'hard', null],
+    ['SELECT c.country , sum(o.amount) FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.country', 'extra', null],
+    ['SELECT country , sum(amount) FROM orders JOIN customers ON orders.customer_id = customers.customer_id GROUP BY country', 'medium', 'medium'],
+    // A column no table in scope has; a qualified column of the wrong table; an unknown table.
+    ['SELECT amont FROM orders', 'easy', null],
+    ['SELECT T1.country FROM orders AS T1', 'easy', null],
+    ['SELECT count(*) FROM shipments', 'easy', null],
+    // An alias that is also a table's name.
+    ['SELECT T1.amount FROM orders AS customers JOIN customers AS T1', 'easy', null],
+    // A subquery's own FROM gives its default tables.
+    ['SELECT country FROM customers WHERE customer_id IN (SELECT customer_id FROM orders WHERE amount > 10)', 'hard', 'hard'],
+    ['SELECT country FROM customers WHERE customer_id IN (SELECT country FROM orders)', 'hard', null],
+  ])('%s → %s without, %s with the schema', (sql, without, withSchema) => {
+    expect([spiderHardness(sql), spiderHardness(sql, shop)]).toEqual([without, withSchema]);
+  });
+
+  it('lower-cases the schema as get_schema does', () => {
+    expect([...shop.tables.keys()]).toEqual(['orders', 'customers']);
+    expect([...shop.tables.get('customers')!]).toEqual(['customer_id', 'country']);
   });
 });
