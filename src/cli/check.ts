@@ -26,7 +26,7 @@ import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
 import { warmParserThread } from '../sql/bounded-parse.js';
 import { crossProducts, DIALECTS_REQUIRING_JOIN_CONDITIONS } from '../sql/join-conditions.js';
-import { DIALECTS, parseSql, positionAt, type Dialect } from '../sql/parse.js';
+import { DATABASE_NAMES, DIALECTS, parseSql, positionAt, type Dialect } from '../sql/parse.js';
 import type { SqlNode } from '../sql/sql-tree.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
@@ -166,9 +166,6 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
 }
 
 type Target = { kind: 'sqlite'; db: string } | { kind: 'ddl'; db: string; catalog: Catalog };
-
-/** Database names for messages. */
-const DATABASE_NAMES: Readonly<Record<Dialect, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MySQL', bigquery: 'BigQuery', snowflake: 'Snowflake' };
 
 /**
  * The cross products `sql` asks for without `CROSS JOIN`, in a dialect that runs them (where a

@@ -24,7 +24,7 @@
 import type { Program } from 'sql-parser-cst';
 import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
-import { DIALECTS, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
+import { DATABASE_NAMES, DIALECTS, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
 import { sqlSizeOverBudget } from '../sql/analysis-budget.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { DIALECTS_REQUIRING_JOIN_CONDITIONS, joinsWithoutCondition } from '../sql/join-conditions.js';
@@ -175,9 +175,6 @@ function parserVerdict(sql: string, parsed: ParseResult): RungResult<SyntaxDetai
   }
   return createRungResult({ rung: 'syntax', status: 'pass', reason: 'one query; parses in the dialect', details });
 }
-
-/** Database names for messages. */
-const DATABASE_NAMES: Readonly<Record<Dialect, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MySQL', bigquery: 'BigQuery', snowflake: 'Snowflake' };
 
 /** Joins the dialect requires a condition on and that have none (none for dialects that take them as cross products). */
 function missingJoinConditions(parsed: Exclude<ParseResult, { ok: false }>): ReturnType<typeof joinsWithoutCondition> {

@@ -31,25 +31,7 @@ const CONDITIONLESS = new Set(['CROSS', 'NATURAL']);
  * @returns an empty list when every join has its condition (or takes none).
  */
 export function joinsWithoutCondition(tree: SqlNode): JoinWithoutCondition[] {
-  const found: JoinWithoutCondition[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    if (!isSqlNode(value)) return;
-    if (value.type === 'join_expr' && value['specification'] === undefined) {
-      const words = keywordText(value['operator']).toUpperCase().split(' ');
-      if (words.includes('JOIN') && !words.some((word) => CONDITIONLESS.has(word))) {
-        const first = Array.isArray(value['operator']) ? value['operator'][0] : value['operator'];
-        const range = isSqlNode(first) ? first['range'] : undefined;
-        found.push({ operator: words.join(' '), start: Array.isArray(range) && typeof range[0] === 'number' ? range[0] : 0 });
-      }
-    }
-    for (const field of Object.values(value)) if (typeof field === 'object' && field !== null) visit(field);
-  };
-  visit(tree);
-  return found.sort((a, b) => a.start - b.start);
+  return walkJoins(tree, undefined).map(({ operator, start }) => ({ operator, start }));
 }
 
 /** A join that multiplies every row of one side with every row of the other. */
@@ -72,14 +54,27 @@ export interface CrossProduct {
  * @returns in text order; empty when there is none.
  */
 export function crossProducts(tree: SqlNode, sql: string): CrossProduct[] {
-  const found: CrossProduct[] = joinsWithoutCondition(tree).map((join) => ({ kind: 'join_without_condition', ...join }));
+  return walkJoins(tree, sql);
+}
+
+/** One walk of the tree: joins without a condition, and (given the text) comma joins of SELECTs without WHERE. */
+function walkJoins(tree: SqlNode, sql: string | undefined): CrossProduct[] {
+  const found: CrossProduct[] = [];
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) {
       for (const item of value) visit(item);
       return;
     }
     if (!isSqlNode(value)) return;
-    if (value.type === 'select_stmt') {
+    if (value.type === 'join_expr' && value['specification'] === undefined) {
+      const words = keywordText(value['operator']).toUpperCase().split(' ');
+      if (words.includes('JOIN') && !words.some((word) => CONDITIONLESS.has(word))) {
+        const first = Array.isArray(value['operator']) ? value['operator'][0] : value['operator'];
+        const range = isSqlNode(first) ? first['range'] : undefined;
+        found.push({ kind: 'join_without_condition', operator: words.join(' '), start: Array.isArray(range) && typeof range[0] === 'number' ? range[0] : 0 });
+      }
+    }
+    if (sql !== undefined && value.type === 'select_stmt') {
       const clauses = Array.isArray(value['clauses']) ? value['clauses'].filter(isSqlNode) : [];
       const from = clauses.find((clause) => clause.type === 'from_clause');
       if (from !== undefined && !clauses.some((clause) => clause.type === 'where_clause')) {

@@ -36,6 +36,9 @@ export type DoubleQuoteMode =
 /** Every supported dialect, for option validation. */
 export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres', 'mysql', 'bigquery', 'snowflake'];
 
+/** The database each dialect is named after, for messages (`PostgreSQL requires …`). */
+export const DATABASE_NAMES: Readonly<Record<Dialect, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MySQL', bigquery: 'BigQuery', snowflake: 'Snowflake' };
+
 /** A parse failure with a 1-based position when the parser gave one. */
 export interface ParseError {
   /** First line of the parser's message, e.g. `Syntax Error: Unexpected "FROM"`. */
