@@ -39,8 +39,11 @@ export interface GoldRunKey {
   readonly maxRows: number | undefined;
 }
 
-/** Error codes that say something about the run, not about the gold: never cached. */
-const TRANSIENT: ReadonlySet<ExecutionErrorCode> = new Set(['timeout', 'memory_limit', 'engine_failure', 'db_not_found']);
+/**
+ * Error codes that say something about the moment (a killed or crashed child, a file gone), not
+ * about the snapshot or the SQL: an outcome with one is never kept by a cache of this run.
+ */
+export const TRANSIENT_ERROR_CODES: ReadonlySet<ExecutionErrorCode> = new Set(['timeout', 'memory_limit', 'engine_failure', 'db_not_found']);
 
 /**
  * A bounded cache of gold results (oldest entries evicted first). Keep one per runtime (one per
@@ -92,7 +95,7 @@ export class GoldResultCache {
     this.#entries.set(id, entry);
     entry.outcome.then(
       (outcome) => {
-        if (!outcome.ok && TRANSIENT.has(outcome.error.code) && this.#entries.get(id) === entry) this.#entries.delete(id);
+        if (!outcome.ok && TRANSIENT_ERROR_CODES.has(outcome.error.code) && this.#entries.get(id) === entry) this.#entries.delete(id);
       },
       () => {
         if (this.#entries.get(id) === entry) this.#entries.delete(id);

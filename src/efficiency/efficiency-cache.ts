@@ -14,8 +14,8 @@
  * dropped once it settles, and callers already waiting share it. Values are promises, so
  * concurrent rows asking for the same snapshot or gold share one engine request.
  */
-import { snapshotIdentity } from '../compare/gold-result-cache.js';
-import type { DoubleQuoteMode, Engine, ExecutionErrorCode, ExplainOutcome } from '../engine/engine.js';
+import { snapshotIdentity, TRANSIENT_ERROR_CODES } from '../compare/gold-result-cache.js';
+import type { DoubleQuoteMode, Engine, ExplainOutcome } from '../engine/engine.js';
 import { snapshotOfFile } from '../fixtures/snapshot.js';
 import { EMPTY_STATISTICS, parseStat1, type DatabaseStatistics, type Stat1Row } from './statistics.js';
 import { collectTableAliases, type TableAliases } from './table-aliases.js';
@@ -30,8 +30,6 @@ export interface SnapshotFacts {
   readonly viewAliases: readonly TableAliases[];
 }
 
-/** Error codes that say something about the moment, not about the snapshot or the SQL: never kept. */
-const TRANSIENT: ReadonlySet<ExecutionErrorCode> = new Set(['timeout', 'memory_limit', 'engine_failure', 'db_not_found']);
 
 const STAT1_SQL = 'SELECT tbl, idx, stat FROM sqlite_stat1';
 const VIEWS_SQL = "SELECT sql FROM sqlite_master WHERE type = 'view' AND sql IS NOT NULL ORDER BY name";
@@ -44,7 +42,7 @@ const VIEWS_SQL = "SELECT sql FROM sqlite_master WHERE type = 'view' AND sql IS 
  */
 export async function readSnapshotFacts(engine: Engine, db: string): Promise<{ readonly facts: SnapshotFacts; readonly transient: boolean }> {
   const [stat1, views] = await Promise.all([engine.execute({ db, sql: STAT1_SQL }), engine.execute({ db, sql: VIEWS_SQL })]);
-  const transient = (!stat1.ok && TRANSIENT.has(stat1.error.code)) || (!views.ok && TRANSIENT.has(views.error.code));
+  const transient = (!stat1.ok && TRANSIENT_ERROR_CODES.has(stat1.error.code)) || (!views.ok && TRANSIENT_ERROR_CODES.has(views.error.code));
   const rows: Stat1Row[] = [];
   if (stat1.ok) {
     for (const [tbl, idx, stat] of stat1.result.rows) {
@@ -119,7 +117,7 @@ export class EfficiencyCache {
     const forget = (): void => {
       if (this.#goldPlans.get(key) === plan) this.#goldPlans.delete(key);
     };
-    plan.then((outcome) => (!outcome.ok && TRANSIENT.has(outcome.error.code) ? forget() : undefined), forget);
+    plan.then((outcome) => (!outcome.ok && TRANSIENT_ERROR_CODES.has(outcome.error.code) ? forget() : undefined), forget);
     if (this.#goldPlans.size > this.maxGoldPlans) this.#goldPlans.delete(this.#goldPlans.keys().next().value!);
     return plan;
   }
