@@ -10,6 +10,12 @@
  * 2. {@link checkPreparedStatement}, after prepare and before the first step: SQLite's own
  *    verdict (`sqlite3_stmt_readonly`, and whether the statement returns columns) rejects
  *    `WITH … INSERT/UPDATE/DELETE` and anything else that writes.
+ *
+ * A text with no `;` character, or with `;` only in a run of semicolons and whitespace that ends
+ * it, holds at most one statement (those semicolons are separators, or inside a quote or comment
+ * left open), so for it the gate reads only its first word (after whitespace and comments)
+ * instead of tokenizing all of it. The verdict is the tokenizer's in every case: any other text,
+ * or a first token that is not SELECT, WITH or VALUES, takes the full path.
  */
 import type { ExecutionError } from '../engine.js';
 import { splitStatements, tokenizeSqlite } from '../../sql/sqlite-lexer.js';
@@ -39,6 +45,7 @@ export function checkQueryText(sql: string): ExecutionError | undefined {
       message: `unrecognized token: a NUL character at line ${line}, column ${column}; SQLite stops reading SQL text at a NUL, so the text is refused`,
     };
   }
+  if (atMostOneStatement(sql) && QUERY_KEYWORDS.has(firstWord(sql))) return undefined;
   const statements = splitStatements(tokenizeSqlite(sql));
   if (statements.length === 0) {
     return { code: 'empty_statement', message: 'empty statement: the text holds no SQL (only whitespace, comments or semicolons)' };
@@ -58,6 +65,67 @@ export function checkQueryText(sql: string): ExecutionError | undefined {
     };
   }
   return undefined;
+}
+
+/**
+ * Offset of the first token of `sql`: whitespace (with U+FEFF), `--` and `/* … *\/` comments
+ * skipped as sqlite-lexer.ts skips them; `sql.length` when there is no token.
+ */
+export function firstTokenStart(sql: string): number {
+  const n = sql.length;
+  let i = 0;
+  while (i < n) {
+    const code = sql.charCodeAt(i);
+    if (isSpaceCode(code)) {
+      i += 1;
+    } else if (code === 45 && sql.charCodeAt(i + 1) === 45) {
+      const newline = sql.indexOf('\n', i);
+      i = newline < 0 ? n : newline + 1;
+    } else if (code === 47 && sql.charCodeAt(i + 1) === 42) {
+      const close = sql.indexOf('*/', i + 2);
+      i = close < 0 ? n : close + 2;
+    } else {
+      return i;
+    }
+  }
+  return n;
+}
+
+/** True when `sql` has no `;`, or only in the run of `;` and whitespace that ends it (see the module doc). */
+function atMostOneStatement(sql: string): boolean {
+  const first = sql.indexOf(';');
+  if (first < 0) return true;
+  for (let i = first + 1; i < sql.length; i += 1) {
+    const code = sql.charCodeAt(i);
+    if (code !== 59 && !isSpaceCode(code)) return false;
+  }
+  return true;
+}
+
+/** Whitespace as sqlite-lexer.ts skips it: space, `\t`, `\n`, `\r`, `\f`, `\v` and U+FEFF. */
+function isSpaceCode(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 12 || code === 11 || code === 0xfeff;
+}
+
+/**
+ * The first token of `sql` lower-cased when it is a bare word (sqlite-lexer.ts: it starts with a
+ * letter, `_`, `$` or a code unit from U+0080, not a digit); `''` otherwise.
+ */
+function firstWord(sql: string): string {
+  const start = firstTokenStart(sql);
+  if (start === sql.length || !isWordCode(sql.charCodeAt(start)) || isDigitCode(sql.charCodeAt(start))) return '';
+  let end = start + 1;
+  while (end < sql.length && isWordCode(sql.charCodeAt(end))) end += 1;
+  return sql.slice(start, end).toLowerCase();
+}
+
+/** `[A-Za-z0-9_$]` or a code unit from U+0080: SQLite's identifier characters, as in sqlite-lexer.ts. */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36 || code >= 0x80;
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /** 1-based line and column of a 0-based offset (lines end at `\n`). */

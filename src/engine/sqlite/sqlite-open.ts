@@ -10,19 +10,33 @@ import Database from 'better-sqlite3';
 import type { ExecutionError } from '../engine.js';
 import { errorText } from '../../format.js';
 
+/** What identifies a database file's content at a path: device, inode, size and mtime (ns). */
+export interface FileIdentity {
+  readonly dev: bigint;
+  readonly ino: bigint;
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+}
+
 /**
- * `dev:ino:size:mtime` of a database file (one `stat` per job, a few microseconds), or
- * `db_not_found` when the path is missing or not a regular file.
+ * The identity of a database file (one `stat`, a few microseconds), or `db_not_found` when the
+ * path is missing or not a regular file.
  */
-export function fileIdentity(file: string): string | ExecutionError {
+export function fileIdentity(file: string): FileIdentity | ExecutionError {
   let stats;
   try {
-    stats = statSync(file, { bigint: true });
+    stats = statSync(file, { bigint: true, throwIfNoEntry: false });
   } catch {
-    return { code: 'db_not_found', message: `database not found: ${file} does not exist (it is never created)` };
+    stats = undefined;
   }
+  if (stats === undefined) return { code: 'db_not_found', message: `database not found: ${file} does not exist (it is never created)` };
   if (!stats.isFile()) return { code: 'db_not_found', message: `database not found: ${file} is not a file` };
-  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeNs: stats.mtimeNs };
+}
+
+/** True when two identities are of the same file content (a rebuilt file differs in inode, size or mtime). */
+export function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.size === b.size && a.dev === b.dev;
 }
 
 /**

@@ -7,9 +7,10 @@
  * Each connection is opened `readonly` with `fileMustExist` (a missing path is `db_not_found`,
  * never a new file), then `PRAGMA query_only = 1`, `PRAGMA temp_store = MEMORY`, unsafe mode off
  * and safe integers on. Every statement passes the query gate (query-gate.ts) before SQLite
- * compiles it. After each job the connection is checked (no open transaction, `query_only` still
- * 1, `temp_store` still MEMORY); a connection that fails the check is closed and opened afresh,
- * so no statement can change what the next one runs under.
+ * compiles it. After each job the connection is checked (session-connections.ts: no open
+ * transaction, and `query_only` still 1 and `temp_store` still MEMORY unless the job ran only a
+ * statement that provably could not change them); a connection that fails the check is closed
+ * and opened afresh, so no statement can change what the next one runs under.
  *
  * No file is ever created, beside the database or anywhere else:
  * - temp storage (DISTINCT, GROUP BY and ORDER BY spills, transient indexes) stays in memory,
@@ -24,27 +25,20 @@
  *   convert the file. (URI `immutable=1` does not open in this better-sqlite3 build: measured.)
  *
  * Each job also `stat`s the file: a database rebuilt at the same path gets a new connection
- * instead of the old file's. Opening (and the WAL copy) is in sqlite-open.ts.
+ * instead of the old file's (session-connections.ts). Opening (and the WAL copy) is in
+ * sqlite-open.ts.
  */
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { Catalog, CatalogTable, Cell, DoubleQuoteMode, ExecutionError, ExecutionOutcome, ExplainOutcome, PlanStep } from '../engine.js';
 import { tokenizeSqlite } from '../../sql/sqlite-lexer.js';
-import { checkPreparedStatement, checkQueryText } from './query-gate.js';
+import { checkPreparedStatement, checkQueryText, firstTokenStart } from './query-gate.js';
 import { missingColumnName, restoreResolvingIdentifiers, rewriteDoubleQuoted } from './double-quote-fallback.js';
 import type { CatalogOutcome, ChildRequest } from './sqlite-protocol.js';
 import { errorText } from '../../format.js';
-import { fileIdentity, openReadOnly } from './sqlite-open.js';
+import { cachedQuery, createSessionConnections, keepQuery, queryKey, type PreparedQuery, type SessionConnection } from './session-connections.js';
 
 type Connection = Database.Database;
-type Statement = Database.Statement<unknown[], unknown>;
-
-/** A statement that passed prepare and the gate, with the text that compiled. */
-interface PreparedQuery {
-  readonly statement: Statement;
-  readonly executedSql: string;
-  readonly doubleQuoteFallback: boolean;
-}
 
 /** Options of {@link createSqliteSession}. */
 export interface SqliteSessionOptions {
@@ -66,9 +60,6 @@ export interface SqliteSession {
 /** Most rewrites the legacy double-quote fallback tries for one statement. */
 const MAX_FALLBACK_ROUNDS = 256;
 
-/** `PRAGMA temp_store` value for MEMORY. */
-const TEMP_STORE_MEMORY = 2;
-
 /**
  * Creates a session with an empty connection cache.
  *
@@ -76,91 +67,71 @@ const TEMP_STORE_MEMORY = 2;
  * @returns the session; connections open lazily, one per absolute database path.
  */
 export function createSqliteSession(options: SqliteSessionOptions = {}): SqliteSession {
-  const connections = new Map<string, CachedConnection>();
-  const maxCopyBytes = Math.floor((options.maxMemoryBytes ?? 512 * 2 ** 20) / 2);
+  const connections = createSessionConnections(Math.floor((options.maxMemoryBytes ?? 512 * 2 ** 20) / 2));
 
-  function connect(file: string): Connection | ExecutionError {
-    const found = fileIdentity(file);
-    if (typeof found !== 'string') return found;
-    const cached = connections.get(file);
-    if (cached && cached.identity === found) return cached.connection;
-    // A file rebuilt at the same path (new inode, size or mtime) gets a fresh connection.
-    if (cached) {
-      connections.delete(file);
-      cached.connection.close();
+  function run(open: SessionConnection, request: ChildRequest): ExecutionOutcome | ExplainOutcome | CatalogOutcome {
+    switch (request.op) {
+      case 'execute':
+        return runQuery(open, request.sql, request.doubleQuotes, { maxRows: request.maxRows, maxBytes: request.maxResultBytes });
+      case 'prepare':
+        return runQuery(open, request.sql, request.doubleQuotes, undefined);
+      case 'explain':
+        return explainQuery(open, request.sql, request.doubleQuotes);
+      case 'catalog':
+        return { ok: true, catalog: readCatalog(open.connection) };
     }
-    const opened = openReadOnly(file, maxCopyBytes);
-    if (opened instanceof Database) connections.set(file, { connection: opened, identity: found });
-    return opened;
-  }
-
-  function release(file: string, connection: Connection): void {
-    if (connectionIsPristine(connection)) return;
-    connections.delete(file);
-    connection.close();
   }
 
   return {
     handle(request) {
-      const connection = connect(request.db);
-      if (!(connection instanceof Database)) return { ok: false, error: connection };
+      const open = connections.acquire(request.db);
+      if (!('connection' in open)) return { ok: false, error: open };
+      let outcome: ExecutionOutcome | ExplainOutcome | CatalogOutcome | undefined;
       try {
-        switch (request.op) {
-          case 'execute':
-            return runQuery(connection, request.sql, request.doubleQuotes, { maxRows: request.maxRows, maxBytes: request.maxResultBytes });
-          case 'prepare':
-            return runQuery(connection, request.sql, request.doubleQuotes, undefined);
-          case 'explain':
-            return explainQuery(connection, request.sql, request.doubleQuotes);
-          case 'catalog':
-            return { ok: true, catalog: readCatalog(connection) };
-        }
+        outcome = run(open, request);
+        return outcome;
       } finally {
-        release(request.db, connection);
+        connections.release(request.db, open, outcome !== undefined && isProvenJob(outcome));
       }
     },
     close() {
-      for (const cached of connections.values()) cached.connection.close();
-      connections.clear();
+      connections.close();
     },
   };
 }
 
-/** A cached connection and the identity of the file it opened. */
-interface CachedConnection {
-  readonly connection: Connection;
-  readonly identity: string;
+/**
+ * Whether a job's outcome proves that it could not change its connection's settings
+ * (session-connections.ts): an `execute`, `prepare` or `explain` that succeeded ran a statement
+ * that passed the text gate and SQLite's read-only and row-returning check; without the
+ * double-quote rewrite, that statement compiled from the very text the gate read, and nothing
+ * else was compiled. A catalog read, an error, and a rewritten text are not proven.
+ * @param outcome - what the job answered.
+ */
+export function isProvenJob(outcome: ExecutionOutcome | ExplainOutcome | CatalogOutcome): boolean {
+  return outcome.ok && 'result' in outcome && !outcome.result.doubleQuoteFallback;
 }
 
-/** A prepared check of the connection settings per connection (compiled once). */
-const settingsChecks = new WeakMap<Connection, Statement>();
-
-/** True when no transaction is open, `query_only` is still on and temp storage still in memory. */
-function connectionIsPristine(connection: Connection): boolean {
-  if (!connection.open || connection.inTransaction) return false;
-  try {
-    let check = settingsChecks.get(connection);
-    if (!check) {
-      check = connection
-        .prepare(`SELECT (SELECT query_only FROM pragma_query_only) = 1 AND (SELECT temp_store FROM pragma_temp_store) = ${TEMP_STORE_MEMORY}`)
-        .pluck()
-        .safeIntegers(false);
-      settingsChecks.set(connection, check);
-    }
-    return check.get() === 1;
-  } catch {
-    return false;
-  }
+/**
+ * Gate, prepare (with the legacy fallback), gate again; a query that passes is kept on its
+ * connection and found there when the same text comes again under the same mode.
+ */
+function prepareQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMode): PreparedQuery | ExecutionError {
+  const key = queryKey(mode, sql);
+  const cached = cachedQuery(open, key);
+  if (cached !== undefined && !cached.statement.busy) return cached;
+  const prepared = compileQuery(open.connection, sql, mode);
+  if ('statement' in prepared) keepQuery(open, key, prepared);
+  return prepared;
 }
 
-/** Gate, prepare (with the legacy fallback), gate again. */
-function prepareQuery(connection: Connection, sql: string, mode: DoubleQuoteMode): PreparedQuery | ExecutionError {
+function compileQuery(connection: Connection, sql: string, mode: DoubleQuoteMode): PreparedQuery | ExecutionError {
   const textError = checkQueryText(sql);
   if (textError) return textError;
   let text = sql;
   let fallback = false;
   for (let round = 0; ; round += 1) {
-    let statement: Statement;
+    let statement: Database.Statement<unknown[], unknown>;
     try {
       statement = connection.prepare(text);
     } catch (error) {
@@ -182,7 +153,7 @@ function prepareQuery(connection: Connection, sql: string, mode: DoubleQuoteMode
     }
     const statementError = checkPreparedStatement(statement);
     if (statementError) return statementError;
-    return { statement, executedSql: text, doubleQuoteFallback: fallback };
+    return { statement, columns: statement.columns().map((column) => column.name), executedSql: text, doubleQuoteFallback: fallback };
   }
 }
 
@@ -201,27 +172,30 @@ interface StepLimits {
   readonly maxBytes: number;
 }
 
-function runQuery(connection: Connection, sql: string, mode: DoubleQuoteMode, limits: StepLimits | undefined): ExecutionOutcome {
+function runQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMode, limits: StepLimits | undefined): ExecutionOutcome {
   const started = performance.now();
-  const prepared = prepareQuery(connection, sql, mode);
+  const prepared = prepareQuery(open, sql, mode);
   if (!('statement' in prepared)) return { ok: false, error: prepared };
   const { statement } = prepared;
-  const columns = statement.columns().map((column) => column.name);
   const rows: Cell[][] = [];
   if (limits) {
     const { maxRows, maxBytes } = limits;
     let bytes = 0;
     statement.raw(true).safeIntegers(true);
     try {
-      for (const raw of statement.iterate() as IterableIterator<unknown[]>) {
+      // Each row array is better-sqlite3's own fresh array: its values become cells in place.
+      for (const row of statement.iterate() as IterableIterator<Cell[]>) {
         if (rows.length === maxRows) {
           return {
             ok: false,
             error: { code: 'result_too_large', message: `result too large: more than ${maxRows} ${maxRows === 1 ? 'row' : 'rows'} (maxRows); stopped reading at row ${maxRows + 1}` },
           };
         }
-        const row = raw.map(toCell);
-        for (const cell of row) bytes += cellBytes(cell);
+        for (let i = 0; i < row.length; i += 1) {
+          const cell = toCell(row[i]);
+          row[i] = cell;
+          bytes += cellBytes(cell);
+        }
         if (bytes > maxBytes) {
           return {
             ok: false,
@@ -237,7 +211,7 @@ function runQuery(connection: Connection, sql: string, mode: DoubleQuoteMode, li
   return {
     ok: true,
     result: {
-      columns,
+      columns: [...prepared.columns],
       rows,
       doubleQuoteFallback: prepared.doubleQuoteFallback,
       executedSql: prepared.executedSql,
@@ -279,8 +253,9 @@ function readCatalog(connection: Connection): Catalog {
 /** Opcodes that open a b-tree for reading; p2 is its root page, p3 the schema number (0 = main). */
 const OPEN_READ_OPCODES: ReadonlySet<string> = new Set(['OpenRead', 'ReopenIdx']);
 
-function explainQuery(connection: Connection, sql: string, mode: DoubleQuoteMode): ExplainOutcome {
-  const prepared = prepareQuery(connection, sql, mode);
+function explainQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMode): ExplainOutcome {
+  const { connection } = open;
+  const prepared = prepareQuery(open, sql, mode);
   if (!('statement' in prepared)) return { ok: false, error: prepared };
   // The gate lets empty statements before the query through (`;SELECT 1`); EXPLAIN must start
   // at the query itself, or SQLite reads `EXPLAIN QUERY PLAN ;` as a syntax error.
@@ -306,6 +281,9 @@ function explainQuery(connection: Connection, sql: string, mode: DoubleQuoteMode
 
 /** The text from its first token that is not `;` (comments and whitespace before it dropped too). */
 function withoutLeadingSemicolons(sql: string): string {
+  // The first token is not a `;` unless its first character is one: then only comments and whitespace go.
+  const start = firstTokenStart(sql);
+  if (start < sql.length && sql[start] !== ';') return sql.slice(start);
   const first = tokenizeSqlite(sql).find((token) => token.kind !== 'semicolon');
   return first === undefined ? sql : sql.slice(first.start);
 }

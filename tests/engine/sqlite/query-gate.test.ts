@@ -1,5 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { checkPreparedStatement, checkQueryText } from '../../../src/engine/sqlite/query-gate.js';
+import { checkPreparedStatement, checkQueryText, firstTokenStart } from '../../../src/engine/sqlite/query-gate.js';
+import { splitStatements, tokenizeSqlite } from '../../../src/sql/sqlite-lexer.js';
+
+/** The gate's verdict read from the full token list, as the gate reads every text it cannot settle on its first word. */
+function tokenVerdict(sql: string): string {
+  if (sql.includes('\0')) return 'nul';
+  const statements = splitStatements(tokenizeSqlite(sql));
+  if (statements.length !== 1) return statements.length === 0 ? 'empty_statement' : 'multiple_statements';
+  const first = statements[0]![0]!;
+  return first.kind === 'word' && ['select', 'with', 'values'].includes(first.value.toLowerCase()) ? 'pass' : 'not_a_query';
+}
+
+/** The code of checkQueryText's verdict ('pass' when it lets the text through; 'nul' for the NUL refusal). */
+function gateVerdict(sql: string): string {
+  const error = checkQueryText(sql);
+  if (error === undefined) return 'pass';
+  return error.message.startsWith('unrecognized token: a NUL') ? 'nul' : error.code;
+}
+
+/** Deterministic texts over an alphabet of what changes a statement's boundaries or first token. */
+function trickyTexts(count: number, seed: number): string[] {
+  const pieces = ['SELECT', 'select', 'WITH', 'VALUES', 'PRAGMA', 'x', '1', '.5', ' ', '\n', '\t', '\uFEFF', ';', ';', "'", '"', '`', '[', ']', '--', '/*', '*/', '-', '/', '(', 'é', '$a', '_b', '\v', '\f', '\r'];
+  let state = seed;
+  const next = (): number => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state;
+  };
+  return Array.from({ length: count }, () => Array.from({ length: 1 + (next() % 9) }, () => pieces[next() % pieces.length]).join(''));
+}
 
 describe('checkQueryText', () => {
   it.each([
@@ -28,6 +56,38 @@ describe('checkQueryText', () => {
     ["SELECT 'a\n\0b'", 'sqlite_error', 'unrecognized token: a NUL character at line 2, column 1; SQLite stops reading SQL text at a NUL, so the text is refused'],
   ])('refuses %j with %s', (sql, code, message) => {
     expect(checkQueryText(sql)).toEqual({ code, message });
+  });
+});
+
+describe('checkQueryText reading only the first word', () => {
+  it('gives the full token list’s verdict on 20 000 generated texts and on the cases where a `;` ends the text', () => {
+    const texts = [
+      ...trickyTexts(20_000, 7),
+      'SELECT 1;',
+      'SELECT 1 ;; \n ;',
+      "SELECT 'a;",
+      'SELECT "a;',
+      'SELECT 1 /* ;',
+      'SELECT 1 -- ;',
+      'SELECT 1 -- x\n;',
+      'SELECT 1; ;x',
+      'SELECT 1; -- end',
+      ';SELECT 1',
+      '  ;  ',
+      '/* SELECT */ PRAGMA x;',
+      '\uFEFFSELECT 1;',
+      'SELECT\uFEFF1;',
+    ];
+    const differing = texts.filter((sql) => gateVerdict(sql) !== tokenVerdict(sql));
+    expect(differing).toEqual([]);
+    // The generated texts reach every verdict, the shortcut's included.
+    expect(new Set(texts.map(gateVerdict))).toEqual(new Set(['pass', 'empty_statement', 'multiple_statements', 'not_a_query']));
+  });
+
+  it('firstTokenStart is where the tokenizer’s first token starts', () => {
+    const differing = trickyTexts(20_000, 11).filter((sql) => firstTokenStart(sql) !== (tokenizeSqlite(sql)[0]?.start ?? sql.length));
+    expect(differing).toEqual([]);
+    expect(firstTokenStart(' -- a\n /* b */ SELECT')).toBe(15);
   });
 });
 
