@@ -23,10 +23,11 @@
  * Prepared queries: each connection keeps the last {@link MAX_PREPARED_QUERIES} queries that
  * passed both gates, by double-quote mode and exact text, so a text run again on the same file
  * (L1's prepare, then L4's execute and L6's explain) is not compiled again. A connection's
- * queries go with it when it closes.
+ * queries go with it when it closes, and so do its catalog and the root pages' tables, read once
+ * per connection (the file is read-only, and a changed file gets a new connection).
  */
 import Database from 'better-sqlite3';
-import type { ExecutionError } from '../engine.js';
+import type { Catalog, ExecutionError } from '../engine.js';
 import { fileIdentity, openReadOnly, sameFile, type FileIdentity } from './sqlite-open.js';
 
 type Connection = Database.Database;
@@ -48,6 +49,10 @@ export interface SessionConnection {
   readonly identity: FileIdentity;
   /** Prepared queries by {@link queryKey}, least recently used first. */
   readonly queries: Map<string, PreparedQuery>;
+  /** The database's catalog, once read (a file that changes gets a new connection). */
+  catalog?: Catalog;
+  /** Table of each b-tree root page (`sqlite_schema`), once read for an explain. */
+  rootPageOwners?: ReadonlyMap<number, string>;
 }
 
 /** Most prepared queries kept per connection. */

@@ -78,7 +78,8 @@ export function createSqliteSession(options: SqliteSessionOptions = {}): SqliteS
       case 'explain':
         return explainQuery(open, request.sql, request.doubleQuotes);
       case 'catalog':
-        return { ok: true, catalog: readCatalog(open.connection) };
+        open.catalog ??= readCatalog(open.connection);
+        return { ok: true, catalog: open.catalog };
     }
   }
 
@@ -264,9 +265,8 @@ function explainQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMod
     const planRows = connection.prepare(`EXPLAIN QUERY PLAN ${statementText}`).raw(true).safeIntegers(false).all() as [number, number, number, string][];
     const plan: PlanStep[] = planRows.map(([id, parent, , detail]) => ({ id, parent, detail }));
     const program = connection.prepare(`EXPLAIN ${statementText}`).raw(true).safeIntegers(false).all() as [number, string, number, number, number][];
-    const owners = new Map<number, string>([[1, 'sqlite_schema']]);
-    const schema = connection.prepare('SELECT tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0').raw(true).safeIntegers(false).all() as [string, number][];
-    for (const [table, rootPage] of schema) owners.set(rootPage, table);
+    open.rootPageOwners ??= readRootPageOwners(connection);
+    const owners = open.rootPageOwners;
     const tablesRead = new Set<string>();
     for (const [, opcode, , rootPage, schemaNumber] of program) {
       if (!OPEN_READ_OPCODES.has(opcode) || schemaNumber !== 0) continue;
@@ -277,6 +277,14 @@ function explainQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMod
   } catch (error) {
     return { ok: false, error: { code: 'sqlite_error', message: errorText(error) } };
   }
+}
+
+/** The table (or index's table) of each b-tree root page, with page 1 as `sqlite_schema`. */
+function readRootPageOwners(connection: Connection): ReadonlyMap<number, string> {
+  const owners = new Map<number, string>([[1, 'sqlite_schema']]);
+  const schema = connection.prepare('SELECT tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0').raw(true).safeIntegers(false).all() as [string, number][];
+  for (const [table, rootPage] of schema) owners.set(rootPage, table);
+  return owners;
 }
 
 /** The text from its first token that is not `;` (comments and whitespace before it dropped too). */

@@ -144,7 +144,7 @@ describe('file identity', () => {
   });
 });
 
-describe('prepared queries', () => {
+describe('what a connection keeps', () => {
   it('answers a text run again on its connection exactly as the first time, whatever op and mode come between', () => {
     const session = createSqliteSession();
     try {
@@ -165,6 +165,36 @@ describe('prepared queries', () => {
       expect(session.handle(request('execute', quoted))).toMatchObject({ ok: true, result: { rows: [[1], [3]], doubleQuoteFallback: true } });
     } finally {
       session.close();
+    }
+  });
+
+  it('reads the catalog and the root pages once per connection, and afresh for a file rebuilt at the path', () => {
+    const other = buildTestDb();
+    const moved = path.join(fixture.dir, 'music-old.sqlite');
+    const session = createSqliteSession();
+    try {
+      const writer = new Database(other.file);
+      writer.exec('CREATE TABLE venue (id INTEGER PRIMARY KEY); DROP VIEW french_singers;');
+      writer.close();
+      const names = () => {
+        const outcome = session.handle(request('catalog', ''));
+        return outcome.ok && 'catalog' in outcome ? outcome.catalog.tables.map((table) => table.name) : outcome;
+      };
+      const tablesRead = () => {
+        const outcome = session.handle(request('explain', 'SELECT * FROM venue, singer'));
+        return outcome.ok && 'result' in outcome && 'tablesRead' in outcome.result ? outcome.result.tablesRead : !outcome.ok && outcome.error.message;
+      };
+      expect(names()).toEqual(['singer', 'concert', 'french_singers']);
+      expect(names()).toEqual(['singer', 'concert', 'french_singers']);
+      expect(tablesRead()).toBe('no such table: venue');
+      renameSync(fixture.file, moved);
+      renameSync(other.file, fixture.file);
+      expect(names()).toEqual(['singer', 'concert', 'venue']);
+      expect(tablesRead()).toEqual(['singer', 'venue']);
+    } finally {
+      session.close();
+      renameSync(moved, fixture.file);
+      other.remove();
     }
   });
 
