@@ -14,6 +14,9 @@
  *   It wakes the thread only when the thread sleeps idle (the idle word is 1): while jobs follow
  *   one another the thread is sampling anyway, and a wake per job (a futex call and a thread
  *   switch each way) cost about as much as a short Spider query;
+ * - after a job ends the thread goes on sampling for {@link IDLE_AFTER_MS} ms before it sleeps
+ *   idle, so a job that starts after a short wait for the parent (the usual gap between batches)
+ *   needs no wake either: it is seen at the next sample, as a job that follows another is;
  * - the thread samples every {@link WATCHDOG_SAMPLE_MS} ms while a job runs: above the memory
  *   cap (process RSS, which counts SQLite's heap and its in-memory temp storage) or past the
  *   deadline it claims the job with compare-and-swap (id → −1), writes one report line to the
@@ -32,6 +35,9 @@ export const WATCHDOG_SAMPLE_MS = 10;
 
 /** How often an idle child checks that its parent is alive, in milliseconds. */
 export const PARENT_POLL_MS = 100;
+
+/** How long the thread keeps sampling after the last job ended before it sleeps idle, in milliseconds. */
+export const IDLE_AFTER_MS = 100;
 
 /** Marks a watchdog report line on the child's stdout. */
 export const WATCHDOG_REPORT_PREFIX = 'text2sql-ladder-watchdog ';
@@ -86,6 +92,7 @@ interface ThreadData extends WatchdogSettings {
   readonly control: SharedArrayBuffer;
   readonly sampleMs: number;
   readonly parentPollMs: number;
+  readonly idleAfterMs: number;
   readonly prefix: string;
   readonly layout: { readonly state: number; readonly idle: number; readonly startedAt: number; readonly deadlineAt: number; readonly claimed: number; readonly timesOffset: number };
 }
@@ -105,6 +112,7 @@ export async function startChildWatchdog(settings: WatchdogSettings): Promise<Ch
     control,
     sampleMs: WATCHDOG_SAMPLE_MS,
     parentPollMs: PARENT_POLL_MS,
+    idleAfterMs: IDLE_AFTER_MS,
     prefix: WATCHDOG_REPORT_PREFIX,
     layout: { state: STATE, idle: IDLE, startedAt: STARTED_AT, deadlineAt: DEADLINE_AT, claimed: CLAIMED, timesOffset: TIMES_OFFSET },
   };
@@ -148,9 +156,16 @@ function watchdogThread(data: ThreadData): void {
   const { state: STATE_SLOT, idle: IDLE_SLOT, startedAt, deadlineAt, claimed, timesOffset } = data.layout;
   const state = new Int32Array(data.control, 0, 2);
   const times = new Float64Array(data.control, timesOffset, 2);
+  /** When the thread last saw a job running (monotonic ms). */
+  let lastBusyAt = -Infinity;
   for (;;) {
     if (process.ppid !== data.parentPid) process.kill(process.pid, 'SIGKILL');
     const job = Atomics.load(state, STATE_SLOT);
+    if (job <= 0 && Number(process.hrtime.bigint()) / 1e6 - lastBusyAt < data.idleAfterMs) {
+      // Lately busy: keep sampling, not idle, so the next job needs no wake.
+      Atomics.wait(state, STATE_SLOT, job, data.sampleMs);
+      continue;
+    }
     if (job <= 0) {
       // Idle: say so before sleeping, then look again, so a job begun in between is not slept through.
       Atomics.store(state, IDLE_SLOT, 1);
@@ -159,6 +174,7 @@ function watchdogThread(data: ThreadData): void {
       continue;
     }
     const now = Number(process.hrtime.bigint()) / 1e6;
+    lastBusyAt = now;
     const started = times[startedAt]!;
     const deadline = times[deadlineAt]!;
     const rss = process.memoryUsage.rss();
