@@ -29,7 +29,8 @@ import { missingOutputOf, readItem } from '../src/promptfoo/item.js';
 import { effectiveFixtureLocation, promptfooConfigDir, readFixtureLocation } from '../src/promptfoo/fixture-location.js';
 import { optionReader } from '../src/options.js';
 import { ladderScoreNames, toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
-import { getSharedEngine, promptfooRuntime, sharedEfficiencyCache, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
+import { getSharedEngine, promptfooRuntime, sharedCatalogCache, sharedEfficiencyCache, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
+import { withCachedCatalogs } from '../src/runtime/catalog-cache.js';
 import { createSemanticRung } from '../src/semantic/semantic-rung.js';
 import { safetyPolicyFor } from './safety.js';
 
@@ -47,10 +48,14 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
     const item = await readItem(ctx, true);
     const missing = missingOutputOf(ctx);
     const safety = item.expectedBehavior === 'answer' ? await safetyPolicyFor(options, item) : undefined;
-    const engine = withRequestDefaults(getSharedEngine(), {
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
-    });
+    // L2 reads the first snapshot's catalog on every row: the process reads it once per file.
+    const engine = withCachedCatalogs(
+      withRequestDefaults(getSharedEngine(), {
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
+      }),
+      sharedCatalogCache(),
+    );
     const semantic = options.semantic !== undefined && item.expectedBehavior === 'answer' ? createSemanticRung(options.semantic, promptfooRuntime().semantic()) : undefined;
     // The fixture's declared invariants come from the same folder its snapshots were resolved in.
     const location = effectiveFixtureLocation(readFixtureLocation(optionReader(ctx.config, { prefix: 'config.' }), promptfooConfigDir()));

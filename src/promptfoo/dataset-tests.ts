@@ -85,9 +85,13 @@ const KNOWN = ['file', 'ladder', 'assert', 'ids', 'strict', ...LOCATION_OPTIONS]
 
 /** The `file://` reference of the ladder assertion next to this module (source or dist). */
 export function ladderAssertionRef(): string {
+  return `file://${ladderAssertionFile()}:ladder`;
+}
+
+/** The absolute path of the ladder assertion's module next to this one (`.ts` from source, `.js` from dist). */
+function ladderAssertionFile(): string {
   const here = fileURLToPath(import.meta.url);
-  const extension = path.extname(here);
-  return `file://${path.join(path.dirname(here), '..', '..', 'assertions', `ladder${extension}`)}:ladder`;
+  return path.join(path.dirname(here), '..', '..', 'assertions', `ladder${path.extname(here)}`);
 }
 
 /** `difficulty: medium` → `difficulty:medium`; lists give one tag per element; `true` gives the key. */
@@ -183,7 +187,7 @@ export async function loadTests(config?: LoadTestsConfig): Promise<PromptfooTest
   // The ladder will run on these tests: start its engine child and parser thread while promptfoo
   // is still starting up (warm-up.ts). Loaded only then, so a loader used with other assertions
   // pays nothing for it.
-  if (config.assert === undefined && items.length > 0) void import('./warm-up.js').then((warmUp) => warmUp.warmLadderRuntime(), () => undefined);
+  if (config.assert === undefined && items.length > 0) void import('./warm-up.js').then((warmUp) => warmUp.warmLadderRuntime(ladderAssertionFile()), () => undefined);
   const wanted = config.ids ? new Set(config.ids) : undefined;
   if (wanted) {
     const missing = [...wanted].filter((id) => !items.some((item) => item.id === id));

@@ -1,6 +1,6 @@
 /**
  * The promptfoo front end's runtime (src/runtime/ladder-runtime.ts): one shared engine, fixture
- * resolutions, the gold-result cache and the L6 cache for the whole process. Kept on `globalThis` under a
+ * resolutions, the gold-result cache, the L6 cache and the catalog cache for the whole process. Kept on `globalThis` under a
  * registered symbol, so that the TypeScript sources (`file://assertions/…`) and the compiled package
  * (`package:text2sql-ladder:assertions.…`) loaded in the same promptfoo process share one engine
  * instead of starting two pools.
@@ -16,6 +16,7 @@ import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options
 import type { ResolvedFixture } from '../fixtures/registry.js';
 import { effectiveFixtureLocation } from './fixture-location.js';
 import type { FixtureLocation } from './fixture-location.js';
+import { CatalogCache } from '../runtime/catalog-cache.js';
 import { CLOSE_WAIT_MS, createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 
@@ -23,6 +24,7 @@ interface RuntimeState {
   runtime: LadderRuntime | undefined;
   exitHook: boolean;
   efficiencyCache: EfficiencyCache | undefined;
+  catalogCache: CatalogCache | undefined;
 }
 
 const STATE_KEY = Symbol.for('text2sql-ladder.assertions.runtime');
@@ -31,7 +33,7 @@ function state(): RuntimeState {
   const holder = globalThis as unknown as Record<symbol, RuntimeState | undefined>;
   let current = holder[STATE_KEY];
   if (current === undefined) {
-    current = { runtime: undefined, exitHook: false, efficiencyCache: undefined };
+    current = { runtime: undefined, exitHook: false, efficiencyCache: undefined, catalogCache: undefined };
     holder[STATE_KEY] = current;
   }
   return current;
@@ -84,6 +86,14 @@ export function sharedGoldCache(): GoldResultCache {
  */
 export function sharedEfficiencyCache(): EfficiencyCache {
   return (state().efficiencyCache ??= new EfficiencyCache());
+}
+
+/**
+ * The catalogs shared by every assertion in the process: each database's tables and columns (L2's
+ * names) are read once per file identity, not once per row (src/runtime/catalog-cache.ts).
+ */
+export function sharedCatalogCache(): CatalogCache {
+  return (state().catalogCache ??= new CatalogCache());
 }
 
 /**

@@ -18,6 +18,7 @@ import { PROXY_KINDS, applyBudget, comparePlans } from '../efficiency/compare-pl
 import type { BudgetVerdict, PlanComparison, ProxyKind } from '../efficiency/compare-plans.js';
 import { DEFAULT_TABLE_ROWS } from '../efficiency/statistics.js';
 import { collectTableAliases, mergeTableAliases, type TableAliases } from '../efficiency/table-aliases.js';
+import { parseSqlAhead } from '../sql/parse.js';
 import { EfficiencyCache } from '../efficiency/efficiency-cache.js';
 import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../benchmarks/bird/ves.js';
 import type { TimingSource } from '../benchmarks/bird/ves.js';
@@ -119,16 +120,19 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
   const cache = input.cache ?? new EfficiencyCache();
   // The gold's plan and the snapshot's facts are the same for every row that reaches L6 with them.
   const goldMode = doubleQuotes ?? engineDefaults(input.engine).doubleQuotes ?? 'legacy';
-  const requests = Promise.all([
+  // The two texts' parses (for their aliases) start in the parser thread before the engine is
+  // asked, and are read once it has answered: a parse read at once would block this thread.
+  const parseAhead = input.parses ? (sql: string) => input.parses!.parseAhead(sql) : parseSqlAhead;
+  parseAhead(input.predictedSql);
+  parseAhead(input.goldSql);
+  const [goldPlan, predictedPlan, facts] = await Promise.all([
     cache.goldPlan(input.snapshot, input.goldSql, goldMode, () => explain(input.goldSql)),
     explain(input.predictedSql),
     cache.snapshotFacts(input.engine, input.snapshot),
   ]);
-  // The aliases are read while the engine explains (a parse blocks this thread).
   const parse = input.parses ? (sql: string) => input.parses!.parse(sql) : undefined;
   const predictedAliases = collectTableAliases(input.predictedSql, parse);
   const goldAliases = collectTableAliases(input.goldSql, parse);
-  const [goldPlan, predictedPlan, facts] = await requests;
   if (!goldPlan.ok) return unscored(`gold plan unavailable: ${goldPlan.error.code}: ${goldPlan.error.message}`);
   if (!predictedPlan.ok) return unscored(`predicted plan unavailable: ${predictedPlan.error.code}: ${predictedPlan.error.message}`);
 

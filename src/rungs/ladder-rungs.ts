@@ -27,6 +27,7 @@ import type { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { EfficiencyCache } from '../efficiency/efficiency-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
+import { parseGoldAhead } from '../compare/gold-ordering.js';
 import type { GroundingOptions } from '../answer/ground.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import type { Dialect } from '../sql/parse.js';
@@ -155,6 +156,11 @@ const executionRung: ExecutingRung<'execution'> = {
         reason: 'no gold SQL: the item is unscored',
         details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors: [], flags: [], executedSql: { predicted, golds: [] }, doubleQuotes, goldFindings: [], predictedRuns },
       });
+    }
+    // A gold with ORDER BY is parsed for its row order once its result is in: the parse starts now,
+    // in the parser thread, so that it overlaps the runs instead of blocking this thread then.
+    if (context.policy.goldOrdered === undefined && context.parses.dialect === 'sqlite') {
+      for (const gold of context.golds) parseGoldAhead(applySqlRewrites(gold, 'gold', policy.rewrites));
     }
     return checkExecution({
       predictedSql: context.sql,

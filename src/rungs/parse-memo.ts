@@ -9,7 +9,7 @@
  */
 import type { Catalog, DoubleQuoteMode } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
-import { parseSql } from '../sql/parse.js';
+import { parseSql, parseSqlAhead } from '../sql/parse.js';
 import type { Dialect, ParseResult } from '../sql/parse.js';
 import { collectReferences } from '../sql/references.js';
 import type { References, ReferencesFailure } from '../sql/references.js';
@@ -29,6 +29,13 @@ export interface ParseMemo {
   readonly dialect: Dialect;
   /** {@link parseSql} of `sql`, computed once per text. */
   parse(sql: string): ParseResult;
+  /**
+   * Starts the parse of `sql` in the parser thread and returns at once (`parseSqlAhead`), so that a
+   * later {@link ParseMemo.parse} of the same text finds it done or under way instead of blocking
+   * this thread for the whole parse. Nothing for a text this memo has, or a memo of another dialect
+   * than `sqlite` (only SQLite parses are started ahead). Never throws for the text.
+   */
+  parseAhead(sql: string): void;
   /**
    * {@link collectReferences} of `sql` on its memoized tree, once per (text, catalog, double-quote
    * mode). Without a catalog, a resolution made with one is reused: the tables, CTEs and table
@@ -65,6 +72,9 @@ export function createParseMemo(dialect: Dialect): ParseMemo {
   return {
     dialect,
     parse,
+    parseAhead(sql) {
+      if (dialect === 'sqlite' && !trees.has(sql)) parseSqlAhead(sql);
+    },
     references(sql, options = {}) {
       const doubleQuotes = options.doubleQuotes ?? 'legacy';
       const sqlRole = options.sqlRole ?? 'predicted';

@@ -104,14 +104,18 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
       engineAccepted: false,
     });
   }
-  // SQLite is asked first, so that its round trip to the engine overlaps the parse (which blocks
-  // this thread until the parser thread answers).
-  const preparing = input.engine?.prepare({ db: input.db!, sql: input.sql, ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}) });
-  preparing?.catch(() => undefined);
-  const parsed = memoFor(input.parses, input.dialect).parse(input.sql);
-  const fromParser = parserVerdict(input.sql, parsed);
-  if (preparing === undefined) return fromParser;
-  return engineVerdict(input, await preparing, parsed, fromParser);
+  const parses = memoFor(input.parses, input.dialect);
+  if (input.engine === undefined) {
+    const parsed = parses.parse(input.sql);
+    return parserVerdict(input.sql, parsed);
+  }
+  // With the engine: the parse starts in the parser thread, SQLite is asked, and the tree is read
+  // only once SQLite has answered. A parse read at once blocks this thread until the parser thread
+  // answers; read after the round trip it is usually done, and the thread grades other items meanwhile.
+  parses.parseAhead(input.sql);
+  const prepared = await input.engine.prepare({ db: input.db!, sql: input.sql, ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}) });
+  const parsed = parses.parse(input.sql);
+  return engineVerdict(input, prepared, parsed, parserVerdict(input.sql, parsed));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AssertionContext } from '../../src/promptfoo/adapter.js';
 import { ladder } from '../../assertions/ladder.js';
-import { closeSharedEngine } from '../../src/promptfoo/runtime.js';
+import { closeSharedEngine, sharedCatalogCache } from '../../src/promptfoo/runtime.js';
 
 afterAll(() => closeSharedEngine());
 
@@ -17,6 +17,18 @@ function context(vars: Record<string, unknown> = {}, config?: Record<string, unk
 }
 
 describe('ladder assertion', () => {
+  it("reads the first snapshot's catalog (L2) once for every row of the process", async () => {
+    // The first test of the file: nothing has read a catalog in this process yet.
+    expect(sharedCatalogCache().reads).toBe(0);
+    const first = await ladder('SELECT COUNT(*) FROM products', context());
+    const second = await ladder('SELECT COUNT(*) AS n FROM products', context());
+    expect([first.namedScores?.['L2_schema'], second.namedScores?.['L2_schema']]).toEqual([1, 1]);
+    expect(sharedCatalogCache().reads).toBe(1);
+    const third = await ladder('SELECT COUNT(*) FROM product', context());
+    expect(third.reason).toBe('L2_schema fail: no such table: product; did you mean products? at 1:22; skipped: L4_execution');
+    expect(sharedCatalogCache().reads).toBe(1);
+  });
+
   it('a correct answer passes every rung: named scores per rung + end_to_end, one component per rung', async () => {
     const result = await ladder('```sql\nSELECT COUNT(*) FROM products\n```', context());
     expect(result.pass).toBe(true);

@@ -8,6 +8,7 @@ import { EfficiencyCache } from '../../src/efficiency/efficiency-cache.js';
 import { checkEfficiency } from '../../src/rungs/efficiency.js';
 import { createParseMemo } from '../../src/rungs/parse-memo.js';
 import { createTempSqlite } from '../helpers/temp-sqlite.js';
+import { recordingMemo } from '../helpers/recording-memo.js';
 
 // The bundled warehouse fixture, snapshot `base` (sqlite_stat1 filled at build time, 3 views).
 const INDEXED = "SELECT count(*) FROM orders WHERE order_date >= '2025-03-01' AND order_date < '2025-04-01'";
@@ -115,13 +116,22 @@ describe('EfficiencyCache: the snapshot and the gold are read once per run', () 
 });
 
 describe('checkEfficiency: the engine round trips overlap the parses', () => {
-  it('parses the two texts for their aliases while the engine explains them', async () => {
-    const memo = createParseMemo('sqlite');
-    const parsesAtAnswer: number[] = [];
-    const watching = recording(engine, (request) => engine.explain(request).then((outcome) => (parsesAtAnswer.push(memo.parses), outcome)));
+  it('starts both parses before the engine explains, and reads them once it has answered', async () => {
+    const events: string[] = [];
+    const memo = recordingMemo(events);
+    const explain = (request: ExecuteRequest): Promise<ExplainOutcome> => (events.push(`explain: ${request.sql}`), engine.explain(request).then((outcome) => (events.push(`explained: ${request.sql}`), outcome)));
+    const watching = recording(engine, explain);
     const result = await checkEfficiency({ predictedSql: SCANNING, goldSql: INDEXED, snapshot: db, engine: watching.engine, execution: PASSED, parses: memo, cache: new EfficiencyCache() });
-    // Both texts were parsed by the time the engine's answers were read.
-    expect(parsesAtAnswer).toEqual([2, 2]);
+    expect(events).toEqual([
+      `ahead: ${SCANNING}`,
+      `ahead: ${INDEXED}`,
+      `explain: ${INDEXED}`,
+      `explain: ${SCANNING}`,
+      `explained: ${INDEXED}`,
+      `explained: ${SCANNING}`,
+      `parse: ${SCANNING}`,
+      `parse: ${INDEXED}`,
+    ]);
     expect(memo.parses).toBe(2);
     expect(result.reason).toBe('estimated cost 1200 vs gold 85 row visits (×14.12 > budget ×2); 1 scan where gold uses an index (orders)');
   });

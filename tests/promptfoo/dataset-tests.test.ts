@@ -95,7 +95,7 @@ describe('loadTests', () => {
 });
 
 describe('loadTests: warm-up', () => {
-  it('starts the ladder\'s engine child and parser thread when its tests carry the ladder assertion, and not for other assertions', async () => {
+  it('starts the ladder\'s engine child, parser thread and assertion module when its tests carry the ladder assertion, and not for other assertions', async () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     vi.mocked(warmLadderRuntime).mockClear();
     await loadTests({ file, ids: ['q2'], assert: [{ type: 'javascript', value: 'file://x.ts:y' }] });
@@ -103,6 +103,8 @@ describe('loadTests: warm-up', () => {
     await vi.waitFor(() => expect(warmLadderRuntime).toHaveBeenCalledTimes(1));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(warmLadderRuntime).toHaveBeenCalledTimes(1);
+    // The module promptfoo will import for `ladderAssertionRef()` (here the source, from the tests).
+    expect(warmLadderRuntime).toHaveBeenCalledWith(path.resolve('assertions/ladder.ts'));
   });
 });
 

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { isLadderError } from '../../src/errors.js';
 import { checkSyntax } from '../../src/rungs/syntax.js';
-import { createParseMemo } from '../../src/rungs/parse-memo.js';
 import type { Engine } from '../../src/engine/engine.js';
 import type { Dialect } from '../../src/sql/parse.js';
 import { buildStaticTestDb, type StaticTestDb } from './static-test-db.js';
+import { recordingMemo } from '../helpers/recording-memo.js';
 
 let fixture: StaticTestDb;
 let engine: SqliteEngine;
@@ -143,13 +143,29 @@ describe('checkSyntax: a JOIN without ON or USING', () => {
 });
 
 describe('checkSyntax: the engine round trip overlaps the parse', () => {
-  it("sends SQLite's prepare before the text is parsed (the parse blocks the thread)", async () => {
-    const memo = createParseMemo('sqlite');
-    const parsesAtPrepare: number[] = [];
-    const watching: Engine = { ...engine, dialect: 'sqlite', prepare: (request) => (parsesAtPrepare.push(memo.parses), engine.prepare(request)), execute: (r) => engine.execute(r), explain: (r) => engine.explain(r), catalog: (db) => engine.catalog(db), close: async () => undefined };
-    const result = await checkSyntax({ sql: 'SELECT name FROM customers', dialect: 'sqlite', engine: watching, db: fixture.file, parses: memo });
-    expect(parsesAtPrepare).toEqual([0]);
+  it("starts the parse before SQLite's prepare, and reads it once SQLite has answered", async () => {
+    const events: string[] = [];
+    const memo = recordingMemo(events);
+    const sql = 'SELECT name FROM customers';
+    const watching: Engine = {
+      ...engine,
+      dialect: 'sqlite',
+      prepare: (request) => (events.push(`prepare: ${request.sql}`), engine.prepare(request).then((outcome) => (events.push('prepared'), outcome))),
+      execute: (r) => engine.execute(r),
+      explain: (r) => engine.explain(r),
+      catalog: (db) => engine.catalog(db),
+      close: async () => undefined,
+    };
+    const result = await checkSyntax({ sql, dialect: 'sqlite', engine: watching, db: fixture.file, parses: memo });
+    expect(events).toEqual([`ahead: ${sql}`, `prepare: ${sql}`, 'prepared', `parse: ${sql}`]);
     expect(memo.parses).toBe(1);
     expect(result.reason).toBe('one query; SQLite prepares it');
+  });
+
+  it('parses at once, and starts nothing ahead, without an engine', async () => {
+    const events: string[] = [];
+    const result = await checkSyntax({ sql: 'SELECT 1', dialect: 'sqlite', parses: recordingMemo(events) });
+    expect(events).toEqual(['parse: SELECT 1']);
+    expect(result.reason).toBe('one query; parses in the dialect');
   });
 });
