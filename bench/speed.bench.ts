@@ -5,8 +5,9 @@
  *    `--preset default`, against the raw floor (raw-floor.ts: one Node process, better-sqlite3,
  *    `prepare().raw().all()` per gold and prediction, the same legacy double-quote retry).
  * 2. Start-up: `--version` and `check` of one query against `node -e 0`.
- * 3. The main job (promptfooconfig.yaml) against the promptfoo floor: the same prompt function,
- *    replay providers and test loader, with the assertion `javascript: true` and no extensions.
+ * 3. The main job (promptfooconfig.yaml) against the promptfoo floor: the same config with the
+ *    ladder taken out (same prompts, providers, vars and test loader; the assertion
+ *    `javascript: true`; no extensions).
  * 4. Scale: the slice repeated to 500, 2 500 and 10 000 items (each copy a distinct text, so that no
  *    cache answers it) with `--preset spider`: items/s and
  *    peak RSS of the process tree at 10 000, and the marginal cost per item 500→2 500 against
@@ -19,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import type { BenchReport } from './report.js';
 import { alternate, loadAverage, median, medianCpuMs, pairedCpuRatio, pairedRatio, round2, type ProcessRun, type ProcessSpec } from './whole-process.js';
 
@@ -87,28 +89,35 @@ function promptfooSpec(config: string, work: string, tag: string): ProcessSpec {
   return { command: 'bash', args: ['-c', script], cwd: root };
 }
 
-/** The promptfoo floor config: our prompt function, replay providers and loader; `javascript: true`. */
-function promptfooFloorConfig(work: string): string {
-  const main = readFileSync(path.join(root, 'promptfooconfig.yaml'), 'utf8');
-  const recordings = [...main.matchAll(/predictions:\s*(\S+)/g)].map((match) => path.resolve(root, match[1]!));
-  const labels = [...main.matchAll(/^\s+label:\s*(\S+)/gm)].map((match) => match[1]!).filter((label) => label !== 'text2sql');
+/**
+ * The promptfoo floor config: promptfooconfig.yaml with the ladder taken out — the same prompts,
+ * providers, `defaultTest` vars and test loader, each test's assertion `javascript: true`, and no
+ * extensions. Relative paths become absolute, since the floor is written to `work`.
+ */
+export function promptfooFloorConfig(work: string): string {
+  const main = parse(readFileSync(path.join(root, 'promptfooconfig.yaml'), 'utf8')) as {
+    prompts: { id: string }[];
+    providers: { id: string; config?: { predictions?: string } }[];
+    tests: { path: string; config: { file: string } }[];
+    extensions?: unknown;
+  };
+  const absolute = (id: string): string => id.replace(/^file:\/\/(?!\/)/, `file://${root}/`);
+  const floor = {
+    ...main,
+    prompts: main.prompts.map((prompt) => ({ ...prompt, id: absolute(prompt.id) })),
+    providers: main.providers.map((provider) => ({
+      ...provider,
+      id: absolute(provider.id),
+      ...(provider.config?.predictions !== undefined ? { config: { ...provider.config, predictions: path.resolve(root, provider.config.predictions) } } : {}),
+    })),
+    tests: main.tests.map((test) => ({
+      path: absolute(test.path),
+      config: { file: path.resolve(root, test.config.file), assert: [{ type: 'javascript', value: 'true' }] },
+    })),
+  };
+  delete floor.extensions;
   const file = path.join(work, 'floor.yaml');
-  writeFileSync(
-    file,
-    [
-      'prompts:',
-      `  - id: file://${root}/dist/providers/prompt.js:text2sqlPrompt`,
-      '    label: text2sql',
-      'providers:',
-      ...recordings.flatMap((recording, i) => [`  - id: file://${root}/dist/providers/replay.js`, `    label: ${labels[i] ?? `p${i}`}`, `    config: { predictions: ${recording} }`]),
-      'tests:',
-      `  - path: file://${root}/dist/datasets/promptfoo-tests.js:loadTests`,
-      '    config:',
-      `      file: ${path.join(root, 'datasets/warehouse.yaml')}`,
-      "      assert: [{ type: javascript, value: 'true' }]",
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(file, stringify(floor));
   return file;
 }
 
