@@ -97,6 +97,23 @@ export function startChild(entry: { file: string; execArgv: string[] }, maxMemor
 const standby: StartedChild[] = [];
 
 /**
+ * Live children owned by pools, by RSS cap. While a pool with that cap has one, a child started
+ * ahead would wait unadopted (a pool takes a standby child only when it grows) and cost a Node
+ * start for nothing, so {@link startSqliteChildrenAhead} starts none.
+ */
+const poolChildrenByCap = new Map<number, number>();
+
+/** Records that a pool owns `started` until its process exits (see {@link startSqliteChildrenAhead}). */
+export function claimForPool(started: StartedChild): void {
+  poolChildrenByCap.set(started.maxMemoryBytes, (poolChildrenByCap.get(started.maxMemoryBytes) ?? 0) + 1);
+  started.child.once('exit', () => {
+    const left = (poolChildrenByCap.get(started.maxMemoryBytes) ?? 1) - 1;
+    if (left > 0) poolChildrenByCap.set(started.maxMemoryBytes, left);
+    else poolChildrenByCap.delete(started.maxMemoryBytes);
+  });
+}
+
+/**
  * Takes a child standing by that was started with this RSS cap, for a pool to adopt.
  * @returns the child (its handlers still the standby ones: the pool sets its own), or `undefined`.
  */
@@ -121,11 +138,14 @@ export function setChildRef(child: ChildProcess, on: boolean): void {
  * Starts engine children before any pool exists, so that their start-up overlaps the caller's
  * (a command line loading its modules). The first pool created with the same `maxMemoryBytes`
  * adopts them; until then they keep nothing alive, and a process that never creates such a pool
- * kills them at exit. At most `count` stand by at once.
+ * kills them at exit. At most `count` stand by at once. None starts while a pool with that cap
+ * already has a live child (a warm-up that comes after the first statement): it would never be
+ * adopted unless that pool grew.
  * @param count - children to have standing by (≥ 1).
  * @param maxMemoryBytes - the RSS cap they are started with (the pool's must be equal to adopt them).
  */
 export function startSqliteChildrenAhead(count: number, maxMemoryBytes: number): void {
+  if ((poolChildrenByCap.get(maxMemoryBytes) ?? 0) > 0) return;
   const entry = childEntry();
   while (standby.length < count) {
     const started = startChild(entry, maxMemoryBytes);

@@ -40,7 +40,7 @@
 import { LadderError } from '../../errors.js';
 import type { ExecutionError, ExecutionOutcome, ExplainOutcome } from '../engine.js';
 import { readWatchdogReport } from './child-watchdog.js';
-import { childEntry, heapMiBFor, installExitHook, setChildRef, startChild, takeStandbyChild, type StartedChild } from './sqlite-children.js';
+import { childEntry, claimForPool, heapMiBFor, installExitHook, setChildRef, startChild, takeStandbyChild, type StartedChild } from './sqlite-children.js';
 export { startSqliteChildrenAhead } from './sqlite-children.js';
 import type { CatalogOutcome, ChildBatch, ChildMessage, ChildRequest } from './sqlite-protocol.js';
 
@@ -185,6 +185,7 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
 
   function spawn(): void {
     const started = takeStandbyChild(options.maxMemoryBytes) ?? startChild(entry, options.maxMemoryBytes);
+    claimForPool(started);
     const slot: Slot = Object.assign(started, {
       sent: [] as Job[],
       outbox: [] as ChildRequest[],

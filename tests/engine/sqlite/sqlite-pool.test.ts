@@ -264,6 +264,30 @@ describe('pool', () => {
     expect(ahead.map(isRunning)).toEqual([false]);
   });
 
+  it('starts no child ahead while an engine with the same memory cap has a live child (it would never be adopted)', async () => {
+    const engine = createSqliteEngine({ poolSize: 1 });
+    try {
+      expect((await engine.execute({ db: fixture.file, sql: 'SELECT 1' })).ok).toBe(true);
+      const before = new Set(childrenOfThisProcess());
+      startSqliteChildAhead();
+      expect(childrenOfThisProcess().filter((pid) => !before.has(pid))).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+    // Once that engine's children are gone, a child started ahead is worth having again.
+    const before = new Set(childrenOfThisProcess());
+    startSqliteChildAhead();
+    const ahead = childrenOfThisProcess().filter((pid) => !before.has(pid));
+    expect(ahead).toHaveLength(1);
+    const next = createSqliteEngine({ poolSize: 1 });
+    try {
+      expect((await next.execute({ db: fixture.file, sql: 'SELECT 2' })).ok).toBe(true);
+      expect(next.childPids).toEqual(ahead);
+    } finally {
+      await next.close();
+    }
+  });
+
   it('close() ends every child, is idempotent, and later calls throw engine_closed', async () => {
     const engine = createSqliteEngine({ poolSize: 2 });
     await Promise.all([engine.execute({ db: fixture.file, sql: 'SELECT 1' }), engine.execute({ db: fixture.file, sql: 'SELECT 2' })]);
