@@ -39,7 +39,7 @@ const FIXTURES_SUMMARY = 'Commands about fixtures (snapshot databases)';
 
 /** Every subcommand: adding one is one line here plus its module. */
 export const SUBCOMMANDS: readonly Subcommand[] = [
-  { name: 'spider', term: 'spider [options]', summary: 'Spider-format execution accuracy by hardness, under an explicit comparison policy', load: async () => (await import('./spider.js')).registerSpiderCommand, needs: (args) => ({ engine: true, parser: optionValue(args, '--preset', 'default') === 'default' }) },
+  { name: 'spider', term: 'spider [options]', summary: 'Spider-format execution accuracy by hardness, under an explicit comparison policy', load: async () => (await import('./spider.js')).registerSpiderCommand, needs: (args) => ({ engine: true, parser: args.includes('--diagnostics') }) },
   { name: 'check', term: 'check [options]', summary: 'Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin', load: async () => (await import('./check.js')).registerCheckCommand, needs: (args) => ({ engine: optionValue(args, '--dialect', 'sqlite') === 'sqlite', parser: true }) },
   { name: 'compare', term: 'compare [options] <base> <cand>', summary: 'Compare a candidate run with a baseline item by item: rates, regressions, exact McNemar test, paired bootstrap CI, CI gate', load: async () => (await import('./compare.js')).registerCompareCommand },
   { name: 'fixtures', term: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => (await import('./fixtures-strength.js')).registerFixturesCommand },
@@ -75,8 +75,10 @@ function optionValue(args: readonly string[], name: string, fallback: string): s
 /**
  * Starts what a command line will need before the command's modules load, so that their start-up
  * and the loading overlap: the first engine child of a command that runs SQLite statements (its
- * engine adopts the child) and the parser thread of one that parses SQL (`check`, `spider` under
- * the default preset). Nothing for other command lines, nor for `--help`.
+ * engine adopts the child) and the parser thread of one that parses SQL (`check`, and `spider`
+ * with `--diagnostics`: without it the Spider path reads golds from their tokens, and the thread
+ * starts on the first gold whose tokens do not decide its ORDER BY). Nothing for other command
+ * lines, nor for `--help`.
  * @param argv - as `process.argv`.
  */
 export async function startAhead(argv: readonly string[]): Promise<void> {

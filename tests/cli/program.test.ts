@@ -206,6 +206,18 @@ describe('startAhead', () => {
   });
 });
 
+describe('SUBCOMMANDS needs', () => {
+  const needs = (name: string, ...args: string[]): unknown => SUBCOMMANDS.find((entry) => entry.name === name)?.needs?.(args);
+
+  it('starts the parser thread for spider only with --diagnostics (golds are read from their tokens)', () => {
+    expect(needs('spider', '--gold', 'g.sql')).toEqual({ engine: true, parser: false });
+    expect(needs('spider', '--preset', 'default', '--gold', 'g.sql')).toEqual({ engine: true, parser: false });
+    expect(needs('spider', '--preset', 'spider')).toEqual({ engine: true, parser: false });
+    expect(needs('spider', '--diagnostics')).toEqual({ engine: true, parser: true });
+    expect(needs('check', '--db', 'warehouse')).toEqual({ engine: true, parser: true });
+  });
+});
+
 describe('--help', () => {
   it('names every subcommand with its options and arguments, whichever one is loaded', async () => {
     const help = async (args: string[]): Promise<string> => (await createProgram(undefined, argv(...args))).helpInformation();
