@@ -92,7 +92,7 @@ const LITERAL_WORDS = new Set(['true', 'false']);
  * it reads, not the rest of the grammar. It returns the shape the parse tree gives
  * (compare/outer-query-tree.ts) or `undefined` when it cannot be sure of it: text over the analysis
  * size budget, unbalanced parentheses, more than one statement, a statement that does not start
- * with `SELECT` (`WITH`, `VALUES`), a compound member that is not a `SELECT`, non-ASCII characters
+ * with `SELECT` or a plain `WITH` clause before one (`VALUES`), a compound member that is not a `SELECT`, non-ASCII characters
  * in bare words, a keyword or `true` / `false` where an alias or a lone sort key stands, a string
  * as an implicit alias, a number written other than as decimal digits where a sort key or LIMIT
  * operand is a lone number, or an item it cannot split into expression and alias.
@@ -117,10 +117,12 @@ export function readOuterQueryFromTokens(sql: string): OuterQuery | undefined {
   if (tokens.some((token) => token.kind === 'word' && /[^\x00-\x7f]/.test(token.value))) return undefined;
   if (hasConstructTheParserRejects(tokens)) return undefined;
 
-  // Compound members, split at depth-0 set operators.
+  // Compound members, split at depth-0 set operators, after any WITH clause.
+  const bodyStart = wordOf(tokens[0]) === 'with' ? afterWithClause(tokens, depths) : 0;
+  if (bodyStart === undefined) return undefined;
   const members: [number, number][] = [];
-  let memberStart = 0;
-  for (let index = 0; index < tokens.length; index += 1) {
+  let memberStart = bodyStart;
+  for (let index = bodyStart; index < tokens.length; index += 1) {
     if (depths[index] !== 0 || !COMPOUND_OPERATORS.has(wordOf(tokens[index]))) continue;
     members.push([memberStart, index]);
     memberStart = index + 1 + (wordOf(tokens[index]) === 'union' && wordOf(tokens[index + 1]) === 'all' ? 1 : 0);
@@ -159,6 +161,38 @@ function hasConstructTheParserRejects(tokens: readonly SqliteToken[]): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The index of the first token after a leading `WITH [RECURSIVE] name [(columns)] AS [[NOT]
+ * MATERIALIZED] (…)[, …]`; `undefined` when the clause is not of that form.
+ */
+function afterWithClause(tokens: readonly SqliteToken[], depths: readonly number[]): number | undefined {
+  let index = wordOf(tokens[1]) === 'recursive' ? 2 : 1;
+  const closing = (open: number): number | undefined => {
+    if (!isPunctuation(tokens[open], '(')) return undefined;
+    for (let at = open + 1; at < tokens.length; at += 1) if (depths[at] === depths[open] && isPunctuation(tokens[at], ')')) return at;
+    return undefined;
+  };
+  for (;;) {
+    const name = tokens[index];
+    if (name === undefined || !isName(name)) return undefined;
+    index += 1;
+    if (isPunctuation(tokens[index], '(')) {
+      const end = closing(index);
+      if (end === undefined) return undefined;
+      index = end + 1;
+    }
+    if (wordOf(tokens[index]) !== 'as') return undefined;
+    index += 1;
+    if (wordOf(tokens[index]) === 'not' && wordOf(tokens[index + 1]) === 'materialized') index += 2;
+    else if (wordOf(tokens[index]) === 'materialized') index += 1;
+    const end = closing(index);
+    if (end === undefined) return undefined;
+    index = end + 1;
+    if (!isPunctuation(tokens[index], ',')) return index;
+    index += 1;
+  }
 }
 
 /** Parenthesis depth of each token (a `(` and its `)` are at the outer depth); `undefined` when unbalanced. */

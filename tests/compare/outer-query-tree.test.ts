@@ -71,6 +71,11 @@ const DECIDED = [
   'SELECT a FROM t WINDOW w AS (ORDER BY b) ORDER BY a',
   'SELECT 1',
   'SELECT 1 ORDER BY 1',
+  // WITH clauses before the outermost query.
+  'WITH c AS (SELECT 1 AS x) SELECT x FROM c ORDER BY x',
+  'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5 ORDER BY 1 LIMIT 9) SELECT x AS y FROM c ORDER BY y DESC LIMIT 2',
+  'WITH a AS MATERIALIZED (SELECT 1 AS x), b (y) AS NOT MATERIALIZED (SELECT 2) SELECT x FROM a UNION SELECT y FROM b ORDER BY 1',
+  'WITH a AS (SELECT 1 AS x) SELECT DISTINCT x FROM a ORDER BY x LIMIT 1 OFFSET 1',
   // Keywords SQLite accepts as names: the parse reads them once quoted, with the original offsets.
   'SELECT a FROM Match ORDER BY a',
   'SELECT T1.a FROM t AS T1 LEFT JOIN u AS T2 ON T1.a = T2.a WHERE T1.b LIKE \'%x%\' ORDER BY T1.a LIMIT 1',
@@ -81,8 +86,11 @@ const DECIDED = [
 
 /** Shapes the token reader leaves to the parse (it cannot be sure of the tree). */
 const DEFERRED = [
-  'WITH c AS (SELECT 1 AS x) SELECT x FROM c ORDER BY x',
   'VALUES (1), (2) ORDER BY 1',
+  'WITH c AS (VALUES (1)) VALUES (2) ORDER BY 1',
+  'WITH c AS (SELECT 1) INSERT INTO t SELECT * FROM c',
+  'WITH c AS SELECT 1 SELECT 1',
+  'WITH ORDER AS (SELECT 1) SELECT 1 ORDER BY 1',
   'SELECT a FROM t UNION VALUES (1) ORDER BY 1',
   'SELECT a FROM t; SELECT b FROM u ORDER BY b',
   'SELECT a FROM (SELECT b FROM t ORDER BY b',
@@ -147,15 +155,16 @@ describe('readOuterQueryFromTokens', () => {
 });
 
 describe('readOuterQuery', () => {
-  it('falls back to the tree when the tokens defer', () => {
-    const sql = 'WITH c AS (SELECT 1 AS x) SELECT x FROM c ORDER BY x LIMIT 1';
+  it('falls back to the tree when the tokens defer (the tree reads `1.0` as position 1)', () => {
+    const sql = 'SELECT x FROM c ORDER BY 1.0 LIMIT 1';
+    expect(readOuterQueryFromTokens(sql)).toBeUndefined();
     expect(readOuterQuery(sql)).toEqual({
       kind: 'query',
       query: {
         compound: false,
-        selectList: { distinct: false, items: [{ expr: [33, 34], star: false }], end: 34 },
-        orderBy: [{ expr: [51, 52], identifier: 'x', descending: false, nulls: null }],
-        limit: { range: [53, 60], count: 1, offset: 'absent' },
+        selectList: { distinct: false, items: [{ expr: [7, 8], star: false }], end: 8 },
+        orderBy: [{ expr: [25, 28], ordinal: 1, descending: false, nulls: null }],
+        limit: { range: [29, 36], count: 1, offset: 'absent' },
       },
     });
   });
