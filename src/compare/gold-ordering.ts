@@ -122,7 +122,7 @@ export function detectOuterOrderBy(sql: string, parse?: SqliteParse): OuterOrder
  * @param sql - the gold as it will run (after the policy's rewrites).
  */
 export function parseGoldAhead(sql: string): void {
-  if (hasOrderByTokens(sql) && !tokensDecideOuterQuery(sql)) parseSqlAhead(sql);
+  if (!tokensDecideOuterQuery(sql) && hasOrderByTokens(sql)) parseSqlAhead(sql);
 }
 
 /** Spider's rule: the lower-cased gold text contains `order by` (one space) anywhere. */
@@ -159,14 +159,26 @@ export function tokenScanOrderBy(sql: string): boolean {
  * @example hasOrderByTokens('SELECT * FROM (SELECT a FROM t ORDER BY a)')     // true
  */
 export function hasOrderByTokens(sql: string): boolean {
+  // Asked for each item's gold before it runs and again when it is compared.
+  const known = recentOrderByTokens.get(sql);
+  if (known !== undefined) return known;
+  let found = false;
   let previousWasOrder = false;
   for (const token of tokenizeSqlite(sql)) {
     const word = token.kind === 'word' ? token.value.toLowerCase() : '';
-    if (previousWasOrder && word === 'by') return true;
+    if (previousWasOrder && word === 'by') {
+      found = true;
+      break;
+    }
     previousWasOrder = word === 'order';
   }
-  return false;
+  recentOrderByTokens.set(sql, found);
+  if (recentOrderByTokens.size > 256) recentOrderByTokens.delete(recentOrderByTokens.keys().next().value!);
+  return found;
 }
+
+/** {@link hasOrderByTokens} of the 256 texts asked last. */
+const recentOrderByTokens = new Map<string, boolean>();
 
 /**
  * True when every `LIMIT` of `sql` has an `ORDER BY` in its own SELECT, read from the shared SQLite
