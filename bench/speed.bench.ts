@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import type { BenchReport } from './report.js';
-import { alternate, loadAverage, median, pairedRatio, round2, type ProcessRun, type ProcessSpec } from './whole-process.js';
+import { alternate, loadAverage, median, medianCpuMs, pairedCpuRatio, pairedRatio, round2, type ProcessRun, type ProcessSpec } from './whole-process.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository root: this file runs from dist/bench/. */
@@ -33,6 +33,21 @@ const node = process.execPath;
 
 const ms = (runs: readonly ProcessRun[]): number => Math.round(median(runs.map((run) => run.ms)));
 const mib = (bytes: number): number => Math.round(bytes / 2 ** 20);
+
+/**
+ * ` (CPU 1 118 ms)` or, against a floor, ` (CPU 1 118 ms, ×6.9 the floor's)`: the median user +
+ * system CPU of the process tree, and the median round-by-round CPU ratio; records both in
+ * `figures` under `${key}CpuMs` / `${key}CpuRatio`. Empty where the CPU cannot be measured.
+ */
+function cpuNote(figures: Record<string, number>, key: string, runs: readonly ProcessRun[], floor?: readonly ProcessRun[]): string {
+  const cpu = medianCpuMs(runs);
+  if (cpu === undefined) return '';
+  figures[`${key}CpuMs`] = cpu;
+  const ratio = floor === undefined ? undefined : pairedCpuRatio(runs, floor);
+  if (ratio === undefined) return ` (CPU ${cpu} ms)`;
+  figures[`${key}CpuRatio`] = round2(ratio);
+  return ` (CPU ${cpu} ms, ×${round2(ratio)} the floor's)`;
+}
 
 /** Spider CLI arguments on a gold / prediction file pair. */
 function spiderArgs(gold: string, pred: string, preset: string): string[] {
@@ -122,9 +137,9 @@ export async function run(): Promise<BenchReport> {
     figures['checkVsNodeRatio'] = round2(pairedRatio(startup.check, startup.bare));
     lines.push(
       `start-up, median of ${RUNS} alternating runs (${load()}):`,
-      `  node -e 0: ${figures['nodeBareMs']} ms`,
-      `  text2sql-ladder --version: ${figures['versionMs']} ms — ×${figures['versionVsNodeRatio']} node -e 0 (target ≤ 2)`,
-      `  text2sql-ladder check --db warehouse (one query on stdin): ${figures['checkMs']} ms — ×${figures['checkVsNodeRatio']} node -e 0 (target ≤ 6)`,
+      `  node -e 0: ${figures['nodeBareMs']} ms${cpuNote(figures, 'nodeBare', startup.bare)}`,
+      `  text2sql-ladder --version: ${figures['versionMs']} ms — ×${figures['versionVsNodeRatio']} node -e 0 (target ≤ 2)${cpuNote(figures, 'version', startup.version, startup.bare)}`,
+      `  text2sql-ladder check --db warehouse (one query on stdin): ${figures['checkMs']} ms — ×${figures['checkVsNodeRatio']} node -e 0 (target ≤ 6)${cpuNote(figures, 'check', startup.check, startup.bare)}`,
     );
 
     // 3. Main job against the promptfoo floor.
@@ -134,8 +149,8 @@ export async function run(): Promise<BenchReport> {
     figures['mainJobVsPromptfooFloorRatio'] = round2(pairedRatio(jobs.main, jobs.floor));
     lines.push(
       `main job, median of ${RUNS} alternating runs (${load()}):`,
-      `  promptfoo floor (same prompt, replay providers and loader; assertion javascript: true): ${figures['promptfooFloorMs']} ms`,
-      `  main job (promptfooconfig.yaml, compiled dist/): ${figures['mainJobMs']} ms — ×${figures['mainJobVsPromptfooFloorRatio']} the floor (target ≤ 1.3)`,
+      `  promptfoo floor (same prompt, replay providers and loader; assertion javascript: true): ${figures['promptfooFloorMs']} ms${cpuNote(figures, 'promptfooFloor', jobs.floor)}`,
+      `  main job (promptfooconfig.yaml, compiled dist/): ${figures['mainJobMs']} ms — ×${figures['mainJobVsPromptfooFloorRatio']} the floor (target ≤ 1.3)${cpuNote(figures, 'mainJob', jobs.main, jobs.floor)}`,
     );
 
     if (!existsSync(SLICE)) {
@@ -161,9 +176,9 @@ export async function run(): Promise<BenchReport> {
     figures['defaultPresetVsFloorRatio'] = round2(pairedRatio(cli.byDefault, cli.floor));
     lines.push(
       `Spider CLI on the slice (507 items, DIN-SQL), median of ${RUNS} alternating runs (${load()}):`,
-      `  raw floor (one node process, better-sqlite3, prepare().raw().all(), legacy double-quote retry; ${floorOutput.statements} statements, ${floorOutput.ok} executed): ${figures['rawFloorMs']} ms`,
-      `  spider --preset spider:  ${figures['spiderPresetMs']} ms, ${mib(median(cli.spider.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['spiderPresetVsFloorRatio']} the floor (target ≤ 2.5)`,
-      `  spider --preset default: ${figures['defaultPresetMs']} ms, ${mib(median(cli.byDefault.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['defaultPresetVsFloorRatio']} the floor (target ≤ 3.5)`,
+      `  raw floor (one node process, better-sqlite3, prepare().raw().all(), legacy double-quote retry; ${floorOutput.statements} statements, ${floorOutput.ok} executed): ${figures['rawFloorMs']} ms${cpuNote(figures, 'rawFloor', cli.floor)}`,
+      `  spider --preset spider:  ${figures['spiderPresetMs']} ms, ${mib(median(cli.spider.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['spiderPresetVsFloorRatio']} the floor (target ≤ 2.5)${cpuNote(figures, 'spiderPreset', cli.spider, cli.floor)}`,
+      `  spider --preset default: ${figures['defaultPresetMs']} ms, ${mib(median(cli.byDefault.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['defaultPresetVsFloorRatio']} the floor (target ≤ 3.5)${cpuNote(figures, 'defaultPreset', cli.byDefault, cli.floor)}`,
     );
 
     // 4. Scale.
@@ -182,9 +197,19 @@ export async function run(): Promise<BenchReport> {
     figures['marginalRatio'] = round2((t10000 - t2500) / 7_500 / ((t2500 - t500) / 2_000));
     lines.push(
       `scale: the slice repeated (each copy distinct: no cache hits), spider --preset spider, median of ${RUNS} alternating runs (${load()}):`,
-      `  500 items ${figures['scale500Ms']} ms | 2 500 items ${figures['scale2500Ms']} ms | 10 000 items ${figures['scale10000Ms']} ms (${figures['scale10000ItemsPerSecond']} items/s, peak RSS of the process tree ${figures['scale10000PeakTreeMiB']} MiB; target ≤ 400)`,
+      `  500 items ${figures['scale500Ms']} ms${cpuNote(figures, 'scale500', scale.n500)} | 2 500 items ${figures['scale2500Ms']} ms${cpuNote(figures, 'scale2500', scale.n2500)} | 10 000 items ${figures['scale10000Ms']} ms${cpuNote(figures, 'scale10000', scale.n10000)} (${figures['scale10000ItemsPerSecond']} items/s, peak RSS of the process tree ${figures['scale10000PeakTreeMiB']} MiB; target ≤ 400)`,
       `  marginal cost per item: 500→2 500 ${figures['marginalMsPerItem500to2500']} ms, 2 500→10 000 ${figures['marginalMsPerItem2500to10000']} ms — ratio ${figures['marginalRatio']} (target within 0.9–1.1)`,
     );
+    const cpus = sizes.map((size) => medianCpuMs(scale[`n${size}`]));
+    if (cpus.every((cpu) => cpu !== undefined)) {
+      const [c500, c2500, c10000] = cpus as [number, number, number];
+      figures['marginalCpuMsPerItem500to2500'] = round2((c2500 - c500) / 2_000);
+      figures['marginalCpuMsPerItem2500to10000'] = round2((c10000 - c2500) / 7_500);
+      figures['marginalCpuRatio'] = round2((c10000 - c2500) / 7_500 / ((c2500 - c500) / 2_000));
+      lines.push(
+        `  marginal CPU per item: 500→2 500 ${figures['marginalCpuMsPerItem500to2500']} ms, 2 500→10 000 ${figures['marginalCpuMsPerItem2500to10000']} ms — ratio ${figures['marginalCpuRatio']}`,
+      );
+    }
     return { name: 'speed', lines, figures };
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -4,9 +4,17 @@
  * a drift in the machine's speed touches each alike, and ratios are taken round by round.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+
+/**
+ * GNU time, when installed: it reports the user and system CPU of the process and of every
+ * descendant it waited for (the engine's children are reaped by the CLI before it exits).
+ */
+const GNU_TIME = '/usr/bin/time';
+const cpuAccounting = existsSync(GNU_TIME);
 
 /** One command to time. */
 export interface ProcessSpec {
@@ -24,6 +32,11 @@ export interface ProcessRun {
   readonly ms: number;
   /** Largest sum of VmRSS over the process and its descendants, sampled every 20 ms, in bytes. */
   readonly peakTreeBytes: number;
+  /**
+   * User + system CPU milliseconds of the process and its reaped descendants, from the operating
+   * system's accounting (GNU time); undefined where `/usr/bin/time` is missing.
+   */
+  readonly cpuMs: number | undefined;
   readonly stdout: string;
 }
 
@@ -54,8 +67,12 @@ export function treeRssBytes(pid: number): number {
 export function timeProcess(spec: ProcessSpec): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const stdin = spec.stdinFile === undefined ? 'ignore' : openSync(spec.stdinFile, 'r');
+    const accounting = cpuAccounting ? mkdtempSync(path.join(os.tmpdir(), 'ladder-cpu-')) : undefined;
+    const cpuFile = accounting === undefined ? undefined : path.join(accounting, 'cpu');
+    const [command, args] =
+      cpuFile === undefined ? [spec.command, [...spec.args]] : [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, spec.command, ...spec.args]];
     const started = performance.now();
-    const child = spawn(spec.command, [...spec.args], { cwd: spec.cwd, env: spec.env ?? process.env, stdio: [stdin, 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: spec.cwd, env: spec.env ?? process.env, stdio: [stdin, 'pipe', 'pipe'] });
     if (typeof stdin === 'number') closeSync(stdin);
     let stdout = '';
     let stderr = '';
@@ -69,10 +86,23 @@ export function timeProcess(spec: ProcessSpec): Promise<ProcessRun> {
     child.on('close', (code) => {
       const ms = performance.now() - started;
       clearInterval(sampler);
+      const cpuMs = cpuFile === undefined ? undefined : readCpuMs(cpuFile);
+      if (accounting !== undefined) rmSync(accounting, { recursive: true, force: true });
       if (code !== 0 && code !== 1) reject(new Error(`${spec.command} ${spec.args.join(' ')} exited with ${code}: ${stderr}`));
-      else resolve({ ms, peakTreeBytes, stdout });
+      else resolve({ ms, peakTreeBytes, cpuMs, stdout });
     });
   });
+}
+
+/** User + system milliseconds from GNU time's `%U %S` line (the last line: earlier ones are its notes); undefined when unreadable. */
+function readCpuMs(file: string): number | undefined {
+  try {
+    const last = readFileSync(file, 'utf8').trim().split('\n').pop() ?? '';
+    const [user, system] = last.split(' ').map(Number);
+    return user === undefined || system === undefined || Number.isNaN(user) || Number.isNaN(system) ? undefined : Math.round((user + system) * 1000);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -101,6 +131,17 @@ export function median(values: readonly number[]): number {
 /** Median of the round-by-round ratios `a[i] / b[i]` of wall times. */
 export function pairedRatio(a: readonly ProcessRun[], b: readonly ProcessRun[]): number {
   return median(a.map((run, i) => run.ms / b[i]!.ms));
+}
+
+/** Median of the round-by-round ratios of CPU milliseconds; undefined when either side has no CPU figure. */
+export function pairedCpuRatio(a: readonly ProcessRun[], b: readonly ProcessRun[]): number | undefined {
+  const ratios = a.map((run, i) => (run.cpuMs === undefined || b[i]?.cpuMs === undefined || b[i]!.cpuMs === 0 ? undefined : run.cpuMs / b[i]!.cpuMs!));
+  return ratios.some((ratio) => ratio === undefined) ? undefined : median(ratios as number[]);
+}
+
+/** Median CPU milliseconds of the runs; undefined when any run has no CPU figure. */
+export function medianCpuMs(runs: readonly ProcessRun[]): number | undefined {
+  return runs.some((run) => run.cpuMs === undefined) ? undefined : Math.round(median(runs.map((run) => run.cpuMs!)));
 }
 
 /** `load average 1.23 1.10 0.98` (1, 5 and 15 minutes). */

@@ -6,7 +6,9 @@
  *   text2sql-ladder check --db warehouse --role analyst --max-limit 1000 --json < output.txt
  *
  * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`; `--role` needs one), or, for
- * a dialect other than SQLite, a DDL file (`.sql`) that gives the catalog. When stdin is a
+ * a dialect other than SQLite, a DDL file (`.sql`) that gives the catalog. Only SQLite needs it:
+ * without one, another dialect gets L1 and L3 and a skipped L2; Snowflake's L2 is always skipped
+ * (its trees have no scope resolution), so its DDL is not read. When stdin is a
  * terminal, a prompt on stderr says how to end the input. The rungs run through the gate runner
  * shared with the ladder (src/rungs/gates.ts): L2 is skipped when L1 fails; L3 always runs, since a
  * text that is not one query can still be unsafe. Exit status: 0 when no rung fails (a skipped
@@ -36,8 +38,8 @@ import { oneLine, truncate } from '../format.js';
 
 /** Parsed flags of the `check` command. */
 export interface CheckCommandOptions {
-  /** Database file, fixture name, or (non-SQLite dialects) DDL file. */
-  readonly db: string;
+  /** Database file or fixture name (SQLite: required), or DDL file (other dialects: optional). */
+  readonly db?: string;
   /** Default `sqlite`. */
   readonly dialect: Dialect;
   /** Role whose scoped snapshot to check against (`--db` must then be a fixture name). */
@@ -70,8 +72,10 @@ export interface CheckReport {
   readonly sql: string | null;
   /** Why there is no SQL (the model declined or wrote prose). */
   readonly declined?: string;
-  /** The database file the checks ran against. */
+  /** The database file (or DDL file) the checks ran against; absent when none was given. */
   readonly db?: string;
+  /** The fixture `--db` named (then `db` is the path of the snapshot it resolved to). */
+  readonly fixture?: string;
   readonly rungs: readonly RungResult[];
   /**
    * Things that do not fail a rung but are most likely mistakes: a `JOIN` with neither `ON` nor
@@ -94,7 +98,7 @@ export function registerCheckCommand(program: Command): void {
   const command = program.command('check');
   applyCliConventions(command)
     .description('Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin')
-    .requiredOption('--db <path>', 'SQLite: a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects: a DDL .sql file')
+    .option('--db <path>', 'SQLite (required): a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects (optional, for L2): a DDL .sql file')
     .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')}`, parseChoice(DIALECTS), 'sqlite' as Dialect)
     .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
@@ -129,7 +133,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     if (answer.kind === 'declined') {
       const empty = input.trim() === '';
       const declined = empty ? 'input is empty' : answer.message === '' ? `no SQL (${answer.action})` : answer.message;
-      const report: CheckReport = { pass: false, sql: null, declined, ...(target.db ? { db: target.db } : {}), rungs: [], warnings: [] };
+      const report: CheckReport = { pass: false, sql: null, declined, ...targetFields(target), rungs: [], warnings: [] };
       const why = empty ? 'no SQL to check: input is empty' : `no SQL to check (${answer.action}): ${truncate(oneLine(answer.message), 200) || 'no SQL in the input'}`;
       io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `${why}\n`);
       return 1;
@@ -148,14 +152,16 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
         throw error;
       });
       gates = await runGates({ sql, dialect: 'sqlite', engine, db: target.db, catalog, safetyPolicy: policy, ...probes });
-    } else {
+    } else if (target.kind === 'ddl') {
       gates = await runGates({ sql, dialect: options.dialect, catalog: target.catalog, safetyPolicy: policy, ...probes });
+    } else {
+      gates = await runGates({ sql, dialect: options.dialect, schemaSkipped: target.schemaSkipped, safetyPolicy: policy, ...probes });
     }
 
     const rungs: RungResult[] = [gates.syntax, gates.schema, gates.safety];
     const pass = gates.failed === undefined;
     const warnings = gates.syntax.status === 'pass' ? crossProductWarnings(sql, options.dialect) : [];
-    const report: CheckReport = { pass, sql, ...(target.db ? { db: target.db } : {}), rungs, warnings };
+    const report: CheckReport = { pass, sql, ...targetFields(target), rungs, warnings };
     io.stdout.write(options.json ? `${JSON.stringify(report, jsonReplacer)}\n` : formatReport(report));
     return pass ? 0 : 1;
   } catch (error) {
@@ -165,7 +171,16 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
   }
 }
 
-type Target = { kind: 'sqlite'; db: string } | { kind: 'ddl'; db: string; catalog: Catalog };
+/** What `--db` resolved to; `none`: a dialect other than SQLite without a catalog (L2 is skipped with `schemaSkipped`). */
+type Target =
+  | { kind: 'sqlite'; db: string; fixture?: string }
+  | { kind: 'ddl'; db: string; catalog: Catalog }
+  | { kind: 'none'; db?: string; schemaSkipped: string };
+
+/** The report's `db` / `fixture` fields for a target. */
+function targetFields(target: Target): Pick<CheckReport, 'db' | 'fixture'> {
+  return { ...(target.db !== undefined ? { db: target.db } : {}), ...(target.kind === 'sqlite' && target.fixture !== undefined ? { fixture: target.fixture } : {}) };
+}
 
 /**
  * The cross products `sql` asks for without `CROSS JOIN`, in a dialect that runs them (where a
@@ -191,21 +206,28 @@ const DDL_HINT = 'for SQLite, --db is a database file or a fixture name; a DDL f
 
 /** Interprets `--db` (+ `--role`, `--dialect`). */
 async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntime): Promise<Target> {
-  const isFile = existsSync(options.db) && statSync(options.db).isFile();
   if (options.dialect !== 'sqlite') {
     if (options.role !== undefined) throw new LadderError('invalid_option', `--role needs a SQLite fixture; dialect ${options.dialect} takes a DDL file in --db`);
-    if (!isFile) {
+    if (options.db === undefined) return { kind: 'none', schemaSkipped: 'no catalog: pass --db with a DDL file (CREATE TABLE …) to check names' };
+    if (!(existsSync(options.db) && statSync(options.db).isFile())) {
       const fixtureHint = /[/\\]|\.[a-z0-9]+$/i.test(options.db) ? '' : ` (fixture names such as ${options.db} are SQLite-only; dialect ${options.dialect} takes a DDL file)`;
       throw new LadderError('db_not_found', `--db: DDL file ${options.db} does not exist${fixtureHint}`);
     }
+    if (options.dialect === 'snowflake') {
+      return { kind: 'none', db: options.db, schemaSkipped: `Snowflake names are not checked (no scope resolution for its trees yet), so ${options.db} is not read` };
+    }
     return { kind: 'ddl', db: options.db, catalog: catalogFromDdl(await readFile(options.db, 'utf8'), options.dialect) };
   }
+  if (options.db === undefined) {
+    throw new LadderError('invalid_option', "--db is required with --dialect sqlite: a database file or a fixture name (e.g. warehouse); other dialects run without it (L2 is then skipped)");
+  }
+  const isFile = existsSync(options.db) && statSync(options.db).isFile();
   if (options.role !== undefined) {
     if (isFile) throw new LadderError('invalid_option', `--role needs --db to name a fixture (e.g. warehouse), not a database file: ${options.db}`);
     const fixture = await runtime.resolveFixture(options.db, options.role);
     const first = fixture.snapshots[0];
     if (!first) throw new LadderError('unknown_fixture', `fixture ${options.db} has no snapshots`);
-    return { kind: 'sqlite', db: first.path };
+    return { kind: 'sqlite', db: first.path, fixture: options.db };
   }
   if (isFile) {
     await checkSqliteFile(options.db, '--db').catch((error: unknown) => {
@@ -219,7 +241,7 @@ async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntim
   const fixture = await runtime.resolveFixture(options.db);
   const first = fixture.snapshots[0];
   if (!first) throw new LadderError('unknown_fixture', `fixture ${options.db} has no snapshots`);
-  return { kind: 'sqlite', db: first.path };
+  return { kind: 'sqlite', db: first.path, fixture: options.db };
 }
 
 /** Text output: one line per rung, then its issues indented with `line:column kind message`. */

@@ -174,7 +174,7 @@ describe('runCheckCommand with a fixture and a role', () => {
     const scoped = await run('SELECT email FROM users', { db: 'warehouse', role: 'analyst', json: true });
     expect(scoped.code).toBe(1);
     const report = JSON.parse(scoped.out) as CheckReport;
-    expect(report.db).toMatch(/base@analyst\.sqlite$/);
+    expect([report.fixture, report.db]).toEqual(['warehouse', expect.stringMatching(/base@analyst\.sqlite$/)]);
     expect(report.rungs[1]!.issues.map((issue) => `${issue.kind}@${issue.line}:${issue.column}`)).toEqual(['unknown_table@1:19']);
     expect((await run('SELECT email FROM users', { db: 'warehouse' })).code).toBe(0);
   });
@@ -189,13 +189,43 @@ describe('runCheckCommand with a fixture and a role', () => {
   });
 });
 
+describe('check without --db, and Snowflake', () => {
+  it('another dialect without --db: L1 and L3 run, L2 is skipped for want of a catalog', async () => {
+    const { code, out } = await run('SELECT a FROM t', { db: undefined, dialect: 'postgres', json: true });
+    const report = JSON.parse(out) as CheckReport;
+    expect([code, report.db, report.rungs.map((rung) => `${rung.rung} ${rung.status}: ${rung.reason}`)]).toEqual([
+      0,
+      undefined,
+      ['syntax pass: one query; parses in the dialect', 'schema skipped: no catalog: pass --db with a DDL file (CREATE TABLE …) to check names', 'safety pass: one read-only query; no unsafe construct'],
+    ]);
+  });
+
+  it('Snowflake with a DDL file: the file is not read (L2 is skipped for Snowflake), so types its grammar lacks do not stop the check', async () => {
+    const ddl = path.join(path.dirname(fixture.file), 'snowflake.sql');
+    writeFileSync(ddl, 'CREATE TABLE t (a INT, ts TIMESTAMP_NTZ, v VARIANT);\n');
+    const { code, out } = await run('SELECT a FROM t', { db: ddl, dialect: 'snowflake', json: true });
+    const report = JSON.parse(out) as CheckReport;
+    expect([code, report.db, report.rungs.map((rung) => `${rung.rung} ${rung.status}`), report.rungs[1]!.reason]).toEqual([
+      0,
+      ddl,
+      ['syntax pass', 'schema skipped', 'safety pass'],
+      `Snowflake names are not checked (no scope resolution for its trees yet), so ${ddl} is not read`,
+    ]);
+  });
+
+  it('SQLite without --db: exit 2 naming the flag', async () => {
+    const { code, out, err } = await run('SELECT 1', { db: undefined });
+    expect([code, out, err]).toEqual([2, '', 'error: --db is required with --dialect sqlite: a database file or a fixture name (e.g. warehouse); other dialects run without it (L2 is then skipped)\n']);
+  });
+});
+
 describe('the check command through the binary', () => {
   const cli = (args: string[], input: string) =>
     spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bin/text2sql-ladder.ts'), 'check', ...args], { input, encoding: 'utf8', cwd: ROOT });
 
   it('--help describes --db without tying fixture names to --role', () => {
     const help = cli(['--help'], '').stdout.replace(/\s+/g, ' ');
-    expect(help).toContain('--db <path> SQLite: a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects: a DDL .sql file');
+    expect(help).toContain('--db <path> SQLite (required): a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects (optional, for L2): a DDL .sql file');
   });
 
   it('no prompt when stdin is not a terminal', () => {

@@ -64,7 +64,7 @@ describe('misuse exits 2 with one line and no stack', () => {
     ['an unknown command', () => ['frobnicate'], "error: unknown command 'frobnicate' (text2sql-ladder --help lists the options)"],
     ['compare: a missing argument', () => ['compare'], "error: missing required argument 'base' (text2sql-ladder compare --help lists the options)"],
     ['compare: an unknown flag', () => ['compare', 'a.json', 'b.json', '--frobnicate'], "error: unknown option '--frobnicate' (text2sql-ladder compare --help lists the options)"],
-    ['check: a missing --db', () => ['check'], "error: required option '--db <path>' not specified (text2sql-ladder check --help lists the options)"],
+    ['check: a missing --db', () => ['check'], 'error: --db is required with --dialect sqlite: a database file or a fixture name (e.g. warehouse); other dialects run without it (L2 is then skipped)'],
     ['check: an unknown flag', () => ['check', '--db', 'x.sqlite', '--frobnicate'], "error: unknown option '--frobnicate' (text2sql-ladder check --help lists the options)"],
     ['check: a bad --max-limit', () => ['check', '--db', 'x.sqlite', '--max-limit', '1e9'], "error: option '--max-limit <n>' argument '1e9' is invalid. expected an integer >= 1 (text2sql-ladder check --help lists the options)"],
     ['check: a bad --dialect', () => ['check', '--db', 'x.sqlite', '--dialect', 'tsql'], "error: option '--dialect <name>' argument 'tsql' is invalid. expected one of sqlite, postgres, mysql, bigquery, snowflake (text2sql-ladder check --help lists the options)"],
