@@ -21,7 +21,10 @@ const version = versionOnly(process.argv.slice(2));
 if (version !== undefined) {
   process.stdout.write(`${version}\n`);
 } else {
-  const { runCli, startAhead } = await import('../src/cli/program.js');
+  // What the command line will need (an engine child, the parser thread) starts before the
+  // program and its packages load, so that the child's start-up overlaps theirs.
+  const { startAhead } = await import('../src/cli/subcommands.js');
   await startAhead(process.argv);
+  const { runCli } = await import('../src/cli/program.js');
   process.exitCode = await runCli(process.argv);
 }

@@ -2,8 +2,9 @@
  * Gold ordering: whether row order matters for a gold query, and which rows are tied.
  *
  * - {@link detectOuterOrderBy}: does the gold's OUTERMOST query have ORDER BY? A text with no
- *   ORDER BY tokens at all is unordered without a parse; otherwise it is found with the AST
- *   layer (`parseSql`, sql-parser-cst). An ORDER BY inside `OVER (…)`, a subquery or a CTE does not
+ *   ORDER BY tokens at all is unordered without a parse; otherwise the outermost query is read
+ *   (outer-query-tree.ts): from the SQLite tokens when they decide it, else with the AST layer
+ *   (`parseSql`, sql-parser-cst), both giving the same answer. An ORDER BY inside `OVER (…)`, a subquery or a CTE does not
  *   count. For a compound select (`UNION` / `INTERSECT` / `EXCEPT`) the parser hangs the trailing
  *   ORDER BY on the right-most member; it applies to the whole compound. When the parser cannot read
  *   the SQL, a depth-0 token scan (strings, quoted identifiers and comments skipped) decides, and the
@@ -13,9 +14,11 @@
  * - {@link GoldOrdering}: what `compareResults` needs: ordered or not, and tie segments.
  */
 import type { Row } from '../engine/engine.js';
-import { parseSql, parseSqlAhead } from '../sql/parse.js';
-import type { ParseResult } from '../sql/parse.js';
+import { parseSqlAhead } from '../sql/parse.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
+import { readOuterQuery, tokensDecideOuterQuery, type SqliteParse } from './outer-query-tree.js';
+
+export { findClause, outerSelect, parseSingleStatement, type CstNode, type SqliteParse } from './outer-query-tree.js';
 
 /** Rows at result positions `[start, end)` may come in any order; `pool` lists every acceptable row. */
 export interface TieSegment {
@@ -54,7 +57,8 @@ export interface SortKeyFacts {
 
 /** How order was decided for a gold. */
 /**
- * How a gold's ordering was decided: `ast` (the outermost query read from the tree), `token-scan`
+ * How a gold's ordering was decided: `ast` (the outermost query read structurally: from the tree,
+ * or from the tokens where they give the tree's answer), `token-scan`
  * (the tree could not be read; a depth-0 token scan found it), `no-order-by` (no ORDER BY anywhere
  * in the text, so no query of it sorts: decided without a parse), `text` (Spider's text rule),
  * `policy` (the policy ignores row order).
@@ -89,8 +93,8 @@ export interface GoldOrdering {
 export interface OuterOrderBy {
   readonly ordered: boolean;
   /**
-   * `no-order-by` when the text has no ORDER BY at all (nothing parsed), else `ast` when
-   * sql-parser-cst read the statement, `token-scan` otherwise.
+   * `no-order-by` when the text has no ORDER BY at all (nothing parsed), else `ast` when the
+   * outermost query was read (outer-query-tree.ts: the tokens or sql-parser-cst), `token-scan` otherwise.
    */
   readonly source: 'ast' | 'token-scan' | 'no-order-by';
 }
@@ -106,64 +110,24 @@ export function detectOuterOrderBy(sql: string, parse?: SqliteParse): OuterOrder
   // Most golds sort nothing: without ORDER BY tokens the tree cannot hold the clause (a parse
   // costs a round trip to the parser thread and a copy of the tree).
   if (!hasOrderByTokens(sql)) return { ordered: false, source: 'no-order-by' };
-  const statement = parseSingleStatement(sql, parse);
-  if (statement !== undefined) {
-    const outer = outerSelect(statement);
-    if (outer !== undefined) return { ordered: findClause(outer, 'order_by_clause') !== undefined, source: 'ast' };
-  }
+  const read = readOuterQuery(sql, parse);
+  if (read.kind === 'query') return { ordered: read.query.orderBy !== null, source: 'ast' };
   return { ordered: tokenScanOrderBy(sql), source: 'token-scan' };
 }
 
 /**
  * Starts, in the parser thread, the parse {@link detectOuterOrderBy} will need for this gold, so
- * that it overlaps the gold's execution; nothing for a gold without ORDER BY tokens (it needs no
- * parse). Only for the default parser (`parseSql(sql, 'sqlite')`).
+ * that it overlaps the gold's execution; nothing for a gold without ORDER BY tokens, nor for one
+ * whose outermost query its tokens decide (neither needs a parse). Only for the default parser (`parseSql(sql, 'sqlite')`).
  * @param sql - the gold as it will run (after the policy's rewrites).
  */
 export function parseGoldAhead(sql: string): void {
-  if (hasOrderByTokens(sql)) parseSqlAhead(sql);
-}
-
-/** A SQLite parser (default `parseSql(sql, 'sqlite')`; the ladder passes its item's parse memo). */
-export type SqliteParse = (sql: string) => ParseResult;
-
-/**
- * Parses one SQLite statement with the AST layer; `undefined` when it cannot be read or holds more
- * than one statement (empty statements after a trailing `;` are ignored).
- */
-export function parseSingleStatement(sql: string, parse: SqliteParse = (text) => parseSql(text, 'sqlite')): CstNode | undefined {
-  const parsed = parse(sql);
-  if (!parsed.ok || parsed.kind !== 'cst') return undefined;
-  const statements = (parsed.program.statements as unknown as CstNode[]).filter((s) => s.type !== 'empty');
-  return statements.length === 1 ? statements[0] : undefined;
+  if (!tokensDecideOuterQuery(sql) && hasOrderByTokens(sql)) parseSqlAhead(sql);
 }
 
 /** Spider's rule: the lower-cased gold text contains `order by` (one space) anywhere. */
 export function textHasOrderBy(sql: string): boolean {
   return sql.toLowerCase().includes('order by');
-}
-
-/** A loose view of sql-parser-cst nodes (only the fields this layer reads). */
-export interface CstNode {
-  readonly type: string;
-  readonly range?: [number, number];
-  readonly [key: string]: unknown;
-}
-
-/**
- * The select_stmt whose clauses hold the outermost ORDER BY / LIMIT: the statement itself, or the
- * right-most member of a compound select.
- */
-export function outerSelect(node: CstNode): CstNode | undefined {
-  let current: CstNode | undefined = node;
-  while (current !== undefined && current.type === 'compound_select_stmt') current = current['right'] as CstNode | undefined;
-  return current?.type === 'select_stmt' ? current : undefined;
-}
-
-/** The first clause of `type` among a select_stmt's own clauses. */
-export function findClause(select: CstNode, type: string): CstNode | undefined {
-  const clauses = (select['clauses'] as CstNode[] | undefined) ?? [];
-  return clauses.find((clause) => clause.type === type);
 }
 
 /**
@@ -195,14 +159,26 @@ export function tokenScanOrderBy(sql: string): boolean {
  * @example hasOrderByTokens('SELECT * FROM (SELECT a FROM t ORDER BY a)')     // true
  */
 export function hasOrderByTokens(sql: string): boolean {
+  // Asked for each item's gold before it runs and again when it is compared.
+  const known = recentOrderByTokens.get(sql);
+  if (known !== undefined) return known;
+  let found = false;
   let previousWasOrder = false;
   for (const token of tokenizeSqlite(sql)) {
     const word = token.kind === 'word' ? token.value.toLowerCase() : '';
-    if (previousWasOrder && word === 'by') return true;
+    if (previousWasOrder && word === 'by') {
+      found = true;
+      break;
+    }
     previousWasOrder = word === 'order';
   }
-  return false;
+  recentOrderByTokens.set(sql, found);
+  if (recentOrderByTokens.size > 256) recentOrderByTokens.delete(recentOrderByTokens.keys().next().value!);
+  return found;
 }
+
+/** {@link hasOrderByTokens} of the 256 texts asked last. */
+const recentOrderByTokens = new Map<string, boolean>();
 
 /**
  * True when every `LIMIT` of `sql` has an `ORDER BY` in its own SELECT, read from the shared SQLite

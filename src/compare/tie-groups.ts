@@ -5,7 +5,8 @@
  *
  * Sort keys are often not among the selected columns (79 of 96 ordered golds in the shared Spider
  * slice), so the tie groups come from running the gold with its sort keys appended as hidden
- * columns and its LIMIT removed. The SQL is built from the parse tree's source ranges (never by
+ * columns and its LIMIT removed. The SQL is built from the source ranges of the outermost query
+ * (outer-query-tree.ts: read from the tokens or the parse tree; never by
  * regex):
  * - a key that is an ordinal (`ORDER BY 2`) or the same expression as a selected column is read
  *   from the visible column;
@@ -19,18 +20,15 @@ import type { Engine, QueryResult, Row } from '../engine/engine.js';
 import { cellKey } from './cell-key.js';
 import {
   detectOuterOrderBy,
-  findClause,
-  outerSelect,
-  parseSingleStatement,
   textHasOrderBy,
-  type CstNode,
   type GoldOrdering,
   type SortKeyFacts,
   type SortKeySpec,
-  type SqliteParse,
   type TieSegment,
 } from './gold-ordering.js';
+import { readOuterQuery, type SqliteParse } from './outer-query-tree.js';
 import type { ComparisonPolicy } from './policy.js';
+import type { SourceRange } from '../sql/outer-query.js';
 
 /** Where a sort key's value is read: a visible result column or an appended hidden one. */
 export type SortKeyRef = { readonly visible: number } | { readonly hidden: number };
@@ -63,52 +61,39 @@ export type TiePlan =
  * // { kind: 'ordered', keys: [{ hidden: 0 }], hiddenExpressions: ['age'], sql: 'SELECT name, age FROM t ORDER BY age ', limit: 2, offset: 0 }
  */
 export function planTieQuery(goldSql: string, visibleColumns: readonly string[], parse?: SqliteParse): TiePlan {
-  const statement = parseSingleStatement(goldSql, parse);
-  if (statement === undefined) return { kind: 'unknown', reason: 'the AST layer cannot read the gold' };
-  const outer = outerSelect(statement);
-  if (outer === undefined) return { kind: 'unknown', reason: `unsupported statement ${statement.type}` };
-  const orderBy = findClause(outer, 'order_by_clause');
-  if (orderBy === undefined) return { kind: 'unordered' };
-  const compound = statement.type === 'compound_select_stmt';
-  const firstSelect = compound ? leftMost(statement) : outer;
-  const selectClause = firstSelect === undefined ? undefined : findClause(firstSelect, 'select_clause');
-  if (selectClause === undefined) return { kind: 'unknown', reason: 'no select list' };
-  const items = (((selectClause['columns'] as CstNode | undefined)?.['items'] as CstNode[] | undefined) ?? []);
-  const distinct = ((selectClause['modifiers'] as CstNode[] | undefined) ?? []).some((m) => m.type === 'select_distinct');
-  const text = (node: CstNode): string => (node.range ? goldSql.slice(node.range[0], node.range[1]) : '');
+  const read = readOuterQuery(goldSql, parse);
+  if (read.kind === 'unreadable') return { kind: 'unknown', reason: 'the AST layer cannot read the gold' };
+  if (read.kind === 'unsupported') return { kind: 'unknown', reason: `unsupported statement ${read.statementType}` };
+  const { compound, selectList, orderBy, limit: limitClause } = read.query;
+  if (orderBy === null) return { kind: 'unordered' };
+  if (selectList === undefined) return { kind: 'unknown', reason: 'no select list' };
+  const distinct = selectList.distinct;
+  const text = (range: SourceRange): string => goldSql.slice(range[0], range[1]);
   const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
   // Visible position of each select item, valid only until the first `*` (which expands).
-  const itemInfo: { alias?: string; exprText: string; aliasExpr?: CstNode; position: number | null }[] = [];
+  const itemInfo: { alias?: string; exprText: string; aliasExpr?: SourceRange; position: number | null }[] = [];
   let starSeen = false;
-  items.forEach((item, index) => {
-    const isStar = item.type === 'all_columns' || (item.type === 'member_expr' && (item['property'] as CstNode | undefined)?.type === 'all_columns');
-    if (isStar) starSeen = true;
+  selectList.items.forEach((item, index) => {
+    if (item.star) starSeen = true;
     const position = starSeen ? null : index;
-    if (item.type === 'alias') {
-      const aliasNode = item['alias'] as CstNode;
-      const expr = item['expr'] as CstNode;
-      itemInfo.push({ alias: String(aliasNode['name'] ?? aliasNode['text']).toLowerCase(), exprText: norm(text(expr)), aliasExpr: expr, position });
-    } else {
-      itemInfo.push({ exprText: norm(text(item)), position });
-    }
+    if (item.alias !== undefined) itemInfo.push({ alias: item.alias.toLowerCase(), exprText: norm(text(item.expr)), aliasExpr: item.expr, position });
+    else itemInfo.push({ exprText: norm(text(item.expr)), position });
   });
 
-  const specs = (((orderBy['specifications'] as CstNode | undefined)?.['items'] as CstNode[] | undefined) ?? []);
   const keys: SortKeyRef[] = [];
   const hidden: string[] = [];
-  const keySpecs: SortKeySpec[] = specs.map((spec) => sortKeySpec(spec, text));
-  for (const spec of specs) {
-    const expr = spec.type === 'sort_specification' ? (spec['expr'] as CstNode) : spec;
-    if (expr.type === 'number_literal' && Number.isInteger(expr['value'])) {
-      const k = Number(expr['value']);
+  const keySpecs: SortKeySpec[] = orderBy.map((spec) => ({ text: text(spec.expr), descending: spec.descending, nulls: spec.nulls }));
+  for (const spec of orderBy) {
+    if (spec.ordinal !== undefined) {
+      const k = spec.ordinal;
       if (k < 1 || k > visibleColumns.length) return { kind: 'unknown', reason: `ORDER BY ${k} is out of range` };
       keys.push({ visible: k - 1 });
       continue;
     }
-    const keyText = norm(text(expr));
-    if (expr.type === 'identifier') {
-      const name = String(expr['name'] ?? expr['text']).toLowerCase();
+    const keyText = norm(text(spec.expr));
+    if (spec.identifier !== undefined) {
+      const name = spec.identifier.toLowerCase();
       const aliased = itemInfo.find((info) => info.alias === name);
       if (aliased !== undefined) {
         if (aliased.position !== null) keys.push({ visible: aliased.position });
@@ -135,31 +120,24 @@ export function planTieQuery(goldSql: string, visibleColumns: readonly string[],
     if (compound) return { kind: 'unknown', reason: `sort key ${keyText} of a compound select is not a result column` };
     if (distinct) return { kind: 'unknown', reason: `DISTINCT with sort key ${keyText} outside the select list` };
     keys.push({ hidden: hidden.length });
-    hidden.push(text(expr));
+    hidden.push(text(spec.expr));
   }
 
-  const limitClause = findClause(outer, 'limit_clause');
   let limit = -1;
   let offset = 0;
-  if (limitClause !== undefined) {
-    const count = limitClause['count'] as CstNode | undefined;
-    const off = limitClause['offset'] as CstNode | undefined;
-    const literal = (node: CstNode | undefined): number | undefined =>
-      node === undefined ? 0 : node.type === 'number_literal' && Number.isInteger(node['value']) ? Number(node['value']) : undefined;
-    const c = literal(count);
-    const o = literal(off);
-    if (c === undefined || o === undefined) return { kind: 'unknown', reason: 'LIMIT / OFFSET is not an integer literal' };
-    limit = count === undefined ? -1 : c < 0 ? -1 : c;
-    offset = Math.max(0, o);
+  if (limitClause !== null) {
+    const { count, offset: off } = limitClause;
+    if (count === 'other' || off === 'other') return { kind: 'unknown', reason: 'LIMIT / OFFSET is not an integer literal' };
+    limit = count === 'absent' || count < 0 ? -1 : count;
+    offset = off === 'absent' ? 0 : Math.max(0, off);
   }
-  if (hidden.length === 0 && limitClause === undefined) {
+  if (hidden.length === 0 && limitClause === null) {
     return { kind: 'ordered', keys, specs: keySpecs, hiddenExpressions: hidden, sql: null, limit, offset };
   }
   // Build: select list + hidden keys, LIMIT removed (the limit clause ends the statement).
-  const columnsNode = selectClause['columns'] as CstNode;
-  const insertAt = columnsNode.range![1];
-  const cutFrom = limitClause?.range?.[0] ?? goldSql.length;
-  const cutTo = limitClause?.range?.[1] ?? goldSql.length;
+  const insertAt = selectList.end;
+  const cutFrom = limitClause?.range[0] ?? goldSql.length;
+  const cutTo = limitClause?.range[1] ?? goldSql.length;
   let sql: string;
   if (hidden.length > 0) {
     sql = goldSql.slice(0, insertAt) + ', ' + hidden.join(', ') + goldSql.slice(insertAt, cutFrom) + goldSql.slice(cutTo);
@@ -167,25 +145,6 @@ export function planTieQuery(goldSql: string, visibleColumns: readonly string[],
     sql = goldSql.slice(0, cutFrom) + goldSql.slice(cutTo);
   }
   return { kind: 'ordered', keys, specs: keySpecs, hiddenExpressions: hidden, sql, limit, offset };
-}
-
-/** One ORDER BY term: its text, direction and any `NULLS FIRST` / `NULLS LAST`. */
-function sortKeySpec(spec: CstNode, text: (node: CstNode) => string): SortKeySpec {
-  if (spec.type !== 'sort_specification') return { text: text(spec), descending: false, nulls: null };
-  const direction = spec['direction'] as CstNode | undefined;
-  const nulls = (spec['nullHandlingKw'] as CstNode[] | undefined)?.[1];
-  const placement = typeof nulls?.['name'] === 'string' ? (nulls['name'] as string).toLowerCase() : undefined;
-  return {
-    text: text(spec['expr'] as CstNode),
-    descending: direction?.type === 'sort_direction_desc',
-    nulls: placement === 'first' || placement === 'last' ? placement : null,
-  };
-}
-
-function leftMost(node: CstNode): CstNode | undefined {
-  let current: CstNode | undefined = node;
-  while (current !== undefined && current.type === 'compound_select_stmt') current = current['left'] as CstNode | undefined;
-  return current?.type === 'select_stmt' ? current : undefined;
 }
 
 /**

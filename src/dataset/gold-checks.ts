@@ -153,6 +153,23 @@ function stringValue(tokens: readonly SqliteToken[]): string | undefined {
   return only !== undefined && (only.kind === 'string' || only.kind === 'double_quoted') ? only.value : undefined;
 }
 
+/**
+ * The tokens and calls of the text read last: the checks of one gold read the same text in turn
+ * (clock, randomness, time zone), so it is tokenized once. Neither is ever changed by a reader.
+ */
+let lastRead: { readonly sql: string; readonly tokens: readonly SqliteToken[]; calls?: readonly Call[] } | undefined;
+
+function tokensOf(sql: string): readonly SqliteToken[] {
+  if (lastRead?.sql !== sql) lastRead = { sql, tokens: tokenizeSqlite(sql) };
+  return lastRead.tokens;
+}
+
+function callsOf(sql: string): readonly Call[] {
+  const tokens = tokensOf(sql);
+  lastRead!.calls ??= calls(tokens);
+  return lastRead!.calls;
+}
+
 function calls(tokens: readonly SqliteToken[]): Call[] {
   const found: Call[] = [];
   tokens.forEach((token, index) => {
@@ -198,14 +215,14 @@ function finding(kind: GoldFindingKind, goldIndex: number, sql: string, start: n
 
 /** Clock reads of one gold (see the module doc), whatever the item's `as_of_date`. */
 export function findClockReads(sql: string, goldIndex = 0): GoldFinding[] {
-  const tokens = tokenizeSqlite(sql);
+  const tokens = tokensOf(sql);
   const found: GoldFinding[] = [];
   tokens.forEach((token, index) => {
     if (token.kind === 'word' && CLOCK_KEYWORDS.has(token.value.toLowerCase()) && !isQualified(tokens, index) && tokens[index + 1]?.value !== '(') {
       found.push(finding('clock_dependent_gold', goldIndex, sql, token.start, token.end, 'reads the clock when the query runs'));
     }
   });
-  for (const call of calls(tokens)) {
+  for (const call of callsOf(sql)) {
     const spec = DATE_FUNCTIONS[call.name.value.toLowerCase()];
     if (spec === undefined) continue;
     const now = call.args.some((arg) => stringValue(arg)?.toLowerCase() === 'now');
@@ -219,14 +236,14 @@ export function findClockReads(sql: string, goldIndex = 0): GoldFinding[] {
 
 /** `random()` / `randomblob()` calls of one gold. */
 export function findRandomness(sql: string, goldIndex = 0): GoldFinding[] {
-  return calls(tokenizeSqlite(sql))
+  return callsOf(sql)
     .filter((call) => RANDOM_FUNCTIONS.has(call.name.value.toLowerCase()))
     .map((call) => finding('random_dependent_gold', goldIndex, sql, call.name.start, call.end, 'returns a different value on every run'));
 }
 
 /** `'localtime'` / `'utc'` modifiers of date/time functions in one gold. */
 export function findTimezoneReads(sql: string, goldIndex = 0): GoldFinding[] {
-  return calls(tokenizeSqlite(sql))
+  return callsOf(sql)
     .filter((call) => DATE_FUNCTIONS[call.name.value.toLowerCase()] !== undefined && call.args.some((arg) => TIMEZONE_MODIFIERS.has(stringValue(arg)?.toLowerCase() ?? '')))
     .map((call) => finding('timezone_dependent_gold', goldIndex, sql, call.name.start, call.end, "the 'localtime' / 'utc' modifier converts with the machine's time zone"));
 }

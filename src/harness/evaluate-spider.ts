@@ -211,15 +211,18 @@ async function evaluateItem(
   const snapshots = await snapshotsOf(gold.dbId);
   // Without its database the names cannot be looked up: the hardness of the text alone.
   if (typeof snapshots === 'string') return unscored({ i: index, db_id: gold.dbId, hardness: await hardnessOf(gold.sql) }, snapshots, ['gold_error', 'unknown_db']);
-  const base: ItemBase = { i: index, db_id: gold.dbId, hardness: await hardnessOf(gold.sql, { id: gold.dbId, path: snapshots[0]!.path }) };
+  // The hardness waits for the database's catalog (a round trip to the engine, once per database):
+  // the statements go out at the same time instead of behind it.
+  const hardness = hardnessOf(gold.sql, { id: gold.dbId, path: snapshots[0]!.path });
   const prediction = input.predictions[index];
   const flags: string[] = [];
   if (prediction !== undefined && prediction.dbId !== undefined && prediction.dbId !== gold.dbId) flags.push('db_id_mismatch');
   if (prediction === undefined || prediction.sql === '') {
+    const base: ItemBase = { i: index, db_id: gold.dbId, hardness: await hardness };
     const why = prediction === undefined ? 'no prediction line' : 'no SQL';
     return { verdict: { ...base, exec: 0, error: why, flags: [...flags, 'prediction_error', 'no_sql'], goldIndex: null }, result: null };
   }
-  const result = await checkExecution({
+  const execution = checkExecution({
     predictedSql: prediction.sql,
     golds: [gold.sql],
     snapshots,
@@ -228,6 +231,12 @@ async function evaluateItem(
     cache,
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
   });
+  // Both settle before either is read, so a failing execution never leaves a rejection unheard.
+  const [hardnessOutcome, executionOutcome] = await Promise.allSettled([hardness, execution]);
+  if (hardnessOutcome.status === 'rejected') throw hardnessOutcome.reason;
+  if (executionOutcome.status === 'rejected') throw executionOutcome.reason;
+  const base: ItemBase = { i: index, db_id: gold.dbId, hardness: hardnessOutcome.value };
+  const result = executionOutcome.value;
   const allFlags = [...flags, ...result.details.flags];
   const exec = result.status === 'pass' ? 1 : result.status === 'fail' ? 0 : null;
   const error = result.status === 'pass' ? null : result.reason;

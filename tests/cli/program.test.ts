@@ -65,7 +65,7 @@ function projectModulesLoaded(args: readonly string[]): { status: number | null;
 }
 
 /** What every run that builds the program loads: the program, its I/O rules and their helpers. */
-const PROGRAM_MODULES = ['bin/text2sql-ladder.ts', 'src/cli/cli-io.ts', 'src/cli/program.ts', 'src/errors.ts', 'src/fixtures/package-root.ts', 'src/format.ts'];
+const PROGRAM_MODULES = ['bin/text2sql-ladder.ts', 'src/cli/cli-io.ts', 'src/cli/program.ts', 'src/cli/subcommands.ts', 'src/errors.ts', 'src/fixtures/package-root.ts', 'src/format.ts'];
 
 const argv = (...args: string[]): string[] => ['node', 'text2sql-ladder', ...args];
 
@@ -123,7 +123,7 @@ describe('what a start-up loads', () => {
   it('help <command> loads that subcommand module and no other', () => {
     const { status, modules } = projectModulesLoaded(['help', 'compare']);
     expect(status).toBe(0);
-    expect(modules.filter((file) => file.startsWith('src/cli/'))).toEqual(['src/cli/cli-io.ts', 'src/cli/compare.ts', 'src/cli/program.ts']);
+    expect(modules.filter((file) => file.startsWith('src/cli/'))).toEqual(['src/cli/cli-io.ts', 'src/cli/compare.ts', 'src/cli/program.ts', 'src/cli/subcommands.ts']);
   });
 });
 
@@ -203,6 +203,41 @@ describe('startAhead', () => {
     expect(engine.childPids).toEqual(ahead);
     await engine.close();
     expect(children()).toEqual(before);
+  });
+});
+
+describe('bin: what starts before the program loads', () => {
+  it('spider: the engine modules load (and the child forks) before commander and the program', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ladder-order-'));
+    try {
+      const list = path.join(dir, 'modules.txt');
+      // No --gold: the command fails as misuse after start-up, which is all this test needs.
+      spawnSync(process.execPath, ['--import', RECORDER, '--import', TSX, 'bin/text2sql-ladder.ts', 'spider', '--pred', 'p.sql'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, RECORD_MODULES_TO: list },
+      });
+      const order = readFileSync(list, 'utf8').split('\n').filter((url) => url.startsWith('file:'));
+      const first = (pattern: RegExp): number => order.findIndex((url) => pattern.test(url));
+      expect(first(/src\/engine\/sqlite\/sqlite-children\.ts$/)).toBeGreaterThan(first(/src\/cli\/subcommands\.ts$/));
+      expect(first(/src\/engine\/sqlite\/sqlite-children\.ts$/)).toBeLessThan(first(/src\/cli\/program\.ts$/));
+      expect(first(/src\/engine\/sqlite\/sqlite-children\.ts$/)).toBeLessThan(first(/node_modules\/commander\//));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SUBCOMMANDS needs', () => {
+  const needs = (name: string, ...args: string[]): unknown => SUBCOMMANDS.find((entry) => entry.name === name)?.needs?.(args);
+
+  it('starts the parser thread for spider only with --diagnostics (golds are read from their tokens)', () => {
+    expect(needs('spider', '--gold', 'g.sql')).toEqual({ engine: true, parser: false });
+    expect(needs('spider', '--preset', 'default', '--gold', 'g.sql')).toEqual({ engine: true, parser: false });
+    expect(needs('spider', '--preset', 'spider')).toEqual({ engine: true, parser: false });
+    expect(needs('spider', '--diagnostics')).toEqual({ engine: true, parser: true });
+    expect(needs('check', '--db', 'warehouse')).toEqual({ engine: true, parser: true });
   });
 });
 

@@ -25,6 +25,12 @@ describe('detectOuterOrderBy', () => {
 });
 
 describe('hasOrderByTokens', () => {
+  it('answers again from the texts asked last, beyond the 256 it keeps', () => {
+    const texts = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? `SELECT ${i} FROM t ORDER BY 1` : `SELECT ${i} FROM t`));
+    expect(texts.map(hasOrderByTokens)).toEqual(texts.map((_, i) => i % 2 === 0));
+    expect(texts.map(hasOrderByTokens)).toEqual(texts.map((_, i) => i % 2 === 0));
+  });
+
   it.each([
     ['SELECT a FROM t', false],
     ["SELECT 'order by' FROM t", false],

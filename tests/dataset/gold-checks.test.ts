@@ -68,6 +68,21 @@ describe('findRandomness and findTimezoneReads', () => {
   });
 });
 
+describe('text checks of texts met in turn (the last text read is kept)', () => {
+  it('each text gets its own findings, whatever was read before', () => {
+    const a = "SELECT random(), date('now', 'localtime')";
+    const b = 'SELECT 1';
+    const c = "SELECT 1,   random()";
+    expect(findRandomness(a).map((f) => [f.construct, f.column])).toEqual([['random()', 8]]);
+    expect(findRandomness(b)).toEqual([]);
+    expect(findTimezoneReads(b)).toEqual([]);
+    expect(findClockReads(a).map((f) => [f.construct, f.column])).toEqual([["date('now', 'localtime')", 18]]);
+    expect(findRandomness(c).map((f) => [f.construct, f.column])).toEqual([['random()', 13]]);
+    expect(findTimezoneReads(a).map((f) => [f.construct, f.column])).toEqual([["date('now', 'localtime')", 18]]);
+    expect(findRandomness(a).map((f) => [f.construct, f.column])).toEqual([['random()', 8]]);
+  });
+});
+
 describe('runGoldChecks', () => {
   it('checks every gold, in check order; as_of_date silences the clock, not randomness', () => {
     const golds = ["SELECT count(*) FROM o WHERE d > date('now', '-7 days')", 'SELECT * FROM o ORDER BY random()'];

@@ -78,6 +78,42 @@ describe('evaluateSpider', () => {
   });
 });
 
+describe('evaluateSpider: start of a database', () => {
+  it("sends an item's statements without waiting for its database's catalog (read for hardness)", async () => {
+    const events: string[] = [];
+    let releaseCatalog!: () => void;
+    const catalogHeld = new Promise<void>((resolve) => (releaseCatalog = resolve));
+    const recording: Engine = {
+      ...engine,
+      dialect: engine.dialect,
+      execute: (request) => {
+        events.push(`execute ${request.sql}`);
+        // The statements are out: let the catalog answer now.
+        releaseCatalog();
+        return engine.execute(request);
+      },
+      prepare: (request) => engine.prepare(request),
+      explain: (request) => engine.explain(request),
+      catalog: async (db) => {
+        events.push('catalog asked');
+        await catalogHeld;
+        events.push('catalog answered');
+        return engine.catalog(db);
+      },
+      close: () => Promise.resolve(),
+    };
+    const output = await evaluateSpider({
+      gold: parseSpiderGold('SELECT count(*) FROM t\tok\n'),
+      predictions: parseSpiderPredictions('SELECT count(a) FROM t\n'),
+      dbDir,
+      engine: recording,
+      policy: resolvePolicy('spider'),
+    });
+    expect(events).toEqual(['catalog asked', 'execute SELECT count(*) FROM t', 'execute SELECT count(a) FROM t', 'catalog answered']);
+    expect(output.items.map((item) => [item.exec, item.hardness])).toEqual([[1, 'easy']]);
+  });
+});
+
 describe('evaluateSpider: one item never costs the run', () => {
   it('an item whose evaluation throws scores 0 with internal_error; the others are scored', async () => {
     const throwing: Engine = {

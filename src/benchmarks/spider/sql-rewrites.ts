@@ -56,12 +56,34 @@ export type SqlRole = 'gold' | 'predicted';
  * // 'SELECT COUNT( a) FROM t WHERE b >= 2'
  */
 export function applySqlRewrites(sql: string, role: SqlRole, rewrites: SqlRewrites): string {
+  if (!rewrites.removeDistinct && !rewrites.joinSpacedOperators && rewrites.currentYear === null && !(role === 'predicted' && rewrites.valuePlaceholder)) return sql;
+  // Golds repeat (Spider's paraphrased questions share them): a frozen rewrite set remembers its
+  // recent gold texts.
+  const recent = role === 'gold' && Object.isFrozen(rewrites) ? recentGoldRewrites(rewrites) : undefined;
+  const known = recent?.get(sql);
+  if (known !== undefined) return known;
   let out = sql;
   if (role === 'predicted' && rewrites.valuePlaceholder) out = out.replaceAll(' value ', ' 1 ');
   if (rewrites.joinSpacedOperators) out = out.replaceAll('> =', '>=').replaceAll('< =', '<=').replaceAll('! =', '!=');
   if (rewrites.removeDistinct) out = removeDistinctTokens(out);
   if (rewrites.currentYear !== null) out = replaceCurrentYear(out, rewrites.currentYear);
+  if (recent !== undefined) {
+    recent.set(sql, out);
+    if (recent.size > RECENT_GOLDS) recent.delete(recent.keys().next().value!);
+  }
   return out;
+}
+
+const RECENT_GOLDS = 1024;
+const goldRewritesBySet = new WeakMap<SqlRewrites, Map<string, string>>();
+
+function recentGoldRewrites(rewrites: SqlRewrites): Map<string, string> {
+  let recent = goldRewritesBySet.get(rewrites);
+  if (recent === undefined) {
+    recent = new Map();
+    goldRewritesBySet.set(rewrites, recent);
+  }
+  return recent;
 }
 
 /** `YEAR ( CURDATE ( ) )` in any case and spacing, plus the whitespace after it, → `year`. */

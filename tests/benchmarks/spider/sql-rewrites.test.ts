@@ -38,3 +38,23 @@ describe('applySqlRewrites', () => {
     );
   });
 });
+
+describe('applySqlRewrites: repeated golds', () => {
+  it('a gold met again, under the same or another rewrite set, gets its own rewrite', () => {
+    const gold = 'SELECT COUNT(DISTINCT a) FROM t WHERE b > = 2';
+    const spider = PRESETS.spider.rewrites;
+    expect(applySqlRewrites(gold, 'gold', spider)).toBe('SELECT COUNT( a) FROM t WHERE b >= 2');
+    expect(applySqlRewrites(gold, 'gold', spider)).toBe('SELECT COUNT( a) FROM t WHERE b >= 2');
+    expect(applySqlRewrites(gold, 'gold', { ...spider, removeDistinct: false })).toBe('SELECT COUNT(DISTINCT a) FROM t WHERE b >= 2');
+    expect(applySqlRewrites(gold, 'gold', PRESETS.default.rewrites)).toBe(gold);
+    expect(applySqlRewrites('SELECT a FROM t WHERE b = value ', 'predicted', spider)).toBe('SELECT a FROM t WHERE b = 1 ');
+    expect(applySqlRewrites('SELECT a FROM t WHERE b = value ', 'gold', spider)).toBe('SELECT a FROM t WHERE b = value ');
+  });
+
+  it('an unfrozen rewrite set is read afresh on every call', () => {
+    const rewrites = { ...PRESETS.spider.rewrites };
+    expect(applySqlRewrites('SELECT DISTINCT a FROM t', 'gold', rewrites)).toBe('SELECT  a FROM t');
+    rewrites.removeDistinct = false;
+    expect(applySqlRewrites('SELECT DISTINCT a FROM t', 'gold', rewrites)).toBe('SELECT DISTINCT a FROM t');
+  });
+});
