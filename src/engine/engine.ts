@@ -37,7 +37,10 @@ export interface QueryResult {
   readonly doubleQuoteFallback: boolean;
   /** The SQL text that actually ran (differs from the input only after the fallback). */
   readonly executedSql: string;
-  /** Wall time spent preparing and stepping the statement inside the child, in milliseconds. */
+  /**
+   * Wall time spent inside the child on the statement, in milliseconds: its prepare and its steps,
+   * or its steps alone when the connection had already prepared the same text (docs/engine.md).
+   */
   readonly elapsedMs: number;
 }
 
