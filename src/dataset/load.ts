@@ -233,7 +233,7 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
       const id = isMap(itemNode) ? scalarString(itemNode.get('id', true) as YamlNode | undefined) : undefined;
       return { location, errors: [makeError(file, line, id, undefined, `YAML: ${errorText(error)}`)] };
     }
-    const value = own !== null && typeof own === 'object' && !Array.isArray(own) ? { ...defaultValues, ...(own as Record<string, unknown>) } : own;
+    const value = own !== null && typeof own === 'object' && !Array.isArray(own) ? withDefaults(defaultValues, own as Record<string, unknown>) : own;
     return { value, location, errors: [] };
   });
   parseErrors.forEach((e, i) => {
@@ -244,4 +244,19 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
 
 function scalarString(node: YamlNode | undefined): string | undefined {
   return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+/**
+ * Fields of which an item gives one, not both: an item that gives either replaces whichever of
+ * them the defaults give, so `db_path` on one item overrides `defaults: { db: … }`.
+ */
+const EXCLUSIVE_FIELDS: readonly (readonly string[])[] = [['db', 'db_path']];
+
+/** An item's fields over the file's `defaults` (the item's own field wins; see {@link EXCLUSIVE_FIELDS}). */
+export function withDefaults(defaults: Readonly<Record<string, unknown>>, own: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...defaults };
+  for (const group of EXCLUSIVE_FIELDS) {
+    if (group.some((field) => field in own)) for (const field of group) delete merged[field];
+  }
+  return Object.assign(merged, own);
 }

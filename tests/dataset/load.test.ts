@@ -100,6 +100,29 @@ describe('loadDataset: YAML', () => {
     ]);
   });
 
+  it("an item's db_path replaces the defaults' db (and its db the defaults' db_path): the item's own choice wins", async () => {
+    writeFileSync(path.join(dir, 'own.sqlite'), '');
+    const f = file('.yaml', [
+      'defaults:',
+      '  db: warehouse',
+      'items:',
+      '  - id: fixture',
+      '    question: Q?',
+      '  - id: own-file',
+      '    question: Q2?',
+      '    db_path: own.sqlite',
+    ]);
+    const { items, errors } = await loadDataset(f);
+    expect(errors).toEqual([]);
+    expect(items.map((i) => [i.id, i.db, i.db_path])).toEqual([
+      ['fixture', 'warehouse', undefined],
+      ['own-file', 'own.sqlite', [path.join(dir, 'own.sqlite')]],
+    ]);
+    const g = file('.yaml', ['defaults:', '  db_path: own.sqlite', 'items:', '  - id: named', '    question: Q?', '    db: warehouse']);
+    const named = await loadDataset(g);
+    expect([named.errors, named.items.map((i) => [i.db, i.db_path])]).toEqual([[], [['warehouse', undefined]]]);
+  });
+
   it('loads an answer item without gold as unscored', async () => {
     const f = file('.yaml', ['- id: pending', '  question: Median order value?', '  db: warehouse']);
     const { items, errors } = await loadDataset(f);
