@@ -65,6 +65,11 @@ const COMMON_FUNCTIONS = [
   'regexp_substr', 'regexp_contains', 'regexp_extract', 'split', 'array_length', 'cardinality', 'safe_divide',
   'div', 'abs', 'cast', 'try_cast', 'to_varchar', 'json_extract', 'json_value', 'json_query', 'parse_json',
   'age', 'justify_days', 'width_bucket', 'round', 'generate_array',
+  // the clock: non-deterministic but without side effects (a gold that reads it is a gold-audit
+  // finding, not a safety one)
+  'now', 'current_date', 'current_time', 'current_timestamp', 'current_datetime', 'localtime', 'localtimestamp',
+  'statement_timestamp', 'transaction_timestamp', 'clock_timestamp', 'curdate', 'curtime', 'sysdate',
+  'getdate', 'utc_date', 'utc_timestamp', 'unix_timestamp',
 ] as const;
 
 /**

@@ -189,6 +189,21 @@ describe('runCheckCommand with a fixture and a role', () => {
   });
 });
 
+describe('check --allow-functions', () => {
+  it("a function off the dialect's list fails L3, and passes once listed", async () => {
+    const sql = 'SELECT fiscal_quarter(order_date) FROM orders';
+    const blocked = await run(sql, { db: undefined, dialect: 'postgres', json: true });
+    const allowed = await run(sql, { db: undefined, dialect: 'postgres', json: true, allowFunctions: ['fiscal_quarter'] });
+    const safety = (out: string) => (JSON.parse(out) as CheckReport).rungs[2]!;
+    expect([blocked.code, safety(blocked.out).status, safety(blocked.out).issues.map((issue) => `${issue.kind}: ${issue.message}`)]).toEqual([
+      1,
+      'fail',
+      ['unknown_function: fiscal_quarter(): not on the postgres allow-list of pure functions'],
+    ]);
+    expect([allowed.code, safety(allowed.out).status]).toEqual([0, 'pass']);
+  });
+});
+
 describe('check without --db, and Snowflake', () => {
   it('another dialect without --db: L1 and L3 run, L2 is skipped for want of a catalog', async () => {
     const { code, out } = await run('SELECT a FROM t', { db: undefined, dialect: 'postgres', json: true });
