@@ -17,6 +17,7 @@ import type { Row } from '../engine/engine.js';
 import { parseSqlAhead } from '../sql/parse.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { readOuterQuery, tokensDecideOuterQuery, type SqliteParse } from './outer-query-tree.js';
+import { BoundedMap } from '../bounded-map.js';
 
 export { findClause, outerSelect, parseSingleStatement, type CstNode, type SqliteParse } from './outer-query-tree.js';
 
@@ -173,12 +174,11 @@ export function hasOrderByTokens(sql: string): boolean {
     previousWasOrder = word === 'order';
   }
   recentOrderByTokens.set(sql, found);
-  if (recentOrderByTokens.size > 256) recentOrderByTokens.delete(recentOrderByTokens.keys().next().value!);
   return found;
 }
 
 /** {@link hasOrderByTokens} of the 256 texts asked last. */
-const recentOrderByTokens = new Map<string, boolean>();
+const recentOrderByTokens = new BoundedMap<string, boolean>(256);
 
 /**
  * True when every `LIMIT` of `sql` has an `ORDER BY` in its own SELECT, read from the shared SQLite

@@ -20,6 +20,7 @@ import path from 'node:path';
 import type { DoubleQuoteMode, ExecutionErrorCode, ExecutionOutcome } from '../engine/engine.js';
 import type { GoldOrdering } from './gold-ordering.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
+import { BoundedMap } from '../bounded-map.js';
 
 /** One cached gold execution. */
 export interface CachedGoldRun {
@@ -53,7 +54,7 @@ export const TRANSIENT_ERROR_CODES: ReadonlySet<ExecutionErrorCode> = new Set(['
  * await checkExecution({ ..., cache });
  */
 export class GoldResultCache {
-  readonly #entries = new Map<string, CachedGoldRun>();
+  readonly #entries: BoundedMap<string, CachedGoldRun>;
   readonly maxEntries: number;
   /** Lookups served from the cache. */
   hits = 0;
@@ -70,6 +71,7 @@ export class GoldResultCache {
       throw new RangeError(`maxEntries must be an integer ≥ 1; received ${String(maxEntries)}`);
     }
     this.maxEntries = maxEntries;
+    this.#entries = new BoundedMap(maxEntries);
   }
 
   /**
@@ -101,10 +103,6 @@ export class GoldResultCache {
         if (this.#entries.get(id) === entry) this.#entries.delete(id);
       },
     );
-    if (this.#entries.size > this.maxEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
     return entry;
   }
 

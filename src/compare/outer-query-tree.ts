@@ -7,6 +7,7 @@
 import { parseSql } from '../sql/parse.js';
 import type { ParseResult } from '../sql/parse.js';
 import { readOuterQueryFromTokens, type LimitOperand, type OuterQuery, type OuterSelectItem, type OuterSortKey, type SourceRange } from '../sql/outer-query.js';
+import { BoundedMap } from '../bounded-map.js';
 
 /** A SQLite parser (default `parseSql(sql, 'sqlite')`; the ladder passes its item's parse memo). */
 export type SqliteParse = (sql: string) => ParseResult;
@@ -57,15 +58,13 @@ export function tokensDecideOuterQuery(sql: string): boolean {
   return outerQueryFromTokens(sql) !== undefined;
 }
 
-const RECENT_READS = 256;
-const recentReads = new Map<string, OuterQuery | null>();
+const recentReads = new BoundedMap<string, OuterQuery | null>(256);
 
 function outerQueryFromTokens(sql: string): OuterQuery | undefined {
   const known = recentReads.get(sql);
   if (known !== undefined) return known ?? undefined;
   const query = readOuterQueryFromTokens(sql);
   recentReads.set(sql, query === undefined ? null : Object.freeze(query));
-  if (recentReads.size > RECENT_READS) recentReads.delete(recentReads.keys().next().value!);
   return query;
 }
 

@@ -48,6 +48,7 @@
 import { everyLimitHasOrderBy, findClause, outerSelect, parseSingleStatement, type CstNode, type SqliteParse } from '../compare/gold-ordering.js';
 import { parseSql, positionAt } from '../sql/parse.js';
 import { tokenizeSqlite, type SqliteToken } from '../sql/sqlite-lexer.js';
+import { BoundedMap } from '../bounded-map.js';
 
 /** Errors make a gold untrustworthy (`audit` exits 1); warnings and notes do not. */
 export type GoldCheckSeverity = 'error' | 'warning' | 'info';
@@ -344,12 +345,10 @@ export function runGoldChecks(input: GoldCheckInput, checks: readonly GoldCheck[
   let found = defaultFindings.get(key);
   if (found === undefined) {
     found = Object.freeze(GOLD_CHECKS.flatMap((check) => check.check(input)).map((finding) => Object.freeze(finding)));
-    if (defaultFindings.size >= DEFAULT_FINDINGS_KEPT) defaultFindings.delete(defaultFindings.keys().next().value!);
     defaultFindings.set(key, found);
   }
   return [...found];
 }
 
 /** Findings of the default checks by item (see {@link runGoldChecks}), oldest evicted first. */
-const defaultFindings = new Map<string, readonly GoldFinding[]>();
-const DEFAULT_FINDINGS_KEPT = 4096;
+const defaultFindings = new BoundedMap<string, readonly GoldFinding[]>(4096);

@@ -19,6 +19,7 @@ import type { DoubleQuoteMode, Engine, ExplainOutcome } from '../engine/engine.j
 import { snapshotOfFile } from '../fixtures/snapshot.js';
 import { EMPTY_STATISTICS, parseStat1, type DatabaseStatistics, type Stat1Row } from './statistics.js';
 import { collectTableAliases, type TableAliases } from './table-aliases.js';
+import { BoundedMap } from '../bounded-map.js';
 
 /** What L6 reads from a snapshot whatever the query: its statistics and its views' aliases. */
 export interface SnapshotFacts {
@@ -68,7 +69,7 @@ export async function readSnapshotFacts(engine: Engine, db: string): Promise<{ r
  */
 export class EfficiencyCache {
   readonly #snapshots = new Map<string, Promise<SnapshotFacts>>();
-  readonly #goldPlans = new Map<string, Promise<ExplainOutcome>>();
+  readonly #goldPlans: BoundedMap<string, Promise<ExplainOutcome>>;
   readonly maxGoldPlans: number;
   /** Engine requests saved so far (lookups served from the cache). */
   hits = 0;
@@ -81,6 +82,7 @@ export class EfficiencyCache {
     const maxGoldPlans = options.maxGoldPlans ?? 10_000;
     if (!Number.isInteger(maxGoldPlans) || maxGoldPlans < 1) throw new RangeError(`maxGoldPlans must be an integer ≥ 1; received ${String(maxGoldPlans)}`);
     this.maxGoldPlans = maxGoldPlans;
+    this.#goldPlans = new BoundedMap(maxGoldPlans);
   }
 
   /** The snapshot's facts ({@link readSnapshotFacts}), read once per snapshot identity. */
@@ -118,7 +120,6 @@ export class EfficiencyCache {
       if (this.#goldPlans.get(key) === plan) this.#goldPlans.delete(key);
     };
     plan.then((outcome) => (!outcome.ok && TRANSIENT_ERROR_CODES.has(outcome.error.code) ? forget() : undefined), forget);
-    if (this.#goldPlans.size > this.maxGoldPlans) this.#goldPlans.delete(this.#goldPlans.keys().next().value!);
     return plan;
   }
 }

@@ -13,6 +13,7 @@
 import { snapshotIdentity } from '../compare/gold-result-cache.js';
 import type { Catalog, Engine } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
+import { BoundedMap } from '../bounded-map.js';
 
 /** Options of {@link CatalogCache}. */
 export interface CatalogCacheOptions {
@@ -25,15 +26,14 @@ export const DEFAULT_MAX_CATALOGS = 64;
 
 /** Catalogs per (dialect, database file identity); see the module doc. */
 export class CatalogCache {
-  readonly #maxEntries: number;
-  readonly #entries = new Map<string, Promise<Catalog>>();
+  readonly #entries: BoundedMap<string, Promise<Catalog>>;
   #reads = 0;
 
   /** @throws LadderError `invalid_option` when `maxEntries` is not an integer ≥ 1. */
   constructor(options: CatalogCacheOptions = {}) {
     const maxEntries = options.maxEntries ?? DEFAULT_MAX_CATALOGS;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new LadderError('invalid_option', `maxEntries must be an integer ≥ 1; received ${String(maxEntries)}`);
-    this.#maxEntries = maxEntries;
+    this.#entries = new BoundedMap(maxEntries);
   }
 
   /**
@@ -51,7 +51,6 @@ export class CatalogCache {
     this.#reads += 1;
     const reading = engine.catalog(db);
     this.#entries.set(key, reading);
-    if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     reading.catch(() => {
       if (this.#entries.get(key) === reading) this.#entries.delete(key);
     });

@@ -25,6 +25,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { BUDGET_REASON, MAX_TREE_DEPTH } from './analysis-budget.js';
+import { BoundedMap } from '../bounded-map.js';
 
 /** Longest one parse may take, in milliseconds (a 100 KB chain parses in about 0.7 s). */
 export const PARSE_TIME_BUDGET_MS = 2_000;
@@ -161,12 +162,10 @@ function jobKey(kind: ParserKind, text: string, options: object): string {
 
 function rememberOverBudget(key: string, outcome: BoundedParse, timeMs: number): void {
   overBudget.set(key, { outcome, timeMs });
-  if (overBudget.size > OVER_BUDGET_CACHE_SIZE) overBudget.delete(overBudget.keys().next().value!);
 }
 
 /** Texts that ran out of budget, oldest first (no tree is kept: only the reason). */
-const overBudget = new Map<string, { readonly outcome: BoundedParse; readonly timeMs: number }>();
-const OVER_BUDGET_CACHE_SIZE = 256;
+const overBudget = new BoundedMap<string, { readonly outcome: BoundedParse; readonly timeMs: number }>(256);
 
 /** Posts one job to the thread; returns its id. */
 function post(current: ParserThread, kind: ParserKind, text: string, options: object, timeMs: number, key: string): number {

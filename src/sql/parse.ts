@@ -22,6 +22,7 @@ import { PARSE_TIME_BUDGET_MS, parseInWorker, parseInWorkerAhead } from './bound
 import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
 import { parserText, restoreIdentifiers } from './parser-text.js';
 import type { SqlNode } from './sql-tree.js';
+import { BoundedMap } from '../bounded-map.js';
 
 /** Dialects the ladder understands. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql' | 'bigquery' | 'snowflake';
@@ -102,16 +103,11 @@ export function parseSql(sql: string, dialect: Dialect): ParseResult {
   }
   const key = `${dialect}\u0000${sql}`;
   const known = recentParses.get(key);
-  if (known !== undefined) {
-    recentParses.delete(key);
-    recentParses.set(key, known);
-    return known;
-  }
+  if (known !== undefined) return known;
   const parsed = parseUncached(sql, dialect);
   // Budget outcomes depend on the moment (bounded-parse.ts remembers those itself).
   if (parsed.ok || !parsed.error.budget) {
     recentParses.set(key, parsed);
-    if (recentParses.size > RECENT_PARSES) recentParses.delete(recentParses.keys().next().value!);
   }
   return parsed;
 }
@@ -140,8 +136,7 @@ function cstOptions(dialect: (typeof CST_DIALECT)[keyof typeof CST_DIALECT]): ob
  * rungs read the same texts; a parse costs a round trip to the parser thread (about 1–5 ms). The
  * trees are shared, never modified.
  */
-const recentParses = new Map<string, ParseResult>();
-const RECENT_PARSES = 256;
+const recentParses = new BoundedMap<string, ParseResult>(256, { refreshOnRead: true });
 
 function parseUncached(sql: string, dialect: Dialect): ParseResult {
   const oversized = sqlSizeOverBudget(sql);
@@ -261,8 +256,7 @@ export function positionAt(sql: string, offset: number): { line: number; column:
   return { line, column: offset - lineStart + 1 };
 }
 
-const PARSE_CACHE_SIZE = 512;
-const parseCache = new Map<string, ParseResult>();
+const parseCache = new BoundedMap<string, ParseResult>(512, { refreshOnRead: true });
 
 /**
  * {@link parseSql} with a small LRU cache (512 texts): diagnostics read the same gold and predicted
@@ -271,14 +265,9 @@ const parseCache = new Map<string, ParseResult>();
 export function parseSqlCached(sql: string, dialect: Dialect): ParseResult {
   const key = `${dialect}\u0000${sql}`;
   const hit = parseCache.get(key);
-  if (hit) {
-    parseCache.delete(key);
-    parseCache.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const parsed = parseSql(sql, dialect);
   parseCache.set(key, parsed);
-  if (parseCache.size > PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value!);
   return parsed;
 }
 

@@ -9,6 +9,7 @@
  * 4. both, at execution: `YEAR(CURDATE())` → the year (exec_eval.py `replace_cur_year`, 2020).
  */
 import { tokenizeSqlite } from '../../sql/sqlite-lexer.js';
+import { BoundedMap } from '../../bounded-map.js';
 
 /**
  * Text rewrites applied to the SQL before it runs (the Spider test-suite's quirks). They belong to
@@ -67,20 +68,17 @@ export function applySqlRewrites(sql: string, role: SqlRole, rewrites: SqlRewrit
   if (rewrites.joinSpacedOperators) out = out.replaceAll('> =', '>=').replaceAll('< =', '<=').replaceAll('! =', '!=');
   if (rewrites.removeDistinct) out = removeDistinctTokens(out);
   if (rewrites.currentYear !== null) out = replaceCurrentYear(out, rewrites.currentYear);
-  if (recent !== undefined) {
-    recent.set(sql, out);
-    if (recent.size > RECENT_GOLDS) recent.delete(recent.keys().next().value!);
-  }
+  recent?.set(sql, out);
   return out;
 }
 
 const RECENT_GOLDS = 1024;
-const goldRewritesBySet = new WeakMap<SqlRewrites, Map<string, string>>();
+const goldRewritesBySet = new WeakMap<SqlRewrites, BoundedMap<string, string>>();
 
-function recentGoldRewrites(rewrites: SqlRewrites): Map<string, string> {
+function recentGoldRewrites(rewrites: SqlRewrites): BoundedMap<string, string> {
   let recent = goldRewritesBySet.get(rewrites);
   if (recent === undefined) {
-    recent = new Map();
+    recent = new BoundedMap(RECENT_GOLDS);
     goldRewritesBySet.set(rewrites, recent);
   }
   return recent;

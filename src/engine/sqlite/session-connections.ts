@@ -29,6 +29,7 @@
 import Database from 'better-sqlite3';
 import type { Catalog, ExecutionError } from '../engine.js';
 import { fileIdentity, openReadOnly, sameFile, type FileIdentity } from './sqlite-open.js';
+import { BoundedMap } from '../../bounded-map.js';
 
 type Connection = Database.Database;
 type Statement = Database.Statement<unknown[], unknown>;
@@ -48,7 +49,7 @@ export interface SessionConnection {
   readonly connection: Connection;
   readonly identity: FileIdentity;
   /** Prepared queries by {@link queryKey}, least recently used first. */
-  readonly queries: Map<string, PreparedQuery>;
+  readonly queries: BoundedMap<string, PreparedQuery>;
   /** The database's catalog, once read (a file that changes gets a new connection). */
   catalog?: Catalog;
   /** Table of each b-tree root page (`sqlite_schema`), once read for an explain. */
@@ -65,18 +66,12 @@ export function queryKey(mode: string, sql: string): string {
 
 /** The cached query for `key`, marked most recently used; `undefined` when not cached. */
 export function cachedQuery(open: SessionConnection, key: string): PreparedQuery | undefined {
-  const found = open.queries.get(key);
-  if (found !== undefined) {
-    open.queries.delete(key);
-    open.queries.set(key, found);
-  }
-  return found;
+  return open.queries.get(key);
 }
 
 /** Keeps `query` under `key`, dropping the least recently used one past {@link MAX_PREPARED_QUERIES}. */
 export function keepQuery(open: SessionConnection, key: string, query: PreparedQuery): void {
   open.queries.set(key, query);
-  if (open.queries.size > MAX_PREPARED_QUERIES) open.queries.delete(open.queries.keys().next().value!);
 }
 
 /** The connection cache of a session. */
@@ -117,7 +112,7 @@ export function createSessionConnections(maxCopyBytes: number): SessionConnectio
       if (cached) discard(file, cached);
       const opened = openReadOnly(file, maxCopyBytes);
       if (!(opened instanceof Database)) return opened;
-      const open: SessionConnection = { connection: opened, identity, queries: new Map() };
+      const open: SessionConnection = { connection: opened, identity, queries: new BoundedMap(MAX_PREPARED_QUERIES, { refreshOnRead: true }) };
       connections.set(file, open);
       return open;
     },
