@@ -49,7 +49,7 @@ export interface CheckCommandOptions {
   /** LIMIT policy: largest allowed integer literal (rows). */
   readonly maxLimit?: number;
   /** Functions allowed beyond the dialect's list of pure functions (e.g. the team's UDFs). */
-  readonly allowFunctions?: readonly string[];
+  readonly allowedFunctions?: readonly string[];
   /** Print one JSON object instead of text. */
   readonly json: boolean;
 }
@@ -105,7 +105,7 @@ export function registerCheckCommand(program: Command): void {
     .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
     .option('--max-limit <n>', 'LIMIT policy: the outermost query needs LIMIT n with 1 <= n <= this', parsePositiveInteger)
-    .option('--allow-functions <list>', "functions L3 allows beyond the dialect's list of pure functions: comma-separated names (e.g. your UDFs)", parseList)
+    .option('--allowed-functions <list>', "functions L3 allows beyond the dialect's list of pure functions: comma-separated names (e.g. your UDFs)", parseList)
     .option('--json', 'print one JSON object (pass, sql, rungs) instead of text', false)
     .action(async (options: CheckCommandOptions) => {
       const io = cliIoOf(command);
@@ -128,7 +128,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     const policy = {
       ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
       ...(options.allowedTables !== undefined ? { allowedTables: options.allowedTables } : {}),
-      ...(options.allowFunctions !== undefined ? { allowedFunctions: options.allowFunctions } : {}),
+      ...(options.allowedFunctions !== undefined ? { allowedFunctions: options.allowedFunctions } : {}),
     };
 
     const target = await resolveTarget(options, runtime);

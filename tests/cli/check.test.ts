@@ -189,11 +189,11 @@ describe('runCheckCommand with a fixture and a role', () => {
   });
 });
 
-describe('check --allow-functions', () => {
+describe('check --allowed-functions', () => {
   it("a function off the dialect's list fails L3, and passes once listed", async () => {
     const sql = 'SELECT fiscal_quarter(order_date) FROM orders';
     const blocked = await run(sql, { db: undefined, dialect: 'postgres', json: true });
-    const allowed = await run(sql, { db: undefined, dialect: 'postgres', json: true, allowFunctions: ['fiscal_quarter'] });
+    const allowed = await run(sql, { db: undefined, dialect: 'postgres', json: true, allowedFunctions: ['fiscal_quarter'] });
     const safety = (out: string) => (JSON.parse(out) as CheckReport).rungs[2]!;
     expect([blocked.code, safety(blocked.out).status, safety(blocked.out).issues.map((issue) => `${issue.kind}: ${issue.message}`)]).toEqual([
       1,
