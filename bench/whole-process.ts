@@ -30,7 +30,10 @@ export interface ProcessSpec {
 export interface ProcessRun {
   /** Wall milliseconds from spawn to exit. */
   readonly ms: number;
-  /** Largest sum of VmRSS over the process and its descendants, sampled every 20 ms, in bytes. */
+  /**
+   * Largest sum of VmRSS over the process and its descendants, sampled every 20 ms, in bytes
+   * (with GNU time wrapping the process for {@link ProcessRun.cpuMs}, its own 1–2 MiB count too).
+   */
   readonly peakTreeBytes: number;
   /**
    * User + system CPU milliseconds of the process and its reaped descendants, from the operating

@@ -253,7 +253,7 @@ function scalarString(node: YamlNode | undefined): string | undefined {
 const EXCLUSIVE_FIELDS: readonly (readonly string[])[] = [['db', 'db_path']];
 
 /** An item's fields over the file's `defaults` (the item's own field wins; see {@link EXCLUSIVE_FIELDS}). */
-export function withDefaults(defaults: Readonly<Record<string, unknown>>, own: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function withDefaults(defaults: Readonly<Record<string, unknown>>, own: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...defaults };
   for (const group of EXCLUSIVE_FIELDS) {
     if (group.some((field) => field in own)) for (const field of group) delete merged[field];
