@@ -79,7 +79,7 @@ export async function startAhead(argv: readonly string[]): Promise<void> {
   const [name] = subcommandsNeeded(argv);
   const entry = SUBCOMMANDS.find((candidate) => candidate.name === name);
   const needs = entry?.needs?.(args.slice(args.indexOf(entry.name) + 1));
-  if (needs?.engine) (await import('../engine/sqlite/sqlite-engine.js')).startSqliteChildAhead();
+  if (needs?.engine) (await import('../engine/sqlite/sqlite-children.js')).startSqliteChildAhead();
   if (needs?.parser) (await import('../sql/bounded-parse.js')).warmParserThread();
 }
 

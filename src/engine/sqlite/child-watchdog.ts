@@ -27,6 +27,12 @@
  *
  * Report lines start with {@link WATCHDOG_REPORT_PREFIX} and hold JSON
  * ({@link WatchdogReport}); the parent reads them from the child's stdout.
+ *
+ * The child takes jobs before the thread runs: a thread boots a Node environment of its own (50–100
+ * ms, longer than the child's own start), and it boots on its own even while a statement blocks
+ * the main thread. A job begun before then is in the shared state already, so the thread's first
+ * sample judges it by its own start and deadline like any other; only the slack of that first
+ * check is longer (the thread's boot instead of one sample).
  */
 import { Worker } from 'node:worker_threads';
 
@@ -98,12 +104,15 @@ interface ThreadData extends WatchdogSettings {
 }
 
 /**
- * Starts the watchdog thread of this process.
+ * Starts the watchdog thread of this process. The handle works at once: jobs begun before the
+ * thread runs are judged at its first sample (see the module doc).
  *
  * @param settings - memory cap, parent pid and report fd.
- * @returns the handle, once the thread runs (it must run before the first job can block).
+ * @param onFailure - called when the thread cannot start or stops (the child must not run jobs
+ *   unwatched: the caller ends the process).
+ * @returns the handle.
  */
-export async function startChildWatchdog(settings: WatchdogSettings): Promise<ChildWatchdog> {
+export function startChildWatchdog(settings: WatchdogSettings, onFailure: (error: unknown) => void): ChildWatchdog {
   const control = new SharedArrayBuffer(TIMES_OFFSET + 2 * Float64Array.BYTES_PER_ELEMENT);
   const state = new Int32Array(control, 0, 2);
   const times = new Float64Array(control, TIMES_OFFSET, 2);
@@ -121,10 +130,9 @@ export async function startChildWatchdog(settings: WatchdogSettings): Promise<Ch
   // `__name` is the helper a TypeScript runner may insert into compiled functions.
   const source = `const __name = (fn) => fn;\n(${watchdogThread.toString()})(require('node:worker_threads').workerData);`;
   const worker = new Worker(source, { eval: true, workerData: data });
-  await new Promise<void>((resolve, reject) => {
-    worker.once('online', () => resolve());
-    worker.once('error', reject);
-  });
+  worker.once('error', onFailure);
+  // The thread loops until it kills the process: any exit of its own is a failure.
+  worker.once('exit', (code) => onFailure(new Error(`watchdog thread exited with code ${code}`)));
   // The thread must never keep the child alive by itself (the IPC channel decides that).
   worker.unref();
   return {

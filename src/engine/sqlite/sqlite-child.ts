@@ -1,6 +1,6 @@
 /**
- * Entry point of one engine child process (forked by sqlite-pool.ts with an IPC channel and
- * `serialization: 'advanced'`; argv: the parent's pid and the memory cap in bytes). Receives
+ * Entry point of one engine child process (forked by sqlite-pool.ts with a JSON IPC channel;
+ * argv: the parent's pid and the memory cap in bytes). Receives
  * {@link ChildBatch}es of jobs and answers each job with a {@link ChildMessage}, one at a time in
  * the order received (child-job-queue.ts).
  *
@@ -13,6 +13,8 @@
 import { startChildWatchdog } from './child-watchdog.js';
 import { createChildJobQueue } from './child-job-queue.js';
 import type { ChildBatch, ChildMessage } from './sqlite-protocol.js';
+import { tagRows } from './wire-cells.js';
+import type { Cell } from '../engine.js';
 
 const send = process.send?.bind(process);
 if (!send) {
@@ -27,8 +29,13 @@ if (!Number.isSafeInteger(parentPid) || !Number.isSafeInteger(maxMemoryBytes)) {
   process.exit(2);
 }
 
-// The watchdog thread boots while this thread loads better-sqlite3 (two cores: the child is ready sooner).
-const [watchdog, { createSqliteSession }] = await Promise.all([startChildWatchdog({ maxMemoryBytes, parentPid, reportFd: 1 }), import('./sqlite-session.js')]);
+// The watchdog thread boots while this thread loads better-sqlite3 and runs the first jobs: it
+// judges a job begun before it runs at its first sample (child-watchdog.ts).
+const watchdog = startChildWatchdog({ maxMemoryBytes, parentPid, reportFd: 1 }, (error) => {
+  console.error(`sqlite-child: watchdog thread failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(70);
+});
+const { createSqliteSession } = await import('./sqlite-session.js');
 const session = createSqliteSession({ maxMemoryBytes });
 
 const jobs = createChildJobQueue({
@@ -36,7 +43,9 @@ const jobs = createChildJobQueue({
     let message: ChildMessage;
     watchdog.begin(request.id, request.timeoutMs);
     try {
-      message = { type: 'result', id: request.id, outcome: session.handle(request) };
+      const outcome = session.handle(request);
+      const tagged = outcome.ok && 'result' in outcome && 'rows' in outcome.result && tagRows(outcome.result.rows as Cell[][]);
+      message = { type: 'result', id: request.id, outcome, ...(tagged ? { tagged } : {}) };
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       message = { type: 'result', id: request.id, outcome: { ok: false, error: { code: 'engine_failure', message: `engine child failed: ${text.replace(/\s*\n\s*/g, ' ')}` } } };

@@ -10,6 +10,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LadderError } from '../../errors.js';
 import type { ChildMessage } from './sqlite-protocol.js';
+import { SQLITE_ENGINE_DEFAULTS } from './sqlite-defaults.js';
+import { untagRows, type WireCell } from './wire-cells.js';
 
 /** A started child process and what it has said so far (owned by a pool, or standing by). */
 export interface StartedChild {
@@ -49,12 +51,24 @@ export function heapMiBFor(maxMemoryBytes: number): number {
   return Math.max(16, Math.floor(maxMemoryBytes / 2 ** 20));
 }
 
+/**
+ * The environment of a child: this process's, without `NODE_EXTRA_CA_CERTS`. Node reads and parses
+ * that certificate file at every process start (about 40 ms for a system bundle), and a child
+ * only reads local SQLite files: it never opens a TLS connection.
+ */
+export function childEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (env['NODE_EXTRA_CA_CERTS'] === undefined) return env;
+  const { NODE_EXTRA_CA_CERTS: _unused, ...rest } = env;
+  return rest;
+}
+
 /** Forks one child; its events go to the handlers its owner sets (until then: recorded only). */
 export function startChild(entry: { file: string; execArgv: string[] }, maxMemoryBytes: number): StartedChild {
   installExitHook();
   const child = fork(entry.file, [String(process.pid), String(maxMemoryBytes)], {
-    serialization: 'advanced',
+    serialization: 'json',
     execArgv: [...entry.execArgv, `--max-old-space-size=${heapMiBFor(maxMemoryBytes)}`],
+    env: childEnvironment(),
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   allChildren.add(child);
@@ -81,7 +95,10 @@ export function startChild(entry: { file: string; execArgv: string[] }, maxMemor
   });
   (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
   (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
-  child.on('message', (message: ChildMessage) => started.onMessage(message));
+  child.on('message', (message: ChildMessage) => {
+    if (message.type === 'result' && message.tagged && message.outcome.ok && 'result' in message.outcome && 'rows' in message.outcome.result) untagRows(message.outcome.result.rows as unknown as WireCell[][]);
+    started.onMessage(message);
+  });
   // 'close' (not 'exit'): stderr is fully read by then, so a V8 heap overflow is recognised.
   child.once('close', (code, signal) => {
     allChildren.delete(child);
@@ -161,6 +178,17 @@ export function startSqliteChildrenAhead(count: number, maxMemoryBytes: number):
     };
     setChildRef(started.child, false);
   }
+}
+
+/**
+ * Starts one engine child now, before any engine exists, with the default memory cap: the first
+ * engine created with that cap (the default) adopts it instead of forking its own. For a command
+ * line that will run SQL, called before it loads its modules, so the child's start-up (a Node
+ * start, better-sqlite3, the watchdog thread) overlaps the parent's. Until adopted the child keeps
+ * nothing alive; a process that never creates such an engine kills it at exit.
+ */
+export function startSqliteChildAhead(): void {
+  startSqliteChildrenAhead(1, SQLITE_ENGINE_DEFAULTS.maxMemoryBytes);
 }
 
 /** The child entry next to this module: `.ts` under a TypeScript runner (vitest), `.js` in dist. */

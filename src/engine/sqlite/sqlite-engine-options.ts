@@ -9,6 +9,7 @@ import path from 'node:path';
 import { LadderError } from '../../errors.js';
 import { rejectUnknownKeys } from '../../options.js';
 import type { DoubleQuoteMode, ExecuteRequest } from '../engine.js';
+import { SQLITE_ENGINE_DEFAULTS as DEFAULTS } from './sqlite-defaults.js';
 
 /** Options of `createSqliteEngine`. Every field is optional. */
 export interface SqliteEngineOptions {
@@ -54,14 +55,8 @@ export interface ResolvedRequest {
   readonly doubleQuotes: DoubleQuoteMode;
 }
 
-/** Defaults of {@link SqliteEngineOptions} other than `poolSize`. */
-export const SQLITE_ENGINE_DEFAULTS = {
-  timeoutMs: 10_000,
-  maxRows: 100_000,
-  maxMemoryBytes: 512 * 2 ** 20,
-  maxResultBytes: 64 * 2 ** 20,
-  doubleQuotes: 'legacy',
-} as const satisfies Omit<ResolvedSqliteEngineOptions, 'poolSize'>;
+/** Defaults of {@link SqliteEngineOptions} other than `poolSize` (sqlite-defaults.ts). */
+export const SQLITE_ENGINE_DEFAULTS = DEFAULTS satisfies Omit<ResolvedSqliteEngineOptions, 'poolSize'>;
 
 /** Smallest accepted `maxMemoryBytes`: a Node child with better-sqlite3 needs about 50 MiB idle. */
 export const MIN_MEMORY_BYTES = 64 * 2 ** 20;

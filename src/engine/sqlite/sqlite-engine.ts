@@ -22,9 +22,10 @@
  */
 import { LadderError } from '../../errors.js';
 import type { Catalog, Engine, ExecutionOutcome, ExplainOutcome } from '../engine.js';
-import { databasePath, resolveRequest, resolveSqliteEngineOptions, SQLITE_ENGINE_DEFAULTS, type ResolvedSqliteEngineOptions, type SqliteEngineOptions } from './sqlite-engine-options.js';
+import { databasePath, resolveRequest, resolveSqliteEngineOptions, type ResolvedSqliteEngineOptions, type SqliteEngineOptions } from './sqlite-engine-options.js';
 import { checkPinnedFile } from './pinned-files.js';
-import { createSqlitePool, startSqliteChildrenAhead } from './sqlite-pool.js';
+import { createSqlitePool } from './sqlite-pool.js';
+export { startSqliteChildAhead } from './sqlite-children.js';
 import type { CatalogOutcome } from './sqlite-protocol.js';
 
 /** The SQLite {@link Engine} with pool introspection for tests and diagnostics. */
@@ -42,16 +43,6 @@ export interface SqliteEngine extends Engine {
   warm(children?: number): void;
 }
 
-/**
- * Starts one engine child now, before any engine exists, with the default memory cap: the first
- * engine created with that cap (the default) adopts it instead of forking its own. For a command
- * line that will run SQL, called before it loads its modules, so the child's start-up (a Node
- * start, better-sqlite3, the watchdog thread) overlaps the parent's. Until adopted the child keeps
- * nothing alive; a process that never creates such an engine kills it at exit.
- */
-export function startSqliteChildAhead(): void {
-  startSqliteChildrenAhead(1, SQLITE_ENGINE_DEFAULTS.maxMemoryBytes);
-}
 
 /**
  * Creates a SQLite engine. No child process starts until the first call.

@@ -1,7 +1,7 @@
 /**
  * Messages between the SQLite engine (parent) and its child processes. Sent over Node's IPC
- * channel with `serialization: 'advanced'` (the V8 serializer), so `bigint` and `Uint8Array`
- * cells cross the boundary exactly.
+ * channel as JSON; result cells JSON would not carry exactly (`bigint`, `Uint8Array`, ±Infinity,
+ * NaN, -0) travel tagged (wire-cells.ts) and cross the boundary exactly.
  *
  * The parent sends jobs in batches ({@link ChildBatch}: every job it hands a child in one turn of
  * its event loop goes in one message, one pipe write); the child runs them one at a time, in the
@@ -48,4 +48,10 @@ export type CatalogOutcome =
 export type ChildMessage =
   /** Sent once, when the child has loaded better-sqlite3 and listens for jobs. */
   | { readonly type: 'ready' }
-  | { readonly type: 'result'; readonly id: number; readonly outcome: ExecutionOutcome | ExplainOutcome | CatalogOutcome };
+  | {
+      readonly type: 'result';
+      readonly id: number;
+      readonly outcome: ExecutionOutcome | ExplainOutcome | CatalogOutcome;
+      /** Set when the result's rows hold tagged cells (wire-cells.ts): the receiver restores them. */
+      readonly tagged?: true;
+    };

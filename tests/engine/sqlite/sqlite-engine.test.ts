@@ -82,6 +82,14 @@ describe('execute', () => {
     expect(Buffer.isBuffer(blob)).toBe(false);
   });
 
+  it('keeps the reals JSON cannot carry (±Infinity, -0) and text with newlines exact', async () => {
+    const outcome = await engine.execute({ db: fixture.file, sql: "SELECT 1e999, -1e999, -0.0, 0.0, char(97, 10, 98), ''" });
+    const row = outcome.ok ? outcome.result.rows[0]! : [];
+    expect(row).toEqual([Infinity, -Infinity, -0, 0, 'a\nb', '']);
+    expect(Object.is(row[2], -0)).toBe(true);
+    expect(Object.is(row[3], 0)).toBe(true);
+  });
+
   it('runs VALUES and WITH … SELECT', async () => {
     const values = await engine.execute({ db: fixture.file, sql: "VALUES (1, 'a'), (2, 'b')" });
     expect(values).toMatchObject({ ok: true, result: { columns: ['column1', 'column2'], rows: [[1, 'a'], [2, 'b']] } });

@@ -237,6 +237,25 @@ describe('pool', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')('starts children without NODE_EXTRA_CA_CERTS (Node would parse the file at every child start) and with the rest of the environment', async () => {
+    const saved = process.env['NODE_EXTRA_CA_CERTS'];
+    // Any readable PEM file will do; the child must not be given one at all.
+    process.env['NODE_EXTRA_CA_CERTS'] = fixture.file;
+    process.env['LADDER_TEST_MARKER'] = 'kept';
+    const engine = createSqliteEngine({ poolSize: 1 });
+    try {
+      await engine.execute({ db: fixture.file, sql: 'SELECT 1' });
+      const environ = readFileSync(`/proc/${engine.childPids[0]}/environ`, 'utf8').split('\0');
+      expect(environ.filter((entry) => entry.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
+      expect(environ).toContain('LADDER_TEST_MARKER=kept');
+    } finally {
+      await engine.close();
+      if (saved === undefined) delete process.env['NODE_EXTRA_CA_CERTS'];
+      else process.env['NODE_EXTRA_CA_CERTS'] = saved;
+      delete process.env['LADDER_TEST_MARKER'];
+    }
+  });
+
   it('shouldGrow: one more child only when the oldest job waited a start-up time, none starting, room left', () => {
     const base = { live: 1, starting: 0, size: 2, waitedMs: 300, startupMs: 250 };
     expect(shouldGrow(base)).toBe(true);
