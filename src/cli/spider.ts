@@ -77,7 +77,7 @@ export function registerSpiderCommand(program: Command): void {
     .option('--keep-distinct', 'spider preset: do not remove DISTINCT from the queries (official --keep_distinct)', false)
     .option('--timeout-ms <n>', 'deadline per statement in milliseconds (default 10000)', parsePositiveInteger)
     .option('--out <file>', 'write one JSON line per item: {"i","db_id","exec","error","flags","goldIndex","hardness"}')
-    .option('--concurrency <n>', 'items evaluated at once (default 8)', parsePositiveInteger)
+    .option('--concurrency <n>', 'items evaluated at once (default 16)', parsePositiveInteger)
     .option('--test-suite', 'L5 on the items EX accepts: test-suite accuracy by hardness (distilled test suite, then the counterexample search), rejected and refuted items listed', false)
     .option('--no-search', 'with --test-suite: the distilled suite only, no counterexample search')
     .option('--suite-max-databases <n>', 'with --test-suite: databases drawn per gold (default 300)', parseNonNegativeInteger)

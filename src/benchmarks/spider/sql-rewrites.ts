@@ -89,6 +89,9 @@ export function replaceCurrentYear(sql: string, year: number): string {
   return sql.replace(/YEAR\s*\(\s*CURDATE\s*\(\s*\)\s*\)\s*/gi, String(year));
 }
 
+/** `distinct` in any ASCII case (a word token that lower-cases to `distinct` contains it). */
+const DISTINCT_LETTERS = /distinct/i;
+
 /**
  * Removes every word token `distinct` (any case) outside string literals, quoted identifiers and
  * comments, keeping everything else byte for byte; keeps only the first statement (up to and
@@ -97,6 +100,8 @@ export function replaceCurrentYear(sql: string, year: number): string {
  * @example removeDistinctTokens('SELECT COUNT(DISTINCT x) FROM t') // 'SELECT COUNT( x) FROM t'
  */
 export function removeDistinctTokens(sql: string): string {
+  // Without a `;` or the letters of `distinct` (any case) there is no token to act on.
+  if (!sql.includes(';') && !DISTINCT_LETTERS.test(sql)) return sql;
   let out = '';
   let cursor = 0;
   for (const token of tokenizeSqlite(sql)) {

@@ -10,6 +10,13 @@ describe('removeDistinctTokens (Spider parse.py remove_distinct)', () => {
     ['SELECT "DISTINCT", distinctive FROM t', 'SELECT "DISTINCT", distinctive FROM t'],
     ['SELECT a FROM t -- distinct\n', 'SELECT a FROM t -- distinct\n'],
     ['SELECT DISTINCT a FROM t; SELECT DISTINCT b FROM u', 'SELECT  a FROM t;'],
+    // No `distinct` letters: only a `;` can change the text.
+    ['SELECT a FROM t; SELECT b FROM u', 'SELECT a FROM t;'],
+    ["SELECT a FROM t WHERE b = ';'", "SELECT a FROM t WHERE b = ';'"],
+    ['SELECT a FROM t', 'SELECT a FROM t'],
+    ['SELECT DiStInCt a FROM t', 'SELECT  a FROM t'],
+    // Letters that only look alike are not the keyword.
+    ['SELECT dİstinct a FROM t', 'SELECT dİstinct a FROM t'],
   ])('%s', (input, output) => {
     expect(removeDistinctTokens(input)).toBe(output);
   });
