@@ -18,7 +18,6 @@
  */
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { PRESET_NAMES, type PresetName } from '../compare/policy.js';
 import type { GoldCheckSeverity } from '../dataset/gold-checks.js';
@@ -31,6 +30,7 @@ import { readAuditSource } from '../audit/audit-source.js';
 import { auditGolds } from '../audit/gold-audit.js';
 import { auditJson, renderAuditMarkdown, renderAuditText } from '../audit/render-audit.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
+import { progressBarOn } from './progress-bar.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
 
 /** Output formats of `--format`. */
@@ -116,9 +116,7 @@ export async function runAuditCommand(input: string, options: AuditCommandOption
       fixtures: { fixturesDir },
     });
     const source = await readAuditSource(input, { runtime, fixturesDir, ...(options.db === undefined ? {} : { dbDir: options.db }) });
-    const bar = io.stderr.isTTY
-      ? new cliProgress.SingleBar({ format: 'audit [{bar}] {value}/{total} items | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
-      : undefined;
+    const bar = await progressBarOn(io.stderr, 'audit [{bar}] {value}/{total} items | {duration_formatted}');
     bar?.start(source.items.length, 0);
     const report = await auditGolds(source, {
       runtime,

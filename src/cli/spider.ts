@@ -21,7 +21,6 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { LadderError } from '../errors.js';
@@ -32,6 +31,7 @@ import { HARDNESS_LEVELS } from '../benchmarks/spider/hardness.js';
 import { recordSpiderRunIdentity } from '../report/spider-run-identity.js';
 import { SUMMARY_TERMS } from '../report/summary-terms.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
+import { progressBarOn } from './progress-bar.js';
 import { checkAligned, checkDbDir, checkGoldFile, checkOutFolder, folderNames, readTables } from './spider-inputs.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
 // The L5 code (spider-test-suite.ts and the semantic rung it runs) is imported only with --test-suite.
@@ -131,9 +131,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     checkAligned(options.gold, options.pred, gold, predictions);
     await checkDbDir(options.db, gold);
     const engine = runtime.engine();
-    const bar = io.stderr.isTTY
-      ? new cliProgress.SingleBar({ format: 'spider [{bar}] {value}/{total} items | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
-      : undefined;
+    const bar = await progressBarOn(io.stderr, 'spider [{bar}] {value}/{total} items | {duration_formatted}');
     bar?.start(gold.length, 0);
     let done = 0;
     stopListening = onInterrupt((signal) => {
@@ -161,9 +159,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     bar?.stop();
     let testSuite: { items: readonly SpiderSemanticVerdict[]; summary: SpiderSemanticSummary } | undefined;
     if (semantic !== undefined) {
-      const l5Bar = io.stderr.isTTY
-        ? new cliProgress.SingleBar({ format: 'L5 {phase} [{bar}] {value}/{total} | {duration_formatted}', hideCursor: true, stream: io.stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic)
-        : undefined;
+      const l5Bar = await progressBarOn(io.stderr, 'L5 {phase} [{bar}] {value}/{total} | {duration_formatted}');
       let phase = '';
       const { evaluateSpiderTestSuite } = await import('../harness/spider-test-suite.js');
       testSuite = await evaluateSpiderTestSuite({

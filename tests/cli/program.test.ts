@@ -150,12 +150,14 @@ describe('what a run with L5 off loads', () => {
   const cli = (args: readonly string[], input?: string): LoadedModules =>
     modulesLoadedBy(['--import', TSX, 'bin/text2sql-ladder.ts', ...args], { ...(input === undefined ? {} : { input }), env: { TEXT2SQL_LADDER_CACHE_DIR: path.join(dir, 'cache') } });
 
-  it('spider --preset spider and a one-query check load no L5 checking code and no yaml', () => {
+  it('spider --preset spider and a one-query check load no L5 checking code, no yaml, and no progress bar off a terminal', () => {
     const spider = cli([...spiderArgs, '--preset', 'spider']);
     expect(spider.status).toBe(0);
     expect(spider.stdout).toContain('execution            1.000');
     expect(l5Modules(spider)).toEqual(L5_OPTIONS_AND_SERVICE);
     expect(spider.packages).not.toContain('yaml');
+    // stderr is a pipe here: no progress bar, so cli-progress is not loaded.
+    expect(spider.packages).not.toContain('cli-progress');
     const check = cli(['check', '--db', path.join(dir, 'database', 'shop', 'shop.sqlite')], 'SELECT name FROM items');
     expect(check.status).toBe(0);
     expect(l5Modules(check)).toEqual(['src/semantic/semantic-service.ts']);
