@@ -24,7 +24,10 @@
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { BUDGET_REASON, MAX_TREE_DEPTH } from './analysis-budget.js';
+import { codeCacheDir, preloadWithCodeCache } from './code-cache.js';
 import { BoundedMap } from '../bounded-map.js';
 
 /** Longest one parse may take, in milliseconds (a 100 KB chain parses in about 0.7 s). */
@@ -76,19 +79,26 @@ function startThread(): ParserThread {
   const state = new Int32Array(shared, 0, 3);
   const startedAt = new Float64Array(shared, 16, 1);
   const { port1, port2 } = new MessageChannel();
-  const data = {
+  const cstPath = require.resolve('sql-parser-cst');
+  // sql-parser-cst 0.42's generated parser, compiled with a code cache when it is where it was.
+  const generated = path.join(path.dirname(cstPath), 'parser.js');
+  const data: ThreadData = {
     port: port2,
     state: shared,
     layout: { answered: ANSWERED, listening: LISTENING, running: RUNNING },
-    cstPath: require.resolve('sql-parser-cst'),
+    cstPath,
     nodeSqlParserPath: require.resolve('node-sql-parser'),
+    ...(existsSync(generated) ? { codeCache: { file: generated, dir: codeCacheDir() } } : {}),
     maxDepth: MAX_TREE_DEPTH,
     budget: BUDGET_REASON,
   };
   // Run from source: worker threads do not get the TypeScript loader of the main thread.
   // `__name` is the helper a TypeScript runner may insert into compiled functions.
-  const source = `const __name = (fn) => fn;\n(${parserThread.toString()})(require('node:worker_threads').workerData);`;
-  const worker = new Worker(source, { eval: true, workerData: data, transferList: [port2], resourceLimits: { stackSizeMb: 32, maxOldGenerationSizeMb: 512 } });
+  // `require` goes in as an argument: a bundler rewrites a `require` it sees in this module's code.
+  const source = `const __name = (fn) => fn;\n(${parserThread.toString()})(require('node:worker_threads').workerData, require, ${preloadWithCodeCache.toString()});`;
+  // No inherited options: the code above is self-contained CommonJS, and an inherited
+  // `--input-type=module` (a `node --input-type=module -e` caller) would make it an ES module.
+  const worker = new Worker(source, { eval: true, execArgv: [], workerData: data, transferList: [port2], resourceLimits: { stackSizeMb: 32, maxOldGenerationSizeMb: 512 } });
   worker.unref();
   worker.on('error', () => {
     // A thread that died (out of memory on a pathological input) is replaced on the next call.
@@ -262,16 +272,22 @@ interface ThreadData {
   readonly layout: { readonly answered: number; readonly listening: number; readonly running: number };
   readonly cstPath: string;
   readonly nodeSqlParserPath: string;
+  /** The parser's generated file and the folder of its code cache (code-cache.ts); absent: no cache. */
+  readonly codeCache?: { readonly file: string; readonly dir: string };
   readonly maxDepth: number;
   readonly budget: string;
 }
 
 /**
  * The thread's body. Self-contained on purpose: it is run from its source text, so it may use
- * only its argument, globals and `require`.
+ * only its arguments and globals.
+ * @param data - the thread's settings.
+ * @param load - the thread's `require`.
+ * @param preload - {@link preloadWithCodeCache}, from its source text too.
  */
-function parserThread(data: ThreadData): void {
-  const cst = require(data.cstPath) as { parse: (text: string, options: object) => unknown };
+function parserThread(data: ThreadData, load: NodeJS.Require, preload: typeof preloadWithCodeCache): void {
+  const cached = data.codeCache === undefined ? undefined : preload(load, data.codeCache.file, data.codeCache.dir);
+  const cst = load(data.cstPath) as { parse: (text: string, options: object) => unknown };
   let nodeParser: { astify: (text: string, options: object) => unknown } | undefined;
   const state = new Int32Array(data.state, 0, 3);
   const startedAt = new Float64Array(data.state, 16, 1);
@@ -313,7 +329,7 @@ function parserThread(data: ThreadData): void {
         value = cst.parse(job.text, job.options);
       } else {
         if (!nodeParser) {
-          const { Parser } = require(data.nodeSqlParserPath) as { Parser: new () => { astify: (text: string, options: object) => unknown } };
+          const { Parser } = load(data.nodeSqlParserPath) as { Parser: new () => { astify: (text: string, options: object) => unknown } };
           nodeParser = new Parser();
         }
         value = nodeParser.astify(job.text, job.options);
@@ -331,6 +347,9 @@ function parserThread(data: ThreadData): void {
         reply = location?.start ? { id: job.id, ok: false, message, location: { start: { ...(location.start.line !== undefined ? { line: location.start.line } : {}), ...(location.start.column !== undefined ? { column: location.start.column } : {}) } } } : { id: job.id, ok: false, message };
       }
     }
+    // Before the first answer (a short command may exit right after it): the cache then also
+    // holds the functions a parse compiled. Once per thread, only when no cache was read.
+    if (job.kind === 'sql-parser-cst') cached?.save();
     try {
       data.port.postMessage(reply);
     } catch {

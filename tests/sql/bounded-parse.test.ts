@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseInWorker, parseInWorkerAhead } from '../../src/sql/bounded-parse.js';
 import { parseSql, parseSqlAhead } from '../../src/sql/parse.js';
@@ -11,6 +13,15 @@ describe('parseInWorker', () => {
     const failed = parseInWorker('sql-parser-cst', 'SELEC 1', CST);
     expect(failed).toMatchObject({ ok: false, budget: false });
     expect(failed.ok ? '' : failed.message).toMatch(/^Syntax Error: Unexpected "SELEC"/);
+  });
+
+  it('starts its thread under `node --input-type=module -e` (the thread does not inherit that option)', () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "const { parseInWorker } = await import('./src/sql/bounded-parse.ts'); console.log(parseInWorker('sql-parser-cst', 'SELECT 1', { dialect: 'sqlite' }).ok);"], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(child.stdout.trim()).toBe('true');
   });
 
   it('stops a parse that backtracks exponentially at its time budget, then parses the next text', () => {

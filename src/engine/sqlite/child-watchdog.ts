@@ -128,8 +128,11 @@ export function startChildWatchdog(settings: WatchdogSettings, onFailure: (error
   // The thread's code is this module's own function, run from source: worker threads do not get
   // the TypeScript loader of the main thread, and the compiled function text needs no import.
   // `__name` is the helper a TypeScript runner may insert into compiled functions.
-  const source = `const __name = (fn) => fn;\n(${watchdogThread.toString()})(require('node:worker_threads').workerData);`;
-  const worker = new Worker(source, { eval: true, workerData: data });
+  // `require` goes in as an argument: a bundler rewrites a `require` it sees in this module's code.
+  const source = `const __name = (fn) => fn;\n(${watchdogThread.toString()})(require('node:worker_threads').workerData, require);`;
+  // No inherited options: the code is self-contained CommonJS (the child's `--import` of a
+  // TypeScript loader under a test runner has nothing to do here).
+  const worker = new Worker(source, { eval: true, execArgv: [], workerData: data });
   worker.once('error', onFailure);
   // The thread loops until it kills the process: any exit of its own is a failure.
   worker.once('exit', (code) => onFailure(new Error(`watchdog thread exited with code ${code}`)));
@@ -157,10 +160,12 @@ function monotonicMs(): number {
 
 /**
  * The thread's body (see the module doc). Self-contained on purpose: it is run from its source
- * text, so it may use only its argument, globals and `require`.
+ * text, so it may use only its arguments and globals.
+ * @param data - the thread's settings.
+ * @param load - the thread's `require`.
  */
-function watchdogThread(data: ThreadData): void {
-  const fs = require('node:fs') as typeof import('node:fs');
+function watchdogThread(data: ThreadData, load: NodeJS.Require): void {
+  const fs = load('node:fs') as typeof import('node:fs');
   const { state: STATE_SLOT, idle: IDLE_SLOT, startedAt, deadlineAt, claimed, timesOffset } = data.layout;
   const state = new Int32Array(data.control, 0, 2);
   const times = new Float64Array(data.control, timesOffset, 2);
