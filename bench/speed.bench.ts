@@ -28,7 +28,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository root: this file runs from dist/bench/. */
 const root = path.resolve(here, '../..');
 const SLICE = path.resolve(process.env['SPIDER_SLICE_DIR'] ?? path.join(root, '../shared/data/spider-dev-slice'));
-const CLI = path.join(root, 'dist/bin/text2sql-ladder.js');
+const CLI = path.join(root, 'dist/cli/text2sql-ladder.js');
 const FLOOR = path.join(here, 'raw-floor.js');
 const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 5));
 const node = process.execPath;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 /** This package's version when the only argument is `--version` / `-V`, else `undefined`. */
 function versionOnly(args: readonly string[]): string | undefined {
   if (args.length !== 1 || (args[0] !== '--version' && args[0] !== '-V')) return undefined;
-  // dist/bin/ in the package, bin/ in the sources: the first package.json above with our name.
+  // dist/cli/ (the bundle) or dist/bin/ in the package, bin/ in the sources: the first package.json above with our name.
   for (const relative of ['../../package.json', '../package.json']) {
     try {
       const manifest = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };

@@ -73,7 +73,7 @@ afterAll(() => {
 function launchSpiderCli(): ChildProcess {
   const child = spawn(
     process.execPath,
-    ['dist/bin/text2sql-ladder.js', 'spider', '--gold', path.join(work, 'gold.sql'), '--pred', path.join(work, 'pred.sql'), '--db', path.join(work, 'database'), '--timeout-ms', '600000'],
+    ['dist/cli/text2sql-ladder.js', 'spider', '--gold', path.join(work, 'gold.sql'), '--pred', path.join(work, 'pred.sql'), '--db', path.join(work, 'database'), '--timeout-ms', '600000'],
     { cwd: ROOT, stdio: 'ignore' },
   );
   launched.push(child);
@@ -117,7 +117,7 @@ describe('the Spider CLI with --out interrupted during a runaway statement', () 
     const out = path.join(work, `interrupted-${signal}.jsonl`);
     const child = spawn(
       process.execPath,
-      ['dist/bin/text2sql-ladder.js', 'spider', '--gold', path.join(work, 'gold.sql'), '--pred', path.join(work, 'pred.sql'), '--db', path.join(work, 'database'), '--timeout-ms', '600000', '--out', out],
+      ['dist/cli/text2sql-ladder.js', 'spider', '--gold', path.join(work, 'gold.sql'), '--pred', path.join(work, 'pred.sql'), '--db', path.join(work, 'database'), '--timeout-ms', '600000', '--out', out],
       { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     launched.push(child);
