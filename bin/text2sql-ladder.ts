@@ -21,14 +21,9 @@ const version = versionOnly(process.argv.slice(2));
 if (version !== undefined) {
   process.stdout.write(`${version}\n`);
 } else {
-  // No optimizing compiler (TurboFan) in this process: a command's hot functions are large async
-  // ones, and compiling them costs more CPU than the optimized code saves in the runs measured,
-  // from 500 to 10 000 Spider items and L5 test suites (docs/performance.md). The interpreter's
-  // baseline compiler still runs. Set before anything else loads; the engine children get the
-  // same flag (sqlite-children.ts).
-  (await import('node:v8')).setFlagsFromString('--no-opt');
   // What the command line will need (an engine child, the parser thread) starts before the
-  // program and its packages load, so that the child's start-up overlaps theirs.
+  // program and its packages load, so that the child's start-up overlaps theirs; a short run
+  // also turns off V8's optimizing compiler for itself and its children (subcommands.ts).
   const { startAhead } = await import('../src/cli/subcommands.js');
   await startAhead(process.argv);
   const { runCli } = await import('../src/cli/program.js');

@@ -25,14 +25,20 @@ export interface Subcommand {
    * Those start before the module loads ({@link startAhead}).
    */
   readonly needs?: (args: readonly string[]) => { readonly engine: boolean; readonly parser: boolean };
+  /**
+   * Whether a run with these arguments (after the subcommand's name) is short: its hot functions
+   * run too few times for V8's optimizing compiler to pay for itself, so it runs, and starts its
+   * engine children, without it ({@link startAhead}). Absent: not short (V8's defaults).
+   */
+  readonly short?: (args: readonly string[]) => boolean;
 }
 
 const FIXTURES_SUMMARY = 'Commands about fixtures (snapshot databases)';
 
 /** Every subcommand: adding one is one line here plus its module. */
 export const SUBCOMMANDS: readonly Subcommand[] = [
-  { name: 'spider', term: 'spider [options]', summary: 'Spider-format execution accuracy by hardness, under an explicit comparison policy', load: async () => (await import('./spider.js')).registerSpiderCommand, needs: (args) => ({ engine: true, parser: args.includes('--diagnostics') }) },
-  { name: 'check', term: 'check [options]', summary: 'Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin', load: async () => (await import('./check.js')).registerCheckCommand, needs: (args) => ({ engine: optionValue(args, '--dialect', 'sqlite') === 'sqlite', parser: true }) },
+  { name: 'spider', term: 'spider [options]', summary: 'Spider-format execution accuracy by hardness, under an explicit comparison policy', load: async () => (await import('./spider.js')).registerSpiderCommand, needs: (args) => ({ engine: true, parser: args.includes('--diagnostics') }), short: (args) => !args.includes('--test-suite') },
+  { name: 'check', term: 'check [options]', summary: 'Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin', load: async () => (await import('./check.js')).registerCheckCommand, needs: (args) => ({ engine: optionValue(args, '--dialect', 'sqlite') === 'sqlite', parser: true }), short: () => true },
   { name: 'compare', term: 'compare [options] <base> <cand>', summary: 'Compare a candidate run with a baseline item by item: rates, regressions, exact McNemar test, paired bootstrap CI, CI gate', load: async () => (await import('./compare.js')).registerCompareCommand },
   { name: 'fixtures', term: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => (await import('./fixtures-strength.js')).registerFixturesCommand },
   { name: 'fixtures', term: 'fixtures', summary: FIXTURES_SUMMARY, load: async () => {
@@ -40,7 +46,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
     return (program) => registerFixturesBuildCommand(commandGroup(program, 'fixtures', FIXTURES_SUMMARY));
   } },
   { name: 'init', term: 'init [options] [dir]', summary: 'Scaffold an app-repo evaluation: promptfoo config, a fixture, a dataset, a recording, package.json scripts', load: async () => (await import('./init.js')).registerInitCommand },
-  { name: 'audit', term: 'audit [options] <input>', summary: 'Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more', load: async () => (await import('./audit.js')).registerAuditCommand, needs: () => ({ engine: true, parser: false }) },
+  { name: 'audit', term: 'audit [options] <input>', summary: 'Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more', load: async () => (await import('./audit.js')).registerAuditCommand, needs: () => ({ engine: true, parser: false }), short: (args) => !args.includes('--strength') },
 ];
 
 /**
@@ -71,15 +77,28 @@ function optionValue(args: readonly string[], name: string, fallback: string): s
  * with `--diagnostics`: without it the Spider path reads golds from their tokens, and the thread
  * starts on the first gold whose tokens do not decide its ORDER BY). Nothing for other command
  * lines, nor for `--help`.
+ *
+ * A short run ({@link Subcommand.short}: `spider` without `--test-suite`, `check`, `audit`
+ * without `--strength`) first turns off V8's optimizing compiler (TurboFan) in this process and
+ * in the engine children it starts. Their hot functions are large async ones: compiling them cost
+ * more CPU than the optimized code saved, from 500 to 10 000 Spider items, while an L5 run (test
+ * suites, fixture strength) runs its loops long enough to gain from it (docs/performance.md).
  * @param argv - as `process.argv`.
  */
 export async function startAhead(argv: readonly string[]): Promise<void> {
   const args = argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) return;
   const [name] = subcommandsNeeded(argv);
-  const entry = SUBCOMMANDS.find((candidate) => candidate.name === name);
-  const needs = entry?.needs?.(args.slice(args.indexOf(entry.name) + 1));
-  if (needs?.engine) (await import('../engine/sqlite/sqlite-children.js')).startSqliteChildAhead();
-  if (needs?.parser) (await import('../sql/bounded-parse.js')).warmParserThread();
+  const entry = SUBCOMMANDS.find((candidate) => candidate.name === name && candidate.needs !== undefined);
+  if (entry === undefined) return;
+  const own = args.slice(args.indexOf(entry.name) + 1);
+  const needs = entry.needs!(own);
+  const children = needs.engine ? await import('../engine/sqlite/sqlite-children.js') : undefined;
+  if (entry.short?.(own) === true) {
+    (await import('node:v8')).setFlagsFromString('--no-opt');
+    children?.setEngineChildV8Flags(['--no-opt']);
+  }
+  children?.startSqliteChildAhead();
+  if (needs.parser) (await import('../sql/bounded-parse.js')).warmParserThread();
 }
 

@@ -3,7 +3,7 @@
  * top-level help from their summaries, which must read as the loaded commands' descriptions. A run
  * with L5 off loads none of L5's checking code (suite builder, counterexample search, yaml).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -240,6 +240,50 @@ describe('SUBCOMMANDS needs', () => {
     expect(needs('spider', '--preset', 'spider')).toEqual({ engine: true, parser: false });
     expect(needs('spider', '--diagnostics')).toEqual({ engine: true, parser: true });
     expect(needs('check', '--db', 'warehouse')).toEqual({ engine: true, parser: true });
+  });
+
+  it('calls a run short (no optimizing compiler) unless it runs L5', () => {
+    const short = (name: string, ...args: string[]): boolean | undefined => SUBCOMMANDS.find((entry) => entry.name === name && entry.short !== undefined)?.short?.(args);
+    expect(short('spider', '--gold', 'g.sql')).toBe(true);
+    expect(short('spider', '--gold', 'g.sql', '--test-suite')).toBe(false);
+    expect(short('check', '--db', 'warehouse')).toBe(true);
+    expect(short('audit', 'datasets/warehouse.yaml')).toBe(true);
+    expect(short('audit', 'datasets/warehouse.yaml', '--strength')).toBe(false);
+    expect(short('compare', 'a.json', 'b.json')).toBeUndefined();
+  });
+});
+
+describe('the V8 flags of a command line and of its engine children', () => {
+  /**
+   * Starts `spider` on a prediction that runs until its deadline, reads the command line of the
+   * engine child it started (Linux /proc), and ends the run.
+   */
+  async function childCommandLine(extra: readonly string[]): Promise<string[]> {
+    const dir = tempDir('ladder-v8-flags-');
+    mkdirSync(path.join(dir, 'database', 'shop'), { recursive: true });
+    makeDb(path.join(dir, 'database', 'shop', 'shop.sqlite'), 'CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);');
+    writeFileSync(path.join(dir, 'gold.sql'), 'SELECT a FROM t\tshop\n');
+    writeFileSync(path.join(dir, 'pred.sql'), 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT count(*) FROM c\n');
+    const run = spawn(process.execPath, ['--import', TSX, 'bin/text2sql-ladder.ts', 'spider', '--gold', path.join(dir, 'gold.sql'), '--pred', path.join(dir, 'pred.sql'), '--db', path.join(dir, 'database'), '--timeout-ms', '20000', ...extra], { cwd: ROOT, stdio: 'ignore' });
+    try {
+      for (let waited = 0; waited < 30_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const children = readdirSync(`/proc/${run.pid}/task`).flatMap((task) => readFileSync(`/proc/${run.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+        for (const child of children) {
+          const argv = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+          if (argv.some((arg) => arg.includes('sqlite-child'))) return argv;
+        }
+      }
+      throw new Error('no engine child seen');
+    } finally {
+      run.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it.runIf(process.platform === 'linux')('a short run starts its children without the optimizing compiler; an L5 run with it', async () => {
+    expect(await childCommandLine([])).toContain('--no-opt');
+    expect(await childCommandLine(['--test-suite'])).not.toContain('--no-opt');
   });
 });
 

@@ -62,19 +62,26 @@ export function childEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.P
   return rest;
 }
 
+/** V8 flags of the children this process starts from now on (default none: V8's own). */
+let childV8Flags: readonly string[] = [];
+
 /**
- * V8 flags of every child: no optimizing compiler (TurboFan). A child runs the same few functions
- * per statement; compiling them costs more CPU than the optimized code saves, measured on runs of
- * 500 to 10 000 Spider items (docs/performance.md).
+ * Sets the V8 flags of the engine children this process starts from now on (children already
+ * running keep theirs). The command line passes `['--no-opt']` for a short run, whose children run
+ * too few statements for V8's optimizing compiler to pay for itself (docs/performance.md); a
+ * library user's children get V8's defaults.
+ * @param flags - e.g. `['--no-opt']`; V8 flags only (a child's memory caps are added to them).
  */
-export const CHILD_V8_FLAGS: readonly string[] = ['--no-opt'];
+export function setEngineChildV8Flags(flags: readonly string[]): void {
+  childV8Flags = [...flags];
+}
 
 /** Forks one child; its events go to the handlers its owner sets (until then: recorded only). */
 export function startChild(entry: { file: string; execArgv: string[] }, maxMemoryBytes: number): StartedChild {
   installExitHook();
   const child = fork(entry.file, [String(process.pid), String(maxMemoryBytes)], {
     serialization: 'json',
-    execArgv: [...entry.execArgv, ...CHILD_V8_FLAGS, `--max-old-space-size=${heapMiBFor(maxMemoryBytes)}`],
+    execArgv: [...entry.execArgv, ...childV8Flags, `--max-old-space-size=${heapMiBFor(maxMemoryBytes)}`],
     env: childEnvironment(),
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
