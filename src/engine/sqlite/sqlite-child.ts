@@ -53,7 +53,18 @@ const jobs = createChildJobQueue({
     // The watchdog claimed the job (deadline or memory cap): the process is being killed.
     return watchdog.end(request.id) ? message : undefined;
   },
-  send: (message, written) => send(message, undefined, undefined, written),
+  send: (message, written) => {
+    try {
+      return send(message, undefined, undefined, written);
+    } catch (error) {
+      // A result within maxResultBytes whose JSON is still past V8's longest string (text of
+      // escaped control characters under a raised cap): the job's answer says so, the child goes on.
+      if (message.type !== 'result') throw error;
+      const text = error instanceof Error ? error.message : String(error);
+      const tooLarge: ChildMessage = { type: 'result', id: message.id, outcome: { ok: false, error: { code: 'result_too_large', message: `result too large to send to the parent (${text})` } } };
+      return send(tooLarge, undefined, undefined, written);
+    }
+  },
 });
 
 process.on('message', (batch: ChildBatch) => jobs.push(batch));

@@ -223,7 +223,9 @@ function runQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMode, l
 
 /**
  * Bytes a cell is counted as against `maxResultBytes`: 8 per cell plus its payload (2 per UTF-16
- * code unit of text, the blob's length). An upper bound of what the V8 serializer sends.
+ * code unit of text, the blob's length). The JSON the child sends can be longer (a control
+ * character is escaped in 6 bytes, a blob in base64); a result whose JSON cannot be built is
+ * answered `result_too_large` too (sqlite-child.ts).
  */
 export function cellBytes(cell: Cell): number {
   if (typeof cell === 'string') return 8 + 2 * cell.length;
