@@ -3,7 +3,7 @@
  *
  * Node 20 pays for every ES module it loads (resolve, read, compile, link), and a Spider run loads
  * about seventy of ours before its first item. The bundle is the same compiled JavaScript as
- * dist/ (tsc's output is its input, so what runs is what the tests check), in a few files:
+ * dist/ (tsc's output is its input, so what runs is what the tests check), in fewer files:
  * - `dist/cli/text2sql-ladder.js`, the `bin`: the entry and each subcommand in its own chunk, still
  *   imported only when its name is on the command line (esbuild's code splitting);
  * - `dist/cli/sqlite-child.js`, the engine child, next to the chunks, where the engine looks for it;
