@@ -18,7 +18,7 @@ import { PROXY_KINDS, applyBudget, comparePlans } from '../efficiency/compare-pl
 import type { BudgetVerdict, PlanComparison, ProxyKind } from '../efficiency/compare-plans.js';
 import { DEFAULT_TABLE_ROWS } from '../efficiency/statistics.js';
 import { collectTableAliases, mergeTableAliases, type TableAliases } from '../efficiency/table-aliases.js';
-import { parseSqlAhead } from '../sql/parse.js';
+import { parseSqlAhead, whenParsedAhead } from '../sql/parse.js';
 import { EfficiencyCache } from '../efficiency/efficiency-cache.js';
 import { DEFAULT_TIMING_RUNS, createEngineTimingSource, measureTimeRatio, rvesReward } from '../benchmarks/bird/ves.js';
 import type { TimingSource } from '../benchmarks/bird/ves.js';
@@ -121,7 +121,7 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
   // The gold's plan and the snapshot's facts are the same for every row that reaches L6 with them.
   const goldMode = doubleQuotes ?? engineDefaults(input.engine).doubleQuotes ?? 'legacy';
   // The two texts' parses (for their aliases) start in the parser thread before the engine is
-  // asked, and are read once it has answered: a parse read at once would block this thread.
+  // asked, and are read once both have answered: a parse read at once would block this thread.
   const parseAhead = input.parses ? (sql: string) => input.parses!.parseAhead(sql) : parseSqlAhead;
   parseAhead(input.predictedSql);
   parseAhead(input.goldSql);
@@ -130,6 +130,8 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
     explain(input.predictedSql),
     cache.snapshotFacts(input.engine, input.snapshot),
   ]);
+  const whenParsed = input.parses ? (sql: string) => input.parses!.whenParsed(sql) : whenParsedAhead;
+  await Promise.all([whenParsed(input.predictedSql), whenParsed(input.goldSql)]);
   const parse = input.parses ? (sql: string) => input.parses!.parse(sql) : undefined;
   const predictedAliases = collectTableAliases(input.predictedSql, parse);
   const goldAliases = collectTableAliases(input.goldSql, parse);

@@ -9,7 +9,7 @@
  */
 import type { Catalog, DoubleQuoteMode } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
-import { parseSql, parseSqlAhead } from '../sql/parse.js';
+import { parseSql, parseSqlAhead, whenParsedAhead } from '../sql/parse.js';
 import type { Dialect, ParseResult } from '../sql/parse.js';
 import { collectReferences } from '../sql/references.js';
 import type { References, ReferencesFailure } from '../sql/references.js';
@@ -36,6 +36,13 @@ export interface ParseMemo {
    * than `sqlite` (only SQLite parses are started ahead). Never throws for the text.
    */
   parseAhead(sql: string): void;
+  /**
+   * Resolves once the parse {@link ParseMemo.parseAhead} started for `sql` is done, so that the
+   * {@link ParseMemo.parse} that follows does not block this thread (an async rung awaits this
+   * instead, and its thread grades other items meanwhile); at once for a text this memo has or
+   * that is not being parsed ahead. Never rejects.
+   */
+  whenParsed(sql: string): Promise<void>;
   /**
    * {@link collectReferences} of `sql` on its memoized tree, once per (text, catalog, double-quote
    * mode). Without a catalog, a resolution made with one is reused: the tables, CTEs and table
@@ -74,6 +81,9 @@ export function createParseMemo(dialect: Dialect): ParseMemo {
     parse,
     parseAhead(sql) {
       if (dialect === 'sqlite' && !trees.has(sql)) parseSqlAhead(sql);
+    },
+    whenParsed(sql) {
+      return dialect === 'sqlite' && !trees.has(sql) ? whenParsedAhead(sql) : Promise.resolve();
     },
     references(sql, options = {}) {
       const doubleQuotes = options.doubleQuotes ?? 'legacy';

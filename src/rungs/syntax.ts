@@ -110,10 +110,11 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
     return parserVerdict(input.sql, parsed);
   }
   // With the engine: the parse starts in the parser thread, SQLite is asked, and the tree is read
-  // only once SQLite has answered. A parse read at once blocks this thread until the parser thread
-  // answers; read after the round trip it is usually done, and the thread grades other items meanwhile.
+  // once both have answered. A parse read at once would block this thread until the parser thread
+  // answers; awaited, it leaves the thread to grade other items meanwhile.
   parses.parseAhead(input.sql);
   const prepared = await input.engine.prepare({ db: input.db!, sql: input.sql, ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}) });
+  await parses.whenParsed(input.sql);
   const parsed = parses.parse(input.sql);
   return engineVerdict(input, prepared, parsed, parserVerdict(input.sql, parsed));
 }

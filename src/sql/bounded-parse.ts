@@ -166,6 +166,48 @@ export function parseInWorkerAhead(kind: ParserKind, text: string, options: obje
   current.ahead.set(key, post(current, kind, text, options, PARSE_TIME_BUDGET_MS, key));
 }
 
+/**
+ * Resolves once the parser thread has answered the job {@link parseInWorkerAhead} started for
+ * `text` (same kind and options), so that the {@link parseInWorker} that follows takes the answer
+ * without blocking the calling thread; an async caller awaits this instead of blocking while the
+ * thread parses, and its thread runs other work meanwhile. Resolves at once when no such job is
+ * under way (none was started, it was taken, or the thread is gone), and gives up, resolving, when
+ * the job the thread runs passes its budget or the thread has not started within its start-up
+ * budget: the synchronous call that follows decides those cases as before. Never rejects.
+ * @param kind - as {@link parseInWorkerAhead}.
+ * @param text - the SQL text.
+ * @param options - the parser's options, exactly as the ahead call passed them.
+ */
+export async function whenAnsweredInWorker(kind: ParserKind, text: string, options: object): Promise<void> {
+  const current = thread;
+  const id = current?.ahead.get(jobKey(kind, text, options));
+  if (current === undefined || id === undefined) return;
+  const startBy = performance.now() + START_BUDGET_MS;
+  for (;;) {
+    const seen = Atomics.load(current.state, ANSWERED);
+    // Jobs are answered in the order they were posted, and ids only grow.
+    if (thread !== current || seen >= id || current.replies.has(id)) return;
+    let waitMs = 50;
+    const running = Atomics.load(current.state, RUNNING);
+    const job = running === 0 ? undefined : current.pending.get(running);
+    if (job !== undefined) {
+      const left = current.startedAt[0]! + job.timeMs - Date.now();
+      if (left <= 0) return;
+      waitMs = Math.min(waitMs, left);
+    } else if (Atomics.load(current.state, LISTENING) === 0 && performance.now() >= startBy) {
+      return;
+    }
+    // Atomics.waitAsync is ES2024 (Node 16+), newer than the lib this project compiles against.
+    const waited = (Atomics as unknown as AtomicsWaitAsync).waitAsync(current.state, ANSWERED, seen, Math.max(1, waitMs));
+    if (waited.async) await waited.value;
+  }
+}
+
+/** `Atomics.waitAsync` (ES2024). */
+interface AtomicsWaitAsync {
+  waitAsync(array: Int32Array, index: number, value: number, timeoutMs: number): { async: false; value: string } | { async: true; value: Promise<string> };
+}
+
 function jobKey(kind: ParserKind, text: string, options: object): string {
   return `${kind}\u0000${JSON.stringify(options)}\u0000${text}`;
 }

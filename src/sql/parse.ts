@@ -18,7 +18,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Program } from 'sql-parser-cst';
 import { BUDGET_REASON, sqlSizeOverBudget } from './analysis-budget.js';
-import { PARSE_TIME_BUDGET_MS, parseInWorker, parseInWorkerAhead } from './bounded-parse.js';
+import { PARSE_TIME_BUDGET_MS, parseInWorker, parseInWorkerAhead, whenAnsweredInWorker } from './bounded-parse.js';
 import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
 import { parserText, restoreIdentifiers } from './parser-text.js';
 import type { SqlNode } from './sql-tree.js';
@@ -124,6 +124,19 @@ export function parseSqlAhead(sql: string): void {
   const prepared = parserText(sql, true);
   if (prepared.unbalanced) return;
   parseInWorkerAhead('sql-parser-cst', prepared.text, cstOptions(CST_DIALECT.sqlite));
+}
+
+/**
+ * Resolves once the parse {@link parseSqlAhead} started for `sql` has been answered, so that the
+ * `parseSql(sql, 'sqlite')` that follows does not block this thread (`whenAnsweredInWorker`); at
+ * once when no parse of it is under way. Never rejects.
+ * @param sql - the SQL text given to {@link parseSqlAhead}.
+ */
+export function whenParsedAhead(sql: string): Promise<void> {
+  if (recentParses.has(`sqlite\u0000${sql}`) || sqlSizeOverBudget(sql) !== undefined) return Promise.resolve();
+  const prepared = parserText(sql, true);
+  if (prepared.unbalanced) return Promise.resolve();
+  return whenAnsweredInWorker('sql-parser-cst', prepared.text, cstOptions(CST_DIALECT.sqlite));
 }
 
 /** The sql-parser-cst options of every parse (the same object shape, so that ahead jobs are found). */

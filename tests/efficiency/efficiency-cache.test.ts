@@ -116,7 +116,7 @@ describe('EfficiencyCache: the snapshot and the gold are read once per run', () 
 });
 
 describe('checkEfficiency: the engine round trips overlap the parses', () => {
-  it('starts both parses before the engine explains, and reads them once it has answered', async () => {
+  it('starts both parses before the engine explains, awaits them once it has answered, then reads them', async () => {
     const events: string[] = [];
     const memo = recordingMemo(events);
     const explain = (request: ExecuteRequest): Promise<ExplainOutcome> => (events.push(`explain: ${request.sql}`), engine.explain(request).then((outcome) => (events.push(`explained: ${request.sql}`), outcome)));
@@ -129,6 +129,8 @@ describe('checkEfficiency: the engine round trips overlap the parses', () => {
       `explain: ${SCANNING}`,
       `explained: ${INDEXED}`,
       `explained: ${SCANNING}`,
+      `wait: ${SCANNING}`,
+      `wait: ${INDEXED}`,
       `parse: ${SCANNING}`,
       `parse: ${INDEXED}`,
     ]);

@@ -143,7 +143,7 @@ describe('checkSyntax: a JOIN without ON or USING', () => {
 });
 
 describe('checkSyntax: the engine round trip overlaps the parse', () => {
-  it("starts the parse before SQLite's prepare, and reads it once SQLite has answered", async () => {
+  it("starts the parse before SQLite's prepare, awaits it once SQLite has answered, then reads it", async () => {
     const events: string[] = [];
     const memo = recordingMemo(events);
     const sql = 'SELECT name FROM customers';
@@ -157,7 +157,7 @@ describe('checkSyntax: the engine round trip overlaps the parse', () => {
       close: async () => undefined,
     };
     const result = await checkSyntax({ sql, dialect: 'sqlite', engine: watching, db: fixture.file, parses: memo });
-    expect(events).toEqual([`ahead: ${sql}`, `prepare: ${sql}`, 'prepared', `parse: ${sql}`]);
+    expect(events).toEqual([`ahead: ${sql}`, `prepare: ${sql}`, 'prepared', `wait: ${sql}`, `parse: ${sql}`]);
     expect(memo.parses).toBe(1);
     expect(result.reason).toBe('one query; SQLite prepares it');
   });

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseInWorker, parseInWorkerAhead } from '../../src/sql/bounded-parse.js';
-import { parseSql, parseSqlAhead } from '../../src/sql/parse.js';
+import { parseInWorker, parseInWorkerAhead, whenAnsweredInWorker } from '../../src/sql/bounded-parse.js';
+import { parseSql, parseSqlAhead, whenParsedAhead } from '../../src/sql/parse.js';
 
 const CST = { dialect: 'sqlite', includeRange: true };
 
@@ -83,6 +83,65 @@ describe('parseInWorkerAhead', () => {
     const own = parseSql(`${sql} `, 'sqlite');
     expect(ahead.ok && own.ok && ahead.kind === 'cst' && own.kind === 'cst' && ahead.program.statements.length).toBe(1);
     expect(JSON.stringify(ahead.ok && ahead.kind === 'cst' ? ahead.program.statements[0] : null)).toBe(JSON.stringify(own.ok && own.kind === 'cst' ? own.program.statements[0] : null));
+  });
+});
+
+describe('whenAnsweredInWorker', () => {
+  // A failing expression inside 16 balanced parentheses: tens to hundreds of milliseconds in the
+  // parser (×2 per level), well inside the 2 s budget.
+  const slow = `SELECT ${'('.repeat(16)}1 +${')'.repeat(16)}`;
+
+  it('waits for a parse started ahead without blocking the thread; the parse that follows takes its answer', async () => {
+    parseInWorker('sql-parser-cst', 'SELECT 0', CST); // the thread is up
+    parseInWorkerAhead('sql-parser-cst', slow, CST);
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 1);
+    const started = performance.now();
+    await whenAnsweredInWorker('sql-parser-cst', slow, CST);
+    const waitedMs = performance.now() - started;
+    clearInterval(timer);
+    const taken = performance.now();
+    const outcome = parseInWorker('sql-parser-cst', slow, CST);
+    const tookMs = performance.now() - taken;
+    expect(outcome).toMatchObject({ ok: false, budget: false });
+    expect(outcome.ok ? '' : outcome.message).toMatch(/^Syntax Error: Unexpected/);
+    // The thread ran its timers while the parser worked, and the answer was there when asked for.
+    expect(ticks).toBeGreaterThan(0);
+    expect(waitedMs).toBeGreaterThan(tookMs);
+    expect(tookMs).toBeLessThan(50);
+  });
+
+  it('resolves at once when nothing is under way for the text', async () => {
+    let resolved = false;
+    const waiting = whenAnsweredInWorker('sql-parser-cst', 'SELECT never_started_ahead', CST).then(() => (resolved = true));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(resolved).toBe(true);
+    await waiting;
+  });
+
+  it('gives up at the budget of a job that runs over it; the parse that follows reports the budget', async () => {
+    // 21 unclosed parentheses: seconds in the parser, past the 2000 ms budget (a text of its own:
+    // one known to be over budget is not started again).
+    const runaway = `SELECT ${'('.repeat(21)}`;
+    parseInWorkerAhead('sql-parser-cst', runaway, CST);
+    const started = performance.now();
+    await whenAnsweredInWorker('sql-parser-cst', runaway, CST);
+    const waitedMs = performance.now() - started;
+    expect(waitedMs).toBeGreaterThanOrEqual(1_500);
+    expect(waitedMs).toBeLessThan(10_000);
+    expect(parseInWorker('sql-parser-cst', runaway, CST)).toEqual({ ok: false, budget: true, message: 'not analysed within budget: the parser took more than 2000 ms' });
+  });
+
+  it('whenParsedAhead: awaited after parseSqlAhead, parseSql gives the tree of a parse of its own', async () => {
+    const sql = 'SELECT singer_id, count(*) FROM concert GROUP BY singer_id HAVING count(*) > 1';
+    parseSqlAhead(sql);
+    await whenParsedAhead(sql);
+    const ahead = parseSql(sql, 'sqlite');
+    const own = parseSql(`${sql} `, 'sqlite');
+    expect(JSON.stringify(ahead.ok && ahead.kind === 'cst' ? ahead.program.statements[0] : null)).toBe(JSON.stringify(own.ok && own.kind === 'cst' ? own.program.statements[0] : null));
+    // Parsed already (recent parses): nothing to wait for.
+    await expect(whenParsedAhead(sql)).resolves.toBeUndefined();
   });
 });
 
