@@ -199,7 +199,12 @@ export async function whenAnsweredInWorker(kind: ParserKind, text: string, optio
     }
     // Atomics.waitAsync is ES2024 (Node 16+), newer than the lib this project compiles against.
     const waited = (Atomics as unknown as AtomicsWaitAsync).waitAsync(current.state, ANSWERED, seen, Math.max(1, waitMs));
-    if (waited.async) await waited.value;
+    if (!waited.async) continue;
+    // A pending waitAsync does not keep Node's event loop alive (the thread is unref'd): without
+    // this timer a command with nothing else to do would exit with an unsettled await.
+    const keepAlive = setTimeout(() => undefined, waitMs + 1_000);
+    await waited.value;
+    clearTimeout(keepAlive);
   }
 }
 

@@ -111,6 +111,23 @@ describe('whenAnsweredInWorker', () => {
     expect(tookMs).toBeLessThan(50);
   });
 
+  it('keeps the process alive while it waits (the thread is unref\'d; a pending waitAsync holds nothing)', () => {
+    const script = [
+      "const { parseInWorkerAhead, whenAnsweredInWorker, parseInWorker } = await import('./src/sql/bounded-parse.ts');",
+      "const sql = 'SELECT a FROM t WHERE b IN (SELECT c FROM u)';",
+      "parseInWorkerAhead('sql-parser-cst', sql, { dialect: 'sqlite' });",
+      "await whenAnsweredInWorker('sql-parser-cst', sql, { dialect: 'sqlite' });",
+      "console.log(parseInWorker('sql-parser-cst', sql, { dialect: 'sqlite' }).ok);",
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    // Exit code 13 would be Node's "unsettled top-level await": the loop emptied while waiting.
+    expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: 'true' });
+  });
+
   it('resolves at once when nothing is under way for the text', async () => {
     let resolved = false;
     const waiting = whenAnsweredInWorker('sql-parser-cst', 'SELECT never_started_ahead', CST).then(() => (resolved = true));
