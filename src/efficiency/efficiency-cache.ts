@@ -19,6 +19,7 @@ import type { DoubleQuoteMode, Engine, ExplainOutcome } from '../engine/engine.j
 import { snapshotOfFile } from '../fixtures/snapshot.js';
 import { EMPTY_STATISTICS, parseStat1, type DatabaseStatistics, type Stat1Row } from './statistics.js';
 import { collectTableAliases, type TableAliases } from './table-aliases.js';
+import { parseSqlAhead, whenParsedAhead } from '../sql/parse.js';
 import { BoundedMap } from '../bounded-map.js';
 
 /** What L6 reads from a snapshot whatever the query: its statistics and its views' aliases. */
@@ -51,6 +52,10 @@ export async function readSnapshotFacts(engine: Engine, db: string): Promise<{ r
     }
   }
   const viewTexts = views.ok ? views.result.rows.map((row) => row[0]).filter((sql): sql is string => typeof sql === 'string') : [];
+  // The views are parsed in the parser thread, awaited: the first L6 row of a run would otherwise
+  // block this thread while the thread starts and parses them.
+  for (const view of viewTexts) parseSqlAhead(view);
+  await Promise.all(viewTexts.map((view) => whenParsedAhead(view)));
   return {
     facts: {
       statistics: stat1.ok ? parseStat1(rows) : EMPTY_STATISTICS,
