@@ -68,7 +68,7 @@ const LISTENING = 1;
 const RUNNING = 2;
 
 /** Most jobs started ahead and not taken (older ones are dropped beyond this). */
-const MAX_AHEAD = 64;
+export const MAX_AHEAD_PARSES = 64;
 
 let thread: ParserThread | undefined;
 let nextJob = 1;
@@ -157,7 +157,7 @@ export function parseInWorkerAhead(kind: ParserKind, text: string, options: obje
   if (overBudget.has(key)) return;
   const current = (thread ??= startThread());
   if (current.ahead.has(key)) return;
-  if (current.ahead.size >= MAX_AHEAD) {
+  if (current.ahead.size >= MAX_AHEAD_PARSES) {
     // The oldest job started ahead was never asked for: forget it (its answer is dropped).
     const [oldestKey, oldestId] = current.ahead.entries().next().value!;
     current.ahead.delete(oldestKey);
@@ -187,18 +187,12 @@ export async function whenAnsweredInWorker(kind: ParserKind, text: string, optio
     const seen = Atomics.load(current.state, ANSWERED);
     // Jobs are answered in the order they were posted, and ids only grow.
     if (thread !== current || seen >= id || current.replies.has(id)) return;
-    let waitMs = 50;
-    const running = Atomics.load(current.state, RUNNING);
-    const job = running === 0 ? undefined : current.pending.get(running);
-    if (job !== undefined) {
-      const left = current.startedAt[0]! + job.timeMs - Date.now();
-      if (left <= 0) return;
-      waitMs = Math.min(waitMs, left);
-    } else if (Atomics.load(current.state, LISTENING) === 0 && performance.now() >= startBy) {
-      return;
-    }
+    const running = runningJob(current);
+    if (running !== undefined && running.leftMs <= 0) return;
+    if (running === undefined && Atomics.load(current.state, LISTENING) === 0 && performance.now() >= startBy) return;
+    const waitMs = waitSliceMs(running);
     // Atomics.waitAsync is ES2024 (Node 16+), newer than the lib this project compiles against.
-    const waited = (Atomics as unknown as AtomicsWaitAsync).waitAsync(current.state, ANSWERED, seen, Math.max(1, waitMs));
+    const waited = (Atomics as unknown as AtomicsWaitAsync).waitAsync(current.state, ANSWERED, seen, waitMs);
     if (!waited.async) continue;
     // A pending waitAsync does not keep Node's event loop alive (the thread is unref'd): without
     // this timer a command with nothing else to do would exit with an unsettled await.
@@ -211,6 +205,19 @@ export async function whenAnsweredInWorker(kind: ParserKind, text: string, optio
 /** `Atomics.waitAsync` (ES2024). */
 interface AtomicsWaitAsync {
   waitAsync(array: Int32Array, index: number, value: number, timeoutMs: number): { async: false; value: string } | { async: true; value: Promise<string> };
+}
+
+/** The job the thread is parsing now, and how many ms of its budget are left (≤ 0: over it). */
+function runningJob(current: ParserThread): { readonly id: number; readonly job: { timeMs: number; readonly key: string }; readonly leftMs: number } | undefined {
+  const id = Atomics.load(current.state, RUNNING);
+  const job = id === 0 ? undefined : current.pending.get(id);
+  if (job === undefined) return undefined;
+  return { id, job, leftMs: current.startedAt[0]! + job.timeMs - Date.now() };
+}
+
+/** How long one wait for an answer lasts, in ms: 50, or less when the running job's budget ends sooner (at least 1). */
+function waitSliceMs(running: { readonly leftMs: number } | undefined): number {
+  return Math.max(1, Math.min(50, running?.leftMs ?? 50));
 }
 
 function jobKey(kind: ParserKind, text: string, options: object): string {
@@ -278,20 +285,14 @@ function awaitReply(current: ParserThread, id: number): ParserReply | 'over-budg
       return early;
     }
     if (thread !== current) return 'lost';
-    let waitMs = 50;
-    const running = Atomics.load(current.state, RUNNING);
-    const job = running === 0 ? undefined : current.pending.get(running);
-    if (job !== undefined) {
-      const left = current.startedAt[0]! + job.timeMs - Date.now();
-      if (left <= 0) {
-        stopThread(current);
-        if (running === id) return 'over-budget';
-        rememberOverBudget(job.key, { ok: false, budget: true, message: `${BUDGET_REASON}: the parser took more than ${job.timeMs} ms` }, job.timeMs);
-        return 'lost';
-      }
-      waitMs = Math.min(waitMs, left);
+    const running = runningJob(current);
+    if (running !== undefined && running.leftMs <= 0) {
+      stopThread(current);
+      if (running.id === id) return 'over-budget';
+      rememberOverBudget(running.job.key, { ok: false, budget: true, message: `${BUDGET_REASON}: the parser took more than ${running.job.timeMs} ms` }, running.job.timeMs);
+      return 'lost';
     }
-    Atomics.wait(current.state, ANSWERED, seen, Math.max(1, waitMs));
+    Atomics.wait(current.state, ANSWERED, seen, waitSliceMs(running));
   }
 }
 

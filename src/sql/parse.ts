@@ -18,7 +18,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Program } from 'sql-parser-cst';
 import { BUDGET_REASON, sqlSizeOverBudget } from './analysis-budget.js';
-import { PARSE_TIME_BUDGET_MS, parseInWorker, parseInWorkerAhead, whenAnsweredInWorker } from './bounded-parse.js';
+import { MAX_AHEAD_PARSES, PARSE_TIME_BUDGET_MS, parseInWorker, parseInWorkerAhead, whenAnsweredInWorker } from './bounded-parse.js';
 import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
 import { parserText, restoreIdentifiers } from './parser-text.js';
 import type { SqlNode } from './sql-tree.js';
@@ -123,8 +123,16 @@ export function parseSqlAhead(sql: string): void {
   if (recentParses.has(`sqlite\u0000${sql}`) || sqlSizeOverBudget(sql) !== undefined) return;
   const prepared = parserText(sql, true);
   if (prepared.unbalanced) return;
+  aheadTexts.set(sql, prepared.text);
   parseInWorkerAhead('sql-parser-cst', prepared.text, cstOptions(CST_DIALECT.sqlite));
 }
+
+/**
+ * The parser's text of each SQL text {@link parseSqlAhead} started, newest last, so that
+ * {@link whenParsedAhead} finds the job without reading the text again. As many as the parser
+ * thread keeps jobs started ahead; an older one is dropped there too.
+ */
+const aheadTexts = new BoundedMap<string, string>(MAX_AHEAD_PARSES);
 
 /**
  * Resolves once the parse {@link parseSqlAhead} started for `sql` has been answered, so that the
@@ -133,10 +141,9 @@ export function parseSqlAhead(sql: string): void {
  * @param sql - the SQL text given to {@link parseSqlAhead}.
  */
 export function whenParsedAhead(sql: string): Promise<void> {
-  if (recentParses.has(`sqlite\u0000${sql}`) || sqlSizeOverBudget(sql) !== undefined) return Promise.resolve();
-  const prepared = parserText(sql, true);
-  if (prepared.unbalanced) return Promise.resolve();
-  return whenAnsweredInWorker('sql-parser-cst', prepared.text, cstOptions(CST_DIALECT.sqlite));
+  const text = aheadTexts.get(sql);
+  if (text === undefined || recentParses.has(`sqlite\u0000${sql}`)) return Promise.resolve();
+  return whenAnsweredInWorker('sql-parser-cst', text, cstOptions(CST_DIALECT.sqlite));
 }
 
 /** The sql-parser-cst options of every parse (the same object shape, so that ahead jobs are found). */

@@ -157,8 +157,15 @@ describe('whenAnsweredInWorker', () => {
     const ahead = parseSql(sql, 'sqlite');
     const own = parseSql(`${sql} `, 'sqlite');
     expect(JSON.stringify(ahead.ok && ahead.kind === 'cst' ? ahead.program.statements[0] : null)).toBe(JSON.stringify(own.ok && own.kind === 'cst' ? own.program.statements[0] : null));
-    // Parsed already (recent parses): nothing to wait for.
-    await expect(whenParsedAhead(sql)).resolves.toBeUndefined();
+    // Parsed already (recent parses), or never started ahead: nothing to wait for, resolved at once.
+    for (const text of [sql, 'SELECT never_parsed_ahead FROM t']) {
+      let resolved = false;
+      const waiting = whenParsedAhead(text).then(() => (resolved = true));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(resolved).toBe(true);
+      await waiting;
+    }
   });
 });
 
