@@ -18,6 +18,7 @@ import { effectiveFixtureLocation } from './fixture-location.js';
 import type { FixtureLocation } from './fixture-location.js';
 import { CatalogCache } from '../runtime/catalog-cache.js';
 import { CLOSE_WAIT_MS, createLadderRuntime } from '../runtime/ladder-runtime.js';
+import { enableParseStore } from '../sql/parse-store.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 
 interface RuntimeState {
@@ -40,14 +41,19 @@ function state(): RuntimeState {
 }
 
 /**
- * The promptfoo front end's runtime (engine, gold cache, fixtures), created on first use. The
+ * The promptfoo front end's runtime (engine, gold cache, fixtures), created on first use (which
+ * also turns the parse store on: src/sql/parse-store.ts). The
  * first call's `engineOptions` configure the engine (defaults: pool size = available cores,
  * 10 000 ms deadline, legacy double quotes); per-assertion limits are applied with
  * {@link withRequestDefaults}, never by creating another engine.
  */
 export function promptfooRuntime(engineOptions?: SqliteEngineOptions): LadderRuntime {
   const current = state();
-  current.runtime ??= createLadderRuntime(engineOptions === undefined ? {} : { engine: engineOptions });
+  if (current.runtime === undefined) {
+    // Evals repeat their texts from run to run: keep the parser's answers between runs.
+    enableParseStore();
+    current.runtime = createLadderRuntime(engineOptions === undefined ? {} : { engine: engineOptions });
+  }
   return current.runtime;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Starting what the ladder assertion needs before its first row: one SQLite engine child (a Node
  * start, better-sqlite3 and its watchdog thread), the parser thread (a worker loading
- * sql-parser-cst) and the assertion's own modules (about a hundred, which promptfoo would import on
+ * sql-parser-cst; not when the parse store has the previous runs' answers) and the assertion's own modules (about a hundred, which promptfoo would import on
  * the first row, each resolved and read through its module loader: about 0.6 s on this machine).
  * The test generator calls it when its tests carry the ladder assertion, so that all three start
  * while promptfoo is still loading its providers and prompts and rendering the first prompts,
@@ -15,16 +15,20 @@
 import { pathToFileURL } from 'node:url';
 import { startSqliteChildAhead } from '../engine/sqlite/sqlite-engine.js';
 import { warmParserThread } from '../sql/bounded-parse.js';
+import { enableParseStore } from '../sql/parse-store.js';
 
 /**
- * Starts one engine child ahead and the parser thread (each a no-op when already running), and
- * starts importing `assertionFile` when given.
+ * Starts one engine child ahead, turns the parse store on (src/sql/parse-store.ts) and starts the
+ * parser thread unless the store holds answers (a run whose texts are all there never needs the
+ * thread; a text it lacks starts the thread then), and starts importing `assertionFile` when given.
+ * Each step is a no-op when already done.
  * @param assertionFile - absolute path of the module promptfoo will import for the assertion (the
  *   same file, so the same module instance: promptfoo's import then finds it loaded). A failure to
  *   load is left to promptfoo's own import, which reports it on the row.
  */
 export function warmLadderRuntime(assertionFile?: string): void {
   startSqliteChildAhead();
-  warmParserThread();
+  const store = enableParseStore();
+  if (store === undefined || store.size === 0) warmParserThread();
   if (assertionFile !== undefined) void import(pathToFileURL(assertionFile).href).catch(() => undefined);
 }

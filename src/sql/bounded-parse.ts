@@ -28,6 +28,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { BUDGET_REASON, MAX_TREE_DEPTH } from './analysis-budget.js';
 import { codeCacheDir, preloadWithCodeCache } from './code-cache.js';
+import { activeParseStore } from './parse-store.js';
 import { BoundedMap } from '../bounded-map.js';
 
 /** Longest one parse may take, in milliseconds (a 100 KB chain parses in about 0.7 s). */
@@ -130,7 +131,9 @@ function stopThread(stopped: ParserThread): void {
  * @param options - the parser's options (plain data).
  * @param timeMs - the time budget (default {@link PARSE_TIME_BUDGET_MS}).
  * @returns the parser's result, its error, or a budget reason (remembered for the same text and
- *   options, so that the rungs that each parse it pay once). Never throws for the text.
+ *   options, so that the rungs that each parse it pay once). With the parse store on
+ *   (parse-store.ts), a result or error it holds is returned without the thread, and a new one is
+ *   added to it. Never throws for the text.
  */
 export function parseInWorker(kind: ParserKind, text: string, options: object, timeMs: number = PARSE_TIME_BUDGET_MS): BoundedParse {
   // A text that ran out of budget once is not parsed again: L1, L2 and L3 each parse the same text.
@@ -138,8 +141,13 @@ export function parseInWorker(kind: ParserKind, text: string, options: object, t
   const known = overBudget.get(key);
   // Reused only for a budget no larger than the one it ran out of.
   if (known && timeMs <= known.timeMs) return known.outcome;
+  const store = activeParseStore();
+  const stored = store?.get(key) as BoundedParse | undefined;
+  if (stored !== undefined) return stored;
   const outcome = parseNow(kind, text, options, timeMs, key);
   if (!outcome.ok && outcome.budget) rememberOverBudget(key, outcome, timeMs);
+  // A tree or a syntax error is the same on every run; a budget outcome depends on the moment.
+  else store?.set(key, outcome);
   return outcome;
 }
 
@@ -147,14 +155,15 @@ export function parseInWorker(kind: ParserKind, text: string, options: object, t
  * Starts parsing `text` in the parser thread now and returns at once; the next
  * {@link parseInWorker} with the same kind, text and options takes the answer (waiting for it if
  * needed, under that call's budget counted from the job's start in the thread). Nothing happens
- * for a text already started ahead or known to run out of budget. Never throws for the text.
+ * for a text already started ahead, known to run out of budget, or held by the parse store.
+ * Never throws for the text.
  * @param kind - as {@link parseInWorker}.
  * @param text - the SQL text.
  * @param options - the parser's options (plain data), exactly as the later call will pass them.
  */
 export function parseInWorkerAhead(kind: ParserKind, text: string, options: object): void {
   const key = jobKey(kind, text, options);
-  if (overBudget.has(key)) return;
+  if (overBudget.has(key) || activeParseStore()?.has(key)) return;
   const current = (thread ??= startThread());
   if (current.ahead.has(key)) return;
   if (current.ahead.size >= MAX_AHEAD_PARSES) {
