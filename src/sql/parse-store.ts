@@ -15,14 +15,18 @@
  * - The file is named after the store's format and the two parsers' versions, so an upgrade
  *   starts an empty store, never reads another version's trees. It is read once, on the first
  *   lookup, and written when the process exits, only when answers were added: to a temporary
- *   name, then renamed, so a concurrent run never reads a torn file (the last writer wins). An
- *   unreadable or corrupt file is an empty store; a folder that cannot be written costs the next
- *   run its parses, nothing else.
+ *   name, then renamed, so a concurrent run never reads a torn file (the last writer wins). The
+ *   file starts with a SHA-256 digest of the rest, so a file changed after it was written (a bad
+ *   disk, a cut copy, an edit that still decodes) is never trusted: an unreadable, corrupt or
+ *   changed file is an empty store, rewritten by the next run that parses. A folder that cannot be
+ *   written costs the next run its parses, nothing else.
  * - Folder: `$TEXT2SQL_LADDER_CACHE_DIR/parses`, else `$XDG_CACHE_HOME/text2sql-ladder/parses`,
  *   else `~/.cache/text2sql-ladder/parses` (the code cache's convention).
- * - Off unless a front end turns it on ({@link enableParseStore}: the promptfoo runtime does), and
- *   `TEXT2SQL_LADDER_PARSE_STORE=off` keeps it off.
+ * - Off unless a front end turns it on ({@link enableParseStore}: the promptfoo runtime does; the
+ *   command line and the vitest matchers do not), and `TEXT2SQL_LADDER_PARSE_STORE=off` (or `0`,
+ *   `false`, `no`) keeps it off: the store is then neither read nor written nor removed.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -36,7 +40,10 @@ export const MAX_STORED_PARSES = 4_096;
 export const MAX_STORED_BYTES = 64 * 2 ** 20;
 
 /** Version of the file's layout; part of its name. */
-const FORMAT = 1;
+const FORMAT = 2;
+
+/** Bytes of the SHA-256 digest that starts a store file (of the rest of the file). */
+const DIGEST_BYTES = 32;
 
 /** Files of other versions untouched this long are removed when a store is written (ms). */
 const STALE_FILE_MS = 30 * 24 * 3_600_000;
@@ -110,15 +117,18 @@ export class ParseStore {
   save(): void {
     if (!this.#added || this.#entries === undefined) return;
     this.#added = false;
+    let temporary: string | undefined;
     try {
       const dir = path.dirname(this.file);
       mkdirSync(dir, { recursive: true });
       removeStaleFiles(dir, this.file);
-      const temporary = `${this.file}.${process.pid}-${Date.now()}.tmp`;
-      writeFileSync(temporary, serialize({ format: FORMAT, entries: [...this.#entries] }));
+      const body = serialize({ format: FORMAT, entries: [...this.#entries] });
+      temporary = `${this.file}.${process.pid}-${Date.now()}.tmp`;
+      writeFileSync(temporary, Buffer.concat([digestOf(body), body]));
       renameSync(temporary, this.file);
     } catch {
       // No store this time: the next run parses again.
+      if (temporary !== undefined) rmSync(temporary, { force: true });
     }
   }
 
@@ -134,7 +144,11 @@ export class ParseStore {
     this.#entries = new Map();
     let stored: unknown;
     try {
-      stored = deserialize(readFileSync(this.file));
+      const file = readFileSync(this.file);
+      const body = file.subarray(DIGEST_BYTES);
+      // A file changed since it was written (a bad disk, a truncated copy, an edit) is not trusted.
+      if (file.length <= DIGEST_BYTES || !digestOf(body).equals(file.subarray(0, DIGEST_BYTES))) return this.#entries;
+      stored = deserialize(body);
     } catch {
       return this.#entries;
     }
@@ -149,6 +163,10 @@ export class ParseStore {
     while (this.#entries.size > this.#limits.entries || this.#bytes > this.#limits.bytes) this.#drop(this.#entries.keys().next().value!);
     return this.#entries;
   }
+}
+
+function digestOf(bytes: Uint8Array): Buffer {
+  return createHash('sha256').update(bytes).digest();
 }
 
 function removeStaleFiles(dir: string, keep: string): void {
@@ -167,6 +185,7 @@ function removeStaleFiles(dir: string, keep: string): void {
 
 /**
  * The store's file for this install: `parses-<format>-sql-parser-cst@<v>-node-sql-parser@<v>.bin`
+ * (a SHA-256 digest of the rest, then `v8.serialize({ format, entries: [key, bytes][] })`)
  * in `$TEXT2SQL_LADDER_CACHE_DIR/parses` (else the XDG cache folder, else `~/.cache`).
  * @param env - the environment (default: this process's).
  */
@@ -180,15 +199,25 @@ export function parseStoreFile(env: NodeJS.ProcessEnv = process.env): string {
 let active: ParseStore | undefined;
 
 /**
- * Turns the parse store on for this process (no-op when it is on, or when
- * `TEXT2SQL_LADDER_PARSE_STORE=off`): from now on the parser thread's answers are looked up in it
+ * Whether `TEXT2SQL_LADDER_PARSE_STORE` turns the store off: `off`, `0`, `false` or `no`, in any
+ * case and with surrounding spaces. Any other value (or none) leaves it to the front end.
+ * @param env - the environment.
+ */
+export function parseStoreTurnedOff(env: NodeJS.ProcessEnv): boolean {
+  const value = env['TEXT2SQL_LADDER_PARSE_STORE']?.trim().toLowerCase();
+  return value === 'off' || value === '0' || value === 'false' || value === 'no';
+}
+
+/**
+ * Turns the parse store on for this process (no-op when it is on, or when the environment turns
+ * it off: {@link parseStoreTurnedOff}): from now on the parser thread's answers are looked up in it
  * and added to it, and it is written when the process exits.
  * @param file - the store's file (default {@link parseStoreFile}).
  * @returns the store, or `undefined` when it stays off.
  */
 export function enableParseStore(file?: string): ParseStore | undefined {
   if (active !== undefined) return active;
-  if (process.env['TEXT2SQL_LADDER_PARSE_STORE'] === 'off') return undefined;
+  if (parseStoreTurnedOff(process.env)) return undefined;
   let resolved: string;
   try {
     resolved = file ?? parseStoreFile();

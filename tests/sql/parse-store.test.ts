@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { ParseStore, parseStoreFile } from '../../src/sql/parse-store.js';
+import { ParseStore, parseStoreFile, parseStoreTurnedOff } from '../../src/sql/parse-store.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -91,9 +92,50 @@ describe('ParseStore', () => {
     writeFileSync(corrupt, 'not a store');
     expect(new ParseStore(corrupt).size).toBe(0);
     const otherFormat = tempFile();
-    writeFileSync(otherFormat, serialize({ format: 99, entries: [['a', serialize(1)]] }));
+    const body = serialize({ format: 99, entries: [['a', serialize(1)]] });
+    writeFileSync(otherFormat, Buffer.concat([createHash('sha256').update(body).digest(), body]));
     expect(new ParseStore(otherFormat).size).toBe(0);
     expect(new ParseStore(tempFile()).size).toBe(0);
+  });
+
+  it('does not trust a file changed after it was written, even when it still decodes', () => {
+    const file = tempFile();
+    const store = new ParseStore(file);
+    store.set('SELECT * FROM customers', { ok: true, value: { table: 'customers' } });
+    store.save();
+    const bytes = readFileSync(file);
+    const at = bytes.lastIndexOf('customers');
+    expect(at).toBeGreaterThan(32);
+    // Same length, still a valid serialization: only the digest can tell.
+    bytes.write('bustomers', at, 'latin1');
+    writeFileSync(file, bytes);
+    const reread = new ParseStore(file);
+    expect(reread.size).toBe(0);
+    expect(reread.get('SELECT * FROM customers')).toBeUndefined();
+    // The next answer rewrites it, whole again.
+    reread.set('SELECT * FROM customers', { ok: true, value: { table: 'customers' } });
+    reread.save();
+    expect(new ParseStore(file).get('SELECT * FROM customers')).toEqual({ ok: true, value: { table: 'customers' } });
+  });
+
+  it('reads a file cut short as an empty store', () => {
+    const file = tempFile();
+    const store = new ParseStore(file);
+    store.set('a', 'x'.repeat(1_000));
+    store.save();
+    writeFileSync(file, readFileSync(file).subarray(0, 500));
+    expect(new ParseStore(file).size).toBe(0);
+    writeFileSync(file, readFileSync(file).subarray(0, 10));
+    expect(new ParseStore(file).size).toBe(0);
+  });
+
+  it('leaves no temporary file behind when the rename fails (a folder where the file should be)', () => {
+    const file = tempFile();
+    mkdirSync(file);
+    const store = new ParseStore(file);
+    store.set('a', 1);
+    expect(() => store.save()).not.toThrow();
+    expect(readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
   });
 
   it('does not throw when its folder cannot be written', () => {
@@ -125,10 +167,18 @@ describe('ParseStore', () => {
   });
 });
 
+describe('parseStoreTurnedOff', () => {
+  it('is off for off, 0, false and no, in any case and with spaces; on for anything else', () => {
+    const off = (value: string | undefined): boolean => parseStoreTurnedOff(value === undefined ? {} : { TEXT2SQL_LADDER_PARSE_STORE: value });
+    expect(['off', 'OFF', ' Off ', '0', 'false', 'False', 'no', 'NO'].map(off)).toEqual([true, true, true, true, true, true, true, true]);
+    expect([undefined, '', 'on', '1', 'true', 'yes', 'offline'].map(off)).toEqual([false, false, false, false, false, false, false]);
+  });
+});
+
 describe('parseStoreFile', () => {
   it('names the file after the format and both parsers’ versions, in the cache folder', () => {
-    expect(parseStoreFile({ TEXT2SQL_LADDER_CACHE_DIR: '/tmp/ladder-cache' })).toBe('/tmp/ladder-cache/parses/parses-1-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
-    expect(parseStoreFile({ XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/text2sql-ladder/parses/parses-1-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
+    expect(parseStoreFile({ TEXT2SQL_LADDER_CACHE_DIR: '/tmp/ladder-cache' })).toBe('/tmp/ladder-cache/parses/parses-2-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
+    expect(parseStoreFile({ XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/text2sql-ladder/parses/parses-2-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
   });
 });
 
@@ -167,13 +217,13 @@ describe('the parse store behind the parser thread', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('stays off with TEXT2SQL_LADDER_PARSE_STORE=off', () => {
+  it('stays off with TEXT2SQL_LADDER_PARSE_STORE=Off', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'parse-store-'));
     mkdirSync(dir, { recursive: true });
     const out = runNode(
       `const { enableParseStore, activeParseStore } = await import('./src/sql/parse-store.ts');
        console.log(String(enableParseStore()), String(activeParseStore()));`,
-      { TEXT2SQL_LADDER_PARSE_STORE: 'off', TEXT2SQL_LADDER_CACHE_DIR: dir },
+      { TEXT2SQL_LADDER_PARSE_STORE: 'Off', TEXT2SQL_LADDER_CACHE_DIR: dir },
     );
     expect(out).toBe('undefined undefined');
     expect(readdirSync(dir)).toEqual([]);
