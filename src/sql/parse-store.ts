@@ -12,8 +12,8 @@
  *   thread's (`undefined` fields included).
  * - Bounds: at most {@link MAX_STORED_PARSES} answers and {@link MAX_STORED_BYTES} bytes; adding one
  *   past either drops the least recently used.
- * - The file is named after the store's format and the two parsers' versions, so an upgrade
- *   starts an empty store, never reads another version's trees. It is read once, on the first
+ * - The file is named after the store's format, the tree depth limit and the two parsers'
+ *   versions, so an upgrade starts an empty store, never reads another version's trees. It is read once, on the first
  *   lookup, and written when the process exits, only when answers were added: to a temporary
  *   name, then renamed, so a concurrent run never reads a torn file (the last writer wins). The
  *   file starts with a SHA-256 digest of the rest, so a file changed after it was written (a bad
@@ -31,6 +31,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { MAX_TREE_DEPTH } from './analysis-budget.js';
 import { codeCacheDir } from './code-cache.js';
 
 /** Most answers a store keeps. */
@@ -92,12 +93,17 @@ export class ParseStore {
 
   /**
    * Keeps `value` for `key` as the most recently used answer, dropping the least recently used
-   * past the limits. A value larger than the byte limit is not kept.
-   * @param value - plain data (`v8.serialize` must accept it).
-   * @throws whatever `v8.serialize` throws for a value it cannot copy (functions, symbols).
+   * past the limits. A value larger than the byte limit, or one `v8.serialize` cannot copy
+   * (functions, symbols), is not kept. Never throws.
+   * @param value - plain data.
    */
   set(key: string, value: unknown): void {
-    const bytes = serialize(value);
+    let bytes: Buffer;
+    try {
+      bytes = serialize(value);
+    } catch {
+      return;
+    }
     if (bytes.byteLength > this.#limits.bytes) return;
     const entries = this.#load();
     this.#drop(key);
@@ -184,7 +190,9 @@ function removeStaleFiles(dir: string, keep: string): void {
 }
 
 /**
- * The store's file for this install: `parses-<format>-sql-parser-cst@<v>-node-sql-parser@<v>.bin`
+ * The store's file for this install:
+ * `parses-<format>-depth<MAX_TREE_DEPTH>-sql-parser-cst@<v>-node-sql-parser@<v>.bin` (the parser
+ * thread refuses trees deeper than the depth limit, so a store kept under another limit is not read)
  * (a SHA-256 digest of the rest, then `v8.serialize({ format, entries: [key, bytes][] })`)
  * in `$TEXT2SQL_LADDER_CACHE_DIR/parses` (else the XDG cache folder, else `~/.cache`).
  * @param env - the environment (default: this process's).
@@ -192,7 +200,7 @@ function removeStaleFiles(dir: string, keep: string): void {
 export function parseStoreFile(env: NodeJS.ProcessEnv = process.env): string {
   const require = createRequire(import.meta.url);
   const version = (name: string): string => (require(`${name}/package.json`) as { version: string }).version;
-  const name = `parses-${FORMAT}-sql-parser-cst@${version('sql-parser-cst')}-node-sql-parser@${version('node-sql-parser')}.bin`;
+  const name = `parses-${FORMAT}-depth${MAX_TREE_DEPTH}-sql-parser-cst@${version('sql-parser-cst')}-node-sql-parser@${version('node-sql-parser')}.bin`;
   return path.join(path.dirname(codeCacheDir(env)), 'parses', name);
 }
 

@@ -70,6 +70,12 @@ describe('ParseStore', () => {
     expect(store.size).toBe(2);
   });
 
+  it('does not keep, and does not throw for, a value it cannot copy', () => {
+    const store = new ParseStore(tempFile());
+    expect(() => store.set('f', { run: () => 1 })).not.toThrow();
+    expect(store.has('f')).toBe(false);
+  });
+
   it('cuts a file written under larger limits down to its own, oldest first', () => {
     const file = tempFile();
     const big = new ParseStore(file);
@@ -176,9 +182,9 @@ describe('parseStoreTurnedOff', () => {
 });
 
 describe('parseStoreFile', () => {
-  it('names the file after the format and both parsers’ versions, in the cache folder', () => {
-    expect(parseStoreFile({ TEXT2SQL_LADDER_CACHE_DIR: '/tmp/ladder-cache' })).toBe('/tmp/ladder-cache/parses/parses-2-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
-    expect(parseStoreFile({ XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/text2sql-ladder/parses/parses-2-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
+  it('names the file after the format, the tree depth limit and both parsers’ versions, in the cache folder', () => {
+    expect(parseStoreFile({ TEXT2SQL_LADDER_CACHE_DIR: '/tmp/ladder-cache' })).toBe('/tmp/ladder-cache/parses/parses-2-depth1100-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
+    expect(parseStoreFile({ XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/text2sql-ladder/parses/parses-2-depth1100-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
   });
 });
 
