@@ -13,9 +13,10 @@
  * - Bounds: at most {@link MAX_STORED_PARSES} answers and {@link MAX_STORED_BYTES} bytes; adding one
  *   past either drops the least recently used.
  * - The file is named after the store's format, the tree depth limit and the two parsers'
- *   versions, so an upgrade starts an empty store, never reads another version's trees. It is read once, on the first
- *   lookup, and written when the process exits, only when answers were added: to a temporary
- *   name, then renamed, so a concurrent run never reads a torn file (the last writer wins). The
+ *   versions, so an upgrade starts an empty store, never reads another version's trees. It is
+ *   read once, on the first lookup, and written when the process exits, only when answers were
+ *   added: to a temporary name, then renamed, so a concurrent run never reads a torn file (the
+ *   last writer wins; two module instances of this file in one process keep a store each). The
  *   file starts with a SHA-256 digest of the rest, so a file changed after it was written (a bad
  *   disk, a cut copy, an edit that still decodes) is never trusted: an unreadable, corrupt or
  *   changed file is an empty store, rewritten by the next run that parses. A folder that cannot be
@@ -190,12 +191,15 @@ function removeStaleFiles(dir: string, keep: string): void {
 }
 
 /**
- * The store's file for this install:
- * `parses-<format>-depth<MAX_TREE_DEPTH>-sql-parser-cst@<v>-node-sql-parser@<v>.bin` (the parser
- * thread refuses trees deeper than the depth limit, so a store kept under another limit is not read)
- * (a SHA-256 digest of the rest, then `v8.serialize({ format, entries: [key, bytes][] })`)
- * in `$TEXT2SQL_LADDER_CACHE_DIR/parses` (else the XDG cache folder, else `~/.cache`).
+ * The store's file for this install, absolute:
+ * `<cache>/parses/parses-<format>-depth<MAX_TREE_DEPTH>-sql-parser-cst@<v>-node-sql-parser@<v>.bin`,
+ * where `<cache>` is `$TEXT2SQL_LADDER_CACHE_DIR`, else `$XDG_CACHE_HOME/text2sql-ladder`, else
+ * `~/.cache/text2sql-ladder`. The depth limit is in the name because the parser thread refuses
+ * deeper trees: a store kept under another limit is not read. The file holds a SHA-256 digest of
+ * the rest, then `v8.serialize({ format, entries: [key, bytes][] })`.
  * @param env - the environment (default: this process's).
+ * @throws when a parser's `package.json` cannot be read (the parsers are dependencies: not in a
+ *   working install).
  */
 export function parseStoreFile(env: NodeJS.ProcessEnv = process.env): string {
   const require = createRequire(import.meta.url);
@@ -221,7 +225,8 @@ export function parseStoreTurnedOff(env: NodeJS.ProcessEnv): boolean {
  * it off: {@link parseStoreTurnedOff}): from now on the parser thread's answers are looked up in it
  * and added to it, and it is written when the process exits.
  * @param file - the store's file (default {@link parseStoreFile}).
- * @returns the store, or `undefined` when it stays off.
+ * @returns the store, or `undefined` when it stays off (turned off, or the default file's name
+ *   cannot be made because a parser's `package.json` cannot be read). Never throws.
  */
 export function enableParseStore(file?: string): ParseStore | undefined {
   if (active !== undefined) return active;
