@@ -12,7 +12,8 @@
  * 4. Scale: the slice repeated to 500, 2 500 and 10 000 items (each copy a distinct text, so that no
  *    cache answers it) with `--preset spider`: items/s and
  *    peak RSS of the process tree at 10 000, and the marginal cost per item 500→2 500 against
- *    2 500→10 000.
+ *    2 500→10 000; beside it, alternated in the same rounds, the single-process control
+ *    (in-process-spider.ts) at the same sizes, whose marginal ratio is the per-item code's alone.
  * Ratios are the median of the round-by-round ratios. Skipped with a message when the slice is
  * missing (the start-up and main-job figures do not need it).
  */
@@ -31,6 +32,7 @@ const root = path.resolve(here, '../..');
 const SLICE = path.resolve(process.env['SPIDER_SLICE_DIR'] ?? path.join(root, '../shared/data/spider-dev-slice'));
 const CLI = path.join(root, 'dist/cli/text2sql-ladder.js');
 const FLOOR = path.join(here, 'raw-floor.js');
+const IN_PROCESS = path.join(here, 'in-process-spider.js');
 const RUNS = Math.max(1, Number(process.env['BENCH_RUNS'] ?? 5));
 const node = process.execPath;
 
@@ -209,7 +211,11 @@ export async function run(): Promise<BenchReport> {
     const sizes = [500, 2_500, 10_000] as const;
     const files = Object.fromEntries(sizes.map((size) => [size, repeatedSlice(work, size)])) as Record<(typeof sizes)[number], { gold: string; pred: string }>;
     const spec = (size: (typeof sizes)[number]): ProcessSpec => ({ command: node, args: spiderArgs(files[size].gold, files[size].pred, 'spider') });
-    const scale = await alternate({ n500: spec(500), n2500: spec(2_500), n10000: spec(10_000) }, RUNS);
+    const oneProcess = (size: (typeof sizes)[number]): ProcessSpec => ({ command: node, args: [IN_PROCESS, files[size].gold, files[size].pred, path.join(SLICE, 'database')] });
+    const scale = await alternate(
+      { n500: spec(500), n2500: spec(2_500), n10000: spec(10_000), p500: oneProcess(500), p2500: oneProcess(2_500), p10000: oneProcess(10_000) },
+      RUNS,
+    );
     const [t500, t2500, t10000] = sizes.map((size) => median(scale[`n${size}`].map((r) => r.ms))) as [number, number, number];
     figures['scale500Ms'] = Math.round(t500);
     figures['scale2500Ms'] = Math.round(t2500);
@@ -234,6 +240,14 @@ export async function run(): Promise<BenchReport> {
         `  marginal CPU per item: 500→2 500 ${figures['marginalCpuMsPerItem500to2500']} ms, 2 500→10 000 ${figures['marginalCpuMsPerItem2500to10000']} ms — ratio ${figures['marginalCpuRatio']}`,
       );
     }
+    const [p500, p2500, p10000] = sizes.map((size) => median(scale[`p${size}`].map((r) => r.ms))) as [number, number, number];
+    figures['oneProcess500Ms'] = Math.round(p500);
+    figures['oneProcess2500Ms'] = Math.round(p2500);
+    figures['oneProcess10000Ms'] = Math.round(p10000);
+    figures['oneProcessMarginalRatio'] = round2((p10000 - p2500) / 7_500 / ((p2500 - p500) / 2_000));
+    lines.push(
+      `  one process (in-process-spider.ts: the same evaluation, each statement answered in this process, no child or IPC): 500 items ${figures['oneProcess500Ms']} ms${cpuNote(figures, 'oneProcess500', scale.p500)} | 2 500 items ${figures['oneProcess2500Ms']} ms${cpuNote(figures, 'oneProcess2500', scale.p2500)} | 10 000 items ${figures['oneProcess10000Ms']} ms${cpuNote(figures, 'oneProcess10000', scale.p10000)} — marginal cost per item ${round2((p2500 - p500) / 2_000)} ms, then ${round2((p10000 - p2500) / 7_500)} ms, ratio ${figures['oneProcessMarginalRatio']} (the per-item code alone)`,
+    );
     return { name: 'speed', lines, figures };
   } finally {
     rmSync(work, { recursive: true, force: true });
