@@ -6,6 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { BoundedMap } from '../../bounded-map.js';
 import { LadderError } from '../../errors.js';
 import { rejectUnknownKeys } from '../../options.js';
 import type { DoubleQuoteMode, ExecuteRequest } from '../engine.js';
@@ -152,8 +153,19 @@ export function databasePath(name: string, value: unknown): string {
   if (value === ':memory:' || value.startsWith('file:')) {
     throw new LadderError('invalid_option', `${name} must be a path to a database file (in-memory and URI databases are not supported); received ${describe(value)}`);
   }
-  return path.resolve(value);
+  if (!path.isAbsolute(value)) return path.resolve(value);
+  // An absolute path resolves the same whatever the working directory: normalized once per text
+  // (every statement names its database; at Spider scale the normalizing cost more than the lookup).
+  let resolved = resolvedAbsolutePaths.get(value);
+  if (resolved === undefined) {
+    resolved = path.resolve(value);
+    resolvedAbsolutePaths.set(value, resolved);
+  }
+  return resolved;
 }
+
+/** {@link databasePath}'s normalized absolute paths, by the text given. */
+const resolvedAbsolutePaths = new BoundedMap<string, string>(1024);
 
 function text(name: string, value: unknown): string {
   if (typeof value !== 'string') throw new LadderError('invalid_option', `${name} must be a string; received ${describe(value)}`);
