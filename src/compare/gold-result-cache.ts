@@ -17,6 +17,9 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
+// Node's own timer, not the global one: a test that fakes `setImmediate` must not keep a
+// snapshot's identity from being read again.
+import { setImmediate as nextTurn } from 'node:timers';
 import type { DoubleQuoteMode, ExecutionErrorCode, ExecutionOutcome } from '../engine/engine.js';
 import type { GoldOrdering } from './gold-ordering.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
@@ -135,7 +138,7 @@ export function snapshotIdentity(snapshot: Snapshot): string {
   if (snapshot.checksum !== undefined) return snapshot.checksum;
   const found = identitiesThisTurn.get(snapshot.path);
   if (found !== undefined) return found;
-  if (identitiesThisTurn.size === 0) setImmediate(() => identitiesThisTurn.clear()).unref();
+  if (identitiesThisTurn.size === 0) nextTurn(() => identitiesThisTurn.clear()).unref();
   const identity = fileIdentityOf(snapshot.path);
   identitiesThisTurn.set(snapshot.path, identity);
   return identity;

@@ -1,6 +1,7 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setImmediate as realSetImmediate } from 'node:timers';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GoldResultCache, type GoldRunKey } from '../../src/compare/gold-result-cache.js';
 import type { Engine, ExecutionOutcome } from '../../src/engine/engine.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
@@ -39,6 +40,23 @@ describe('GoldResultCache', () => {
       expect(fileKey()).not.toBe(before);
       expect(GoldResultCache.key(key({ snapshot: { name: 'x', path: path.join(dir.dir, 'missing.sqlite') } }))).toBe(`path:${path.join(dir.dir, 'missing.sqlite')}\u0000legacy\u0000100\u0000SELECT 1`);
     } finally {
+      dir.remove();
+    }
+  });
+
+  it('reads a rebuilt file again on the next turn with a faked setImmediate too (a user test may fake it)', async () => {
+    const dir = createTempSqlite('CREATE TABLE t (a)');
+    await new Promise((resolve) => realSetImmediate(resolve)); // identities read by earlier tests are forgotten
+    vi.useFakeTimers({ toFake: ['setImmediate', 'clearImmediate'] });
+    try {
+      const fileKey = () => GoldResultCache.key(key({ snapshot: { name: 'x', path: dir.file } }));
+      const before = fileKey();
+      writeFileSync(dir.file, 'rebuilt');
+      utimesSync(dir.file, new Date(2001, 1, 1), new Date(2001, 1, 1));
+      await new Promise((resolve) => realSetImmediate(resolve));
+      expect(fileKey()).not.toBe(before);
+    } finally {
+      vi.useRealTimers();
       dir.remove();
     }
   });
