@@ -27,7 +27,7 @@ import type { ChildOperation, ChildRequest } from '../src/engine/sqlite/sqlite-p
  * its concurrency). Deadlines and memory caps are not enforced.
  * @returns the engine; `close` closes the session's connections.
  */
-export function inProcessEngine(): Engine {
+function inProcessEngine(): Engine {
   const defaults = resolveSqliteEngineOptions({});
   const session = createSqliteSession({ maxMemoryBytes: defaults.maxMemoryBytes });
   let nextId = 1;

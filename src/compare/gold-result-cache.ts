@@ -15,12 +15,12 @@
  * Values are promises, so concurrent items asking for the same gold share one execution. Tie-group
  * orderings derived from a cached gold result are cached beside it, per ordering rule.
  */
-import { statSync } from 'node:fs';
 import path from 'node:path';
 // Node's own timer, not the global one: a test that fakes `setImmediate` must not keep a
 // snapshot's identity from being read again.
 import { setImmediate as nextTurn } from 'node:timers';
 import type { DoubleQuoteMode, ExecutionErrorCode, ExecutionOutcome } from '../engine/engine.js';
+import { fileIdentity } from '../engine/sqlite/pinned-files.js';
 import type { GoldOrdering } from './gold-ordering.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { BoundedMap } from '../bounded-map.js';
@@ -147,12 +147,8 @@ export function snapshotIdentity(snapshot: Snapshot): string {
 /** `path:<resolved>@<dev>:<ino>:<size>:<mtimeNs>` of a file now, or `path:<resolved>` when it cannot be read. */
 function fileIdentityOf(file: string): string {
   const resolved = path.resolve(file);
-  try {
-    const stats = statSync(resolved, { bigint: true });
-    return `path:${resolved}@${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
-  } catch {
-    return `path:${resolved}`;
-  }
+  const identity = fileIdentity(resolved);
+  return identity === undefined ? `path:${resolved}` : `path:${resolved}@${identity}`;
 }
 
 /**
