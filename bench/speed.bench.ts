@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import type { BenchReport } from './report.js';
+import { targetNote } from './targets.js';
 import { alternate, loadAverage, median, medianCpuMs, pairedCpuRatio, pairedRatio, round2, type ProcessRun, type ProcessSpec } from './whole-process.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -150,8 +151,8 @@ export async function run(): Promise<BenchReport> {
     lines.push(
       `start-up, median of ${RUNS} alternating runs (${load()}):`,
       `  node -e 0: ${figures['nodeBareMs']} ms${cpuNote(figures, 'nodeBare', startup.bare)}`,
-      `  text2sql-ladder --version: ${figures['versionMs']} ms — ×${figures['versionVsNodeRatio']} node -e 0 (target ≤ 2)${cpuNote(figures, 'version', startup.version, startup.bare)}`,
-      `  text2sql-ladder check --db warehouse (one query on stdin): ${figures['checkMs']} ms — ×${figures['checkVsNodeRatio']} node -e 0 (target ≤ 6)${cpuNote(figures, 'check', startup.check, startup.bare)}`,
+      `  text2sql-ladder --version: ${figures['versionMs']} ms — ×${figures['versionVsNodeRatio']} node -e 0 (${targetNote(figures['versionVsNodeRatio']!, { max: 2 })})${cpuNote(figures, 'version', startup.version, startup.bare)}`,
+      `  text2sql-ladder check --db warehouse (one query on stdin): ${figures['checkMs']} ms — ×${figures['checkVsNodeRatio']} node -e 0 (${targetNote(figures['checkVsNodeRatio']!, { max: 6 })})${cpuNote(figures, 'check', startup.check, startup.bare)}`,
     );
 
     // 3. Main job against the promptfoo floor.
@@ -175,7 +176,7 @@ export async function run(): Promise<BenchReport> {
     lines.push(
       `main job, median of ${RUNS} alternating runs (${load()}):`,
       `  promptfoo floor (same prompt, replay providers and loader; assertion javascript: true): ${figures['promptfooFloorMs']} ms${cpuNote(figures, 'promptfooFloor', jobs.floor)}`,
-      `  main job (promptfooconfig.yaml, compiled dist/; parse store from the previous run): ${figures['mainJobMs']} ms — ×${figures['mainJobVsPromptfooFloorRatio']} the floor (target ≤ 1.3)${cpuNote(figures, 'mainJob', jobs.main, jobs.floor)}`,
+      `  main job (promptfooconfig.yaml, compiled dist/; parse store from the previous run): ${figures['mainJobMs']} ms — ×${figures['mainJobVsPromptfooFloorRatio']} the floor (${targetNote(figures['mainJobVsPromptfooFloorRatio']!, { max: 1.3 })})${cpuNote(figures, 'mainJob', jobs.main, jobs.floor)}`,
       `  main job, parse store off (every text parsed, as on a first run): ${figures['mainJobStoreOffMs']} ms — ×${figures['mainJobStoreOffVsPromptfooFloorRatio']} the floor${cpuNote(figures, 'mainJobStoreOff', jobs.mainStoreOff, jobs.floor)}`,
     );
 
@@ -203,8 +204,8 @@ export async function run(): Promise<BenchReport> {
     lines.push(
       `Spider CLI on the slice (507 items, DIN-SQL), median of ${RUNS} alternating runs (${load()}):`,
       `  raw floor (one node process, better-sqlite3, prepare().raw().all(), legacy double-quote retry; ${floorOutput.statements} statements, ${floorOutput.ok} executed): ${figures['rawFloorMs']} ms${cpuNote(figures, 'rawFloor', cli.floor)}`,
-      `  spider --preset spider:  ${figures['spiderPresetMs']} ms, ${mib(median(cli.spider.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['spiderPresetVsFloorRatio']} the floor (target ≤ 2.5)${cpuNote(figures, 'spiderPreset', cli.spider, cli.floor)}`,
-      `  spider --preset default: ${figures['defaultPresetMs']} ms, ${mib(median(cli.byDefault.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['defaultPresetVsFloorRatio']} the floor (target ≤ 3.5)${cpuNote(figures, 'defaultPreset', cli.byDefault, cli.floor)}`,
+      `  spider --preset spider:  ${figures['spiderPresetMs']} ms, ${mib(median(cli.spider.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['spiderPresetVsFloorRatio']} the floor (${targetNote(figures['spiderPresetVsFloorRatio']!, { max: 2.5 })})${cpuNote(figures, 'spiderPreset', cli.spider, cli.floor)}`,
+      `  spider --preset default: ${figures['defaultPresetMs']} ms, ${mib(median(cli.byDefault.map((r) => r.peakTreeBytes)))} MiB tree — ×${figures['defaultPresetVsFloorRatio']} the floor (${targetNote(figures['defaultPresetVsFloorRatio']!, { max: 3.5 })})${cpuNote(figures, 'defaultPreset', cli.byDefault, cli.floor)}`,
     );
 
     // 4. Scale.
@@ -227,8 +228,8 @@ export async function run(): Promise<BenchReport> {
     figures['marginalRatio'] = round2((t10000 - t2500) / 7_500 / ((t2500 - t500) / 2_000));
     lines.push(
       `scale: the slice repeated (each copy distinct: no cache hits), spider --preset spider, median of ${RUNS} alternating runs (${load()}):`,
-      `  500 items ${figures['scale500Ms']} ms${cpuNote(figures, 'scale500', scale.n500)} | 2 500 items ${figures['scale2500Ms']} ms${cpuNote(figures, 'scale2500', scale.n2500)} | 10 000 items ${figures['scale10000Ms']} ms${cpuNote(figures, 'scale10000', scale.n10000)} (${figures['scale10000ItemsPerSecond']} items/s, peak RSS of the process tree ${figures['scale10000PeakTreeMiB']} MiB; target ≤ 400)`,
-      `  marginal cost per item: 500→2 500 ${figures['marginalMsPerItem500to2500']} ms, 2 500→10 000 ${figures['marginalMsPerItem2500to10000']} ms — ratio ${figures['marginalRatio']} (target within 0.9–1.1)`,
+      `  500 items ${figures['scale500Ms']} ms${cpuNote(figures, 'scale500', scale.n500)} | 2 500 items ${figures['scale2500Ms']} ms${cpuNote(figures, 'scale2500', scale.n2500)} | 10 000 items ${figures['scale10000Ms']} ms${cpuNote(figures, 'scale10000', scale.n10000)} (${figures['scale10000ItemsPerSecond']} items/s, peak RSS of the process tree ${figures['scale10000PeakTreeMiB']} MiB; ${targetNote(figures['scale10000PeakTreeMiB']!, { max: 400 }, 'MiB')})`,
+      `  marginal cost per item: 500→2 500 ${figures['marginalMsPerItem500to2500']} ms, 2 500→10 000 ${figures['marginalMsPerItem2500to10000']} ms — ratio ${figures['marginalRatio']} (${targetNote(figures['marginalRatio']!, { min: 0.9, max: 1.1 })})`,
     );
     const cpus = sizes.map((size) => medianCpuMs(scale[`n${size}`]));
     if (cpus.every((cpu) => cpu !== undefined)) {
