@@ -15,6 +15,16 @@ describe('targetNote (how the benches print a target and its verdict)', () => {
     expect(targetNote(1.2, { min: 0.9, max: 1.1 })).toBe('target within 0.9–1.1: NOT MET');
   });
 
+  it('reads an exclusive upper bound, the bound itself excluded', () => {
+    expect(targetNote(999, { max: 1000, exclusive: true }, 'ms')).toBe('target < 1000 ms: met');
+    expect(targetNote(1000, { max: 1000, exclusive: true }, 'ms')).toBe('target < 1000 ms: NOT MET');
+  });
+
+  it('never meets a NaN figure', () => {
+    expect(targetNote(Number.NaN, { max: 2 })).toBe('target ≤ 2: NOT MET');
+    expect(targetNote(Number.NaN, { min: 0.9, max: 1.1 })).toBe('target within 0.9–1.1: NOT MET');
+  });
+
   it('prints a unit after the bound', () => {
     expect(targetNote(7.18, { max: 250 }, 'ms')).toBe('target ≤ 250 ms: met');
     expect(targetNote(401, { max: 400 }, 'MiB')).toBe('target ≤ 400 MiB: NOT MET');
