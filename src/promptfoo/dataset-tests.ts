@@ -90,7 +90,8 @@ export function ladderAssertionRef(): string {
 
 /**
  * A function-valued `javascript` assertion: promptfoo calls it with `(outputString, context)`.
- * Serialized (`toJSON`) and shown (`toString`) as the `file://` reference it stands for.
+ * Serialized (`toJSON`) as the `file://` reference it stands for; shown (`toString`, which promptfoo
+ * cuts to 50 characters) as `assertions/ladder.js:ladder`.
  */
 export interface LadderAssertionFunction {
   (output: string, context: unknown): Promise<unknown>;
@@ -104,8 +105,8 @@ let ladderModule: Promise<{ ladder(output: unknown, context: unknown): Promise<u
  * The default ladder assertion as a function rather than a `file://` reference. promptfoo imports a
  * `file://` assertion module again on every row, each time resolved and logged through its module
  * loader (about 1 ms a row here, docs/performance.md); a function value is called directly. It
- * stores and displays as {@link ladderAssertionRef}, so saved runs and their run identities read as
- * with the reference. An import failure is thrown on every row, and promptfoo reports it there.
+ * is stored as {@link ladderAssertionRef}, so saved runs and their run identities read as with the
+ * reference. An import failure is thrown on every row, and promptfoo reports it there.
  */
 export function ladderAssertionFunction(): LadderAssertionFunction {
   const ref = ladderAssertionRef();
@@ -113,7 +114,8 @@ export function ladderAssertionFunction(): LadderAssertionFunction {
     ladderModule ??= import(pathToFileURL(ladderAssertionFile()).href) as Promise<{ ladder(output: unknown, context: unknown): Promise<unknown> }>;
     return ladderModule.then((module) => module.ladder(output, context));
   };
-  return Object.assign(grade, { toJSON: () => ref, toString: () => ref });
+  const shown = `assertions/${path.basename(ladderAssertionFile())}:ladder`;
+  return Object.assign(grade, { toJSON: () => ref, toString: () => shown });
 }
 
 /** The absolute path of the ladder assertion's module next to this one (`.ts` from source, `.js` from dist). */

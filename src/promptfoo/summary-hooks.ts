@@ -9,10 +9,13 @@
  * # installed: file://node_modules/text2sql-ladder/dist/assertions/summary-hooks.js:afterAll (and :afterEach)
  * ```
  *
- * - `afterEach` copies each rung's one-line verdict (`L1_syntax: "pass: …"`, `end_to_end`) and
- *   the full ladder details (`ladder`) from the assertion's metadata into the row's metadata, which
- *   the web viewer shows in the cell's Metadata tab (promptfoo keeps assertion metadata only inside
- *   `gradingResult.componentResults`).
+ * - `afterEach` copies each rung's one-line verdict (`L1_syntax: "pass: …"`, `end_to_end`) from
+ *   the assertion's metadata into the row's metadata, which the web viewer shows in the cell's
+ *   Metadata tab (promptfoo keeps assertion metadata only inside `gradingResult.componentResults`),
+ *   and moves the full ladder details there as JSON (`ladder`), so a stored row holds them once:
+ *   every reader of stored rows (`findLadderMetadata`, src/report/promptfoo-rows.ts) also looks
+ *   there. promptfoo passes the hook a copy of the row whose `gradingResult` is the row's own; were
+ *   that ever a copy too, the details would stay in both places, as before.
  * - `afterAll` prints the ladder summary (src/report) per provider — execution success,
  *   correctness among executed, end-to-end correctness, scored / unscored, gold errors, empty-gold
  *   matches, rung and tag pass rates — and, when `LADDER_SUMMARY_JSON` names a file, writes the
@@ -61,7 +64,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Collects `text2sqlLadder` entries from a row's grading result (top level and components). */
+/**
+ * Collects `text2sqlLadder` entries from a row's grading result (top level and components); the
+ * ladder's, when `afterEach` has moved it, from the row metadata's `ladder` JSON.
+ */
 export function findLadderMetadata(row: ResultRow): FoundMetadata {
   const candidates = [row.gradingResult?.metadata, ...(row.gradingResult?.componentResults ?? []).map((entry) => entry?.metadata)];
   let ladder: LadderMetadata | undefined;
@@ -74,13 +80,35 @@ export function findLadderMetadata(row: ResultRow): FoundMetadata {
     if (entry['kind'] === 'ladder' && ladder === undefined) ladder = entry as unknown as LadderMetadata;
     else if (entry['kind'] === 'rung') rungs.push(entry as unknown as RungMetadata);
   }
-  return { ladder, rungs };
+  return { ladder: ladder ?? movedLadderOf(row), rungs };
+}
+
+/** The ladder details `afterEach` moved into the row metadata, or `undefined`. */
+function movedLadderOf(row: ResultRow): LadderMetadata | undefined {
+  const stored = row.metadata?.['ladder'];
+  if (typeof stored !== 'string') return undefined;
+  try {
+    const parsed = JSON.parse(stored) as unknown;
+    return isObject(parsed) && parsed['kind'] === 'ladder' ? (parsed as unknown as LadderMetadata) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the ladder's `text2sqlLadder` entry from the grading result that holds it (`afterEach` moved it). */
+function dropLadderEntry(row: ResultRow, ladder: LadderMetadata): void {
+  const results = [row.gradingResult, ...(row.gradingResult?.componentResults ?? [])];
+  for (const result of results) {
+    if (result?.metadata?.['text2sqlLadder'] !== ladder) continue;
+    const { text2sqlLadder: _moved, ...rest } = result.metadata;
+    result.metadata = rest;
+  }
 }
 
 /** Rung id → its named score (`L1_syntax` …), from the shared contract. */
 const SCORE_NAMES: Readonly<Record<string, string>> = LADDER_SCORE_NAMES;
 
-/** Copies ladder details into the row metadata (see the module doc). */
+/** Copies the rung verdicts into the row metadata and moves the ladder details there (see the module doc). */
 export async function afterEach(context: { test?: unknown; result?: ResultRow }): Promise<{ test?: unknown; result?: ResultRow }> {
   try {
     const row = context.result;
@@ -101,6 +129,7 @@ export async function afterEach(context: { test?: unknown; result?: ResultRow })
       added[`${name}_details`] = JSON.stringify(rung);
     }
     if (Object.keys(added).length > 0) row.metadata = { ...row.metadata, ...added };
+    if (ladder) dropLadderEntry(row, ladder);
   } catch (error) {
     process.stderr.write(`text2sql-ladder afterEach: ${error instanceof Error ? error.message : String(error)}\n`);
   }

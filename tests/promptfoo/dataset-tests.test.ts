@@ -63,9 +63,9 @@ describe('loadTests', () => {
       options: { disableVarExpansion: true },
       assert: [{ type: 'javascript', value: expect.any(Function), config: { policy: 'spider' } }],
     });
-    // Saved and shown as the file reference it stands for.
+    // Saved as the file reference it stands for, shown short (promptfoo cuts it at 50 characters).
     expect(JSON.parse(JSON.stringify(tests[0]?.assert))).toEqual([{ type: 'javascript', value: ladderAssertionRef(), config: { policy: 'spider' } }]);
-    expect(String(tests[0]?.assert[0]?.value)).toBe(ladderAssertionRef());
+    expect(String(tests[0]?.assert[0]?.value)).toBe('assertions/ladder.ts:ladder');
     expect(tests[1]?.vars).toMatchObject({ expected_behavior: 'clarify', gold_sql: [] });
     expect(stderr).toHaveBeenCalledTimes(1);
     expect(String(stderr.mock.calls[0]?.[0])).toMatch(/^text2sql-ladder: skipped invalid item: .*items\.yaml:15: item "q3": .*expected_behavour/);

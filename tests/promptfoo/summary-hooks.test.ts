@@ -60,6 +60,17 @@ describe('afterEach', () => {
     expect(JSON.parse(String(result.metadata?.['ladder']))).toMatchObject({ kind: 'ladder', id: 'q1', statuses: { L2_schema: 'fail', L4_execution: 'skipped' } });
   });
 
+  it('moves the ladder details: the stored row holds them once, and the summary reads them there', async () => {
+    const before = toSummaryRecord(ladderRow());
+    const result = ladderRow();
+    await afterEach({ result });
+    const components = result.gradingResult?.componentResults ?? [];
+    expect(components.some((component) => component?.metadata?.['text2sqlLadder'] !== undefined && (component.metadata['text2sqlLadder'] as { kind?: string }).kind === 'ladder')).toBe(false);
+    expect(components[0]?.metadata?.['graderOutputs']).toBeDefined();
+    expect(toSummaryRecord(result)).toEqual(before);
+    expect(before?.verdict).toBe('fail');
+  });
+
   it('L4 key facts are flat fields; the policy once per row', () => {
     const details = {
       policy: resolvePolicy(undefined),
