@@ -155,7 +155,7 @@ function columnRef(r: ReferenceScopes, identifier: Identifierish, qualifier: Nam
   }
   const candidates = (): string[] => r.visibleColumnNames(scope, aliasVisible);
   if (r.dialect === 'sqlite' && r.doubleQuotes === 'legacy' && identifier.text.startsWith('"')) {
-    const columnPosition = r.columnPositions.has(identifier);
+    const columnPosition = r.isColumnPosition(identifier);
     if (!columnPosition || r.sqlRole === 'gold') {
       record({ kind: 'string_literal' });
       r.doubleQuotedStrings.push({ ...r.position(identifier), value: identifier.name, columnPosition });

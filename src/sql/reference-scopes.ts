@@ -14,6 +14,7 @@ import type { CatalogIndex } from './catalog-index.js';
 import { identifierKey, isQuotedIdentifier } from './identifiers.js';
 import { positionAt, type Dialect, type DoubleQuoteMode } from './parse.js';
 import { suggestSchemaName } from './name-suggestions.js';
+import { columnPositionIdentifiers } from './column-positions.js';
 import type {
   ColumnReference,
   ColumnResolution,
@@ -110,12 +111,24 @@ export abstract class ReferenceScopes {
   readonly columns: ColumnReference[] = [];
   readonly unresolved: UnresolvedName[] = [];
   readonly doubleQuotedStrings: DoubleQuotedString[] = [];
-  /** Identifier nodes in column positions (see column-positions.ts), set by the resolver before it starts. */
-  columnPositions: ReadonlySet<object> = new Set();
+  /** The statement being resolved, set by the resolver before it starts (read by {@link isColumnPosition}). */
+  statement: Node | undefined;
+  private columnPositions: ReadonlySet<object> | undefined;
   readonly scopes: ScopeInfo[] = [];
   private nextScope = 0;
   /** WITH clauses already resolved at compound level. */
   readonly handledWith = new WeakSet<object>();
+
+  /**
+   * Whether `identifier` (a node of {@link statement}) stands in a column position
+   * (column-positions.ts). The positions are found on first use: only a double-quoted name that
+   * resolves to no column needs them.
+   */
+  isColumnPosition(identifier: object): boolean {
+    if (this.statement === undefined) return false;
+    this.columnPositions ??= columnPositionIdentifiers(this.statement);
+    return this.columnPositions.has(identifier);
+  }
 
   constructor(
     readonly sql: string,

@@ -50,7 +50,6 @@
 import type { Node } from 'sql-parser-cst';
 import { withinAnalysisBudget } from './analysis-budget.js';
 import { createCatalogIndex } from './catalog-index.js';
-import { columnPositionIdentifiers } from './column-positions.js';
 import { parseSql } from './parse.js';
 import { expr } from './reference-columns.js';
 import { fromItem } from './reference-from-items.js';
@@ -107,7 +106,7 @@ export function collectReferences(input: CollectReferencesInput): References | R
 /** The walk over queries: SELECT, compound SELECT, WITH, output columns. */
 class Resolver extends ReferenceScopes {
   run(statement: Node): References {
-    if (this.dialect === 'sqlite' && this.doubleQuotes === 'legacy') this.columnPositions = columnPositionIdentifiers(statement);
+    this.statement = statement;
     const output = this.query(statement as AnyNode, { outer: undefined, ctes: new Map() }, 'query');
     const byStart = <T extends SourcePosition>(items: T[]): T[] => [...items].sort((a, b) => a.start - b.start);
     return {
