@@ -1,6 +1,6 @@
 /**
- * promptfoo extension hooks: `afterEach` copies the ladder's per-rung verdicts and details into the
- * row metadata (the viewer's Metadata tab); `afterAll` prints the ladder summary per provider and
+ * promptfoo extension hooks: `afterEach` copies the ladder's per-rung verdicts into the row
+ * metadata (the viewer's Metadata tab) and moves its details there; `afterAll` prints the ladder summary per provider and
  * closes the shared engine. Implementation and docs: src/promptfoo/summary-hooks.ts.
  *
  * ```yaml
