@@ -1,7 +1,7 @@
 /**
  * promptfoo extension hooks: `afterEach` copies the ladder's per-rung verdicts into the row
- * metadata (the viewer's Metadata tab) and moves its details there; `afterAll` prints the ladder summary per provider and
- * closes the shared engine. Implementation and docs: src/promptfoo/summary-hooks.ts.
+ * metadata (the viewer's Metadata tab) and moves its details there; `afterAll` prints the ladder
+ * summary per provider and closes the shared engine. Implementation and docs: src/promptfoo/summary-hooks.ts.
  *
  * ```yaml
  * extensions:

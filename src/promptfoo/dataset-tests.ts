@@ -37,7 +37,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { LadderError } from '../errors.js';
 import { optionReader } from '../options.js';
 import { findPackageRoot } from '../fixtures/package-root.js';
@@ -83,39 +83,14 @@ export interface LoadTestsConfig {
 
 const KNOWN = ['file', 'ladder', 'assert', 'ids', 'strict', ...LOCATION_OPTIONS];
 
-/** The `file://` reference of the ladder assertion next to this module (source or dist). */
+/**
+ * The `file://` reference of the ladder assertion next to this module (source or dist). A reference,
+ * not a function value, although promptfoo imports it again on every row: promptfoo catches what a
+ * function-valued assertion throws and fails the row ("Custom function threw error"), where a misuse
+ * (a misspelt option, an unknown fixture) must be an ERROR row; a `file://` assertion's throw is one.
+ */
 export function ladderAssertionRef(): string {
   return `file://${ladderAssertionFile()}:ladder`;
-}
-
-/**
- * A function-valued `javascript` assertion: promptfoo calls it with `(outputString, context)`.
- * Serialized (`toJSON`) as the `file://` reference it stands for; shown (`toString`, which promptfoo
- * cuts to 50 characters) as `assertions/ladder.js:ladder`.
- */
-export interface LadderAssertionFunction {
-  (output: string, context: unknown): Promise<unknown>;
-  toJSON(): string;
-}
-
-/** The ladder assertion's module, imported once per process (the same instance the warm-up loads). */
-let ladderModule: Promise<{ ladder(output: unknown, context: unknown): Promise<unknown> }> | undefined;
-
-/**
- * The default ladder assertion as a function rather than a `file://` reference. promptfoo imports a
- * `file://` assertion module again on every row, each time resolved and logged through its module
- * loader (about 1 ms a row here, docs/performance.md); a function value is called directly. It
- * is stored as {@link ladderAssertionRef}, so saved runs and their run identities read as with the
- * reference. An import failure is thrown on every row, and promptfoo reports it there.
- */
-export function ladderAssertionFunction(): LadderAssertionFunction {
-  const ref = ladderAssertionRef();
-  const grade = (output: string, context: unknown): Promise<unknown> => {
-    ladderModule ??= import(pathToFileURL(ladderAssertionFile()).href) as Promise<{ ladder(output: unknown, context: unknown): Promise<unknown> }>;
-    return ladderModule.then((module) => module.ladder(output, context));
-  };
-  const shown = `assertions/${path.basename(ladderAssertionFile())}:ladder`;
-  return Object.assign(grade, { toJSON: () => ref, toString: () => shown });
 }
 
 /** The absolute path of the ladder assertion's module next to this one (`.ts` from source, `.js` from dist). */
@@ -213,7 +188,7 @@ export async function loadTests(config?: LoadTestsConfig): Promise<PromptfooTest
     if (config.strict === true) throw new LadderError('dataset_invalid', errors.map((error) => error.message).join('\n'));
     for (const error of errors) process.stderr.write(`text2sql-ladder: skipped invalid item: ${error.message}\n`);
   }
-  const assert = config.assert ?? [{ type: 'javascript', value: ladderAssertionFunction(), ...(config.ladder ? { config: config.ladder } : {}) }];
+  const assert = config.assert ?? [{ type: 'javascript', value: ladderAssertionRef(), ...(config.ladder ? { config: config.ladder } : {}) }];
   // The ladder will run on these tests: start its engine child and parser thread while promptfoo
   // is still starting up (warm-up.ts). Loaded only then, so a loader used with other assertions
   // pays nothing for it.

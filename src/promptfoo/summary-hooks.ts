@@ -13,8 +13,8 @@
  *   the assertion's metadata into the row's metadata, which the web viewer shows in the cell's
  *   Metadata tab (promptfoo keeps assertion metadata only inside `gradingResult.componentResults`),
  *   and moves the full ladder details there as JSON (`ladder`), so a stored row holds them once:
- *   every reader of stored rows (`findLadderMetadata`, src/report/promptfoo-rows.ts) also looks
- *   there. promptfoo passes the hook a copy of the row whose `gradingResult` is the row's own; were
+ *   every reader of stored rows (`findLadderMetadata`; `findStoredVerdicts` and `movedLadderOf` in
+ *   src/report/promptfoo-rows.ts) also looks there. promptfoo passes the hook a copy of the row whose `gradingResult` is the row's own; were
  *   that ever a copy too, the details would stay in both places, as before.
  * - `afterAll` prints the ladder summary (src/report) per provider — execution success,
  *   correctness among executed, end-to-end correctness, scored / unscored, gold errors, empty-gold
@@ -36,7 +36,7 @@ import { checkRowCount, summarizeLadder } from '../report/ladder-summary.js';
 import type { ProviderSummary, SummaryRecord } from '../report/ladder-summary.js';
 import { renderLadderSummary } from '../report/render-summary.js';
 import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../report/promptfoo-run-identity.js';
-import { columnsOf } from '../report/promptfoo-rows.js';
+import { columnsOf, movedLadderOf } from '../report/promptfoo-rows.js';
 import { LADDER_SCORE_NAMES, type RungStatus } from '../rungs/rung-result.js';
 import { formatCell, oneLine } from '../format.js';
 
@@ -80,19 +80,7 @@ export function findLadderMetadata(row: ResultRow): FoundMetadata {
     if (entry['kind'] === 'ladder' && ladder === undefined) ladder = entry as unknown as LadderMetadata;
     else if (entry['kind'] === 'rung') rungs.push(entry as unknown as RungMetadata);
   }
-  return { ladder: ladder ?? movedLadderOf(row), rungs };
-}
-
-/** The ladder details `afterEach` moved into the row metadata, or `undefined`. */
-function movedLadderOf(row: ResultRow): LadderMetadata | undefined {
-  const stored = row.metadata?.['ladder'];
-  if (typeof stored !== 'string') return undefined;
-  try {
-    const parsed = JSON.parse(stored) as unknown;
-    return isObject(parsed) && parsed['kind'] === 'ladder' ? (parsed as unknown as LadderMetadata) : undefined;
-  } catch {
-    return undefined;
-  }
+  return { ladder: ladder ?? (movedLadderOf(row) as LadderMetadata | undefined), rungs };
 }
 
 /** Removes the ladder's `text2sqlLadder` entry from the grading result that holds it (`afterEach` moved it). */

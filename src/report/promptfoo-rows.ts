@@ -6,8 +6,9 @@
  *
  * Where the ladder writes its verdicts (src/promptfoo/ladder-result.ts, src/promptfoo/adapter.ts):
  * `gradingResult.componentResults[k].metadata.text2sqlLadder` holds `{ kind: 'ladder', … }` for the
- * ladder assertion and `{ kind: 'rung', … }` for single-rung assertions; the `afterEach` hook also
- * copies the ladder entry as a JSON string to the row's `metadata.ladder`.
+ * ladder assertion and `{ kind: 'rung', … }` for single-rung assertions; the `afterEach` hook moves
+ * the ladder entry, as a JSON string, to the row's `metadata.ladder` (older result files hold it in
+ * both places).
  */
 import { LADDER_SCORE_NAMES } from '../rungs/rung-result.js';
 import type { RungStatus } from '../rungs/rung-result.js';
@@ -94,15 +95,33 @@ export function findStoredVerdicts(row: PromptfooRow): StoredVerdicts {
     if (isStoredLadder(entry)) ladder ??= entry;
     else if (entry['kind'] === 'rung' && isStoredRung(entry)) rungs.push(entry);
   }
-  if (ladder === undefined && typeof row.metadata?.['ladder'] === 'string') {
+  return { ladder: ladder ?? movedLadderOf(row), rungs };
+}
+
+/** Parses of `metadata.ladder`, per row metadata object: `afterAll` reads each row twice (summary, run identity). */
+const movedLadders = new WeakMap<object, (StoredLadder & { kind: 'ladder' }) | null>();
+
+/**
+ * The ladder verdict the `afterEach` hook moved into the row metadata (`metadata.ladder`, a JSON
+ * string), parsed once per metadata object; callers must not modify it.
+ * @returns `undefined` when the row has no such string, or it is not JSON of a ladder verdict (then
+ *   the row is read from its grading result only). Never throws.
+ */
+export function movedLadderOf(row: { readonly metadata?: Readonly<Record<string, unknown>> }): (StoredLadder & { kind: 'ladder' }) | undefined {
+  const metadata = row.metadata;
+  const text = metadata?.['ladder'];
+  if (metadata === undefined || typeof text !== 'string') return undefined;
+  let parsed = movedLadders.get(metadata);
+  if (parsed === undefined) {
     try {
-      const parsed = JSON.parse(row.metadata['ladder']) as unknown;
-      if (isStoredLadder(parsed)) ladder = parsed;
+      const value = JSON.parse(text) as unknown;
+      parsed = isStoredLadder(value) ? value : null;
     } catch {
-      // Not our JSON: the row is read from its grading result only.
+      parsed = null;
     }
+    movedLadders.set(metadata, parsed);
   }
-  return { ladder, rungs };
+  return parsed ?? undefined;
 }
 
 /** The test vars of a row (the test case's, else the row's). */

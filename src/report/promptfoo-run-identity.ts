@@ -170,21 +170,10 @@ export function datasetContentOf(row: PromptfooRow): unknown {
   return { vars: varsOf(row), tags: [...tagsOf(row)].sort() };
 }
 
-/**
- * An assertion value as a saved run holds it: a function-valued assertion (the ladder's default,
- * src/promptfoo/dataset-tests.ts) is saved as its `toJSON()`, other functions not at all.
- */
-function storedValueOf(value: unknown): unknown {
-  if (typeof value !== 'function') return value;
-  const toJSON = (value as { toJSON?: unknown }).toJSON;
-  return typeof toJSON === 'function' ? (toJSON as () => unknown).call(value) : undefined;
-}
-
 /** Assertion value `file:///abs/…/assertions/ladder.ts:ladder` → `assertions/ladder.ts:ladder` (no machine paths). */
 function ladderAssertionSetting(assertion: { readonly type?: string; readonly value?: unknown; readonly config?: unknown }): JsonValue | undefined {
-  const raw = storedValueOf(assertion.value);
-  if (typeof raw !== 'string') return undefined;
-  const value = raw.startsWith('file://') ? raw.split('/').slice(-2).join('/') : raw;
+  if (typeof assertion.value !== 'string') return undefined;
+  const value = assertion.value.startsWith('file://') ? assertion.value.split('/').slice(-2).join('/') : assertion.value;
   return { assertion: value, config: redactSettings(assertion.config ?? {}) };
 }
 
