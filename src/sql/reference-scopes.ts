@@ -12,7 +12,7 @@ import type { Node } from 'sql-parser-cst';
 import type { CatalogTable } from './catalog-types.js';
 import type { CatalogIndex } from './catalog-index.js';
 import { identifierKey, isQuotedIdentifier } from './identifiers.js';
-import { positionAt, type Dialect, type DoubleQuoteMode } from './parse.js';
+import { lineLocator, type Dialect, type DoubleQuoteMode } from './parse.js';
 import { suggestSchemaName } from './name-suggestions.js';
 import { columnPositionIdentifiers } from './column-positions.js';
 import type {
@@ -114,6 +114,7 @@ export abstract class ReferenceScopes {
   /** The statement being resolved, set by the resolver before it starts (read by {@link isColumnPosition}). */
   statement: Node | undefined;
   private columnPositions: ReadonlySet<object> | undefined;
+  private locate: ((offset: number) => { line: number; column: number }) | undefined;
   readonly scopes: ScopeInfo[] = [];
   private nextScope = 0;
   /** WITH clauses already resolved at compound level. */
@@ -284,7 +285,9 @@ export abstract class ReferenceScopes {
 
   position(node: { readonly range?: [number, number] }): SourcePosition {
     const [start, end] = node.range ?? [0, 0];
-    return { ...positionAt(this.sql, start), start, end };
+    // Every table and column reference has a position: index the text's lines once per statement.
+    this.locate ??= lineLocator(this.sql);
+    return { ...this.locate(start), start, end };
   }
 }
 

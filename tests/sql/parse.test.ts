@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, parseSql, positionAt, type ParseResult } from '../../src/sql/parse.js';
+import { DIALECTS, lineLocator, parseSql, positionAt, type ParseResult } from '../../src/sql/parse.js';
 
 /** The parts of a result the tests pin: kind, statement count and first statement type. */
 function summary(result: ParseResult): unknown {
@@ -67,6 +67,29 @@ describe('positionAt', () => {
     ['a\n', 2, { line: 2, column: 1 }],
   ])('%j at %i', (sql, offset, position) => {
     expect(positionAt(sql, offset)).toEqual(position);
+  });
+});
+
+describe('lineLocator', () => {
+  it.each([
+    ['abc', 0, { line: 1, column: 1 }],
+    ['abc', 2, { line: 1, column: 3 }],
+    ['a\nbc\nd', 1, { line: 1, column: 2 }],
+    ['a\nbc\nd', 2, { line: 2, column: 1 }],
+    ['a\nbc\nd', 4, { line: 2, column: 3 }],
+    ['a\nbc\nd', 5, { line: 3, column: 1 }],
+    ['a\n', 2, { line: 2, column: 1 }],
+    ['\n\n\n', 3, { line: 4, column: 1 }],
+    ['ab', 9, { line: 1, column: 10 }],
+  ])('%j at %i', (sql, offset, position) => {
+    expect(lineLocator(sql)(offset)).toEqual(position);
+  });
+
+  it('gives positionAt\'s answer for every offset of a multi-line text', () => {
+    const sql = 'SELECT a,\n  b\nFROM t\n\nWHERE c = 1\n';
+    const locate = lineLocator(sql);
+    const offsets = Array.from({ length: sql.length + 3 }, (_, offset) => offset);
+    expect(offsets.map(locate)).toEqual(offsets.map((offset) => positionAt(sql, offset)));
   });
 });
 
