@@ -9,11 +9,13 @@
  *    ladder taken out (same prompts, providers, vars and test loader; the assertion
  *    `javascript: true`; no extensions). The main job runs twice per round: with the parse store
  *    (filled by the warm-up run, as by a user's previous run) and with it off.
- * 4. Scale: the slice repeated to 500, 2 500 and 10 000 items (each copy a distinct text, so that no
- *    cache answers it) with `--preset spider`: items/s and
- *    peak RSS of the process tree at 10 000, and the marginal cost per item 500→2 500 against
- *    2 500→10 000; beside it, alternated in the same rounds, the single-process control
- *    (in-process-spider.ts) at the same sizes, whose marginal ratio is the per-item code's alone.
+ * 4. Scale: the slice repeated to 500, 1 000, 2 500, 5 000 and 10 000 items (each copy a distinct
+ *    text, so that no cache answers it) with `--preset spider`: items/s and peak RSS of the process
+ *    tree at 10 000, and the marginal cost per item 500→2 500 against 2 500→10 000 (the target);
+ *    the cost per item of each step between sizes shows where it changes (a warm-up falls over the
+ *    first steps and then stays flat; a cost that grows with the run's length rises in the last).
+ *    Beside it, alternated in the same rounds, the single-process control (in-process-spider.ts) at
+ *    500, 2 500 and 10 000, whose marginal ratio is the per-item code's alone.
  * Ratios are the median of the round-by-round ratios. Skipped with a message when the slice is
  * missing (the start-up and main-job figures do not need it).
  */
@@ -210,11 +212,16 @@ export async function run(): Promise<BenchReport> {
 
     // 4. Scale.
     const sizes = [500, 2_500, 10_000] as const;
-    const files = Object.fromEntries(sizes.map((size) => [size, repeatedSlice(work, size)])) as Record<(typeof sizes)[number], { gold: string; pred: string }>;
-    const spec = (size: (typeof sizes)[number]): ProcessSpec => ({ command: node, args: spiderArgs(files[size].gold, files[size].pred, 'spider') });
-    const oneProcess = (size: (typeof sizes)[number]): ProcessSpec => ({ command: node, args: [IN_PROCESS, files[size].gold, files[size].pred, path.join(SLICE, 'database')] });
+    const steps = [500, 1_000, 2_500, 5_000, 10_000] as const;
+    type Size = (typeof steps)[number];
+    const files = Object.fromEntries(steps.map((size) => [size, repeatedSlice(work, size)])) as Record<Size, { gold: string; pred: string }>;
+    const spec = (size: Size): ProcessSpec => ({ command: node, args: spiderArgs(files[size].gold, files[size].pred, 'spider') });
+    const oneProcess = (size: Size): ProcessSpec => ({ command: node, args: [IN_PROCESS, files[size].gold, files[size].pred, path.join(SLICE, 'database')] });
     const scale = await alternate(
-      { n500: spec(500), n2500: spec(2_500), n10000: spec(10_000), p500: oneProcess(500), p2500: oneProcess(2_500), p10000: oneProcess(10_000) },
+      {
+        n500: spec(500), n1000: spec(1_000), n2500: spec(2_500), n5000: spec(5_000), n10000: spec(10_000),
+        p500: oneProcess(500), p2500: oneProcess(2_500), p10000: oneProcess(10_000),
+      },
       RUNS,
     );
     const [t500, t2500, t10000] = sizes.map((size) => median(scale[`n${size}`].map((r) => r.ms))) as [number, number, number];
@@ -231,6 +238,14 @@ export async function run(): Promise<BenchReport> {
       `  500 items ${figures['scale500Ms']} ms${cpuNote(figures, 'scale500', scale.n500)} | 2 500 items ${figures['scale2500Ms']} ms${cpuNote(figures, 'scale2500', scale.n2500)} | 10 000 items ${figures['scale10000Ms']} ms${cpuNote(figures, 'scale10000', scale.n10000)} (${figures['scale10000ItemsPerSecond']} items/s, peak RSS of the process tree ${figures['scale10000PeakTreeMiB']} MiB; ${targetNote(figures['scale10000PeakTreeMiB']!, { max: 400 }, 'MiB')})`,
       `  marginal cost per item: 500→2 500 ${figures['marginalMsPerItem500to2500']} ms, 2 500→10 000 ${figures['marginalMsPerItem2500to10000']} ms — ratio ${figures['marginalRatio']} (${targetNote(figures['marginalRatio']!, { min: 0.9, max: 1.1 })})`,
     );
+    const stepMs = steps.map((size) => median(scale[`n${size}`].map((r) => r.ms)));
+    const stepCosts = steps.slice(1).map((size, i) => {
+      const from = steps[i]!;
+      const perItem = round2((stepMs[i + 1]! - stepMs[i]!) / (size - from));
+      figures[`stepMsPerItem${from}to${size}`] = perItem;
+      return `${from}→${size} ${perItem} ms`;
+    });
+    lines.push(`  cost per item by step: ${stepCosts.join(', ')}`);
     const cpus = sizes.map((size) => medianCpuMs(scale[`n${size}`]));
     if (cpus.every((cpu) => cpu !== undefined)) {
       const [c500, c2500, c10000] = cpus as [number, number, number];
