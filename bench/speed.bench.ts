@@ -41,6 +41,8 @@ const node = process.execPath;
 
 const ms = (runs: readonly ProcessRun[]): number => Math.round(median(runs.map((run) => run.ms)));
 const mib = (bytes: number): number => Math.round(bytes / 2 ** 20);
+/** `10000` → `10 000`, as the other lines write item counts. */
+const grouped = (count: number): string => String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 
 /**
  * ` (CPU 1 118 ms)` or, against a floor, ` (CPU 1 118 ms, ×6.9 the floor's)`: the median user +
@@ -243,7 +245,7 @@ export async function run(): Promise<BenchReport> {
       const from = steps[i]!;
       const perItem = round2((stepMs[i + 1]! - stepMs[i]!) / (size - from));
       figures[`stepMsPerItem${from}to${size}`] = perItem;
-      return `${from}→${size} ${perItem} ms`;
+      return `${grouped(from)}→${grouped(size)} ${perItem} ms`;
     });
     lines.push(`  cost per item by step: ${stepCosts.join(', ')}`);
     const cpus = sizes.map((size) => medianCpuMs(scale[`n${size}`]));

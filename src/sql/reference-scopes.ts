@@ -285,7 +285,7 @@ export abstract class ReferenceScopes {
 
   position(node: { readonly range?: [number, number] }): SourcePosition {
     const [start, end] = node.range ?? [0, 0];
-    // Every table and column reference has a position: index the text's lines once per statement.
+    // Every table and column reference has a position: index this text's lines once.
     this.locate ??= lineLocator(this.sql);
     return { ...this.locate(start), start, end };
   }
