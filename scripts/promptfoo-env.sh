@@ -9,8 +9,8 @@ export PROMPTFOO_PASS_RATE_THRESHOLD=0             # a completed run exits 0 eve
 export NODE_NO_WARNINGS=1                          # undici's ExperimentalWarning
 # No per-run log files (.promptfoo/logs/promptfoo-{debug,error}-*.log). At exit promptfoo ends their
 # stream while log lines can still arrive, and a late line crashes the process with "write after
-# end" (seen in CI, at random). Without the files promptfoo ends no
-# stream. Errors still print on the console; set both to 0 to keep the files.
+# end" (seen in CI, at random). Without the files promptfoo ends no stream. Errors still print on
+# the console; set both to 0 to keep the files.
 export PROMPTFOO_DISABLE_DEBUG_LOG="${PROMPTFOO_DISABLE_DEBUG_LOG:-1}"
 export PROMPTFOO_DISABLE_ERROR_LOG="${PROMPTFOO_DISABLE_ERROR_LOG:-1}"
 # Even with telemetry off promptfoo POSTs one "telemetry disabled" event; a dead loopback proxy

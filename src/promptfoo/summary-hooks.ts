@@ -14,8 +14,9 @@
  *   Metadata tab (promptfoo keeps assertion metadata only inside `gradingResult.componentResults`),
  *   and moves the full ladder details there as JSON (`ladder`), so a stored row holds them once:
  *   every reader of stored rows (`findLadderMetadata`; `findStoredVerdicts` and `movedLadderOf` in
- *   src/report/promptfoo-rows.ts) also looks there. promptfoo passes the hook a copy of the row whose `gradingResult` is the row's own; were
- *   that ever a copy too, the details would stay in both places, as before.
+ *   src/report/promptfoo-rows.ts) also looks there. promptfoo passes the hook a copy of the row
+ *   whose `gradingResult` is the row's own; were that ever a copy too, the details would stay in
+ *   both places, as before.
  * - `afterAll` prints the ladder summary (src/report) per provider — execution success,
  *   correctness among executed, end-to-end correctness, scored / unscored, gold errors, empty-gold
  *   matches, rung and tag pass rates — and, when `LADDER_SUMMARY_JSON` names a file, writes the

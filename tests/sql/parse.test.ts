@@ -58,19 +58,13 @@ describe('parseSql', () => {
   });
 });
 
-describe('positionAt', () => {
-  it.each([
-    ['abc', 0, { line: 1, column: 1 }],
-    ['abc', 2, { line: 1, column: 3 }],
-    ['a\nbc\nd', 4, { line: 2, column: 3 }],
-    ['a\nbc\nd', 5, { line: 3, column: 1 }],
-    ['a\n', 2, { line: 2, column: 1 }],
-  ])('%j at %i', (sql, offset, position) => {
-    expect(positionAt(sql, offset)).toEqual(position);
-  });
-});
+/** `positionAt` and a `lineLocator` of the same text: the same conversion, one offset or many. */
+const converters: [string, (sql: string, offset: number) => { line: number; column: number }][] = [
+  ['positionAt', positionAt],
+  ['lineLocator', (sql, offset) => lineLocator(sql)(offset)],
+];
 
-describe('lineLocator', () => {
+describe.each(converters)('%s', (_name, convert) => {
   it.each([
     ['abc', 0, { line: 1, column: 1 }],
     ['abc', 2, { line: 1, column: 3 }],
@@ -82,14 +76,21 @@ describe('lineLocator', () => {
     ['\n\n\n', 3, { line: 4, column: 1 }],
     ['ab', 9, { line: 1, column: 10 }],
   ])('%j at %i', (sql, offset, position) => {
-    expect(lineLocator(sql)(offset)).toEqual(position);
+    expect(convert(sql, offset)).toEqual(position);
   });
+});
 
-  it('gives positionAt\'s answer for every offset of a multi-line text', () => {
+describe('lineLocator', () => {
+  it('gives, for every offset of a multi-line text, one more line than the newlines before it and the column after the last of them', () => {
     const sql = 'SELECT a,\n  b\nFROM t\n\nWHERE c = 1\n';
     const locate = lineLocator(sql);
     const offsets = Array.from({ length: sql.length + 3 }, (_, offset) => offset);
-    expect(offsets.map(locate)).toEqual(offsets.map((offset) => positionAt(sql, offset)));
+    const byScan = (offset: number) => {
+      const before = sql.slice(0, offset);
+      return { line: before.split('\n').length, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
+    };
+    expect(offsets.map(locate)).toEqual(offsets.map(byScan));
+    expect(locate(sql.indexOf('WHERE'))).toEqual({ line: 5, column: 1 });
   });
 });
 
