@@ -1,0 +1,181 @@
+/**
+ * The contract of every generated database — the draws of a test suite, the draws of the
+ * counterexample search and every edit the shrinker makes of a witness: a database the fixture
+ * could hold under the options the item is judged with. One check, here, run before any generated
+ * database may refute a prediction:
+ *
+ * | rule            | a database breaks it when                                                        |
+ * |-----------------|----------------------------------------------------------------------------------|
+ * | `integrity`     | `PRAGMA integrity_check` reports a fault other than the rules below              |
+ * | `notNull`       | a NOT NULL or primary-key column holds NULL                                      |
+ * | `unique`        | a primary key or UNIQUE column set repeats (NULLs never collide, as in SQLite)   |
+ * | `check`         | a row breaks a CHECK constraint                                                  |
+ * | `types`         | a column holds a storage class its snapshots, declared type and kind never give  |
+ * | `foreignKeys`   | `PRAGMA foreign_key_check` reports a row                                         |
+ * | `invariants`    | a row breaks one of the fixture's declared `invariants:`                         |
+ * | `nullsObserved` | under `nulls: 'observed'`, a column whose snapshots hold no NULL holds one       |
+ *
+ * A database that breaks the contract is a generator bug, not evidence: it is dropped, counted by
+ * rule (`rejectedDatabases` in L5's details) and never shown. The writers (row-generator.ts,
+ * table-filler.ts, database-repair.ts) follow the same NULL rule through {@link nullAllowed}, so
+ * the check finds nothing in a correct build. The rest of the contract — judging under the item's
+ * comparison policy and `emptyVsNullRow` — is the witness check's (witness-check.ts), which both
+ * the suite step and the search use.
+ */
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { RejectedDatabaseCounts } from '../rungs/semantic-details.js';
+import { quoteIdentifier } from '../sql/identifiers.js';
+import { invariantViolationSql } from './invariant-sql.js';
+import { columnKey, describeInvariant, type BoundInvariant } from './invariants.js';
+import type { DatabaseSchema, TableSchema } from './schema-reader.js';
+import type { StorageClass } from './storage-class.js';
+import type { ColumnPool, NullPolicy } from './value-pools.js';
+
+/** The rules of the contract, in the order they are checked. */
+export const CONTRACT_RULES = ['integrity', 'notNull', 'unique', 'check', 'types', 'foreignKeys', 'invariants', 'nullsObserved'] as const;
+
+/** One rule of the contract (the module's table). */
+export type ContractRule = (typeof CONTRACT_RULES)[number];
+
+/** The first rule a database breaks, with what broke it (`Has_Pet.StuID: 2 NULLs`). */
+export interface ContractViolation {
+  readonly rule: ContractRule;
+  readonly detail: string;
+}
+
+/** Databases dropped because they broke the contract, by rule (rules with none left out); L5's details carry it. */
+export type RejectedDatabases = RejectedDatabaseCounts;
+
+// The details' spelling of the rules is this list's.
+const RULES_MATCH_DETAILS: [ContractRule, keyof RejectedDatabaseCounts] extends [keyof RejectedDatabaseCounts, ContractRule] ? true : never = true;
+void RULES_MATCH_DETAILS;
+
+/** What one schema's generated databases must obey (built from a generator plan's pools). */
+export interface DatabaseContract {
+  readonly schema: DatabaseSchema;
+  readonly invariants: readonly BoundInvariant[];
+  readonly nulls: NullPolicy;
+  /** Per column key (`table.column`, lower-case): whether it may hold NULL, and the storage classes it may hold. */
+  readonly columns: ReadonlyMap<string, { readonly nullable: boolean; readonly storageClasses: ReadonlySet<StorageClass> }>;
+}
+
+/**
+ * The contract of a schema under a NULL policy.
+ * @param pools - the value pools of the schema (`buildValuePools`; they hold each column's NULL rule and storage classes).
+ */
+export function createDatabaseContract(input: { readonly schema: DatabaseSchema; readonly invariants: readonly BoundInvariant[]; readonly pools: ReadonlyMap<string, ColumnPool>; readonly nulls: NullPolicy }): DatabaseContract {
+  const columns = new Map<string, { nullable: boolean; storageClasses: ReadonlySet<StorageClass> }>();
+  for (const [key, pool] of input.pools) columns.set(key, { nullable: pool.nullable, storageClasses: pool.storageClasses });
+  return { schema: input.schema, invariants: input.invariants, nulls: input.nulls, columns };
+}
+
+/**
+ * True when a generated row may hold NULL in every one of these columns: the schema allows it
+ * (not NOT NULL, not in the primary key), a `values` invariant lists NULL, and under
+ * `nulls: 'observed'` the snapshots hold a NULL there. The writers ask this before they write a
+ * NULL — a foreign key whose parent table is empty included: the row is then not written.
+ */
+export function nullAllowed(contract: DatabaseContract, table: TableSchema, columns: readonly string[]): boolean {
+  return columns.every((c) => contract.columns.get(columnKey(table.name, c))?.nullable === true);
+}
+
+/**
+ * Checks an open database against the contract.
+ * @returns the first rule broken (in {@link CONTRACT_RULES} order), or `null` when every rule holds.
+ */
+export function contractViolation(contract: DatabaseContract, db: Database.Database): ContractViolation | null {
+  const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
+  if (integrity.length !== 1 || integrity[0] !== 'ok') return integrityViolation(integrity);
+  const count = (sql: string): number => Number(db.prepare(sql).pluck().get());
+  const tables = contract.schema.tables;
+  for (const table of tables) {
+    const t = quoteIdentifier(table.name);
+    const required = table.columns.filter((c) => !c.generated && (c.notNull || c.primaryKeyPosition > 0));
+    if (required.length === 0) continue;
+    const n = count(`SELECT COUNT(*) FROM ${t} WHERE ${required.map((c) => `${quoteIdentifier(c.name)} IS NULL`).join(' OR ')}`);
+    if (n > 0) return { rule: 'notNull', detail: `${table.name}: ${plural(n, 'row')} with NULL in ${required.map((c) => c.name).join(' or ')}` };
+  }
+  for (const table of tables) {
+    const t = quoteIdentifier(table.name);
+    const keys = [...(table.primaryKey.length > 0 && table.rowidAlias === null ? [table.primaryKey] : []), ...table.uniqueKeys];
+    for (const key of keys) {
+      const cols = key.map(quoteIdentifier);
+      const n = count(`SELECT COUNT(*) FROM (SELECT 1 FROM ${t} WHERE ${cols.map((c) => `${c} IS NOT NULL`).join(' AND ')} GROUP BY ${cols.join(', ')} HAVING COUNT(*) > 1)`);
+      if (n > 0) return { rule: 'unique', detail: `${table.name}(${key.join(', ')}): ${plural(n, 'value')} repeated` };
+    }
+  }
+  for (const table of tables) {
+    // One scan per table: the storage classes of every column.
+    const checked = table.columns.filter((c) => !c.generated && contract.columns.has(columnKey(table.name, c.name)));
+    if (checked.length === 0) continue;
+    const lists = db.prepare(`SELECT ${checked.map((c) => `group_concat(DISTINCT typeof(${quoteIdentifier(c.name)}))`).join(', ')} FROM ${quoteIdentifier(table.name)}`).raw(true).get() as (string | null)[];
+    for (let i = 0; i < checked.length; i += 1) {
+      const allowed = contract.columns.get(columnKey(table.name, checked[i]!.name))!.storageClasses;
+      const foreign = (lists[i] ?? '').split(',').filter((name) => name !== '' && name !== 'null' && !allowed.has(name as StorageClass));
+      if (foreign.length > 0) return { rule: 'types', detail: `${table.name}.${checked[i]!.name} holds ${foreign.join(', ')} (allowed: ${[...allowed].join(', ')})` };
+    }
+  }
+  const orphans = db.prepare('PRAGMA foreign_key_check').raw(true).all() as unknown[][];
+  if (orphans.length > 0) return { rule: 'foreignKeys', detail: `${plural(orphans.length, 'row')} without a parent (first in ${String(orphans[0]![0])})` };
+  for (const invariant of contract.invariants) {
+    const sql = invariantViolationSql(invariant, contract.schema);
+    if (sql === null) continue;
+    const n = count(sql);
+    if (n > 0) return { rule: 'invariants', detail: `${describeInvariant(invariant)}: ${plural(n, 'violating row')}` };
+  }
+  if (contract.nulls === 'observed') {
+    for (const table of tables) {
+      // Columns the schema lets be NULL and the NULL policy does not (no snapshot holds a NULL there).
+      const forbidden = table.columns.filter((c) => !c.generated && !c.notNull && c.primaryKeyPosition === 0 && contract.columns.get(columnKey(table.name, c.name))?.nullable === false);
+      if (forbidden.length === 0) continue;
+      const nulls = db.prepare(`SELECT ${forbidden.map((c) => `COUNT(*) - COUNT(${quoteIdentifier(c.name)})`).join(', ')} FROM ${quoteIdentifier(table.name)}`).raw(true).get() as (number | bigint)[];
+      const at = nulls.findIndex((n) => Number(n) > 0);
+      if (at >= 0) return { rule: 'nullsObserved', detail: `${table.name}.${forbidden[at]!.name}: ${plural(Number(nulls[at]), 'NULL')}, and no snapshot holds one there` };
+    }
+  }
+  return null;
+}
+
+/**
+ * Checks a database file against the contract (opened read-only).
+ * @throws RangeError when the file does not exist.
+ */
+export function fileContractViolation(contract: DatabaseContract, file: string): ContractViolation | null {
+  if (!existsSync(file)) throw new RangeError(`no database at ${file}`);
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('query_only = 1');
+    return contractViolation(contract, db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Adds one rejected database under its rule (a new object; counts of other rules kept). */
+export function countRejection(counts: RejectedDatabases, rule: ContractRule): RejectedDatabases {
+  return { ...counts, [rule]: (counts[rule] ?? 0) + 1 };
+}
+
+/** The sum of several counts, rules in {@link CONTRACT_RULES} order, zeros left out. */
+export function addRejections(...counts: readonly RejectedDatabases[]): RejectedDatabases {
+  const out: Partial<Record<ContractRule, number>> = {};
+  for (const rule of CONTRACT_RULES) {
+    const n = counts.reduce((sum, c) => sum + (c[rule] ?? 0), 0);
+    if (n > 0) out[rule] = n;
+  }
+  return out;
+}
+
+/** `integrity_check` lines classified: a CHECK, NOT NULL or UNIQUE fault under its own rule. */
+function integrityViolation(lines: readonly string[]): ContractViolation {
+  const detail = lines.slice(0, 3).join('; ');
+  if (lines.some((l) => l.startsWith('CHECK constraint failed'))) return { rule: 'check', detail };
+  if (lines.some((l) => l.startsWith('NULL value in'))) return { rule: 'notNull', detail };
+  if (lines.some((l) => l.startsWith('non-unique entry'))) return { rule: 'unique', detail };
+  return { rule: 'integrity', detail };
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
