@@ -98,7 +98,7 @@ export function contractViolation(contract: DatabaseContract, db: Database.Datab
   }
   for (const table of tables) {
     const t = quoteIdentifier(table.name);
-    const keys = [...(table.primaryKey.length > 0 && table.rowidAlias === null ? [table.primaryKey] : []), ...table.uniqueKeys];
+    const keys = [...(table.primaryKey.length > 0 ? [table.primaryKey] : []), ...table.uniqueKeys];
     for (const key of keys) {
       const cols = key.map(quoteIdentifier);
       const n = count(`SELECT COUNT(*) FROM (SELECT 1 FROM ${t} WHERE ${cols.map((c) => `${c} IS NOT NULL`).join(' AND ')} GROUP BY ${cols.join(', ')} HAVING COUNT(*) > 1)`);
@@ -138,14 +138,22 @@ export function contractViolation(contract: DatabaseContract, db: Database.Datab
 }
 
 /**
- * Checks a database file against the contract (opened read-only).
+ * Checks a database file against the contract. The file is read once (opened read-only) into an
+ * in-memory copy that is checked: SQLite's integrity check verifies CHECK constraints only on a
+ * writable connection.
  * @throws RangeError when the file does not exist.
  */
 export function fileContractViolation(contract: DatabaseContract, file: string): ContractViolation | null {
   if (!existsSync(file)) throw new RangeError(`no database at ${file}`);
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const reader = new Database(file, { readonly: true, fileMustExist: true });
+  let image: Buffer;
   try {
-    db.pragma('query_only = 1');
+    image = reader.serialize();
+  } finally {
+    reader.close();
+  }
+  const db = new Database(image);
+  try {
     return contractViolation(contract, db);
   } finally {
     db.close();
