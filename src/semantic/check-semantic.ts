@@ -39,7 +39,7 @@ import type { Snapshot } from '../fixtures/snapshot.js';
 import { createRungResult, type RungIssue, type RungResult } from '../rungs/rung-result.js';
 import type { GoldDisagreement, SearchStepDetails, SemanticDetails, SuiteStepDetails } from '../rungs/semantic-details.js';
 import { addRejections } from './database-contract.js';
-import { evaluateOnSuite, judgeOnSnapshots } from './evaluate-on-suite.js';
+import { evaluateAfterSnapshots, judgeOnSnapshots } from './evaluate-on-suite.js';
 import { DEFAULT_SEMANTIC_OPTIONS, type SearchSettings, type SemanticOptions } from './semantic-options.js';
 import { createSemanticService, type SemanticService } from './semantic-service.js';
 
@@ -106,16 +106,10 @@ export async function checkSemantic(input: CheckSemanticInput): Promise<RungResu
     const issues: RungIssue[] = [];
     if (options.suite !== false) {
       const built = await service.suiteFor({ engine: input.engine, fixture, golds: input.golds, policy: input.policy, settings: options.suite });
-      const evaluation = await evaluateOnSuite({
-        engine: input.engine,
-        suite: built,
-        golds: input.golds,
-        predictedSql: input.predictedSql,
-        policy: input.policy,
-        emptyVsNullRow: options.suite.emptyVsNullRow,
-        cache,
-        ...optional,
-      });
+      const evaluation = await evaluateAfterSnapshots(
+        { engine: input.engine, suite: built, golds: input.golds, predictedSql: input.predictedSql, policy: input.policy, emptyVsNullRow: options.suite.emptyVsNullRow, cache, ...optional },
+        onSnapshots,
+      );
       const generated = evaluation.databases - built.snapshots.length;
       suite = {
         status: evaluation.status,

@@ -101,11 +101,26 @@ export interface SuiteEvaluation {
  */
 export async function evaluateOnSuite(input: EvaluateOnSuiteInput): Promise<SuiteEvaluation> {
   const policy = input.policy === undefined ? input.suite.policy : resolvePolicy(input.policy as PolicyInput);
+  const cache = input.cache ?? new GoldResultCache();
+  const onSnapshots = await judgeOnSnapshots({ ...input, policy, cache });
+  return evaluateAfterSnapshots({ ...input, policy, cache }, onSnapshots);
+}
+
+/** The L4 rule on the suite's snapshots ({@link judgeOnSnapshots}'s result). */
+export type SnapshotJudgement = Awaited<ReturnType<typeof judgeOnSnapshots>>;
+
+/**
+ * {@link evaluateOnSuite} once the snapshots are judged (`checkSemantic` judges them first, to name a
+ * snapshot that already refutes, and does not run them twice).
+ */
+export async function evaluateAfterSnapshots(
+  input: EvaluateOnSuiteInput & { readonly policy: ComparisonPolicy; readonly cache: GoldResultCache },
+  onSnapshots: SnapshotJudgement,
+): Promise<SuiteEvaluation> {
+  const { policy, cache } = input;
   const databases = suiteDatabasesFor(input.suite, input.golds);
   const generated = databases.slice(input.suite.snapshots.length) as SuiteDatabase[];
-  const cache = input.cache ?? new GoldResultCache();
   const goldAmbiguity = input.golds.length > 1 ? await findGoldDisagreements(input, databases, cache, policy) : [];
-  const onSnapshots = await judgeOnSnapshots({ ...input, policy, cache });
   const base = { execution: onSnapshots.execution, databases: databases.length, goldAmbiguity };
   if (onSnapshots.execution.status !== 'pass') {
     return { ...base, status: onSnapshots.execution.status === 'fail' ? 'fail' : 'unscored', reason: onSnapshots.execution.reason, failing: onSnapshots.failing, rejectedDatabases: {} };

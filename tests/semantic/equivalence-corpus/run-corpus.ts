@@ -5,6 +5,8 @@
  * and the check on the real Spider slice (tests-shared).
  */
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import { compareResults } from '../../../src/compare/compare-results.js';
 import { GoldResultCache } from '../../../src/compare/gold-result-cache.js';
 import { resolvePolicy } from '../../../src/compare/policy.js';
 import type { LabelledPair } from '../../../src/dataset/labelled-pairs.js';
@@ -131,4 +133,32 @@ export function formatTally(rows: readonly CategoryTally[]): string {
     lines.push(`| ${r.category === 'all' ? '**all**' : `\`${r.category}\``} | ${r.equivalent} | ${r.equivalentRefuted} | ${r.nearMisses} | ${r.nearMissesRefuted} (${pct(r.nearMissesRefuted, r.nearMisses)}) |`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Replays a pair's `witness`: a database with the schema of `schemaDb` (tables, indexes and views,
+ * no rows) and the witness's `INSERT` statements, written to `file`; both queries run on it.
+ * @returns whether the candidate returns the gold's result there under the default policy (`false`
+ *   confirms a `not_equivalent` label), and both outcomes' reasons.
+ */
+export async function replayWitness(pair: LabelledPair, schemaDb: string, file: string, engine: Engine): Promise<{ readonly match: boolean | 'undecided'; readonly detail: string }> {
+  const source = new Database(schemaDb, { readonly: true });
+  let ddl: string[];
+  try {
+    ddl = source.prepare("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'view', rowid").pluck().all() as string[];
+  } finally {
+    source.close();
+  }
+  const db = new Database(file);
+  try {
+    for (const statement of ddl) db.exec(statement);
+    db.exec(pair.witness ?? '');
+  } finally {
+    db.close();
+  }
+  const [gold, candidate] = await Promise.all([engine.execute({ db: file, sql: pair.gold }), engine.execute({ db: file, sql: pair.candidate })]);
+  if (!gold.ok) return { match: 'undecided', detail: `the gold fails: ${gold.error.message}` };
+  if (!candidate.ok) return { match: false, detail: `the candidate fails: ${candidate.error.message}` };
+  const verdict = compareResults(gold.result, candidate.result, resolvePolicy('default'), { goldSql: pair.gold });
+  return { match: verdict.match, detail: verdict.reason };
 }
