@@ -29,7 +29,7 @@ import { quoteIdentifier } from '../sql/identifiers.js';
 import { invariantViolationSql } from './invariant-sql.js';
 import { columnKey, describeInvariant, type BoundInvariant } from './invariants.js';
 import type { DatabaseSchema, TableSchema } from './schema-reader.js';
-import type { StorageClass } from './storage-class.js';
+import type { StorageClass } from './gen-value.js';
 import type { ColumnPool, NullPolicy } from './value-pools.js';
 
 /** The rules of the contract, in the order they are checked. */
@@ -87,54 +87,85 @@ export function nullAllowed(contract: DatabaseContract, table: TableSchema, colu
 export function contractViolation(contract: DatabaseContract, db: Database.Database): ContractViolation | null {
   const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
   if (integrity.length !== 1 || integrity[0] !== 'ok') return integrityViolation(integrity);
-  const count = (sql: string): number => Number(db.prepare(sql).pluck().get());
-  const tables = contract.schema.tables;
-  for (const table of tables) {
-    const t = quoteIdentifier(table.name);
-    const required = table.columns.filter((c) => !c.generated && (c.notNull || c.primaryKeyPosition > 0));
-    if (required.length === 0) continue;
-    const n = count(`SELECT COUNT(*) FROM ${t} WHERE ${required.map((c) => `${quoteIdentifier(c.name)} IS NULL`).join(' OR ')}`);
-    if (n > 0) return { rule: 'notNull', detail: `${table.name}: ${plural(n, 'row')} with NULL in ${required.map((c) => c.name).join(' or ')}` };
+  const queries = queriesOf(contract);
+  // Every count and storage-class list in one statement (a database is checked once per draw).
+  const row = db.prepare(queries.sql).raw(true).get() as unknown[];
+  const at = (i: number): number => Number(row[i] ?? 0);
+  for (const check of queries.required) {
+    if (at(check.at) > 0) return { rule: 'notNull', detail: `${check.table}: ${plural(at(check.at), 'row')} with NULL in ${check.columns.join(' or ')}` };
   }
-  for (const table of tables) {
-    const t = quoteIdentifier(table.name);
-    const keys = [...(table.primaryKey.length > 0 ? [table.primaryKey] : []), ...table.uniqueKeys];
-    for (const key of keys) {
-      const cols = key.map(quoteIdentifier);
-      const n = count(`SELECT COUNT(*) FROM (SELECT 1 FROM ${t} WHERE ${cols.map((c) => `${c} IS NOT NULL`).join(' AND ')} GROUP BY ${cols.join(', ')} HAVING COUNT(*) > 1)`);
-      if (n > 0) return { rule: 'unique', detail: `${table.name}(${key.join(', ')}): ${plural(n, 'value')} repeated` };
-    }
+  for (const check of queries.keys) {
+    if (at(check.at) > 0) return { rule: 'unique', detail: `${check.table}(${check.columns.join(', ')}): ${plural(at(check.at), 'value')} repeated` };
   }
-  for (const table of tables) {
-    // One scan per table: the storage classes of every column.
-    const checked = table.columns.filter((c) => !c.generated && contract.columns.has(columnKey(table.name, c.name)));
-    if (checked.length === 0) continue;
-    const lists = db.prepare(`SELECT ${checked.map((c) => `group_concat(DISTINCT typeof(${quoteIdentifier(c.name)}))`).join(', ')} FROM ${quoteIdentifier(table.name)}`).raw(true).get() as (string | null)[];
-    for (let i = 0; i < checked.length; i += 1) {
-      const allowed = contract.columns.get(columnKey(table.name, checked[i]!.name))!.storageClasses;
-      const foreign = (lists[i] ?? '').split(',').filter((name) => name !== '' && name !== 'null' && !allowed.has(name as StorageClass));
-      if (foreign.length > 0) return { rule: 'types', detail: `${table.name}.${checked[i]!.name} holds ${foreign.join(', ')} (allowed: ${[...allowed].join(', ')})` };
-    }
+  for (const check of queries.storage) {
+    const foreign = String(row[check.at] ?? '').split(',').filter((name) => name !== '' && name !== 'null' && !check.allowed.has(name as StorageClass));
+    if (foreign.length > 0) return { rule: 'types', detail: `${check.table}.${check.column} holds ${foreign.join(', ')} (allowed: ${[...check.allowed].join(', ')})` };
   }
   const orphans = db.prepare('PRAGMA foreign_key_check').raw(true).all() as unknown[][];
   if (orphans.length > 0) return { rule: 'foreignKeys', detail: `${plural(orphans.length, 'row')} without a parent (first in ${String(orphans[0]![0])})` };
-  for (const invariant of contract.invariants) {
-    const sql = invariantViolationSql(invariant, contract.schema);
-    if (sql === null) continue;
-    const n = count(sql);
-    if (n > 0) return { rule: 'invariants', detail: `${describeInvariant(invariant)}: ${plural(n, 'violating row')}` };
+  for (const check of queries.invariants) {
+    if (at(check.at) > 0) return { rule: 'invariants', detail: `${describeInvariant(check.invariant)}: ${plural(at(check.at), 'violating row')}` };
   }
-  if (contract.nulls === 'observed') {
-    for (const table of tables) {
-      // Columns the schema lets be NULL and the NULL policy does not (no snapshot holds a NULL there).
-      const forbidden = table.columns.filter((c) => !c.generated && !c.notNull && c.primaryKeyPosition === 0 && contract.columns.get(columnKey(table.name, c.name))?.nullable === false);
-      if (forbidden.length === 0) continue;
-      const nulls = db.prepare(`SELECT ${forbidden.map((c) => `COUNT(*) - COUNT(${quoteIdentifier(c.name)})`).join(', ')} FROM ${quoteIdentifier(table.name)}`).raw(true).get() as (number | bigint)[];
-      const at = nulls.findIndex((n) => Number(n) > 0);
-      if (at >= 0) return { rule: 'nullsObserved', detail: `${table.name}.${forbidden[at]!.name}: ${plural(Number(nulls[at]), 'NULL')}, and no snapshot holds one there` };
-    }
+  for (const check of queries.nulls) {
+    if (at(check.at) > 0) return { rule: 'nullsObserved', detail: `${check.table}.${check.column}: ${plural(at(check.at), 'NULL')}, and no snapshot holds one there` };
   }
   return null;
+}
+
+/** The one statement that counts what the rules need, and where each count is in its row. */
+interface ContractQueries {
+  readonly sql: string;
+  /** NOT NULL and primary-key columns of a table: rows with NULL in any of them. */
+  readonly required: readonly { readonly at: number; readonly table: string; readonly columns: readonly string[] }[];
+  /** A primary key or UNIQUE column set: values held by more than one row. */
+  readonly keys: readonly { readonly at: number; readonly table: string; readonly columns: readonly string[] }[];
+  /** A column's storage classes (`typeof` names, comma-separated). */
+  readonly storage: readonly { readonly at: number; readonly table: string; readonly column: string; readonly allowed: ReadonlySet<StorageClass> }[];
+  /** A declared invariant's violating rows. */
+  readonly invariants: readonly { readonly at: number; readonly invariant: BoundInvariant }[];
+  /** Under `nulls: 'observed'`, a column the schema lets be NULL and the NULL policy does not: its NULLs. */
+  readonly nulls: readonly { readonly at: number; readonly table: string; readonly column: string }[];
+}
+
+const queryCache = new WeakMap<DatabaseContract, ContractQueries>();
+
+/** The statement of a contract, built once. */
+function queriesOf(contract: DatabaseContract): ContractQueries {
+  const cached = queryCache.get(contract);
+  if (cached !== undefined) return cached;
+  const q = quoteIdentifier;
+  const items: string[] = [];
+  const add = (sql: string): number => items.push(`(${sql})`) - 1;
+  const required: { at: number; table: string; columns: string[] }[] = [];
+  const keys: { at: number; table: string; columns: string[] }[] = [];
+  const storage: { at: number; table: string; column: string; allowed: ReadonlySet<StorageClass> }[] = [];
+  const invariants: { at: number; invariant: BoundInvariant }[] = [];
+  const nulls: { at: number; table: string; column: string }[] = [];
+  for (const table of contract.schema.tables) {
+    const t = q(table.name);
+    const stored = table.columns.filter((c) => !c.generated);
+    const must = stored.filter((c) => c.notNull || c.primaryKeyPosition > 0).map((c) => c.name);
+    if (must.length > 0) required.push({ at: add(`SELECT COUNT(*) FROM ${t} WHERE ${must.map((c) => `${q(c)} IS NULL`).join(' OR ')}`), table: table.name, columns: must });
+    for (const key of [...(table.primaryKey.length > 0 ? [table.primaryKey] : []), ...table.uniqueKeys]) {
+      const cols = key.map(q);
+      keys.push({ at: add(`SELECT COUNT(*) FROM (SELECT 1 FROM ${t} WHERE ${cols.map((c) => `${c} IS NOT NULL`).join(' AND ')} GROUP BY ${cols.join(', ')} HAVING COUNT(*) > 1)`), table: table.name, columns: [...key] });
+    }
+    for (const column of stored) {
+      const rule = contract.columns.get(columnKey(table.name, column.name));
+      if (rule === undefined) continue;
+      storage.push({ at: add(`SELECT group_concat(DISTINCT typeof(${q(column.name)})) FROM ${t}`), table: table.name, column: column.name, allowed: rule.storageClasses });
+      if (contract.nulls === 'observed' && !rule.nullable && !column.notNull && column.primaryKeyPosition === 0) {
+        nulls.push({ at: add(`SELECT COUNT(*) FROM ${t} WHERE ${q(column.name)} IS NULL`), table: table.name, column: column.name });
+      }
+    }
+  }
+  for (const invariant of contract.invariants) {
+    const sql = invariantViolationSql(invariant, contract.schema);
+    if (sql !== null) invariants.push({ at: add(sql), invariant });
+  }
+  const queries = { sql: `SELECT ${items.length === 0 ? 'NULL' : items.join(', ')}`, required, keys, storage, invariants, nulls };
+  queryCache.set(contract, queries);
+  return queries;
 }
 
 /**

@@ -135,7 +135,13 @@ export async function evaluateAfterSnapshots(
   return { ...base, status: 'fail', reason: step.refutation.reason, failing: step.refutation.failing, rejectedDatabases: step.rejectedDatabases };
 }
 
-/** The L4 rule on the suite's snapshots, the first failing snapshot, and the golds that match on every snapshot. */
+/**
+ * The L4 rule (`checkExecution`) on the suite's snapshots.
+ * @returns L4's result, the first failing snapshot (`null` unless the status is `fail`), and the
+ *   indices of the golds that match on every snapshot (each gold on its own when there are several;
+ *   empty unless the status is `pass`).
+ * @throws LadderError as `checkExecution` (a missing snapshot, a bad policy).
+ */
 export async function judgeOnSnapshots(
   input: Pick<EvaluateOnSuiteInput, 'engine' | 'golds' | 'predictedSql' | 'timeoutMs' | 'goldOrdered' | 'asOfDate'> & {
     readonly suite: Pick<TestSuite, 'snapshots'>;

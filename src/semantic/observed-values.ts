@@ -7,11 +7,10 @@
  * predicted SQL.
  */
 import Database from 'better-sqlite3';
-import { fromSafeIntegerCell, valueKey, type GenValue } from './gen-value.js';
+import { fromSafeIntegerCell, STORAGE_CLASSES, valueKey, type GenValue, type StorageClass } from './gen-value.js';
 import { quoteIdentifier } from '../sql/identifiers.js';
 import { columnKey } from './invariants.js';
 import type { DatabaseSchema } from './schema-reader.js';
-import { STORAGE_CLASSES, type StorageClass } from './storage-class.js';
 
 /** What the snapshots hold in one column. */
 export interface ObservedColumn {

@@ -6,15 +6,9 @@
  * and its value kind produces. The contract of generated databases (database-contract.ts) checks
  * it on every database; the value pools use it to leave such values out before they are drawn.
  */
-import type { GenValue } from './gen-value.js';
+import type { GenValue, StorageClass } from './gen-value.js';
 import type { Affinity } from './schema-reader.js';
 import type { ValueKind } from './value-kind.js';
-
-/** A non-NULL SQLite storage class, spelt as `typeof()` returns it. */
-export type StorageClass = 'integer' | 'real' | 'text' | 'blob';
-
-/** Every {@link StorageClass}. */
-export const STORAGE_CLASSES: readonly StorageClass[] = ['integer', 'real', 'text', 'blob'];
 
 const BY_AFFINITY: Readonly<Record<Affinity, readonly StorageClass[]>> = {
   INTEGER: ['integer'],

@@ -16,12 +16,12 @@
 import type { FormatInvariant, RangeInvariant, ValuesInvariant } from '../fixtures/fixture-invariant.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { constantsFor } from './constant-neighbours.js';
-import { numericValue, valueKey, type GenValue } from './gen-value.js';
+import { numericValue, valueKey, type GenValue, type StorageClass } from './gen-value.js';
 import type { GoldLiteral } from './gold-literals.js';
 import { columnDomains, columnKey, type BoundInvariant } from './invariants.js';
 import type { ObservedColumn, ObservedData } from './observed-values.js';
 import type { ColumnSchema, DatabaseSchema, TableSchema } from './schema-reader.js';
-import { allowedStorageClasses, storedClassOf, type StorageClass } from './storage-class.js';
+import { allowedStorageClasses, storedClassOf } from './storage-class.js';
 import { dayNumber, dayOf, isDate, isTime, isTimestamp, kindOf, type ValueKind } from './value-kind.js';
 
 /** Where generated values of one column come from. */
