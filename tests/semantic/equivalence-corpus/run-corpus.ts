@@ -4,8 +4,10 @@
  * refutations) and near-misses refuted. Shared by the corpus test on the repository's databases
  * and the check on the real Spider slice (tests-shared).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareResults } from '../../../src/compare/compare-results.js';
 import { GoldResultCache } from '../../../src/compare/gold-result-cache.js';
 import { resolvePolicy } from '../../../src/compare/policy.js';
@@ -15,12 +17,20 @@ import type { FixtureInvariant } from '../../../src/fixtures/fixture-invariant.j
 import type { Snapshot } from '../../../src/fixtures/snapshot.js';
 import type { RungResult } from '../../../src/rungs/rung-result.js';
 import type { SemanticDetails } from '../../../src/rungs/semantic-details.js';
+import { resolveFixture } from '../../../src/fixtures/registry.js';
 import { checkSemantic } from '../../../src/semantic/check-semantic.js';
+import { readFixtureInvariants } from '../../../src/semantic/invariants.js';
 import { readSemanticOptions, type SemanticOptions } from '../../../src/semantic/semantic-options.js';
-import type { SemanticService } from '../../../src/semantic/semantic-service.js';
+import { createSemanticService, type SemanticService } from '../../../src/semantic/semantic-service.js';
+import { createSqliteEngine } from '../../../src/engine/sqlite/sqlite-engine.js';
+import { createTempSqlite } from '../../helpers/temp-sqlite.js';
+import { readLabelledPairs } from '../../../src/dataset/labelled-pairs.js';
 
 /** The corpus file. */
 export const CORPUS_FILE = path.resolve(import.meta.dirname, 'pairs.jsonl');
+
+/** The reproductions of the Spider schemas (`<db_id>.sql`: the original CREATE statements, our own rows). */
+const SPIDER_SCHEMAS = path.resolve(import.meta.dirname, 'spider-schemas');
 
 /** Every category of the corpus, in the order of the issue that asked for it. */
 export const CATEGORIES = [
@@ -49,6 +59,29 @@ export interface PairVerdict {
   readonly result: RungResult<SemanticDetails>;
   /** True when L5 rejected the candidate (status `fail`). */
   readonly refuted: boolean;
+}
+
+/**
+ * The corpus's databases from the repository alone: each reproduced Spider schema built into
+ * `dir` (one snapshot named after its `db_id`), and the bundled warehouse fixture with its
+ * invariants.
+ */
+export async function openRepositoryDatabases(dir: string): Promise<Map<string, CorpusDatabase>> {
+  const databases = new Map<string, CorpusDatabase>();
+  for (const file of readdirSync(SPIDER_SCHEMAS).filter((f) => f.endsWith('.sql'))) {
+    const db = file.slice(0, -'.sql'.length);
+    const target = path.join(dir, `${db}.sqlite`);
+    const handle = new Database(target);
+    try {
+      handle.exec(readFileSync(path.join(SPIDER_SCHEMAS, file), 'utf8'));
+    } finally {
+      handle.close();
+    }
+    databases.set(db, { snapshots: [{ name: db, path: target }], invariants: [] });
+  }
+  const warehouse = await resolveFixture('warehouse');
+  databases.set('warehouse', { snapshots: warehouse.snapshots, invariants: readFixtureInvariants(path.resolve(import.meta.dirname, '../../../fixtures/warehouse/fixture.yaml')) });
+  return databases;
 }
 
 /** The corpus target's options: `nulls: 'observed'`, the library's defaults otherwise (budgets bounded by databases, not seconds, so that the machine's load changes nothing). */
@@ -161,4 +194,57 @@ export async function replayWitness(pair: LabelledPair, schemaDb: string, file: 
   if (!candidate.ok) return { match: false, detail: `the candidate fails: ${candidate.error.message}` };
   const verdict = compareResults(gold.result, candidate.result, resolvePolicy('default'), { goldSql: pair.gold });
   return { match: verdict.match, detail: verdict.reason };
+}
+
+/**
+ * Judges the pairs ({@link judgeCorpus}) and checks the target: no equivalent pair refuted, at
+ * least 95 % of the near-misses refuted, and every near-miss L5 lets through carries a witness (its
+ * label rests on it; equivalence-corpus.test.ts replays them). `LADDER_CORPUS_TABLE=1` prints the
+ * tally (the table docs/semantic.md shows) and the pairs L5 got wrong.
+ */
+export async function expectCorpusTarget(input: {
+  readonly pairs: readonly LabelledPair[];
+  readonly databases: ReadonlyMap<string, CorpusDatabase>;
+  readonly engine: Engine;
+  readonly service: SemanticService;
+  readonly cacheDir: string;
+}): Promise<void> {
+  const verdicts = await judgeCorpus({ ...input, options: corpusOptions(input.cacheDir) });
+  const rows = tallyCorpus(verdicts);
+  if (process.env['LADDER_CORPUS_TABLE'] === '1') {
+    console.log(`${formatTally(rows)}\n${verdicts.filter((v) => v.refuted !== (v.pair.label === 'not_equivalent')).map((v) => `${v.pair.label} ${v.pair.id}: ${v.result.reason}`).join('\n')}`);
+  }
+  expect(verdicts.filter((v) => v.pair.label === 'equivalent' && v.refuted).map((v) => `${v.pair.id}: ${v.result.reason}`)).toEqual([]);
+  const all = rows.find((r) => r.category === 'all')!;
+  const missed = verdicts.filter((v) => v.pair.label === 'not_equivalent' && !v.refuted);
+  expect(all.nearMissesRefuted / all.nearMisses, missed.map((v) => `${v.pair.id}: ${v.result.reason}`).join('\n')).toBeGreaterThanOrEqual(0.95);
+  expect(missed.filter((v) => v.pair.witness === undefined).map((v) => v.pair.id)).toEqual([]);
+}
+
+/**
+ * Registers a vitest block that judges the corpus's pairs on some of the repository's databases
+ * and checks the target ({@link expectCorpusTarget}). The corpus is judged in several files, each
+ * a share of the databases, so that a test run spreads it over its workers.
+ * @param dbs - the `db` values whose pairs this block judges.
+ */
+export function describeCorpusRun(dbs: readonly string[]): void {
+  const state: { engine?: ReturnType<typeof createSqliteEngine>; service?: SemanticService; temp?: ReturnType<typeof createTempSqlite>; databases?: Map<string, CorpusDatabase> } = {};
+  beforeAll(async () => {
+    state.temp = createTempSqlite('', { prefix: 'ladder-corpus-', name: 'unused.sqlite' });
+    state.databases = await openRepositoryDatabases(state.temp.dir);
+    state.engine = createSqliteEngine();
+    state.service = createSemanticService();
+  }, 600_000);
+  afterAll(async () => {
+    state.service?.close();
+    await state.engine?.close();
+    state.temp?.remove();
+  });
+  describe(`the equivalence corpus on ${dbs.join(', ')}`, () => {
+    it('L5 with nulls: observed refutes no equivalent pair and at least 95 % of the near-misses', async () => {
+      const pairs = readLabelledPairs(CORPUS_FILE).filter((p) => dbs.includes(p.db));
+      expect(pairs.length).toBeGreaterThan(0);
+      await expectCorpusTarget({ pairs, databases: state.databases!, engine: state.engine!, service: state.service!, cacheDir: path.join(state.temp!.dir, 'suites') });
+    }, 3_600_000);
+  });
 }
