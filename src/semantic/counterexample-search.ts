@@ -45,6 +45,7 @@ import { readObservedValues } from './observed-values.js';
 import { readSchema, type DatabaseSchema } from './schema-reader.js';
 import type { RefutedOutcome, SearchOutcome, SearchStats } from './search-outcome.js';
 import { interpretRequest, SEARCH_KEYS, type SearchContext, type SearchInput } from './search-request.js';
+import { countTransientFailures } from './transient-failures.js';
 import type { NullPolicy } from './value-pools.js';
 import { formatRefutationReason } from './witness-format.js';
 
@@ -164,12 +165,14 @@ export async function searchCounterexample(input: CounterexampleSearcherInput & 
   }
 }
 
-async function runSearch(ctx: SearchContext, input: SearchInput): Promise<SearchOutcome> {
+async function runSearch(searcherContext: SearchContext, input: SearchInput): Promise<SearchOutcome> {
   const started = performance.now();
+  const counting = countTransientFailures(searcherContext.engine);
+  const ctx: SearchContext = { ...searcherContext, engine: counting.engine };
   const request = interpretRequest(input, ctx, started);
   const { judge, predicted, allGolds } = request;
   const tally: Tally = { databases: 0, byTier: {}, generationFailures: 0, unusable: { gold_error: 0, nondeterministic: 0, ties: 0 }, noEvidence: 0, emptyVsNullRow: 0, orderDependent: 0, rejectedDatabases: {} };
-  const tried = (): SearchStats => ({ ...tally, byTier: { ...tally.byTier }, unusable: { ...tally.unusable }, rejectedDatabases: { ...tally.rejectedDatabases }, elapsedMs: Math.round(performance.now() - started) });
+  const tried = (): SearchStats => ({ ...tally, byTier: { ...tally.byTier }, unusable: { ...tally.unusable }, rejectedDatabases: { ...tally.rejectedDatabases }, transientFailures: counting.count(), elapsedMs: Math.round(performance.now() - started) });
 
   // The queries must at least prepare on the schema; golds that do not can never match, so only
   // the others need distinguishing.
