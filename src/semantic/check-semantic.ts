@@ -46,6 +46,7 @@ import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { sqliteLibraryVersion } from '../fixtures/build.js';
 import { findPackageRoot } from '../fixtures/package-root.js';
+import { LadderError } from '../errors.js';
 import { createRungResult, type RungIssue, type RungResult } from '../rungs/rung-result.js';
 import type { GoldDisagreement, SearchStepDetails, SemanticDetails, SuiteStepDetails } from '../rungs/semantic-details.js';
 import { addRejections } from './database-contract.js';
@@ -91,7 +92,9 @@ export interface CheckSemanticInput {
  * @returns `pass`, `fail` (a snapshot, the suite or the search refutes it; the reason names the
  *   database and `details.rejectedBy` the step), or `unscored` (no gold runs on every snapshot, or
  *   the comparison is undecided there).
- * @throws LadderError for misuse (no gold, a missing database, a bad option); the model's SQL never
+ * @throws LadderError for misuse (no gold, a missing database, a bad option), and when the item's
+ *   suite cannot be built (`L5 could not build the test suite of the item's golds: <cause>`; the
+ *   code of the builder's LadderError, else `fixture_cache`); the model's SQL never
  *   throws.
  */
 export async function checkSemantic(input: CheckSemanticInput): Promise<RungResult<SemanticDetails>> {
@@ -173,7 +176,11 @@ async function judge(input: CheckSemanticInput, options: SemanticOptions, servic
   let goldAmbiguity: readonly GoldDisagreement[] = [];
   const issues: RungIssue[] = [];
   if (options.suite !== false) {
-    built = await service.suiteFor({ engine: input.engine, fixture, golds: input.golds, policy: input.policy, settings: options.suite });
+    built = await service.suiteFor({ engine: input.engine, fixture, golds: input.golds, policy: input.policy, settings: options.suite }).catch((error: unknown) => {
+      // Every row waiting on this build gets the cause; the service forgets the failed build.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new LadderError(error instanceof LadderError ? error.code : 'fixture_cache', `L5 could not build the test suite of the item's golds: ${message}`, { cause: error });
+    });
     const evaluation = await evaluateAfterSnapshots(
       { engine, suite: built, golds: input.golds, predictedSql: input.predictedSql, policy: input.policy, emptyVsNullRow: options.suite.emptyVsNullRow, cache, ...optional },
       onSnapshots,

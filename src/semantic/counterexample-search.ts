@@ -39,6 +39,7 @@ import { shrinkAndVerify } from './confirm-witness.js';
 import { addRejections } from './database-contract.js';
 import { findCandidates, type Tally } from './find-candidates.js';
 import { createGeneratorPlan } from './generator-plan.js';
+import { releaseGeneratorPlan } from './generate-database.js';
 import { extractGoldLiterals, type GoldLiteral } from './gold-literals.js';
 import { bindInvariants } from './invariants.js';
 import { readObservedValues } from './observed-values.js';
@@ -189,48 +190,53 @@ async function runSearch(searcherContext: SearchContext, input: SearchInput): Pr
   const literals: GoldLiteral[] = [...golds, predicted].flatMap((sql) => extractGoldLiterals(sql, ctx.schema));
   const plan = createGeneratorPlan({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls });
 
-  const found = await findCandidates(ctx, plan, request, golds, tally);
-  if (found.stoppedBy !== 'refuted') {
-    if (tally.databases === 0 && tally.generationFailures > 0) {
-      return { verdict: 'not_searched', cause: 'no_database', reason: `not searched: the generator could not draw a database for this schema (${tally.generationFailures} failed draws)`, tried: tried() };
-    }
-    const distinguishedGolds = [...found.covered].sort((a, b) => a - b).map((g) => live[g]!);
-    const stats = tried();
-    const bound = found.stoppedBy === 'seconds' ? `time budget of ${request.budget.maxSeconds} s` : `database budget of ${request.budget.maxDatabases}`;
-    const partial = distinguishedGolds.length > 0 ? `; only golds ${distinguishedGolds.join(', ')} of ${allGolds.length} were distinguished` : '';
-    return {
-      verdict: 'not_refuted_within_budget',
-      stoppedBy: found.stoppedBy,
-      distinguishedGolds,
-      reason: `not refuted within budget: ${stats.databases} ${stats.databases === 1 ? 'database' : 'databases'} tried (${Object.entries(stats.byTier).map(([t, n]) => `${n} ${t}`).join(', ')}), stopped by the ${bound}${partial}`,
-      tried: stats,
-      policy: judge.policy,
-      emptyVsNullRow: request.emptyVsNullRow,
-    };
-  }
-
-  // Shrink each witness, then run everything again on it.
-  const witnesses: Witness[] = [];
-  for (const candidate of found.candidates) {
-    const witness = await shrinkAndVerify(ctx, plan, request, golds, live, candidate, (counts) => {
-      tally.rejectedDatabases = addRejections(tally.rejectedDatabases, counts);
-    });
-    rmSync(candidate.file, { force: true });
-    if (witness === null) {
+  try {
+    const found = await findCandidates(ctx, plan, request, golds, tally);
+    if (found.stoppedBy !== 'refuted') {
+      if (tally.databases === 0 && tally.generationFailures > 0) {
+        return { verdict: 'not_searched', cause: 'no_database', reason: `not searched: the generator could not draw a database for this schema (${tally.generationFailures} failed draws)`, tried: tried() };
+      }
+      const distinguishedGolds = [...found.covered].sort((a, b) => a - b).map((g) => live[g]!);
       const stats = tried();
+      const bound = found.stoppedBy === 'seconds' ? `time budget of ${request.budget.maxSeconds} s` : `database budget of ${request.budget.maxDatabases}`;
+      const partial = distinguishedGolds.length > 0 ? `; only golds ${distinguishedGolds.join(', ')} of ${allGolds.length} were distinguished` : '';
       return {
         verdict: 'not_refuted_within_budget',
-        stoppedBy: 'databases',
-        distinguishedGolds: [],
-        reason: `not refuted within budget: a distinguishing database did not distinguish again when re-run (${stats.databases} databases tried)`,
+        stoppedBy: found.stoppedBy,
+        distinguishedGolds,
+        reason: `not refuted within budget: ${stats.databases} ${stats.databases === 1 ? 'database' : 'databases'} tried (${Object.entries(stats.byTier).map(([t, n]) => `${n} ${t}`).join(', ')}), stopped by the ${bound}${partial}`,
         tried: stats,
         policy: judge.policy,
         emptyVsNullRow: request.emptyVsNullRow,
       };
     }
-    witnesses.push(witness);
+
+    // Shrink each witness, then run everything again on it.
+    const witnesses: Witness[] = [];
+    for (const candidate of found.candidates) {
+      const witness = await shrinkAndVerify(ctx, plan, request, golds, live, candidate, (counts) => {
+        tally.rejectedDatabases = addRejections(tally.rejectedDatabases, counts);
+      });
+      rmSync(candidate.file, { force: true });
+      if (witness === null) {
+        const stats = tried();
+        return {
+          verdict: 'not_refuted_within_budget',
+          stoppedBy: 'databases',
+          distinguishedGolds: [],
+          reason: `not refuted within budget: a distinguishing database did not distinguish again when re-run (${stats.databases} databases tried)`,
+          tried: stats,
+          policy: judge.policy,
+          emptyVsNullRow: request.emptyVsNullRow,
+        };
+      }
+      witnesses.push(witness);
+    }
+    const outcome: RefutedOutcome = { verdict: 'refuted', witness: witnesses[0]!, witnesses, reason: '', tried: tried(), policy: judge.policy, emptyVsNullRow: request.emptyVsNullRow };
+    return { ...outcome, reason: formatRefutationReason(outcome, allGolds.length) };
+  } finally {
+    // The draws' in-memory connection is the plan's; this search is its only user.
+    releaseGeneratorPlan(plan);
   }
-  const outcome: RefutedOutcome = { verdict: 'refuted', witness: witnesses[0]!, witnesses, reason: '', tried: tried(), policy: judge.policy, emptyVsNullRow: request.emptyVsNullRow };
-  return { ...outcome, reason: formatRefutationReason(outcome, allGolds.length) };
 }
 

@@ -169,6 +169,29 @@ describe('the verdict cache', () => {
   });
 });
 
+describe('a suite build shared by concurrent rows', () => {
+  it('fails only the rows that wait on it, each with the cause, and the next item builds afresh', async () => {
+    const blocked = path.join(temp.dir, 'not-a-folder');
+    writeFileSync(blocked, 'a file where the suite cache folder should be');
+    const service = createSemanticService();
+    try {
+      const row = (dir: string, predictedSql: string) =>
+        checkSemantic({ predictedSql, golds: [PAID], snapshots: snapshots(), engine, policy, options: readSemanticOptions({ cacheDir: dir, suite: { maxSeconds: 600 }, search: false }), service });
+      const [strong, weak] = await Promise.allSettled([row(blocked, COMMUTED), row(blocked, ALL)]);
+      for (const settled of [strong, weak]) {
+        expect(settled.status).toBe('rejected');
+        expect(String((settled as PromiseRejectedResult).reason)).toMatch(/^LadderError: L5 could not build the test suite of the item's golds: (ENOTDIR|EEXIST)/);
+      }
+      rmSync(blocked, { force: true });
+      const next = await row(blocked, ALL);
+      expect([next.status, next.details.rejectedBy]).toEqual(['fail', 'suite']);
+    } finally {
+      service.close();
+      rmSync(blocked, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('verdictKey', () => {
   const base: VerdictKeyInput = {
     snapshots: [{ name: 'base', path: 'unused.sqlite', checksum: 'a'.repeat(64) }],
