@@ -32,13 +32,14 @@ import { ladderScoreNames, toLadderGradingResult } from '../src/promptfoo/ladder
 import { getSharedEngine, promptfooRuntime, sharedCatalogCache, sharedEfficiencyCache, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
 import { withCachedCatalogs } from '../src/runtime/catalog-cache.js';
 import { createSemanticRung } from '../src/semantic/semantic-rung.js';
+import { OPTIONAL_RUNG_IDS } from '../src/rungs/scores.js';
 import { safetyPolicyFor } from './safety.js';
 
 /** This assertion's file, named in misuse errors. */
 export const LADDER_FILE = 'assertions/ladder.ts:ladder';
 
 /** The options the ladder accepts (src/promptfoo/config.ts). */
-export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'semantic', 'efficiency', 'answer', 'answerInEndToEnd', 'gold_result_ordered'] as const;
+export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', ...OPTIONAL_RUNG_IDS, 'answerInEndToEnd', 'gold_result_ordered'] as const;
 
 /** promptfoo assertion: the whole ladder on the provider output. */
 export function ladder(output: unknown, context: AssertionContext): Promise<GradingResult> {
@@ -87,7 +88,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
       id: item.id,
       snapshots: item.snapshots.map((snapshot) => snapshot.name),
       facts: executionFacts(result.results.execution),
-      scoreNames: ladderScoreNames({ semantic: options.semantic !== undefined, efficiency: options.efficiency !== undefined, answer: options.answer !== undefined }),
+      scoreNames: ladderScoreNames(Object.fromEntries(OPTIONAL_RUNG_IDS.map((id) => [id, options[id] !== undefined]))),
     });
   });
 }

@@ -18,7 +18,7 @@
  *    failing GradingResult (`pass: false`, one-line reason), never an errored row. The guard tells
  *    the two apart by the error's code only (`MISUSE_CODES` in src/errors.ts).
  * 4. **Return** `toGradingResult(rungResult, { assertionValue: 'assertions/x.ts:name' })`. It sets
- *    `namedScores` under the rung's score name (table in src/rungs/rung-result.ts), one
+ *    `namedScores` under the rung's score name (table in src/rungs/scores.ts), one
  *    `componentResults` entry with its own `assertion` (promptfoo ignores nested namedScores and lets
  *    children without `assertion` inherit the parent's metric), and the full result in `metadata`.
  *
@@ -37,7 +37,7 @@
  * (src/report) reads — it never reads promptfoo's pass counts.
  */
 import { LadderError, isLadderError, isMisuseError } from '../errors.js';
-import { scoreNameOf as ladderScoreName } from '../rungs/rung-result.js';
+import { scoreNameOf } from '../rungs/scores.js';
 import type { RungId, RungResult, RungStatus } from '../rungs/rung-result.js';
 import { oneLine } from '../format.js';
 
@@ -101,17 +101,12 @@ export interface ToGradingResultOptions {
    */
   readonly assertionValue?: string;
   /**
-   * Named-score key for the rung's own score. Default: the ladder name from LADDER_SCORE_NAMES
-   * (`L1_syntax` …) for ladder rungs, the rung id for diagnostics.
+   * Named-score key for the rung's own score. Default: its score name in the score table
+   * (src/rungs/scores.ts: `L1_syntax` … for ladder rungs, the rung id for diagnostics).
    */
   readonly scoreName?: string;
   /** Extra entries merged into `metadata` (not into `metadata.text2sqlLadder`). */
   readonly metadata?: Record<string, unknown>;
-}
-
-/** The named-score key of a rung: `L1_syntax` … for ladder rungs, the rung id otherwise. */
-export function scoreNameOf(rung: RungId): string {
-  return ladderScoreName(rung);
 }
 
 /** True when a status counts as a verdict (pass or fail), false for skipped / unscored. */

@@ -21,7 +21,8 @@
 import type { LadderResult } from '../rungs/ladder.js';
 import type { ExecutionFacts } from '../rungs/ladder-rungs.js';
 import type { RungStatus } from '../rungs/rung-result.js';
-import { oneLine, rungMetadata, scoreNameOf } from './adapter.js';
+import { OPTIONAL_RUNG_IDS, LADDER_RUNG_IDS, END_TO_END, SCORES, scoreNameOf, type OptionalRungId } from '../rungs/scores.js';
+import { oneLine, rungMetadata } from './adapter.js';
 import type { GradingResult, RungMetadata } from './adapter.js';
 
 
@@ -60,14 +61,12 @@ export interface LadderGradingOptions {
   readonly scoreNames?: readonly string[];
 }
 
-/** The named scores of a ladder with L1–L4 and, when on, L5, L6 and L7 (the order of the ladder). */
-export function ladderScoreNames(on: { readonly semantic?: boolean; readonly efficiency: boolean; readonly answer: boolean }): string[] {
-  return [
-    scoreNameOf('syntax'), scoreNameOf('schema'), scoreNameOf('safety'), scoreNameOf('execution'),
-    ...(on.semantic === true ? [scoreNameOf('semantic')] : []),
-    ...(on.efficiency ? [scoreNameOf('efficiency')] : []),
-    ...(on.answer ? [scoreNameOf('answer')] : []),
-  ];
+/**
+ * The named scores of a ladder run, in ladder order: every rung that is always on, and each
+ * optional rung (L5, L6, L7; the score table's) that `on` switches on.
+ */
+export function ladderScoreNames(on: { readonly [K in OptionalRungId]?: boolean }): string[] {
+  return LADDER_RUNG_IDS.filter((id) => !(OPTIONAL_RUNG_IDS as readonly string[]).includes(id) || on[id as OptionalRungId] === true).map((id) => SCORES[id].scoreName);
 }
 
 /** Builds the GradingResult (see the module doc). */
@@ -98,8 +97,8 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     namedScores[name] = 0;
     graderOutputs[name] = `skipped: ${notReachedReason(name, result)}`;
   }
-  if (result.endToEnd !== undefined) namedScores['end_to_end'] = result.endToEnd;
-  graderOutputs['end_to_end'] = result.endToEnd === undefined ? 'unscored' : String(result.endToEnd);
+  if (result.endToEnd !== undefined) namedScores[END_TO_END] = result.endToEnd;
+  graderOutputs[END_TO_END] = result.endToEnd === undefined ? 'unscored' : String(result.endToEnd);
   const answer = result.answer;
   const metadata: LadderMetadata = {
     kind: 'ladder',

@@ -38,7 +38,8 @@ import type { ProviderSummary, SummaryRecord } from '../report/ladder-summary.js
 import { renderLadderSummary } from '../report/render-summary.js';
 import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../report/promptfoo-run-identity.js';
 import { columnsOf, movedLadderOf } from '../report/promptfoo-rows.js';
-import { LADDER_SCORE_NAMES, type RungStatus } from '../rungs/rung-result.js';
+import type { RungStatus } from '../rungs/rung-result.js';
+import { END_TO_END, scoreNameOf } from '../rungs/scores.js';
 import { formatCell, oneLine } from '../format.js';
 
 /** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
@@ -94,9 +95,6 @@ function dropLadderEntry(row: ResultRow, ladder: LadderMetadata): void {
   }
 }
 
-/** Rung id → its named score (`L1_syntax` …), from the shared contract. */
-const SCORE_NAMES: Readonly<Record<string, string>> = LADDER_SCORE_NAMES;
-
 /** Copies the rung verdicts into the row metadata and moves the ladder details there (see the module doc). */
 export async function afterEach(context: { test?: unknown; result?: ResultRow }): Promise<{ test?: unknown; result?: ResultRow }> {
   try {
@@ -105,14 +103,14 @@ export async function afterEach(context: { test?: unknown; result?: ResultRow })
     const { ladder, rungs } = findLadderMetadata(row);
     const added: Record<string, unknown> = {};
     if (ladder) {
-      for (const rung of ladder.rungs) added[SCORE_NAMES[rung.rung] ?? rung.rung] = `${rung.status}: ${rung.reason}`;
-      added['end_to_end'] = ladder.endToEnd === null ? 'unscored' : String(ladder.endToEnd);
+      for (const rung of ladder.rungs) added[scoreNameOf(rung.rung)] = `${rung.status}: ${rung.reason}`;
+      added[END_TO_END] = ladder.endToEnd === null ? 'unscored' : String(ladder.endToEnd);
       added['ladder_verdict'] = ladder.verdict;
       Object.assign(added, flatExecutionFacts(ladder.rungs.find((rung) => rung.rung === 'execution')));
       added['ladder'] = JSON.stringify(ladder);
     }
     for (const rung of rungs) {
-      const name = SCORE_NAMES[rung.rung] ?? rung.rung;
+      const name = scoreNameOf(rung.rung);
       added[name] = `${rung.status}: ${rung.reason}`;
       if (rung.rung === 'execution') Object.assign(added, flatExecutionFacts(rung));
       added[`${name}_details`] = JSON.stringify(rung);
@@ -190,7 +188,7 @@ export function toSummaryRecord(row: ResultRow): SummaryRecord | undefined {
   }
   if (rungs.length === 0) return undefined;
   const statuses: Record<string, RungStatus> = {};
-  for (const rung of rungs) statuses[SCORE_NAMES[rung.rung] ?? rung.rung] = rung.status;
+  for (const rung of rungs) statuses[scoreNameOf(rung.rung)] = rung.status;
   const execution = rungs.find((rung) => rung.rung === 'execution');
   const facts = isObject(execution?.details) ? (execution.details as Record<string, unknown>) : {};
   const anyFail = rungs.some((rung) => rung.status === 'fail');

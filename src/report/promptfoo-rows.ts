@@ -10,7 +10,6 @@
  * the ladder entry, as a JSON string, to the row's `metadata.ladder` (older result files hold it in
  * both places).
  */
-import { LADDER_SCORE_NAMES } from '../rungs/rung-result.js';
 import type { RungStatus } from '../rungs/rung-result.js';
 
 /** The slice of a promptfoo result row read here. */
@@ -144,11 +143,6 @@ export function itemIdOf(row: PromptfooRow): string {
 export function tagsOf(row: PromptfooRow): string[] {
   const tags = row.testCase?.metadata?.['tags'];
   return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
-}
-
-/** Rung id → named score (`execution` → `L4_execution`); unknown ids stay as they are. */
-export function scoreNameOf(rung: string): string {
-  return (LADDER_SCORE_NAMES as Readonly<Record<string, string>>)[rung] ?? rung;
 }
 
 /** The resolved comparison policy of the row's execution verdict, when it ran. */

@@ -16,10 +16,11 @@
  */
 import { LadderError } from '../errors.js';
 import { PROMPTFOO_RUNS_FORMAT, datasetContentOf } from './promptfoo-run-identity.js';
-import { columnsOf, findStoredVerdicts, itemIdOf, policyOf, scoreNameOf, tagsOf, type PromptfooColumn, type PromptfooPromptEntry, type PromptfooRow, type StoredVerdicts } from './promptfoo-rows.js';
+import { columnsOf, findStoredVerdicts, itemIdOf, policyOf, tagsOf, type PromptfooColumn, type PromptfooPromptEntry, type PromptfooRow, type StoredVerdicts } from './promptfoo-rows.js';
 import { distinctJson, hashDatasetItems, parseRunIdentity, type JsonValue, type RunIdentity } from './run-identity.js';
 import { END_TO_END, type MetricOutcome, type RunItem, type RunRecord } from './run-record.js';
 import { oneLine } from '../format.js';
+import { scoreNameOf } from '../rungs/scores.js';
 
 /** A parsed promptfoo result file. */
 export interface PromptfooResultFile {
