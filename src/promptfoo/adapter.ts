@@ -38,6 +38,7 @@
  */
 import { LadderError, isLadderError, isMisuseError } from '../errors.js';
 import { scoreNameOf } from '../rungs/scores.js';
+import { toRungRecord } from '../report/ladder-record.js';
 import type { RungId, RungResult, RungStatus } from '../rungs/rung-result.js';
 import { oneLine } from '../format.js';
 
@@ -82,17 +83,6 @@ export interface AssertionContext {
 /** A promptfoo `javascript` assertion function as this package exports them. */
 export type AssertionFunction = (output: unknown, context: AssertionContext) => Promise<GradingResult>;
 
-/** What `metadata.text2sqlLadder` holds for one rung. */
-export interface RungMetadata {
-  readonly kind: 'rung';
-  readonly rung: RungId;
-  readonly status: RungStatus;
-  readonly score: number;
-  readonly reason: string;
-  readonly issues: RungResult['issues'];
-  readonly details: unknown;
-}
-
 /** Options of {@link toGradingResult}. */
 export interface ToGradingResultOptions {
   /**
@@ -124,46 +114,10 @@ export function displayReason(result: Pick<RungResult, 'status' | 'reason'>): st
 }
 
 /**
- * The `metadata.text2sqlLadder` entry for a rung result (plain data, JSON-safe). L4's
- * `predictedRuns` keep their column names and row counts but not their rows: a prediction may
- * return 100 000 rows, and the verdict's missing / extra row samples already show the difference.
- * The comparison policy appears once (`details.policy`), not in each snapshot's verdict.
- */
-export function rungMetadata(result: RungResult): RungMetadata {
-  return {
-    kind: 'rung',
-    rung: result.rung,
-    status: result.status,
-    score: result.score,
-    reason: result.reason,
-    issues: result.issues,
-    details: toJsonSafe(withoutPredictedRows(result.details)),
-  };
-}
-
-function withoutPredictedRows(details: unknown): unknown {
-  if (details === null || typeof details !== 'object' || !('predictedRuns' in details) || !Array.isArray(details.predictedRuns)) return details;
-  const predictedRuns = (details.predictedRuns as unknown[]).map((run) => {
-    if (run === null || typeof run !== 'object' || !('rows' in run) || !Array.isArray(run.rows)) return run;
-    const { rows, ...rest } = run;
-    return { ...rest, rowCount: rows.length };
-  });
-  // The policy is stated once per row (details.policy), not again inside every snapshot's verdict.
-  const snapshots = 'snapshots' in details && Array.isArray(details.snapshots) ? (details.snapshots as unknown[]).map(withoutVerdictPolicy) : undefined;
-  return { ...details, predictedRuns, ...(snapshots !== undefined ? { snapshots } : {}) };
-}
-
-function withoutVerdictPolicy(snapshot: unknown): unknown {
-  if (snapshot === null || typeof snapshot !== 'object' || !('verdict' in snapshot) || snapshot.verdict === null || typeof snapshot.verdict !== 'object') return snapshot;
-  const { policy: _policy, ...verdict } = snapshot.verdict as Record<string, unknown>;
-  return { ...snapshot, verdict };
-}
-
-/**
  * Translates one rung's result into a promptfoo GradingResult (mapping table in the module doc).
  *
  * @returns `{ pass, score, reason, namedScores?, componentResults: [one child with its own
- *   assertion], metadata: { text2sqlLadder: RungMetadata, graderOutputs } }`.
+ *   assertion], metadata: { text2sqlLadder: RungRecord, graderOutputs } }` (the record: src/report/ladder-record.ts).
  * @example
  * toGradingResult(createRungResult({ rung: 'schema', status: 'fail', reason: 'no such column: APG', details: null }))
  * // { pass: false, score: 0, reason: 'no such column: APG', namedScores: { L2_schema: 0 }, ... }
@@ -189,7 +143,7 @@ export function toGradingResult(result: RungResult, options: ToGradingResultOpti
     componentResults: [child],
     metadata: {
       ...options.metadata,
-      text2sqlLadder: rungMetadata(result),
+      text2sqlLadder: toRungRecord(result),
       graderOutputs: { [scoreName]: `${result.status}: ${oneLine(result.reason)}` },
     },
   };
@@ -238,26 +192,4 @@ function finiteScores(scores: Readonly<Record<string, number>>): Record<string, 
   const out: Record<string, number> = {};
   for (const [key, value] of Object.entries(scores)) if (Number.isFinite(value)) out[key] = value;
   return out;
-}
-
-/**
- * Turns details into JSON-safe data: bigint → string with `n` suffix removed (exact digits),
- * Uint8Array → `x'hex'`, undefined dropped. promptfoo stores metadata as JSON.
- */
-export function toJsonSafe(value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Uint8Array) return `x'${Buffer.from(value).toString('hex')}'`;
-  if (Array.isArray(value)) return value.map((entry) => toJsonSafe(entry));
-  if (value !== null && typeof value === 'object') {
-    if (value instanceof Map) return toJsonSafe(Object.fromEntries(value));
-    if (value instanceof Set) return toJsonSafe([...value]);
-    if (value instanceof Error) return { name: value.name, message: value.message };
-    const out: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(value)) {
-      if (entry !== undefined && typeof entry !== 'function') out[key] = toJsonSafe(entry);
-    }
-    return out;
-  }
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  return value;
 }

@@ -185,7 +185,11 @@ async function judgeProbes(own: RungResult<NamedSafetyDetails>, input: GateInput
  * L3 run whatever L1 says, but still receive `engineAccepted` from L1 when the engine decides it.
  * @throws as {@link runGates}.
  */
-export async function runGate(gate: GateId, input: GateInput, gates: GateRungs = GATE_RUNGS): Promise<RungResult<SyntaxDetails | SchemaDetails | SafetyDetails>> {
+export async function runGate(gate: 'syntax', input: GateInput, gates?: GateRungs): Promise<RungResult<SyntaxDetails>>;
+export async function runGate(gate: 'schema', input: GateInput, gates?: GateRungs): Promise<RungResult<SchemaDetails>>;
+export async function runGate(gate: 'safety', input: GateInput, gates?: GateRungs): Promise<RungResult<GateSafetyDetails>>;
+export async function runGate(gate: GateId, input: GateInput, gates?: GateRungs): Promise<RungResult<SyntaxDetails | SchemaDetails | GateSafetyDetails>>;
+export async function runGate(gate: GateId, input: GateInput, gates: GateRungs = GATE_RUNGS): Promise<RungResult<SyntaxDetails | SchemaDetails | GateSafetyDetails>> {
   const withParses = { ...input, parses: memoFor(input.parses, input.dialect) };
   if (gate === 'syntax') return gates.syntax(withParses);
   const facts: SyntaxFacts = { engineAccepted: enginePrepares(input) ? engineAcceptedBy(await gates.syntax(withParses)) : false };

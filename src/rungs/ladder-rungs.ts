@@ -113,6 +113,8 @@ export interface LadderContext {
   readonly parses: ParseMemo;
   /** The item's `as_of_date` (`YYYY-MM-DD`), for L4's gold checks (a gold reading the clock). */
   readonly asOfDate: string | undefined;
+  /** Deadline per statement of the executing rungs, in ms (absent: the engine's). */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** What decides whether an executing rung is listed for an item (known before anything runs). */
@@ -143,13 +145,13 @@ void COVERS_EVERY_RUNG;
 const executionRung: ExecutingRung<'execution'> = {
   listed: () => true,
   endToEnd: true,
-  async run(context: Pick<LadderContext, 'sql' | 'golds' | 'fixture' | 'engine' | 'goldCache' | 'policy' | 'parses' | 'asOfDate'>) {
+  async run(context: Pick<LadderContext, 'sql' | 'golds' | 'fixture' | 'engine' | 'goldCache' | 'policy' | 'parses' | 'asOfDate' | 'timeoutMs'>) {
     const { snapshots } = context.fixture;
     const policy = context.policy.comparison;
     if (context.golds.length === 0) {
       const predicted = applySqlRewrites(context.sql, 'predicted', policy.rewrites);
       const doubleQuotes = context.policy.doubleQuotes ?? engineDefaults(context.engine).doubleQuotes ?? 'legacy';
-      const predictedRuns = await runPrediction(context.engine, snapshots, predicted, { doubleQuotes });
+      const predictedRuns = await runPrediction(context.engine, snapshots, predicted, { doubleQuotes, ...(context.timeoutMs !== undefined ? { timeoutMs: context.timeoutMs } : {}) });
       return createRungResult<ExecutionDetails>({
         rung: 'execution',
         status: 'unscored',
@@ -173,6 +175,7 @@ const executionRung: ExecutingRung<'execution'> = {
       ...(context.policy.doubleQuotes !== undefined ? { doubleQuotes: context.policy.doubleQuotes } : {}),
       ...(context.asOfDate !== undefined ? { asOfDate: context.asOfDate } : {}),
       ...(context.policy.goldOrdered !== undefined ? { goldOrdered: context.policy.goldOrdered } : {}),
+      ...(context.timeoutMs !== undefined ? { timeoutMs: context.timeoutMs } : {}),
     });
   },
 };
