@@ -176,7 +176,7 @@ async function readSemantic(value: unknown): Promise<{ options: SemanticOptions;
   if (declared === undefined) return { options, invariants: [] };
   if ((typeof declared === 'string' && declared !== '') || Array.isArray(declared)) {
     const { readFixtureInvariants, validateInvariantShape } = await import('../src/semantic/invariants.js');
-    return { options, invariants: typeof declared === 'string' ? readFixtureInvariants(declared) : declared.map((entry: unknown) => validateInvariantShape(entry)) };
+    return { options, invariants: typeof declared === 'string' ? readFixtureInvariants(declared) : declared.map((entry: unknown, index) => validateInvariantShape(entry, { prefix: `options.semantic.invariants[${index}].` })) };
   }
   throw argumentTypeError(toMatchGoldResult, NAME, 'options.semantic.invariants', 'a manifest path or a list of invariants', declared);
 }
