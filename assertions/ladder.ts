@@ -45,6 +45,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
     const ctx = context ?? {};
     const options = readAssertionOptions(ctx.config, LADDER_OPTIONS);
     const item = await readItem(ctx, true);
+    const switchedOn = Object.fromEntries(OPTIONAL_RUNG_IDS.map((id) => [id, options[id] !== undefined]));
     const semantic = options.semantic !== undefined && item.expectedBehavior === 'answer' ? createSemanticRung(options.semantic, promptfooRuntime().semantic()) : undefined;
     // The fixture's declared invariants come from the same folder its snapshots were resolved in.
     const location = effectiveFixtureLocation(readFixtureLocation(optionReader(ctx.config, { prefix: 'config.' }), promptfooConfigDir()));
@@ -54,7 +55,8 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
       context: ctx,
       item,
       options,
-      rungs: createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined, answerInEndToEnd: options.answerInEndToEnd, ...(semantic !== undefined ? { semantic } : {}) }),
+      // Every optional rung of the score table whose option is on; L5 as the entry made above.
+      rungs: createLadderRungs({ ...switchedOn, semantic: semantic ?? false, answerInEndToEnd: options.answerInEndToEnd }),
       extra: {
         ...(options.efficiency !== undefined ? { efficiencyOptions: options.efficiency } : {}),
         ...(options.answer !== undefined ? { answerOptions: options.answer } : {}),
@@ -65,7 +67,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
       id: item.id,
       snapshots: item.snapshots.map((snapshot) => snapshot.name),
       facts: executionFacts(result.results.execution),
-      scoreNames: ladderScoreNames(Object.fromEntries(OPTIONAL_RUNG_IDS.map((id) => [id, options[id] !== undefined]))),
+      scoreNames: ladderScoreNames(switchedOn),
       ...(item.role !== undefined ? { role: item.role } : {}),
     });
   });
