@@ -40,6 +40,7 @@ import { LadderError, isLadderError, isMisuseError } from '../errors.js';
 import { scoreNameOf as ladderScoreName } from '../rungs/rung-result.js';
 import type { RungId, RungResult, RungStatus } from '../rungs/rung-result.js';
 import { oneLine } from '../format.js';
+import { isTypedCell } from '../engine/cells.js';
 
 export { oneLine } from '../format.js';
 
@@ -247,11 +248,13 @@ function finiteScores(scores: Readonly<Record<string, number>>): Record<string, 
 
 /**
  * Turns details into JSON-safe data: bigint → string with `n` suffix removed (exact digits),
- * Uint8Array → `x'hex'`, undefined dropped. promptfoo stores metadata as JSON.
+ * Uint8Array → `x'hex'`, a typed cell (decimal, date, JSON, array) → its tagged `toJSON()`,
+ * undefined dropped. promptfoo stores metadata as JSON.
  */
 export function toJsonSafe(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Uint8Array) return `x'${Buffer.from(value).toString('hex')}'`;
+  if (isTypedCell(value)) return toJsonSafe(value.toJSON());
   if (Array.isArray(value)) return value.map((entry) => toJsonSafe(entry));
   if (value !== null && typeof value === 'object') {
     if (value instanceof Map) return toJsonSafe(Object.fromEntries(value));

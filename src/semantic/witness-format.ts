@@ -4,6 +4,7 @@
  * and text tables of the database and of both results for a matcher's message.
  */
 import type { Cell, QueryResult } from '../engine/engine.js';
+import { cellLiteral } from '../engine/cells.js';
 import { quoteIdentifier } from '../sql/identifiers.js';
 import type { Witness, WitnessTable } from '../rungs/semantic-details.js';
 import type { StoredTable } from './edit-database.js';
@@ -61,10 +62,7 @@ const MAX_REASON_CHARS = 1200;
  * One cell as a literal: `NULL`, `'it''s'`, `42`, `1.5`, `x'0a1b'`.
  */
 export function formatCellValue(cell: Cell): string {
-  if (cell === null) return 'NULL';
-  if (typeof cell === 'string') return `'${cell.replaceAll("'", "''")}'`;
-  if (typeof cell === 'number' || typeof cell === 'bigint') return String(cell);
-  return `x'${Buffer.from(cell).toString('hex')}'`;
+  return cellLiteral(cell);
 }
 
 /**

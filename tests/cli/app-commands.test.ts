@@ -141,8 +141,8 @@ describe('text2sql-ladder audit on a user dataset', () => {
     const report = JSON.parse(bad.out) as { counts: Record<string, number>; findings: { kind: string; item: string; snapshot: string | null; role: string | null; message: string }[] };
     expect(report.counts['error']).toBe(2);
     expect(report.findings.filter((f) => f.kind === 'gold_error').map((f) => [f.item, f.snapshot, f.role, f.message])).toEqual([
-      ['cancelled-orders', 'base', 'reporting', 'gold 0 fails (sqlite_error): no such column: state'],
-      ['cancelled-orders', 'later', 'reporting', 'gold 0 fails (sqlite_error): no such column: state'],
+      ['cancelled-orders', 'base', 'reporting', 'gold 0 fails (unknown_column): no such column: state'],
+      ['cancelled-orders', 'later', 'reporting', 'gold 0 fails (unknown_column): no such column: state'],
     ]);
   });
 });

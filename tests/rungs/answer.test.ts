@@ -86,9 +86,9 @@ describe('runAnswerRung (the ladder call)', () => {
   });
   it('is skipped when no rows can be had', async () => {
     expect((await runAnswerRung({ answer: 'It was 5.', sql: 'SELECT 5' })).reason).toBe('no rows to ground the answer in (no engine or snapshot given)');
-    const failing = { execute: async () => ({ ok: false as const, error: { code: 'sqlite_error' as const, message: 'no such table: r' } }) } as unknown as Engine;
+    const failing = { execute: async () => ({ ok: false as const, error: { code: 'unknown_table' as const, message: 'no such table: r' } }) } as unknown as Engine;
     expect((await runAnswerRung({ answer: 'It was 5.', sql: 'SELECT * FROM r', engine: failing, snapshots: [{ name: 'base', path: '/db/base.sqlite' }] })).reason).toBe(
-      'the predicted SQL did not run on base: sqlite_error: no such table: r',
+      'the predicted SQL did not run on base: unknown_table: no such table: r',
     );
   });
 });
