@@ -73,12 +73,15 @@ const DOLLAR_TAG = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
 
 /**
  * Splits PostgreSQL text into tokens, skipping whitespace and comments. Never throws.
+ * @param from - offset to start at (default 0).
+ * @param untilSemicolon - stop after the first `;` token (one statement at a time, for scripts
+ *   whose `COPY … FROM STDIN` data must not be read as SQL).
  * @example tokenizePostgres("SELECT E'it\\'s', $$a;b$$ -- c\n;").map((t) => t.kind) // ['word', 'string', 'string', 'semicolon']
  */
-export function tokenizePostgres(sql: string): PostgresToken[] {
+export function tokenizePostgres(sql: string, from = 0, untilSemicolon = false): PostgresToken[] {
   const tokens: PostgresToken[] = [];
   const n = sql.length;
-  let i = 0;
+  let i = from;
   while (i < n) {
     const ch = sql[i]!;
     const code = sql.charCodeAt(i);
@@ -136,6 +139,7 @@ export function tokenizePostgres(sql: string): PostgresToken[] {
     } else {
       tokens.push({ kind: ch === ';' ? 'semicolon' : 'punctuation', start: i, end: i + 1, value: ch });
       i += 1;
+      if (untilSemicolon && ch === ';') return tokens;
     }
   }
   return tokens;
