@@ -39,8 +39,8 @@ const SCHEMA_LINES = `SELECT line FROM (
 const TABLES = `SELECT format('%I.%I', n.nspname, c.relname) AS name, c.relkind::text AS kind
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${USER_SCHEMA} AND c.relkind IN ('r', 'm')`;
 
-/** Fixed print settings, so row texts do not depend on the session. */
-const PRINT_SETTINGS = "SET DateStyle = 'ISO, YMD'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3; SET bytea_output = 'hex'";
+/** Fixed print settings, so row texts and definitions (names qualified: no search_path) do not depend on the session. */
+const PRINT_SETTINGS = "SET DateStyle = 'ISO, YMD'; SET TimeZone = 'UTC'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 3; SET bytea_output = 'hex'; SET search_path = pg_catalog";
 
 /**
  * The checksum of the database `client` is connected to (see the module doc).
