@@ -26,8 +26,10 @@ export class DecimalCell {
   toJSON(): { readonly $decimal: string } {
     return { $decimal: this.text };
   }
+  /** `12`, `12.50::numeric` (a fractional decimal says its type: it can print like a double it does not equal), `'NaN'::numeric`. */
   toSql(): string {
-    return /^[-+]?\d/.test(this.text) ? this.text : `'${this.text}'::numeric`;
+    if (!/^[-+]?\d/.test(this.text)) return `'${this.text}'::numeric`;
+    return this.text.includes('.') ? `${this.text}::numeric` : this.text;
   }
 }
 

@@ -141,7 +141,7 @@ describe('canonicalJson', () => {
 describe('typed cells in text and JSON', () => {
   it('formats as SQL literals', () => {
     expect([d('12.50'), new TemporalCell('date', '2024-03-01'), new JsonCell('{"a":1}', true), new ArrayCell([1, 'x', null]), true].map(formatCell)).toEqual([
-      '12.50',
+      '12.50::numeric',
       "DATE '2024-03-01'",
       `'{"a":1}'::jsonb`,
       "ARRAY[1, 'x', NULL]",

@@ -1,6 +1,8 @@
 /**
  * The content checksum of a PostgreSQL database: `sha256:` over a canonical dump of its schema and
  * data, computed on the server (no `pg_dump` needed, so it works on any server the ladder reaches):
+ * - the database: its encoding, collation (provider, locale) and its own settings (`search_path`),
+ *   which change what queries return;
  * - schema: one line per schema, relation (kind, row-level security, grants), column (type,
  *   NOT NULL, default, collation), constraint, index, view definition, function definition, type
  *   (enum labels), trigger and policy of the non-system schemas, sorted;
@@ -14,7 +16,9 @@ import type pg from 'pg';
 const USER_SCHEMA = "n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'";
 
 const SCHEMA_LINES = `SELECT line FROM (
-  SELECT format('schema %s', n.nspname) AS line FROM pg_namespace n WHERE ${USER_SCHEMA}
+  SELECT format('database encoding=%s collate=%s ctype=%s provider=%s icu=%s', pg_encoding_to_char(d.encoding), d.datcollate, d.datctype, d.datlocprovider, d.daticulocale) AS line FROM pg_database d WHERE d.datname = current_database()
+  UNION ALL SELECT format('settings role=%s %s', s.setrole, s.setconfig::text) FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase WHERE d.datname = current_database()
+  UNION ALL SELECT format('schema %s', n.nspname) FROM pg_namespace n WHERE ${USER_SCHEMA}
   UNION ALL SELECT format('rel %I.%I kind=%s rls=%s force=%s acl=%s', n.nspname, c.relname, c.relkind, c.relrowsecurity, c.relforcerowsecurity, c.relacl::text)
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${USER_SCHEMA} AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
   UNION ALL SELECT format('col %I.%I %s %I %s notnull=%s default=%s collation=%s', n.nspname, c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid), co.collname)
