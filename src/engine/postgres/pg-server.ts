@@ -36,6 +36,8 @@ export interface PgServer {
   readonly roles: Readonly<Record<ServerRole, string>>;
   /** True when the ladder may create and drop databases here (private server, URL in `scratch` mode). */
   readonly scratch: boolean;
+  /** The database the admin connects to (`postgres`, or the URL's). */
+  readonly adminDatabase: string;
   /** Connection settings for `role` on `database`. */
   config(role: ServerRole, database: string): pg.ClientConfig;
   /** Cold or warm start figures of a private server this process started; absent otherwise. */
@@ -59,10 +61,13 @@ function roleStatements(roles: Readonly<Record<ServerRole, string>>, options: Re
   const id = (name: string): string => pg.escapeIdentifier(name);
   const password = (value: string | undefined): string => (value === undefined ? '' : ` PASSWORD ${pg.escapeLiteral(value)}`);
   const tempKiB = Math.max(1, Math.floor(options.tempFileLimitBytes / 1024));
+  // Only a superuser may even say NOSUPERUSER / NOREPLICATION / NOBYPASSRLS (PostgreSQL 15); a role
+  // made by CREATEROLE lacks them, and checkRoles verifies it.
+  const privileged = superuser ? ' NOSUPERUSER NOREPLICATION NOBYPASSRLS' : '';
   return [
     `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = ${pg.escapeLiteral(roles.owner)}) THEN CREATE ROLE ${id(roles.owner)}; END IF; IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = ${pg.escapeLiteral(roles.reader)}) THEN CREATE ROLE ${id(roles.reader)}; END IF; END $$`,
-    `ALTER ROLE ${id(roles.owner)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS${password(passwords?.owner)}`,
-    `ALTER ROLE ${id(roles.reader)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT${password(passwords?.reader)}`,
+    `ALTER ROLE ${id(roles.owner)} LOGIN NOCREATEDB NOCREATEROLE${privileged}${password(passwords?.owner)}`,
+    `ALTER ROLE ${id(roles.reader)} LOGIN NOCREATEDB NOCREATEROLE NOINHERIT${privileged}${password(passwords?.reader)}`,
     ...(superuser ? [`ALTER ROLE ${id(roles.reader)} SET temp_file_limit = '${tempKiB}kB'`] : []),
     `ALTER ROLE ${id(roles.reader)} SET idle_in_transaction_session_timeout = '60s'`,
   ];
@@ -94,6 +99,7 @@ async function privateServer(options: ResolvedPostgresEngineOptions): Promise<Pg
         versionNum: version,
         roles,
         scratch: true,
+        adminDatabase: 'postgres',
         config,
         start: { ms: server.startMs, initialized: server.initialized, started: server.started },
         release: () => server.release(),
@@ -170,7 +176,7 @@ async function urlServer(options: ResolvedPostgresEngineOptions): Promise<PgServ
         );
       }
       const roles = { admin: facts.login, owner: facts.login, reader: facts.login } as const;
-      return { kind: 'url', versionNum, roles, scratch: false, config: (_role, database) => ({ ...base, database }), release: async () => {} };
+      return { kind: 'url', versionNum, roles, scratch: false, adminDatabase: facts.db, config: (_role, database) => ({ ...base, database }), release: async () => {} };
     }
     if (!facts.su && (!facts.createdb || !facts.createrole)) {
       throw new LadderError(
@@ -182,6 +188,12 @@ async function urlServer(options: ResolvedPostgresEngineOptions): Promise<PgServ
     const roles = { admin: facts.login, owner: `ladder_${key}_owner`, reader: `ladder_${key}_reader` } as const;
     const passwords = rolePasswords(options.cacheDir, key);
     for (const statement of roleStatements(roles, options, facts.su, passwords)) await client.query(statement);
+    const unsafe = (
+      await client.query<{ rolname: string }>('SELECT rolname FROM pg_roles WHERE rolname = ANY ($1) AND (rolsuper OR rolbypassrls OR rolreplication)', [[roles.owner, roles.reader]])
+    ).rows;
+    if (unsafe.length > 0) {
+      throw new LadderError('invalid_option', `the ladder's role ${unsafe[0]!.rolname} on ${shown} is a superuser or has BYPASSRLS or REPLICATION (someone changed it); drop it (DROP ROLE after DROP OWNED) and the ladder creates it again`);
+    }
     if (!facts.su) {
       // CREATEROLE alone grants no membership in the roles it creates (PostgreSQL 15); the admin
       // needs the owner's rights to drop the databases it owns.
@@ -192,6 +204,7 @@ async function urlServer(options: ResolvedPostgresEngineOptions): Promise<PgServ
       versionNum,
       roles,
       scratch: true,
+      adminDatabase: facts.db,
       config: (role, database) => (role === 'admin' ? { ...base, database } : { ...base, database, user: roles[role], password: passwords[role] }),
       release: async () => {},
     };

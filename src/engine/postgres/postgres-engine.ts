@@ -245,7 +245,7 @@ async function withDeadline(server: PgServer, connection: PooledConnection, stat
 /** Sends PostgreSQL's cancel request for the client's backend (a connection of its own). */
 function cancelBackend(server: PgServer, client: { processID?: number; secretKey?: number }): Promise<void> {
   return new Promise((resolve) => {
-    const config = server.config('reader', 'postgres');
+    const config = server.config('reader', server.adminDatabase);
     const Connection = (pg as unknown as { Connection: new () => { connect(port: number | string, host?: string): void; cancel(pid: number, key: number): void; end(): void; on(event: string, listener: () => void): void } }).Connection;
     const cancel = new Connection();
     const done = (): void => {
@@ -271,7 +271,7 @@ function cancelBackend(server: PgServer, client: { processID?: number; secretKey
 async function terminateBackend(server: PgServer, pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
   try {
-    const client = await connect(server, server.scratch ? 'admin' : 'reader', 'postgres');
+    const client = await connect(server, server.scratch ? 'admin' : 'reader', server.adminDatabase);
     try {
       await client.query('SELECT pg_terminate_backend($1)', [pid]);
     } finally {
