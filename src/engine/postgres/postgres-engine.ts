@@ -82,8 +82,12 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
     return serving;
   }
 
-  /** Runs one statement of the given kind under the boundary; the raw outcome and the connection's fate. */
-  async function runStatement(job: ResolvedPostgresRequest, text: string, mode: 'prepare' | 'execute'): Promise<StatementOutcome> {
+  /**
+   * Runs one statement of the given kind under the boundary; the raw outcome. `timing.ms` is set to
+   * the statement's own wall time (from its Parse to its last row), without the server's start,
+   * the connection or the transaction's set-up.
+   */
+  async function runStatement(job: ResolvedPostgresRequest, text: string, mode: 'prepare' | 'execute', timing: { ms: number } = { ms: 0 }): Promise<StatementOutcome> {
     const { server, pool } = await ready();
     let connection: PooledConnection;
     try {
@@ -99,7 +103,9 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
       const begin = await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes));
       const pinned = settingsOf(begin);
       const statement = new ExtendedStatement(text, { mode, maxRows: job.maxRows, maxResultBytes: resolved.maxResultBytes });
+      const started = performance.now();
       const outcome = await withDeadline(server, connection, statement, job.timeoutMs);
+      timing.ms = performance.now() - started;
       if (outcome.ok === false && outcome.connectionBroken === true) return outcome;
       if (outcome.ok && mode === 'execute') await learnTypes(connection.client, outcome, typeInfo);
       const after = await connection.client.query(outcome.ok ? `${SETTINGS_QUERY}; ROLLBACK; SELECT pg_advisory_unlock_all()` : 'ROLLBACK; SELECT pg_advisory_unlock_all()');
@@ -131,9 +137,9 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
     const job = resolvePostgresRequest(request, resolved);
     const refused = checkPostgresQueryText(job.sql);
     if (refused !== undefined) return { ok: false, error: refused };
-    const started = performance.now();
-    const outcome = await runStatement(job, job.sql, mode);
-    return toQueryOutcome(outcome, job.sql, performance.now() - started);
+    const timing = { ms: 0 };
+    const outcome = await runStatement(job, job.sql, mode, timing);
+    return toQueryOutcome(outcome, job.sql, timing.ms);
   }
 
   return {
