@@ -61,6 +61,12 @@ describe('L4 on PostgreSQL', () => {
     expect(await l4('SELECT id, total FROM orders ORDER BY total::numeric DESC NULLS LAST, id DESC', 'SELECT id, total FROM orders ORDER BY total::numeric DESC NULLS LAST')).toEqual(['pass', 'matches on 2 snapshots']);
   });
 
+  it('refuses to run a PostgreSQL fixture on the SQLite engine, saying which engine it needs', async () => {
+    await expect(checkExecution({ predictedSql: 'SELECT 1', golds: ['SELECT 1'], snapshots: fixture.snapshots, engine: runtime.engine() })).rejects.toThrow(
+      `snapshot base (${fixture.snapshots[0]!.path}) is a PostgreSQL database, and the engine runs SQLite: run a fixture on the engine of its dialect (runtime.engineFor(fixture.dialect))`,
+    );
+  });
+
   it('reports a prediction error with its neutral code and the server message', async () => {
     expect(await l4('SELECT nope FROM orders', 'SELECT id FROM orders')).toEqual(['fail', 'snapshot base: prediction failed (unknown_column): column "nope" does not exist']);
   });

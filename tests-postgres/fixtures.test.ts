@@ -114,3 +114,21 @@ describe('misuse', () => {
     await expect(resolveFixture('pgshop', { fixturesDir, role: 'analyst', postgres: () => engines[0]! })).rejects.toThrow('role "analyst": fixture pgshop is a PostgreSQL fixture, which declares no roles yet');
   });
 });
+
+describe('text2sql-ladder fixtures build', () => {
+  it('builds a PostgreSQL fixture on the private server and prints each database with its checksum', async () => {
+    const { buildFixtures, renderBuildReport } = await import('../src/cli/fixtures-build.js');
+    const saved = process.env['TEXT2SQL_LADDER_CACHE_DIR'];
+    process.env['TEXT2SQL_LADDER_CACHE_DIR'] = path.dirname(engines[0]!.options.cacheDir);
+    try {
+      const report = await buildFixtures(path.join(fixturesDir, 'pgshop'), { cacheDir: path.join(scratch, 'sqlite-cache') });
+      expect(report.fixtures.map((entry) => [entry.name, entry.dialect, entry.files.map((file) => [file.snapshot, /^ladder_pgshop_[0-9a-f]{12}_(base|edge)$/.test(file.path), /^[0-9a-f]{64}$/.test(file.sha256)])])).toEqual([
+        ['pgshop', 'postgres', [['base', true, true], ['edge', true, true]]],
+      ]);
+      expect(renderBuildReport(report).split('\n')[0]).toBe(`fixture pgshop: 2 databases on the private PostgreSQL server in ${engines[0]!.options.cacheDir} (built, or verified against their checksums)`);
+    } finally {
+      if (saved === undefined) delete process.env['TEXT2SQL_LADDER_CACHE_DIR'];
+      else process.env['TEXT2SQL_LADDER_CACHE_DIR'] = saved;
+    }
+  });
+});

@@ -369,6 +369,12 @@ function validateInput(input: ExecutionInput): void {
   if (input.engine === null || typeof input.engine !== 'object' || typeof input.engine.execute !== 'function') {
     throw invalid('engine must implement Engine (see createSqliteEngine)');
   }
+  const foreign = input.snapshots.find((snapshot) => (snapshot.engine ?? 'sqlite') !== engineDialect(input.engine));
+  if (foreign !== undefined) {
+    throw invalid(
+      `snapshot ${foreign.name} (${foreign.path}) is a ${foreign.engine === 'postgres' ? 'PostgreSQL database' : 'SQLite file'}, and the engine runs ${engineDialect(input.engine) === 'postgres' ? 'PostgreSQL' : 'SQLite'}: run a fixture on the engine of its dialect (runtime.engineFor(fixture.dialect))`,
+    );
+  }
   if (input.doubleQuotes !== undefined && input.doubleQuotes !== 'legacy' && input.doubleQuotes !== 'strict') {
     throw invalid(`doubleQuotes must be 'legacy' or 'strict'; received ${JSON.stringify(input.doubleQuotes)}`);
   }
