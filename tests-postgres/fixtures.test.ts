@@ -125,7 +125,7 @@ describe('text2sql-ladder fixtures build', () => {
       expect(report.fixtures.map((entry) => [entry.name, entry.dialect, entry.files.map((file) => [file.snapshot, /^ladder_pgshop_[0-9a-f]{12}_(base|edge)$/.test(file.path), /^[0-9a-f]{64}$/.test(file.sha256)])])).toEqual([
         ['pgshop', 'postgres', [['base', true, true], ['edge', true, true]]],
       ]);
-      expect(renderBuildReport(report).split('\n')[0]).toBe(`fixture pgshop: 2 databases on the private PostgreSQL server in ${engines[0]!.options.cacheDir} (built, or verified against their checksums)`);
+      expect(renderBuildReport(report).split('\n')[0]).toBe(`fixture pgshop: 2 databases on the private PostgreSQL server in ${path.join(path.dirname(engines[0]!.options.cacheDir), 'postgres')} (built, or verified against their checksums)`);
     } finally {
       if (saved === undefined) delete process.env['TEXT2SQL_LADDER_CACHE_DIR'];
       else process.env['TEXT2SQL_LADDER_CACHE_DIR'] = saved;
