@@ -399,7 +399,7 @@ async function leaseServer(options: PrivateServerOptions): Promise<PrivateServer
 
 /** Starts the postmaster detached (it outlives a killed run, which the next run finds) and waits until it is ready. */
 async function launch(account: RunAs, options: PrivateServerOptions, where: ReturnType<typeof layout>): Promise<number> {
-  const log = openSync(where.log, 'a');
+  const log = openSync(where.log, 'a', 0o600);
   const dataKiB = Math.max(1, Math.floor(options.maxMemoryBytes / 1024));
   let exited: string | undefined;
   try {
