@@ -140,8 +140,16 @@ describe('writes on a fixture', () => {
       const fixture = await runtime.resolveFixture('pgshop');
       const fixtureEngine = await runtime.postgresEngine();
       const db = fixture.snapshots[0]!.path;
-      for (const sql of ['WITH d AS (DELETE FROM shop.orders RETURNING *) SELECT count(*) FROM d', 'SELECT * FROM shop.orders FOR UPDATE', "SELECT nextval('pg_class_oid_index')", 'SELECT lo_import(\'/etc/passwd\')', "SELECT pg_read_file('/etc/passwd')"]) {
-        expect(await fixtureEngine.execute({ db, sql }), sql).toMatchObject({ ok: false });
+      for (const [sql, code] of [
+        ['WITH d AS (DELETE FROM shop.orders RETURNING *) SELECT count(*) FROM d', 'not_a_query'],
+        ['SELECT * FROM shop.orders FOR UPDATE', 'not_a_query'],
+        ["SELECT lo_import('/etc/passwd')", 'permission_denied'],
+        ["SELECT pg_read_file('/etc/passwd')", 'permission_denied'],
+        // The reader's other statements are its own backends: it may not end them.
+        ['SELECT pg_terminate_backend(pg_backend_pid())', 'permission_denied'],
+        ['SELECT pg_cancel_backend(pg_backend_pid())', 'permission_denied'],
+      ] as const) {
+        expect(await fixtureEngine.execute({ db, sql }), sql).toMatchObject({ ok: false, error: { code } });
       }
       const admin = await adminClient(fixtureEngine, db);
       try {
