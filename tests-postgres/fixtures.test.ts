@@ -94,12 +94,12 @@ describe('building', () => {
     expect(spawnSync('test', ['-e', '/tmp/ladder-program-ran']).status).not.toBe(0);
   });
 
-  it("loads plain pg_dump output (COPY blocks, SET lines, \\restrict) with the same checksum", async () => {
+  it("loads plain pg_dump output (COPY blocks, SET lines, OWNER TO, \\restrict) with the same checksum", async () => {
     const engine = engines[0]!;
     const resolved = await resolveFixture('pgshop', { fixturesDir, postgres: () => engine });
     const server = await engine.server();
     const config = server.config('admin', resolved.snapshots[1]!.path);
-    const dump = spawnSync(path.join(findServerBinaries().binDir, 'pg_dump'), ['--no-owner', '--no-privileges', '-h', String(config.host), '-p', String(config.port), '-U', String(config.user), String(config.database)], { encoding: 'utf8' });
+    const dump = spawnSync(path.join(findServerBinaries().binDir, 'pg_dump'), ['--no-privileges', '-h', String(config.host), '-p', String(config.port), '-U', String(config.user), String(config.database)], { encoding: 'utf8' });
     expect(dump.status, dump.stderr).toBe(0);
     const dir = fixture('dumped', { 'fixture.yaml': 'name: dumped\ndialect: postgres\nsearch_path: [shop, public]\nsnapshots:\n  edge: { scripts: [dump.sql] }\n', 'dump.sql': dump.stdout });
     cpSync(path.join(fixturesDir, 'pgshop', 'schema.sql'), path.join(dir, 'dumped', 'unused.sql'));

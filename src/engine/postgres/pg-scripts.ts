@@ -5,7 +5,9 @@
  *   batches through the simple protocol, so an error names the script's line;
  * - `COPY … FROM STDIN;` takes the lines after it up to `\.` as its data;
  * - `pg_dump`'s `\restrict` / `\unrestrict` lines are skipped; any other psql meta-command
- *   (`\connect`, `\i`, `\!` …) is refused: scripts are SQL, and nothing here runs a shell.
+ *   (`\connect`, `\i`, `\!` …) is refused: scripts are SQL, and nothing here runs a shell;
+ * - `ALTER … OWNER TO <role>` statements are skipped, as `pg_restore --no-owner` does: the
+ *   fixture's owner role owns every object it creates, and a dump names its own server's roles.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,6 +23,9 @@ export type ScriptPiece =
 
 /** Meta-commands of `pg_dump` output that carry no SQL. */
 const SKIPPED_META = /^\\(restrict|unrestrict)\b/;
+/** `pg_dump`'s ownership statements (`ALTER TABLE public.t OWNER TO postgres`). */
+const OWNER_TO = /^ALTER\s[^;]*\sOWNER\s+TO\s+("[^"]*(""[^"]*)*"|[^\s;]+)$/i;
+
 /** Statements that cannot run inside a transaction block, so they are never batched. */
 const ALONE = /^\s*(vacuum|cluster|reindex|create\s+(unique\s+)?index\s+concurrently|create\s+database|drop\s+database)\b/i;
 
@@ -168,6 +173,7 @@ export async function runScript(client: pg.Client, script: string): Promise<void
       }
       continue;
     }
+    if (OWNER_TO.test(piece.text)) continue;
     if (piece.alone) {
       await flush();
       batch.push({ text: piece.text, line: piece.line, offset: 0 });

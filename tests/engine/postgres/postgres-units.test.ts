@@ -130,6 +130,16 @@ describe('fixture scripts', () => {
   });
 });
 
+describe('ownership statements of a dump', () => {
+  it('are skipped, as pg_restore --no-owner does', async () => {
+    const sent: string[] = [];
+    const client = { query: async (text: string) => void sent.push(text) } as unknown as import('pg').Client;
+    const { runScript } = await import('../../../src/engine/postgres/pg-scripts.js');
+    await runScript(client, 'CREATE TABLE public.t (a int);\nALTER TABLE public.t OWNER TO postgres;\nALTER SCHEMA "my schema" OWNER TO "Some Role";\nALTER TABLE t ADD COLUMN b int;\n');
+    expect(sent).toEqual(['CREATE TABLE public.t (a int);\nALTER TABLE t ADD COLUMN b int;\n']);
+  });
+});
+
 describe('SQLSTATE to neutral codes', () => {
   it.each([
     ['42601', 'syntax_error'],
