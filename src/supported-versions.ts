@@ -131,3 +131,15 @@ export function installedPackage(name: string, from: string = fileOfThisModule()
 function fileOfThisModule(): string {
   return fileURLToPath(import.meta.url);
 }
+
+/**
+ * {@link checkToolOnNode} for the installed promptfoo or vitest (as Node finds it from this
+ * package) on the running Node.
+ * @param tool - promptfoo or vitest.
+ * @param node - the Node version (default: the running one's).
+ * @param installed - the tool's package fields (default: read with {@link installedPackage}).
+ * @returns the verdict, or `undefined` when the tool is not installed.
+ */
+export function installedToolVerdict(tool: Tool, node: string = process.version, installed: InstalledPackage | undefined = installedPackage(tool)): ToolVerdict | undefined {
+  return installed === undefined ? undefined : checkToolOnNode(tool, installed.version, node, installed.node);
+}
