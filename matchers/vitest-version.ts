@@ -9,10 +9,16 @@ import { installedToolVerdict, type ToolVerdict } from '../src/supported-version
 /**
  * Throws for an unsupported vitest on this Node; warns (console.warn) for an untested pair.
  * @param verdict - the check's result (default: the installed vitest on the running Node).
- * @throws Error naming both versions and the remedy when vitest does not run on this Node.
+ * @throws Error naming both versions and the remedy when vitest does not run on this Node. The
+ *   message is also printed (console.error) first: vitest 5's reporter on Node 20 crashes before
+ *   it prints a failed suite's error, but it shows what a test file printed.
  */
 export function checkVitestRelease(verdict: ToolVerdict | undefined = installedToolVerdict('vitest')): void {
   if (verdict === undefined || verdict.kind === 'tested') return;
-  if (verdict.kind === 'unsupported') throw new Error(`text2sql-ladder/vitest: ${verdict.message}`);
+  const message = `text2sql-ladder/vitest: ${verdict.message}`;
+  if (verdict.kind === 'unsupported') {
+    console.error(message);
+    throw new Error(message);
+  }
   console.warn(`text2sql-ladder/vitest: warning: ${verdict.message}`);
 }

@@ -14,10 +14,11 @@ describe('checkVitestRelease (run when text2sql-ladder/vitest is imported)', () 
     expect(warn).not.toHaveBeenCalled();
   });
 
-  it('stops vitest 5 on Node 20 with the Node it needs and the release for this Node', () => {
-    expect(() => checkVitestRelease(installedToolVerdict('vitest', 'v20.20.2', { version: '5.1.2', node: '^22.12.0 || ^24.0.0 || >=26.0.0' }))).toThrow(
-      new Error('text2sql-ladder/vitest: vitest 5.1.2 does not run on Node 20.20.2 (its engines field says ^22.12.0 || ^24.0.0 || >=26.0.0); use Node ^22.22.0, or on this Node: npm install --save-dev vitest@4.1.12'),
-    );
+  it('stops vitest 5 on Node 20 with the Node it needs and the release for this Node, printed too', () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const message = 'text2sql-ladder/vitest: vitest 5.1.2 does not run on Node 20.20.2 (its engines field says ^22.12.0 || ^24.0.0 || >=26.0.0); use Node ^22.22.0, or on this Node: npm install --save-dev vitest@4.1.12';
+    expect(() => checkVitestRelease(installedToolVerdict('vitest', 'v20.20.2', { version: '5.1.2', node: '^22.12.0 || ^24.0.0 || >=26.0.0' }))).toThrow(new Error(message));
+    expect(printed.mock.calls).toEqual([[message]]);
   });
 
   it('warns once for an untested pair and goes on', () => {
