@@ -27,6 +27,68 @@ describe('what package.json says is what is tested', () => {
   });
 });
 
+/** One run of `.ci/run`'s matrix: a tool release on a Node release. */
+interface CiRun {
+  readonly tool: 'promptfoo' | 'vitest';
+  readonly version: string;
+  readonly node: string;
+  readonly refused: boolean;
+}
+
+/** The matrix `.ci/run` runs: its test-pack.sh and test-app.sh lines. */
+function ciRuns(): CiRun[] {
+  const script = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
+  const runs: CiRun[] = [];
+  for (const line of script.split('\n').filter((text) => /^bash scripts\/test-(pack|app)\.sh /.test(text))) {
+    const flag = (name: string): string | undefined => new RegExp(`--${name} (\\S+)`).exec(line)?.[1];
+    const node = flag('node');
+    if (node === undefined) throw new Error(`.ci/run runs an app test without --node: ${line}`);
+    if (line.includes('test-pack.sh')) {
+      for (const version of (flag('vitest') ?? '').split(',')) runs.push({ tool: 'vitest', version, node, refused: false });
+      const refused = flag('refuse');
+      if (refused !== undefined) runs.push({ tool: 'vitest', version: refused, node, refused: true });
+    } else {
+      runs.push({ tool: 'promptfoo', version: flag('promptfoo')!, node, refused: false });
+    }
+  }
+  return runs;
+}
+
+describe('what .ci/run runs is what this file lists', () => {
+  const runs = ciRuns();
+
+  it('reads the matrix off .ci/run', () => {
+    expect(runs.map((run) => `${run.tool} ${run.version} on ${run.node}${run.refused ? ' (refused)' : ''}`)).toEqual([
+      'vitest 4.1.12 on 20.20.2',
+      'vitest 3.2.7 on 20.20.2',
+      'vitest 5.1.2 on 20.20.2 (refused)',
+      'vitest 5.1.2 on 22.22.0',
+      'vitest 4.1.12 on 22.22.0',
+      'vitest 3.2.7 on 22.22.0',
+      'promptfoo 0.121.20 on 20.20.2',
+      'promptfoo 0.123.1 on 22.22.0',
+    ]);
+  });
+
+  it('every pair CI runs is a tested pair, and the refused one is not', () => {
+    for (const run of runs) {
+      expect(semver.satisfies(run.node, TESTED_NODE), `Node ${run.node}`).toBe(true);
+      expect(checkToolOnNode(run.tool, run.version, run.node).kind === 'tested', `${run.tool} ${run.version} on ${run.node}`).toBe(!run.refused);
+    }
+  });
+
+  it('every tested release runs in CI on each Node line it is listed for', () => {
+    for (const [tool, releases] of Object.entries(TESTED_RELEASES)) {
+      for (const release of releases) {
+        for (const line of release.node.split('||').map((part) => part.trim())) {
+          const ran = runs.some((run) => run.tool === tool && run.version === release.version && !run.refused && semver.satisfies(run.node, line));
+          expect(ran, `${tool} ${release.version} on Node ${line}`).toBe(true);
+        }
+      }
+    }
+  });
+});
+
 describe('promptfooForNode (the release init pins)', () => {
   it.each([
     ['v20.20.0', '0.121.20'],
