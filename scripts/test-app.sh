@@ -10,8 +10,8 @@
 # 3. `text2sql-ladder init`: package.json must pin --promptfoo, the newest promptfoo tested on this
 #    Node; `npm install` installs it; then the installed package is made read-only, as under pnpm
 #    or a CI cache: fixture builds must go to the app, never into node_modules/text2sql-ladder;
-# 4. `npm run fixtures:build`, `npm run audit`, `npm run eval`: exit codes and the ladder summary's
-#    numbers exactly;
+# 4. a Snowflake check, with the node-sql-parser promptfoo brings; `npm run fixtures:build`,
+#    `npm run audit`, `npm run eval`: exit codes and the ladder summary's numbers exactly;
 # 5. examples/promptfoo-app from the same install: its eval (two recorded prompt versions) and its
 #    audit, with exact numbers;
 # 6. nothing resolved into the clone: every module promptfoo loaded from text2sql-ladder, and
@@ -54,7 +54,7 @@ while [[ $# -gt 0 ]]; do
 done
 if [[ -n "$reuse" ]]; then
   work="$(cd "$reuse" && pwd)"
-  chmod -R u+w "$work"
+  chmod -R u+w "$work/app/node_modules/text2sql-ladder" 2>/dev/null || true
   rm -rf "$work/example" "$work"/*.tgz
   (cd "$work/app" && find . -mindepth 1 -maxdepth 1 ! -name node_modules ! -name package.json ! -name package-lock.json -exec rm -rf {} +)
 else
@@ -62,7 +62,9 @@ else
 fi
 case "$work/" in "$root"/*) echo "test-app: FAIL: the temporary folder $work is inside the clone" >&2; exit 1 ;; esac
 cleanup() {
-  chmod -R u+w "$work" 2>/dev/null || true
+  # Only the installed package was made read-only; a chmod of the whole folder would walk
+  # promptfoo's tree once more before the removal walks it.
+  chmod -R u+w "$work/app/node_modules/text2sql-ladder" 2>/dev/null || true
   if [[ $keep == 1 ]]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -136,6 +138,11 @@ else
   # root writes through file modes: the check below (no file newer than the install) still holds.
   echo "node_modules/text2sql-ladder is read-only for other users (running as root: modes do not stop root)"
 fi
+
+step "Snowflake SQL with node-sql-parser (promptfoo's optional dependency satisfies the optional peer)"
+[[ -f node_modules/node-sql-parser/build/snowflake.js ]] || fail "node-sql-parser is not installed beside promptfoo $pinned"
+run_status bash -c "echo 'SELECT a FROM t QUALIFY x = 1' | npx text2sql-ladder check --dialect snowflake"
+[[ $status == 0 ]] || fail "check --dialect snowflake exited $status with node-sql-parser installed; expected 0"
 
 step "npm run fixtures:build"
 npm run --silent fixtures:build | tee "$work/build.txt"
