@@ -47,6 +47,11 @@ export type { Catalog } from './sql/catalog-types.js';
 export { createSqliteEngine } from './engine/sqlite/sqlite-engine.js';
 export type { SqliteEngineOptions } from './engine/sqlite/sqlite-engine-options.js';
 export type { Engine, QueryResult } from './engine/engine.js';
+// PostgreSQL: a private server started for the run, or the user's by URL
+export { createPostgresEngine } from './engine/postgres/postgres-engine.js';
+export type { PostgresEngineOptions } from './engine/postgres/postgres-engine-options.js';
+export { ArrayCell, DecimalCell, JsonCell, TemporalCell } from './engine/cells.js';
+export type { Cell } from './engine/cells.js';
 
 // Result comparison under an explicit policy
 export { compareResults } from './compare/compare-results.js';

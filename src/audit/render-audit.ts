@@ -151,6 +151,6 @@ export function auditJson(report: AuditReport): string {
   return `${JSON.stringify(report, (_key, value: unknown) => {
     if (typeof value === 'bigint') return { bigint: value.toString() };
     if (value instanceof Uint8Array) return { blob: Buffer.from(value).toString('hex') };
-    return value;
+    return value; // typed cells (decimals, dates, JSON, arrays) write their tagged toJSON()
   }, 2)}\n`;
 }

@@ -17,6 +17,7 @@ import type { ExecutionFacts } from '../rungs/ladder-rungs.js';
 import type { RungId, RungIssue, RungResult, RungStatus } from '../rungs/rung-result.js';
 import { scoreNameOf } from '../rungs/scores.js';
 import { isObject } from '../objects.js';
+import { isTypedCell } from '../engine/cells.js';
 
 /** The version {@link toLadderRecord} writes (0.2.0's records have none and read as version 1). */
 export const LADDER_RECORD_VERSION = 1;
@@ -299,12 +300,13 @@ function withoutVerdictPolicy(snapshot: unknown): unknown {
 
 /**
  * Turns details into JSON-safe data: bigint → its exact digits as a string, Uint8Array →
- * `x'hex'`, Map / Set → object / array, an Error → `{ name, message }`, a non-finite number → its
+ * `x'hex'`, a typed cell (decimal, date, JSON, array) → its tagged `toJSON()`, Map / Set → object / array, an Error → `{ name, message }`, a non-finite number → its
  * string, undefined and functions dropped. Result files store metadata as JSON.
  */
 export function toJsonSafe(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Uint8Array) return `x'${Buffer.from(value).toString('hex')}'`;
+  if (isTypedCell(value)) return toJsonSafe(value.toJSON());
   if (Array.isArray(value)) return value.map((entry) => toJsonSafe(entry));
   if (value !== null && typeof value === 'object') {
     if (value instanceof Map) return toJsonSafe(Object.fromEntries(value));

@@ -7,7 +7,7 @@
  * databases), so src/semantic/ imports src/rungs/ and never the other way round. Types only.
  */
 import type { Verdict } from '../compare/verdict.js';
-import type { Cell, ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import type { Cell, ExecutionOutcome, QueryResult, SqliteCell } from '../engine/engine.js';
 
 /** A table of a witness, with its rows (cells as the engine returns them). */
 export interface WitnessTable {
@@ -18,7 +18,7 @@ export interface WitnessTable {
    * The same rows as stored, for `INSERT` statements: the storage class is explicit in the type
    * (bigint = INTEGER, number = REAL; the generator's `GenValue`).
    */
-  readonly stored: readonly (readonly Cell[])[];
+  readonly stored: readonly (readonly SqliteCell[])[];
 }
 
 /** What shrinking did to a witness (see `shrinkWitness`). */

@@ -90,9 +90,9 @@ describe('L7 on the ladder (only: execution, answer): the rows L4 ran the predic
   });
 
   it('is skipped when the prediction did not run', async () => {
-    const failing = { dialect: 'sqlite', execute: async () => ({ ok: false as const, error: { code: 'sqlite_error' as const, message: 'no such table: r' } }) } as unknown as Engine;
+    const failing = { dialect: 'sqlite', execute: async () => ({ ok: false as const, error: { code: 'unknown_table' as const, message: 'no such table: r' } }) } as unknown as Engine;
     const result = await grounded({ sql: 'SELECT * FROM r', answer: 'It was 5.' }, failing);
-    expect([result.results.answer?.status, result.results.answer?.reason]).toEqual(['skipped', 'the predicted SQL did not run on base: sqlite_error: no such table: r']);
+    expect([result.results.answer?.status, result.results.answer?.reason]).toEqual(['skipped', 'the predicted SQL did not run on base: unknown_table: no such table: r']);
   });
 
   it('reads its options as the ladder reads them (misuse throws, naming the option)', () => {

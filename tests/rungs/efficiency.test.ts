@@ -57,11 +57,11 @@ describe('checkEfficiency: only for correct queries', () => {
   it('is unscored when a plan cannot be read', async () => {
     const failing: Engine = {
       ...engine,
-      explain: async (): Promise<ExplainOutcome> => ({ ok: false, error: { code: 'sqlite_error', message: 'no such table: x' } }),
+      explain: async (): Promise<ExplainOutcome> => ({ ok: false, error: { code: 'unknown_table', message: 'no such table: x' } }),
       execute: engine.execute.bind(engine),
     };
     const result = await checkEfficiency({ predictedSql: INDEXED, goldSql: INDEXED, snapshot: db, engine: failing, execution: PASSED });
-    expect(result).toMatchObject({ status: 'unscored', reason: 'gold plan unavailable: sqlite_error: no such table: x' });
+    expect(result).toMatchObject({ status: 'unscored', reason: 'gold plan unavailable: unknown_table: no such table: x' });
   });
 });
 

@@ -199,6 +199,10 @@ describe('parseStoreFile', () => {
     expect(parseStoreFile({ TEXT2SQL_LADDER_CACHE_DIR: '/tmp/ladder-cache' })).toBe('/tmp/ladder-cache/parses/parses-2-depth1100-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
     expect(parseStoreFile({ XDG_CACHE_HOME: '/xdg' })).toBe('/xdg/text2sql-ladder/parses/parses-2-depth1100-sql-parser-cst@0.42.1-node-sql-parser@5.4.0.bin');
   });
+
+  it('names node-sql-parser `none` when that optional peer is not installed (no Snowflake answer is stored then)', () => {
+    expect(parseStoreFile({ TEXT2SQL_LADDER_CACHE_DIR: '/tmp/ladder-cache' }, () => undefined)).toBe('/tmp/ladder-cache/parses/parses-2-depth1100-sql-parser-cst@0.42.1-node-sql-parser@none.bin');
+  });
 });
 
 describe('the parse store behind the parser thread', () => {
