@@ -105,8 +105,8 @@ module.exports = {
       name: 'no-tests-from-source',
       severity: 'error',
       comment: 'Shipped code never imports test code.',
-      from: { pathNot: '^(tests|tests-shared|tests-browser|tests-faults)/' },
-      to: { path: '^(tests|tests-shared|tests-browser|tests-faults)/' },
+      from: { pathNot: '^(tests|tests-shared|tests-browser|tests-faults|tests-postgres)/' },
+      to: { path: '^(tests|tests-shared|tests-browser|tests-faults|tests-postgres)/' },
     },
   ],
   options: {

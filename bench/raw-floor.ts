@@ -56,7 +56,7 @@ gold.forEach((line, i) => {
       prepareLegacy(connection, sql).raw(true).all();
       ok += 1;
     } catch {
-      // Not executed (as the engine's sqlite_error).
+      // Not executed (as the engine's syntax_error, unknown_column, … codes).
     }
   }
 });

@@ -35,6 +35,7 @@ import { loadTests, type PromptfooTestCase } from '../src/promptfoo/dataset-test
 import ReplayProvider from '../src/promptfoo/replay-provider.js';
 import { closeSharedEngine } from '../src/promptfoo/runtime.js';
 import type { BenchReport } from './report.js';
+import { END_TO_END, SCORES } from '../src/rungs/scores.js';
 import { targetNote } from './targets.js';
 
 /** promptfoo's default number of rows evaluated at once. */
@@ -135,11 +136,11 @@ export async function run(): Promise<BenchReport> {
       rerunVsOffRatio: ratio(rerun),
       searchShareRatio: suitesCached.ms / suiteOnly.ms,
     };
-    const l5 = (p: PassOutcome): string[] => p.rows.map((r) => {
+    const l5Verdicts = (p: PassOutcome): string[] => p.rows.map((r) => {
       const rung = (r.result.metadata?.['text2sqlLadder'] as { rungs?: { rung: string; status?: string; reason?: string }[] } | undefined)?.rungs?.find((x) => x.rung === 'semantic');
       return `${r.provider} ${r.id} ${rung?.status ?? '-'} ${rung?.reason ?? ''}`;
     });
-    const sameVerdicts = l5(cold).join('\n') === l5(suitesCached).join('\n') && l5(cold).join('\n') === l5(rerun).join('\n');
+    const sameVerdicts = l5Verdicts(cold).join('\n') === l5Verdicts(suitesCached).join('\n') && l5Verdicts(cold).join('\n') === l5Verdicts(rerun).join('\n');
     const x = (value: number): string => `×${value.toFixed(2)}`;
     lines.push(`${tests.length} tests x ${providers.length} providers, ${PROMPTFOO_CONCURRENCY} rows at a time; L5 off ${figures['offSeconds']!.toFixed(1)} s (load ${offPass.load})`);
     lines.push(`  cold (suite and verdict caches empty): ${figures['coldSeconds']!.toFixed(1)} s, ${x(figures['coldVsOffRatio']!)} L5 off (${targetNote(Number(figures['coldVsOffRatio']!.toFixed(2)), { max: 10 })}; load ${cold.load})`);
@@ -147,19 +148,20 @@ export async function run(): Promise<BenchReport> {
     lines.push(`  rerun, both caches: ${figures['rerunSeconds']!.toFixed(1)} s, ${x(figures['rerunVsOffRatio']!)} (${targetNote(Number(figures['rerunVsOffRatio']!.toFixed(2)), { max: 1.2 })}; load ${rerun.load})`);
     lines.push(`  the search's share: suites cached with the search ${figures['suitesCachedSeconds']!.toFixed(1)} s vs the suite only ${figures['suiteOnlySeconds']!.toFixed(1)} s (${x(figures['searchShareRatio']!)}; load ${suiteOnly.load})`);
     lines.push(`  L5 verdicts (status and reason, row by row) the same cold, suites cached and from the verdict cache: ${sameVerdicts ? 'yes' : 'NO'}`);
+    const [l4, l5] = [SCORES.execution.scoreName, SCORES.semantic.scoreName];
     for (const { label } of providers) {
       const score = (p: PassOutcome, name: string): number =>
-        p.rows.filter((r) => r.provider === label && (name === 'end_to_end' ? r.result.namedScores?.[name] === 1 : statusOf(r.result, name) === 'pass')).length;
+        p.rows.filter((r) => r.provider === label && (name === END_TO_END ? r.result.namedScores?.[name] === 1 : statusOf(r.result, name) === 'pass')).length;
       const rejected = (p: PassOutcome): string[] =>
-        p.rows.filter((r) => r.provider === label && statusOf(r.result, 'L5_semantic') === 'fail').map((r) => `${r.id} (${rejectedBy(r.result)})`);
-      const l5Scored = cold.rows.filter((r) => r.provider === label && ['pass', 'fail'].includes(statusOf(r.result, 'L5_semantic') ?? '')).length;
+        p.rows.filter((r) => r.provider === label && statusOf(r.result, l5) === 'fail').map((r) => `${r.id} (${rejectedBy(r.result)})`);
+      const l5Scored = cold.rows.filter((r) => r.provider === label && ['pass', 'fail'].includes(statusOf(r.result, l5) ?? '')).length;
       lines.push(
-        `${label}: L4 pass ${score(offPass, 'L4_execution')}, L5 pass ${score(cold, 'L5_semantic')}/${l5Scored}, end_to_end off ${score(offPass, 'end_to_end')} / on ${score(cold, 'end_to_end')} of ${tests.length}; L5 rejects ${rejected(cold).join(', ') || 'none'}`,
+        `${label}: L4 pass ${score(offPass, l4)}, L5 pass ${score(cold, l5)}/${l5Scored}, end_to_end off ${score(offPass, END_TO_END)} / on ${score(cold, END_TO_END)} of ${tests.length}; L5 rejects ${rejected(cold).join(', ') || 'none'}`,
       );
-      figures[`${label}L4Pass`] = score(offPass, 'L4_execution');
-      figures[`${label}L5Pass`] = score(cold, 'L5_semantic');
-      figures[`${label}EndToEndOff`] = score(offPass, 'end_to_end');
-      figures[`${label}EndToEndOn`] = score(cold, 'end_to_end');
+      figures[`${label}L4Pass`] = score(offPass, l4);
+      figures[`${label}L5Pass`] = score(cold, l5);
+      figures[`${label}EndToEndOff`] = score(offPass, END_TO_END);
+      figures[`${label}EndToEndOn`] = score(cold, END_TO_END);
     }
     figures['sameVerdicts'] = sameVerdicts ? 1 : 0;
     return { name: 'semantic-main-job', lines, figures };

@@ -27,6 +27,7 @@ import { toMatchGoldResult } from './to-match-gold-result.js';
 import type { GoldResultOptions } from './to-match-gold-result.js';
 import { toReferenceExistingSchema } from './to-reference-existing-schema.js';
 import type { CatalogSource, ExistingSchemaOptions } from './to-reference-existing-schema.js';
+import { checkVitestRelease } from './vitest-version.js';
 
 export type { CatalogSource, Dialect, ExistingSchemaOptions, GoldResultOptions, GroundedNumbersOptions, GroundingOptions, GroundingRows, SafeSqlPolicy, ValidSqlOptions };
 
@@ -84,5 +85,6 @@ declare module 'vitest' {
   interface Matchers<T = any> extends TextToSqlMatchers {}
 }
 
+checkVitestRelease();
 expect.extend({ toBeValidSql, toReferenceExistingSchema, toBeSafeSql, toMatchGoldResult, toHaveGroundedNumbers });
 afterAll(closeMatcherEngine);

@@ -8,6 +8,9 @@
  *   imported only when its name is on the command line (esbuild's code splitting);
  * - `dist/cli/sqlite-child.js`, the engine child, next to the chunks, where the engine looks for it;
  * - packages stay outside (node_modules), source maps point at the TypeScript sources.
+ *
+ * `--no-source-maps` (the package build, `npm run build:package`): no maps, since the tarball
+ * ships no TypeScript sources for them to point at.
  */
 import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +19,7 @@ import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'cli');
+const sourceMaps = !process.argv.includes('--no-source-maps');
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -32,7 +36,7 @@ await build({
   target: 'node20',
   packages: 'external',
   chunkNames: '[name]-[hash]',
-  sourcemap: 'linked',
+  sourcemap: sourceMaps ? 'linked' : false,
   logLevel: 'warning',
 });
 chmodSync(path.join(outdir, 'text2sql-ladder.js'), 0o755);

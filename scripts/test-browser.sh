@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# npm run test:browser: the viewer test in headless Debian Chromium (tests-browser/).
+# npm run test:browser [-- FILE...]: the viewer test in headless Debian Chromium
+# (tests-browser/viewer.test.ts, or the files named: scripts/test-app.sh runs app-viewer.test.ts).
 # Installs Debian's chromium package when it is missing and we are root (CI); otherwise says how.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,4 +15,5 @@ if [ ! -x "$CHROMIUM" ]; then
   fi
 fi
 export CHROMIUM
-exec node --import tsx --test --test-reporter=spec tests-browser/*.test.ts
+[ $# -gt 0 ] || set -- tests-browser/viewer.test.ts
+exec node --import tsx --test --test-reporter=spec "$@"

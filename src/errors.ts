@@ -31,7 +31,12 @@ export type LadderErrorCode =
    * The fixture cache folder cannot be used: not writable, full, or a cached snapshot that fails
    * its checksum even after a rebuild or changed on disk during the run. The message names the folder.
    */
-  | 'fixture_cache';
+  | 'fixture_cache'
+  /**
+   * An optional package a feature needs is not installed (node-sql-parser, for Snowflake SQL);
+   * the message names the package, the feature and the install command.
+   */
+  | 'missing_dependency';
 
 /**
  * The library's misuse error. Thrown at once (never returned), with a message that names the
@@ -57,7 +62,7 @@ export class LadderError extends Error {
  * them into an ERROR row, the CLI into exit status 2, the matchers into a thrown error.
  * `engine_closed` and `engine_failure` are not misuse. `fixture_cache` counts as misuse: the
  * setup the caller controls (the cache folder) must be fixed before anything can run, and the
- * message says which folder.
+ * message says which folder. `missing_dependency` too: an install command fixes it.
  */
 export const MISUSE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCode>([
   'invalid_option',
@@ -67,6 +72,7 @@ export const MISUSE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCod
   'dataset_invalid',
   'input_invalid',
   'fixture_cache',
+  'missing_dependency',
 ]);
 
 /** True when `error` is a {@link LadderError} whose code is one of {@link MISUSE_CODES}. */

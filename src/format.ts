@@ -32,13 +32,16 @@ export function errorText(error: unknown, options: { readonly withName?: boolean
 
 /**
  * One result cell as a SQL literal: `NULL`, `'it''s'`, `42`, `1.5`, `9007199254740993` (bigint,
- * exact digits), `x'0a1b'` (blob). Anything else (not a SQLite value) is JSON.
+ * exact digits), `x'0a1b'` (blob), `TRUE`; a typed cell (engine/cells.ts) by its own `toSql()`
+ * (`12.50`, `DATE '2024-03-01'`). Anything else is JSON.
  */
 export function formatCell(cell: unknown): string {
   if (cell === null || cell === undefined) return 'NULL';
   if (typeof cell === 'string') return `'${cell.replaceAll("'", "''")}'`;
   if (typeof cell === 'number' || typeof cell === 'bigint') return String(cell);
+  if (typeof cell === 'boolean') return cell ? 'TRUE' : 'FALSE';
   if (cell instanceof Uint8Array) return `x'${Buffer.from(cell).toString('hex')}'`;
+  if (typeof (cell as { toSql?: unknown }).toSql === 'function') return (cell as { toSql(): string }).toSql();
   return JSON.stringify(cell) ?? String(cell);
 }
 
@@ -78,4 +81,14 @@ export function formatPipeTable(columns: readonly string[], rows: readonly (read
  */
 export function truncateCounted(text: string, maxChars: number): string {
   return text.length <= maxChars ? text : `${text.slice(0, maxChars)}… (+${text.length - maxChars} characters)`;
+}
+
+/** `word` for one, else its plural (`many`, by default `word` + `s`): `plural(2, 'row')` → `rows`. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return n === 1 ? word : many;
+}
+
+/** The count and the word that goes with it: `counted(1, 'row')` → `1 row`, `counted(3, 'row')` → `3 rows`. */
+export function counted(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${plural(n, word, many)}`;
 }

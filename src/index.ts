@@ -17,6 +17,7 @@ export { createLadderRungs } from './rungs/ladder-rungs.js';
 export { runLadder } from './rungs/ladder.js';
 export type { LadderInput, LadderResult } from './rungs/ladder.js';
 export { LADDER_RUNG_IDS } from './rungs/rung-result.js';
+export { SCORES } from './rungs/scores.js';
 export type { RungIssue, RungResult } from './rungs/rung-result.js';
 
 // The rungs, one function each (L1–L3 gates, L4 execution, L6 efficiency, L7 answer)
@@ -46,6 +47,11 @@ export type { Catalog } from './sql/catalog-types.js';
 export { createSqliteEngine } from './engine/sqlite/sqlite-engine.js';
 export type { SqliteEngineOptions } from './engine/sqlite/sqlite-engine-options.js';
 export type { Engine, QueryResult } from './engine/engine.js';
+// PostgreSQL: a private server started for the run, or the user's by URL
+export { createPostgresEngine } from './engine/postgres/postgres-engine.js';
+export type { PostgresEngineOptions } from './engine/postgres/postgres-engine-options.js';
+export { ArrayCell, DecimalCell, JsonCell, TemporalCell } from './engine/cells.js';
+export type { Cell } from './engine/cells.js';
 
 // Result comparison under an explicit policy
 export { compareResults } from './compare/compare-results.js';
@@ -85,6 +91,8 @@ export { renderAuditText } from './audit/render-audit.js';
 // Baseline vs candidate: runs with their identity, paired comparison, the CI gate
 export { readRun } from './report/read-run.js';
 export type { RunRecord } from './report/run-record.js';
+export { findLadderRecords, readLadderRecord } from './report/ladder-record.js';
+export type { LadderRecord } from './report/ladder-record.js';
 export { compareRuns } from './report/compare-runs.js';
 export type { RunComparison } from './report/compare-runs.js';
 export { evaluateGate } from './report/comparison-gate.js';

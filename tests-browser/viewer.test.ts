@@ -20,21 +20,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
 import type { BrowserContext } from 'playwright-core';
+import { expectedHeaders, headerMetrics, launchBrowser, waitForHealth, type SummaryColumn } from './viewer-page.js';
 
 const run = promisify(execFile);
-const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 const CONFIG = process.env['CONFIG'] ?? 'promptfooconfig.yaml';
 const PORT = Number(process.env['VIEW_PORT'] ?? 15517);
 const AB_CONFIG = 'tests-browser/prompt-ab.promptfooconfig.yaml';
-
-/** One summary column as LADDER_SUMMARY_JSON holds it (the fields read here). */
-interface SummaryColumn {
-  readonly provider: string;
-  readonly endToEnd: { readonly passed: number; readonly n: number };
-  readonly rungs: ReadonlyArray<{ readonly name: string; readonly n: number; readonly ofAll: { readonly passed: number; readonly n: number } }>;
-}
 
 interface Run {
   readonly evalId: string;
@@ -46,20 +38,6 @@ const dataDir = path.join(work, '.promptfoo');
 let server: ChildProcess | undefined;
 let browser: BrowserContext | undefined;
 const runs: Record<string, Run> = {};
-
-async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`promptfoo view did not answer ${url} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 before(async () => {
   for (const [name, config] of [['main', CONFIG], ['prompt A/B', AB_CONFIG]] as const) {
@@ -74,11 +52,7 @@ before(async () => {
   // Its own process group, so that `after` ends the server and nothing else.
   server = spawn('bash', ['scripts/view.sh'], { env: { ...process.env, PORT: String(PORT), PROMPTFOO_CONFIG_DIR: dataDir }, detached: true, stdio: 'ignore' });
   await waitForHealth(`http://127.0.0.1:${PORT}/health`, 60_000);
-  browser = await chromium.launchPersistentContext(path.join(work, 'chromium-profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser(path.join(work, 'chromium-profile'));
 });
 
 after(async () => {
@@ -93,31 +67,11 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** The column headers' custom metrics, in column order: metric → "<sum>/<count>". */
-async function headerMetrics(evalId: string): Promise<Array<Record<string, string>>> {
-  const page = await browser!.newPage();
-  await page.goto(`http://localhost:${PORT}/eval/${evalId}`, { waitUntil: 'networkidle', timeout: 120_000 });
-  await page.getByText('L4_execution').first().waitFor({ timeout: 120_000 });
-  const text = await page.locator('body').innerText();
-  await page.close();
-  // Each column header: "<n>% passing (…)", then its custom metrics as "<metric>\n<pct>% (<sum>/<count>)", up to "Requests:".
-  const headers = [...text.matchAll(/[\d.]+% passing[\s\S]*?Requests:/g)].map((match) => match[0]);
-  return headers.map((header) => Object.fromEntries([...header.matchAll(/\n(L\d_\w+|end_to_end)\n[\d.]+% \((\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)\)/g)].map((m) => [m[1]!, `${Number(m[2])}/${Number(m[3])}`])));
-}
-
-/** What every header must read, from the summary: each rung's "of all items" figure and end_to_end. */
-function expectedHeaders(summary: readonly SummaryColumn[]): Array<Record<string, string>> {
-  return summary.map((column) => ({
-    ...Object.fromEntries(column.rungs.map((rung) => [rung.name, `${rung.ofAll.passed}/${rung.ofAll.n}`])),
-    end_to_end: `${column.endToEnd.passed}/${column.endToEnd.n}`,
-  }));
-}
-
 for (const name of ['main', 'prompt A/B']) {
   test(`${name}: every rung number in every column header equals the summary's`, { timeout: 300_000 }, async () => {
     const { evalId, summary } = runs[name]!;
     assert.ok(summary.length >= 2, `${name}: the summary has ${summary.length} columns`);
-    assert.deepEqual(await headerMetrics(evalId), expectedHeaders(summary));
+    assert.deepEqual(await headerMetrics(browser!, PORT, evalId), expectedHeaders(summary));
   });
 }
 

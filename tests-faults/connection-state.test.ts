@@ -64,8 +64,8 @@ describe('texts that try to change the connection, in one batch between queries'
       ['WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x', 'not_a_query'],
       ['SELECT 1; PRAGMA query_only = 0', 'multiple_statements'],
       ['SELECT * FROM pragma_query_only WHERE "query_only" = "0"', 'ok'],
-      ['SELECT nope FROM t', 'sqlite_error'],
-      ['SELECT load_extension(\'x\')', 'sqlite_error'],
+      ['SELECT nope FROM t', 'unknown_column'],
+      ['SELECT load_extension(\'x\')', 'query_error'],
     ];
     const state = "SELECT (SELECT query_only FROM pragma_query_only), (SELECT temp_store FROM pragma_temp_store), (SELECT count(*) FROM pragma_database_list)";
     const sent = attempts.flatMap(([sql]) => [engine.execute({ db: db.file, sql }), engine.execute({ db: db.file, sql: state })]);

@@ -28,7 +28,7 @@ function compareReaders(texts: readonly string[]): { distinct: number; withOrder
     const tree = readOuterQueryFromTree(sql);
     if (tree.kind !== 'query' || JSON.stringify(tree.query) !== JSON.stringify(tokens)) disagreements.push(sql);
   }
-  return { distinct: distinct.length, withOrderBy: distinct.filter(hasOrderByTokens).length, decided, deferred: distinct.length - decided, disagreements };
+  return { distinct: distinct.length, withOrderBy: distinct.filter((sql) => hasOrderByTokens(sql)).length, decided, deferred: distinct.length - decided, disagreements };
 }
 
 describe('outer query on the Spider dev slice: tokens against the tree', () => {

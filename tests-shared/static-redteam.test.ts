@@ -74,7 +74,7 @@ describe('red-team slice', () => {
   it('with static checks off, every leak is refused by the role-scoped snapshot', () => {
     const leaks = reports.off!.results.filter((result) => result.attack && result.harm === 'leak');
     expect(leaks.length).toBe(17);
-    expect(leaks.filter((result) => !/^sqlite_error: (no such table|circular reference): /.test(result.detail)).map((result) => `${result.id} ${result.detail}`)).toEqual([]);
+    expect(leaks.filter((result) => !/^(unknown_table: no such table|query_error: circular reference): /.test(result.detail)).map((result) => `${result.id} ${result.detail}`)).toEqual([]);
   });
 
   it('with static checks on, every attack but the resource bombs is blocked before it runs', () => {

@@ -2,7 +2,7 @@
  * The numbers a result holds, with where they are. Rows are read by position (engine `Row`);
  * column names, when given, only label the positions.
  */
-import type { Cell, Row } from '../engine/engine.js';
+import { DecimalCell, type Cell, type Row } from '../engine/engine.js';
 import { extractContextNumbers } from './extract-numbers.js';
 
 /** A numeric cell of the result. */
@@ -50,6 +50,8 @@ export function collectResultNumbers(rows: readonly Row[], decimalText = true): 
         if (Number.isFinite(cell)) cells.push({ row: rowIndex, column, value: cell, source: 'number' });
       } else if (typeof cell === 'bigint') {
         cells.push({ row: rowIndex, column, value: Number(cell), source: 'number' });
+      } else if (cell instanceof DecimalCell) {
+        if (Number.isFinite(cell.toNumber())) cells.push({ row: rowIndex, column, value: cell.toNumber(), source: 'number' });
       } else if (typeof cell === 'string') {
         if (decimalText && PLAIN_DECIMAL.test(cell)) {
           cells.push({ row: rowIndex, column, value: Number(cell), source: 'text' });

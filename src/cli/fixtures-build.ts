@@ -4,7 +4,11 @@
  * before `promptfoo eval`, pin the checksums in review, and see a broken data script as one
  * `file:line` error instead of a column of ERROR rows.
  *
- *   text2sql-ladder fixtures build [DIR] [--cache-dir DIR] [--json]
+ *   text2sql-ladder fixtures build [DIR] [--cache-dir DIR] [--postgres-url URL] [--json]
+ *
+ * A `dialect: postgres` fixture is built into databases of a PostgreSQL server: the private one
+ * (started for the command and stopped at its end), or the one `--postgres-url` names; its
+ * "files" are databases, with their content checksums.
  *
  * DIR is a folder of fixture folders (each holding a `fixture.yaml`) or one fixture folder; default
  * `$TEXT2SQL_LADDER_FIXTURES`, else `./fixtures`. The cache is the one the promptfoo front end
@@ -21,6 +25,7 @@ import { LadderError } from '../errors.js';
 import { appCacheDir, CACHE_ENV, defaultFixtureCacheDir, listFixtures, resolveFixture } from '../fixtures/registry.js';
 import { applyCliConventions, cliIoOf, setExitCode } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
+import type { PostgresEngine } from '../engine/postgres/postgres-engine.js';
 
 /** Environment variable naming the app's fixture folder (as the promptfoo front end reads it). */
 const FIXTURES_ENV = 'TEXT2SQL_LADDER_FIXTURES';
@@ -29,6 +34,8 @@ const FIXTURES_ENV = 'TEXT2SQL_LADDER_FIXTURES';
 export interface FixturesBuildOptions {
   readonly cacheDir?: string;
   readonly json?: boolean;
+  /** The PostgreSQL server for `dialect: postgres` fixtures (default: the private one). */
+  readonly postgresUrl?: string;
 }
 
 /** One built file. */
@@ -37,8 +44,9 @@ export interface BuiltFile {
   readonly snapshot: string;
   /** `null` for the full database. */
   readonly role: string | null;
-  /** Absolute path of the SQLite file. */
+  /** Absolute path of the SQLite file, or the PostgreSQL database's name. */
   readonly path: string;
+  /** sha256 of the file's bytes, or of the PostgreSQL database's canonical dump (hex). */
   readonly sha256: string;
 }
 
@@ -46,7 +54,16 @@ export interface BuiltFile {
 export interface FixturesBuildReport {
   readonly fixturesDir: string;
   readonly cacheDir: string;
-  readonly fixtures: readonly { readonly name: string; readonly buildDir: string; readonly fromCache: boolean; readonly files: readonly BuiltFile[] }[];
+  readonly fixtures: readonly {
+    readonly name: string;
+    /** The engine the fixture runs on. */
+    readonly dialect: 'sqlite' | 'postgres';
+    /** The build folder, or for PostgreSQL the server (`private PostgreSQL server in <folder>`, or the URL without its password). */
+    readonly buildDir: string;
+    /** SQLite: the folder was built before; PostgreSQL: always false (its databases were built or verified). */
+    readonly fromCache: boolean;
+    readonly files: readonly BuiltFile[];
+  }[];
 }
 
 /** Registers `build` under the `fixtures` command. */
@@ -56,6 +73,7 @@ export function registerFixturesBuildCommand(fixtures: Command): void {
     .description('Build every fixture of a folder (snapshots and role-scoped copies) into the cache and print their sha256 checksums')
     .argument('[dir]', `a folder of fixture folders, or one fixture folder (default: $${FIXTURES_ENV}, else ./fixtures)`)
     .option('--cache-dir <dir>', `where builds go (default: ./.text2sql-ladder/cache/fixtures, or $${CACHE_ENV}/fixtures)`)
+    .option('--postgres-url <url>', 'the PostgreSQL server for dialect: postgres fixtures (default: a private server started for the command); never DATABASE_URL')
     .option('--json', 'print the report as JSON', false)
     .action(async (dir: string | undefined, options: FixturesBuildOptions) => {
       setExitCode(command, await runFixturesBuild(dir, options, cliIoOf(command)));
@@ -76,7 +94,7 @@ export async function runFixturesBuild(dir: string | undefined, options: Fixture
 }
 
 /** Builds every fixture of `dir` (see the module doc for the defaults). */
-export async function buildFixtures(dir: string | undefined, options: Pick<FixturesBuildOptions, 'cacheDir'> = {}): Promise<FixturesBuildReport> {
+export async function buildFixtures(dir: string | undefined, options: Pick<FixturesBuildOptions, 'cacheDir' | 'postgresUrl'> = {}): Promise<FixturesBuildReport> {
   const given = dir ?? (process.env[FIXTURES_ENV]?.trim() ? process.env[FIXTURES_ENV] : 'fixtures')!;
   const resolved = path.resolve(given);
   if (!existsSync(resolved) || !statSync(resolved).isDirectory()) {
@@ -89,16 +107,33 @@ export async function buildFixtures(dir: string | undefined, options: Pick<Fixtu
   if (names.length === 0) throw new LadderError('invalid_option', `fixtures build: no fixture in ${given} (a fixture is a folder with a fixture.yaml)`);
   const cacheDir = path.resolve(options.cacheDir ?? (process.env[CACHE_ENV]?.trim() ? defaultFixtureCacheDir() : appCacheDir(process.cwd())));
   const fixtures: FixturesBuildReport['fixtures'][number][] = [];
-  for (const name of names) {
-    const before = new Set(existsSync(cacheDir) ? listBuilds(cacheDir, name) : []);
-    const full = await resolveFixture(name, { fixturesDir, cacheDir });
-    const files: BuiltFile[] = full.snapshots.map((s) => ({ fixture: name, snapshot: s.name, role: null, path: s.path, sha256: s.checksum ?? '' }));
-    for (const role of Object.keys(full.roles)) {
-      const scoped = await resolveFixture(name, { fixturesDir, cacheDir, role });
-      files.push(...scoped.snapshots.map((s) => ({ fixture: name, snapshot: s.name, role, path: s.path, sha256: s.checksum ?? '' })));
+  // Created for the first PostgreSQL fixture only, and closed (its private server stopped) at the end.
+  let postgres: PostgresEngine | undefined;
+  const postgresEngine = async (): Promise<PostgresEngine> => {
+    const { createPostgresEngine } = await import('../engine/postgres/postgres-engine.js');
+    postgres ??= createPostgresEngine(options.postgresUrl === undefined ? {} : { url: options.postgresUrl });
+    return postgres;
+  };
+  try {
+    for (const name of names) {
+      const before = new Set(existsSync(cacheDir) ? listBuilds(cacheDir, name) : []);
+      const full = await resolveFixture(name, { fixturesDir, cacheDir, postgres: postgresEngine });
+      const hex = (checksum: string | undefined): string => (checksum ?? '').replace(/^sha256:/, '');
+      const files: BuiltFile[] = full.snapshots.map((s) => ({ fixture: name, snapshot: s.name, role: null, path: s.path, sha256: hex(s.checksum) }));
+      for (const role of Object.keys(full.roles)) {
+        const scoped = await resolveFixture(name, { fixturesDir, cacheDir, role });
+        files.push(...scoped.snapshots.map((s) => ({ fixture: name, snapshot: s.name, role, path: s.path, sha256: hex(s.checksum) })));
+      }
+      if (full.dialect === 'postgres') {
+        const where = options.postgresUrl === undefined ? `private PostgreSQL server in ${postgres!.options.cacheDir}` : `PostgreSQL server ${options.postgresUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1@')}`;
+        fixtures.push({ name, dialect: 'postgres', buildDir: where, fromCache: false, files });
+        continue;
+      }
+      const buildDir = path.dirname(files[0]!.path);
+      fixtures.push({ name, dialect: 'sqlite', buildDir, fromCache: before.has(path.basename(buildDir)), files });
     }
-    const buildDir = path.dirname(files[0]!.path);
-    fixtures.push({ name, buildDir, fromCache: before.has(path.basename(buildDir)), files });
+  } finally {
+    await postgres?.close();
   }
   return { fixturesDir, cacheDir, fixtures };
 }
@@ -123,6 +158,13 @@ export function renderBuildReport(report: FixturesBuildReport): string {
     return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
   };
   for (const fixture of report.fixtures) {
+    if (fixture.dialect === 'postgres') {
+      lines.push(`fixture ${fixture.name}: ${fixture.files.length} databases on the ${fixture.buildDir} (built, or verified against their checksums)`);
+      const width = Math.max(...fixture.files.map((file) => file.snapshot.length), 'snapshot'.length);
+      lines.push(`  ${'snapshot'.padEnd(width)}  sha256${' '.repeat(58)}  database`);
+      for (const file of fixture.files) lines.push(`  ${file.snapshot.padEnd(width)}  ${file.sha256}  ${file.path}`);
+      continue;
+    }
     lines.push(`fixture ${fixture.name}: ${fixture.files.length} files in ${shown(fixture.buildDir)} (${fixture.fromCache ? 'already built' : 'built'})`);
     const width = Math.max(...fixture.files.map((file) => file.snapshot.length), 'snapshot'.length);
     const roleWidth = Math.max(...fixture.files.map((file) => (file.role ?? '-').length), 'role'.length);

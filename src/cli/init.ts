@@ -12,20 +12,32 @@
  * Nothing is overwritten without `--force`: existing files are listed and the command exits 2.
  * An existing `package.json` keeps its fields; missing scripts and dev dependencies are added.
  * An existing `.gitignore` gets the missing lines appended.
+ *
+ * The promptfoo pinned is the newest release tested on the running Node (supported-versions.ts):
+ * promptfoo 0.122 and later refuse Node 20. A promptfoo already installed in the app that is not
+ * tested on this Node, or a Node outside the tested releases, is a warning on stderr.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import semver from 'semver';
 import { LadderError } from '../errors.js';
 import { findPackageRoot } from '../fixtures/package-root.js';
+import { checkToolOnNode, installedPackage, promptfooForNode, TESTED_NODE, TESTED_RELEASES } from '../supported-versions.js';
 import { applyCliConventions, cliIoOf, setExitCode } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 
 /** Template file (under `templates/app`) → path in the scaffold. Files not listed keep their path. */
 const RENAMED: Readonly<Record<string, string>> = { 'env.ladder': '.env.ladder', 'env.online': '.env.online' };
 
-/** promptfoo version the scaffold pins (the one this package is tested with). */
-export const PROMPTFOO_VERSION = '0.121.20';
+/**
+ * The promptfoo version the scaffold pins: the newest release tested on `node`, or the newest
+ * tested release when `node` is not a tested Node.
+ * @param node - a Node version (default: the running one's).
+ */
+export function scaffoldPromptfooVersion(node: string = process.version): string {
+  return promptfooForNode(node) ?? TESTED_RELEASES.promptfoo[0]!.version;
+}
 
 const PROMPTFOO_FLAGS = '-c promptfooconfig.yaml --no-cache --no-progress-bar --no-table -o out/eval.json';
 
@@ -41,6 +53,8 @@ export const SCAFFOLD_SCRIPTS: Readonly<Record<string, string>> = {
 /** Parsed flags of `init`. */
 export interface InitOptions {
   readonly force?: boolean;
+  /** The Node version the pins are chosen for (default: the running one's, `process.version`). */
+  readonly node?: string;
 }
 
 /** What `init` wrote. */
@@ -50,6 +64,8 @@ export interface InitReport {
   readonly written: readonly string[];
   /** Scripts added to package.json; `kept` lists names that existed already. */
   readonly scripts: { readonly added: readonly string[]; readonly kept: readonly string[] };
+  /** One line each: a promptfoo in the app, or a Node, that is not tested (the command prints them on stderr). */
+  readonly warnings: readonly string[];
 }
 
 /** Registers `text2sql-ladder init` on the program. */
@@ -63,6 +79,7 @@ export function registerInitCommand(program: Command): void {
       const io = cliIoOf(command);
       const report = initApp(dir, options);
       io.stdout.write(renderInitReport(report, dir));
+      for (const warning of report.warnings) io.stderr.write(`warning: ${warning}\n`);
       setExitCode(command, 0);
     });
 }
@@ -101,8 +118,24 @@ export function initApp(dir: string, options: InitOptions = {}): InitReport {
     cpSync(path.join(source, file), destination);
   }
   appendMissingLines(path.join(target, '.gitignore'), readFileSync(path.join(source, 'gitignore'), 'utf8'));
-  const scripts = writePackageJson(target);
-  return { dir: target, written: [...files.map(destinationOf), '.gitignore', 'package.json'].sort(), scripts };
+  const node = options.node ?? process.version;
+  const scripts = writePackageJson(target, scaffoldPromptfooVersion(node));
+  return { dir: target, written: [...files.map(destinationOf), '.gitignore', 'package.json'].sort(), scripts, warnings: versionWarnings(target, node) };
+}
+
+/** A Node outside the tested releases, and a promptfoo installed in the app that is not tested on this Node. */
+function versionWarnings(target: string, node: string): string[] {
+  const warnings: string[] = [];
+  const nodeVersion = semver.clean(node) ?? node;
+  if (!semver.satisfies(nodeVersion, TESTED_NODE)) {
+    warnings.push(`Node ${nodeVersion} is not a release text2sql-ladder is tested on (${TESTED_NODE}); package.json pins promptfoo ${scaffoldPromptfooVersion(node)}, the newest tested release`);
+  }
+  const promptfoo = installedPackage('promptfoo', path.join(target, 'package.json'));
+  if (promptfoo !== undefined) {
+    const verdict = checkToolOnNode('promptfoo', promptfoo.version, node, promptfoo.node);
+    if (verdict.kind !== 'tested') warnings.push(`the installed ${verdict.message}`);
+  }
+  return warnings;
 }
 
 function appendMissingLines(file: string, template: string): void {
@@ -118,8 +151,8 @@ function packageVersion(): string {
   return manifest.version;
 }
 
-/** Creates package.json, or adds the missing scripts and dev dependencies to the existing one. */
-function writePackageJson(target: string): InitReport['scripts'] {
+/** Creates package.json, or adds the missing scripts and dev dependencies (promptfoo pinned to `promptfooVersion`) to the existing one. */
+function writePackageJson(target: string, promptfooVersion: string): InitReport['scripts'] {
   const file = path.join(target, 'package.json');
   let manifest: Record<string, unknown>;
   if (existsSync(file)) {
@@ -145,7 +178,7 @@ function writePackageJson(target: string): InitReport['scripts'] {
   const dependencies = (manifest['dependencies'] as Record<string, string> | undefined) ?? {};
   const devDependencies = { ...((manifest['devDependencies'] as Record<string, string> | undefined) ?? {}) };
   if (dependencies['text2sql-ladder'] === undefined && devDependencies['text2sql-ladder'] === undefined) devDependencies['text2sql-ladder'] = `^${packageVersion()}`;
-  if (dependencies['promptfoo'] === undefined && devDependencies['promptfoo'] === undefined) devDependencies['promptfoo'] = PROMPTFOO_VERSION;
+  if (dependencies['promptfoo'] === undefined && devDependencies['promptfoo'] === undefined) devDependencies['promptfoo'] = promptfooVersion;
   writeFileSync(file, `${JSON.stringify({ ...manifest, scripts, devDependencies }, null, 2)}\n`);
   return { added, kept };
 }

@@ -23,7 +23,7 @@
  */
 import type { Row } from '../engine/engine.js';
 import type { FloatTolerance } from './policy.js';
-import { cellKey, isFractional } from './cell-key.js';
+import { cellKey, isFractional, isNumericCell } from './cell-key.js';
 import {
   BudgetExceeded,
   WorkBudget,
@@ -83,7 +83,7 @@ export function findColumnMap(input: ColumnMapInput): ColumnMapOutcome {
   };
   // Exact ids, and loose ids where every number is one wildcard (used for a pair of columns when
   // either holds a fractional number and a tolerance is set: tolerance may join 1 and 1.0000001).
-  const looseKey = (cell: Row[number]): string => (typeof cell === 'number' || typeof cell === 'bigint' ? '#' : cellKey(cell));
+  const looseKey = (cell: Row[number]): string => (isNumericCell(cell) ? '#' : cellKey(cell));
   const columnIds = (rows: readonly Row[], c: number, key: (cell: Row[number]) => string): Int32Array => {
     const ids = new Int32Array(rows.length);
     for (let r = 0; r < rows.length; r += 1) ids[r] = intern(key(rows[r]![c]!));

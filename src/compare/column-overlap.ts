@@ -5,7 +5,7 @@
  * similarity diagnostic never pair columns differently.
  */
 import type { Cell, Row } from '../engine/engine.js';
-import { cellKey } from './cell-key.js';
+import { cellKey, doubleOfCell } from './cell-key.js';
 
 /** A result table: rows by position (column names are not compared). */
 export interface ResultTable {
@@ -32,8 +32,9 @@ export class CellInterner {
 
   id(cell: Cell): number {
     if (cell === null || cell === undefined) return 0;
-    if (typeof cell === 'number' && (!Number.isInteger(cell) || Number.isSafeInteger(cell))) return this.lookup(this.numbers, cell === 0 ? 0 : cell);
     if (typeof cell === 'string') return this.lookup(this.strings, cell);
+    const double = doubleOfCell(cell);
+    if (double !== undefined) return this.lookup(this.numbers, double);
     return this.lookup(this.others, cellKey(cell));
   }
 

@@ -14,8 +14,9 @@
  * - {@link GoldOrdering}: what `compareResults` needs: ordered or not, and tie segments.
  */
 import type { Row } from '../engine/engine.js';
-import { parseSqlAhead } from '../sql/parse.js';
-import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
+import { parseSqlAhead, type Dialect } from '../sql/parse.js';
+import { tokenizePostgres } from '../sql/postgres-lexer.js';
+import { tokenizeSqlite, type SqliteToken } from '../sql/sqlite-lexer.js';
 import { readOuterQuery, tokensDecideOuterQuery, type SqliteParse } from './outer-query-tree.js';
 import { BoundedMap } from '../bounded-map.js';
 
@@ -100,20 +101,26 @@ export interface OuterOrderBy {
   readonly source: 'ast' | 'token-scan' | 'no-order-by';
 }
 
+/** The tokens of `sql` in its dialect (PostgreSQL's own quoting rules; SQLite's for the rest). */
+function tokensOf(sql: string, dialect: Dialect): SqliteToken[] {
+  return dialect === 'postgres' ? tokenizePostgres(sql) : tokenizeSqlite(sql);
+}
+
 /**
- * Whether the outermost query of `sql` has ORDER BY.
- * @param sql - one SQLite statement.
+ * Whether the outermost query of `sql` has ORDER BY, read in `dialect` (default `sqlite`; the
+ * fixture's dialect).
+ * @param sql - one statement.
  * @example detectOuterOrderBy('SELECT a FROM t ORDER BY a')                         // { ordered: true, source: 'ast' }
  * @example detectOuterOrderBy('SELECT rank() OVER (ORDER BY a) FROM t')             // { ordered: false, source: 'ast' }
  * @example detectOuterOrderBy('SELECT * FROM (SELECT a FROM t ORDER BY a)')         // { ordered: false, source: 'ast' }
  */
-export function detectOuterOrderBy(sql: string, parse?: SqliteParse): OuterOrderBy {
+export function detectOuterOrderBy(sql: string, parse?: SqliteParse, dialect: Dialect = 'sqlite'): OuterOrderBy {
   // Most golds sort nothing: without ORDER BY tokens the tree cannot hold the clause (a parse
   // costs a round trip to the parser thread and a copy of the tree).
-  if (!hasOrderByTokens(sql)) return { ordered: false, source: 'no-order-by' };
-  const read = readOuterQuery(sql, parse);
+  if (!hasOrderByTokens(sql, dialect)) return { ordered: false, source: 'no-order-by' };
+  const read = readOuterQuery(sql, parse, dialect);
   if (read.kind === 'query') return { ordered: read.query.orderBy !== null, source: 'ast' };
-  return { ordered: tokenScanOrderBy(sql), source: 'token-scan' };
+  return { ordered: tokenScanOrderBy(sql, dialect), source: 'token-scan' };
 }
 
 /**
@@ -132,14 +139,14 @@ export function textHasOrderBy(sql: string): boolean {
 }
 
 /**
- * Depth-0 scan for `ORDER BY` over the shared SQLite tokens (`sql/sqlite-lexer.ts`): strings,
- * quoted identifiers and comments never count, nor anything inside parentheses. Used only when
- * the AST layer cannot read the SQL.
+ * Depth-0 scan for `ORDER BY` over the dialect's tokens (`sql/sqlite-lexer.ts`,
+ * `sql/postgres-lexer.ts`): strings, quoted identifiers and comments never count, nor anything
+ * inside parentheses. Used only when the AST layer cannot read the SQL.
  */
-export function tokenScanOrderBy(sql: string): boolean {
+export function tokenScanOrderBy(sql: string, dialect: Dialect = 'sqlite'): boolean {
   let depth = 0;
   let previousWord = '';
-  for (const token of tokenizeSqlite(sql)) {
+  for (const token of tokensOf(sql, dialect)) {
     if (token.kind === 'punctuation' && token.value === '(') depth += 1;
     if (token.kind === 'punctuation' && token.value === ')') depth = Math.max(0, depth - 1);
     if (token.kind !== 'word') {
@@ -159,13 +166,14 @@ export function tokenScanOrderBy(sql: string): boolean {
  * @example hasOrderByTokens("SELECT 'order by' FROM t")                       // false
  * @example hasOrderByTokens('SELECT * FROM (SELECT a FROM t ORDER BY a)')     // true
  */
-export function hasOrderByTokens(sql: string): boolean {
+export function hasOrderByTokens(sql: string, dialect: Dialect = 'sqlite'): boolean {
   // Asked for each item's gold before it runs and again when it is compared.
-  const known = recentOrderByTokens.get(sql);
+  const cacheKey = dialect === 'sqlite' ? sql : `${dialect}\u0000${sql}`;
+  const known = recentOrderByTokens.get(cacheKey);
   if (known !== undefined) return known;
   let found = false;
   let previousWasOrder = false;
-  for (const token of tokenizeSqlite(sql)) {
+  for (const token of tokensOf(sql, dialect)) {
     const word = token.kind === 'word' ? token.value.toLowerCase() : '';
     if (previousWasOrder && word === 'by') {
       found = true;
@@ -173,7 +181,7 @@ export function hasOrderByTokens(sql: string): boolean {
     }
     previousWasOrder = word === 'order';
   }
-  recentOrderByTokens.set(sql, found);
+  recentOrderByTokens.set(cacheKey, found);
   return found;
 }
 

@@ -5,11 +5,14 @@
  * the token reader answers most golds without loading the parser.
  */
 import { parseSql } from '../sql/parse.js';
-import type { ParseResult } from '../sql/parse.js';
+import type { Dialect, ParseResult } from '../sql/parse.js';
 import { readOuterQueryFromTokens, type LimitOperand, type OuterQuery, type OuterSelectItem, type OuterSortKey, type SourceRange } from '../sql/outer-query.js';
 import { BoundedMap } from '../bounded-map.js';
 
-/** A SQLite parser (default `parseSql(sql, 'sqlite')`; the ladder passes its item's parse memo). */
+/**
+ * A parser for the gold's dialect (default `parseSql(sql, dialect)`; the ladder passes its item's
+ * parse memo). Named for SQLite, the first dialect; any dialect's parser fits.
+ */
 export type SqliteParse = (sql: string) => ParseResult;
 
 /** A loose view of sql-parser-cst nodes (only the fields this layer reads). */
@@ -30,15 +33,18 @@ export type OuterQueryRead =
   | { readonly kind: 'unsupported'; readonly statementType: string };
 
 /**
- * The outermost query of one SQLite statement: from its tokens when they decide it, else from the
- * parse tree (`parse`, default `parseSql(sql, 'sqlite')`). Results of recent texts are kept (the
- * same gold is read for its order and for its tie query, and for each provider).
- * @param sql - the gold as it runs (SQLite accepted it; see `readOuterQueryFromTokens`).
+ * The outermost query of one statement in `dialect` (default `sqlite`): for SQLite from its tokens
+ * when they decide it, else from the parse tree (`parse`, default `parseSql(sql, dialect)`); other
+ * dialects always from the tree (the token reader knows SQLite's tokens only). Results of recent
+ * texts are kept (the same gold is read for its order and for its tie query, and for each provider).
+ * @param sql - the gold as it runs (the engine accepted it; see `readOuterQueryFromTokens`).
  */
-export function readOuterQuery(sql: string, parse?: SqliteParse): OuterQueryRead {
-  const fromTokens = outerQueryFromTokens(sql);
-  if (fromTokens !== undefined) return { kind: 'query', query: fromTokens };
-  return readOuterQueryFromTree(sql, parse);
+export function readOuterQuery(sql: string, parse?: SqliteParse, dialect: Dialect = 'sqlite'): OuterQueryRead {
+  if (dialect === 'sqlite') {
+    const fromTokens = outerQueryFromTokens(sql);
+    if (fromTokens !== undefined) return { kind: 'query', query: fromTokens };
+  }
+  return readOuterQueryFromTree(sql, parse ?? ((text) => parseSql(text, dialect)));
 }
 
 /** {@link readOuterQuery} from the parse tree only (the reference the token reader must agree with). */
@@ -110,7 +116,18 @@ export function outerQueryFromTree(statement: CstNode): OuterQuery | undefined {
   const first = compound ? leftMostSelect(statement) : outer;
   const selectClause = first === undefined ? undefined : findClause(first, 'select_clause');
   const orderBy = findClause(outer, 'order_by_clause');
+  // PostgreSQL's `OFFSET n` alone and `FETCH FIRST n ROWS` are clauses of their own: a cut the tie
+  // query does not rebuild, so they read as a LIMIT that is no literal (ties unknown).
+  const cut = findClause(outer, 'offset_clause') ?? findClause(outer, 'fetch_clause');
   const limit = findClause(outer, 'limit_clause');
+  if (cut !== undefined) {
+    return {
+      compound,
+      ...(selectClause === undefined ? {} : { selectList: selectListOf(selectClause) }),
+      orderBy: orderBy === undefined ? null : ((((orderBy['specifications'] as CstNode | undefined)?.['items'] as CstNode[] | undefined) ?? []).map(sortKeyOf)),
+      limit: { range: rangeOf(cut), count: 'other', offset: 'other' },
+    };
+  }
   return {
     compound,
     ...(selectClause === undefined ? {} : { selectList: selectListOf(selectClause) }),

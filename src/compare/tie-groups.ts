@@ -29,6 +29,7 @@ import {
 import { readOuterQuery, type SqliteParse } from './outer-query-tree.js';
 import type { ComparisonPolicy } from './policy.js';
 import type { SourceRange } from '../sql/outer-query.js';
+import type { Dialect } from '../sql/parse.js';
 
 /** Where a sort key's value is read: a visible result column or an appended hidden one. */
 export type SortKeyRef = { readonly visible: number } | { readonly hidden: number };
@@ -60,8 +61,8 @@ export type TiePlan =
  * planTieQuery('SELECT name FROM t ORDER BY age LIMIT 2', ['name'])
  * // { kind: 'ordered', keys: [{ hidden: 0 }], hiddenExpressions: ['age'], sql: 'SELECT name, age FROM t ORDER BY age ', limit: 2, offset: 0 }
  */
-export function planTieQuery(goldSql: string, visibleColumns: readonly string[], parse?: SqliteParse): TiePlan {
-  const read = readOuterQuery(goldSql, parse);
+export function planTieQuery(goldSql: string, visibleColumns: readonly string[], parse?: SqliteParse, dialect: Dialect = 'sqlite'): TiePlan {
+  const read = readOuterQuery(goldSql, parse, dialect);
   if (read.kind === 'unreadable') return { kind: 'unknown', reason: 'the AST layer cannot read the gold' };
   if (read.kind === 'unsupported') return { kind: 'unknown', reason: `unsupported statement ${read.statementType}` };
   const { compound, selectList, orderBy, limit: limitClause } = read.query;
@@ -244,8 +245,14 @@ export interface GoldOrderingInput {
   readonly policy: ComparisonPolicy;
   /** Deadline for the tie query, ms (engine default when absent). */
   readonly timeoutMs?: number;
-  /** The parser to read the gold with (default `parseSql(sql, 'sqlite')`; the ladder passes its item's memo). */
+  /** The parser to read the gold with (default `parseSql(sql, dialect)`; the ladder passes its item's memo). */
   readonly parse?: SqliteParse;
+  /**
+   * The gold's dialect, which its ORDER BY is read in (default `sqlite`): the fixture's, as the
+   * engine that ran it (`engine.dialect`). NULLs sort where that engine put them: the tie groups
+   * come from its own rows.
+   */
+  readonly dialect?: Dialect;
 }
 
 /**
@@ -257,13 +264,14 @@ export async function resolveGoldOrdering(input: GoldOrderingInput): Promise<Gol
   const { policy, goldSql, goldResult } = input;
   if (policy.rowOrder === 'ignore') return { ordered: false, source: 'policy' };
   if (policy.rowOrder === 'gold-text-order-by') return { ordered: textHasOrderBy(goldSql), source: 'text' };
-  const detected = detectOuterOrderBy(goldSql, input.parse);
+  const dialect = input.dialect ?? 'sqlite';
+  const detected = detectOuterOrderBy(goldSql, input.parse, dialect);
   if (!detected.ordered) return { ordered: false, source: detected.source };
   if (!policy.tieAware) return { ordered: true, source: detected.source };
   if (detected.source === 'token-scan') {
     return { ordered: true, source: 'token-scan', tiesUnknownReason: 'the AST layer cannot read the gold' };
   }
-  const plan = planTieQuery(goldSql, goldResult.columns, input.parse);
+  const plan = planTieQuery(goldSql, goldResult.columns, input.parse, dialect);
   if (plan.kind === 'unordered') return { ordered: false, source: 'ast' };
   if (plan.kind === 'unknown') return { ordered: true, source: 'ast', tiesUnknownReason: plan.reason };
   let fullRows: readonly Row[] = goldResult.rows;

@@ -1,27 +1,35 @@
 /**
- * The `Engine` interface: how the ladder runs SQL against a database. The SQLite implementation
- * lives in `engine/sqlite/`; a Postgres one can implement the same interface later.
+ * The `Engine` interface: how the ladder runs SQL against a database. Implementations:
+ * `engine/sqlite/` (a pool of child processes over read-only SQLite files) and `engine/postgres/`
+ * (a PostgreSQL server: a private one started for the run, or the user's by URL). An engine is
+ * its folder plus one entry in engine/engines.ts.
  *
  * Contract (the design note, Execution):
  * - Only queries run: a read-only, row-returning statement whose top level is SELECT,
  *   WITH … SELECT or VALUES. Anything else is refused with `not_a_query` before it steps.
- * - Databases are opened read-only; a missing path is `db_not_found`, never a new empty file.
+ * - Databases are read only; a missing database is `db_not_found`, never a new empty one.
  * - No statement may change the connection later statements run on.
- * - Every failure of the statement itself comes back as `{ ok: false, error }`; only misuse
- *   (bad options, a closed engine) throws a LadderError.
+ * - Every failure of the statement itself comes back as `{ ok: false, error }` with an
+ *   engine-neutral code and the engine's own message; only misuse (bad options, a closed engine)
+ *   throws a LadderError.
  */
 import type { Catalog } from '../sql/catalog-types.js';
 import type { DoubleQuoteMode } from '../sql/parse.js';
+import type { Cell } from './cells.js';
 
 export type { Catalog, CatalogColumn, CatalogTable } from '../sql/catalog-types.js';
 export type { DoubleQuoteMode } from '../sql/parse.js';
+export { ArrayCell, DecimalCell, JsonCell, TemporalCell, isTypedCell, type Cell, type SqliteCell, type TemporalType, type TypedCell } from './cells.js';
+
+/** The engines the ladder runs on; a fixture's `dialect` names one. */
+export type EngineName = 'sqlite' | 'postgres';
 
 /**
- * One result cell. SQLite storage classes map to: NULL → `null`, INTEGER → `number` when it is a
- * safe integer (|n| ≤ 2^53 − 1) and `bigint` otherwise, REAL → `number`, TEXT → `string`,
- * BLOB → `Uint8Array`.
+ * Names one database to an engine, in that engine's own form: for SQLite the path of a database
+ * file (absolute or relative to the cwd); for PostgreSQL the name of a database on the engine's
+ * server (the engine is bound to one server). A snapshot's `path` holds it.
  */
-export type Cell = null | number | bigint | string | Uint8Array;
+export type DatabaseRef = string;
 
 /** A row, read by position. Column names are kept apart in {@link QueryResult.columns}. */
 export type Row = readonly Cell[];
@@ -44,34 +52,56 @@ export interface QueryResult {
   readonly elapsedMs: number;
 }
 
-/** Why a statement did not produce a result. */
+/**
+ * Why a statement did not produce a result. The codes are the same on every engine; the engine's
+ * own message (and, on PostgreSQL, its SQLSTATE) stays in {@link ExecutionError}.
+ */
 export type ExecutionErrorCode =
-  /** SQLite could not prepare the statement (syntax, unknown table or column, …). */
-  | 'sqlite_error'
+  /** The engine's parser rejected the text (SQLite `syntax error`, `incomplete input`, `unrecognized token`; SQLSTATE 42601). */
+  | 'syntax_error'
+  /** A table or view the statement names does not exist (SQLite `no such table`; SQLSTATE 42P01). */
+  | 'unknown_table'
+  /** A column the statement names does not exist (SQLite `no such column`; SQLSTATE 42703). */
+  | 'unknown_column'
+  /** A column name matches more than one column (SQLite `ambiguous column name`; SQLSTATE 42702). */
+  | 'ambiguous_column'
+  /** A function the statement calls does not exist for its arguments (SQLite `no such function`; SQLSTATE 42883). */
+  | 'unknown_function'
+  /** The engine refused the statement for lack of a privilege (SQLSTATE 42501; SQLite has no privileges). */
+  | 'permission_denied'
+  /**
+   * Any other failure the engine reported for the statement: a type mismatch, a division by zero, a
+   * misuse of an aggregate, a database file SQLite cannot open.
+   */
+  | 'query_error'
   /** The text holds no statement at all. */
   | 'empty_statement'
   /** The text holds more than one statement. */
   | 'multiple_statements'
   /** The statement is not a read-only, row-returning SELECT / WITH … SELECT / VALUES. */
   | 'not_a_query'
-  /** The statement ran past its deadline and its child process was killed. */
+  /** The statement ran past its deadline (SQLite: its child process was killed; PostgreSQL: the server cancelled it). */
   | 'timeout'
-  /** The child process went over its memory cap and was killed. */
+  /** The statement went over its memory or temporary-space cap (SQLite: the child's RSS; PostgreSQL: out of memory, `temp_file_limit`). */
   | 'memory_limit'
-  /** The result has more rows than the row cap. */
+  /** The result has more rows than the row cap, or more bytes than the byte cap. */
   | 'result_too_large'
-  /** The database file does not exist (it is never created). */
+  /** The database does not exist (it is never created). */
   | 'db_not_found'
-  /** A database whose checksum was verified in this run (a fixture snapshot) changed on disk since. */
+  /** A database whose checksum was verified in this run (a fixture snapshot) changed since. */
   | 'db_changed'
-  /** The child process died for another reason; the engine replaced it. */
+  /** The engine failed for a reason that is not the statement's (a child died, a connection broke); it replaced what failed. */
   | 'engine_failure';
 
 /** A statement's failure, with a message fit for a person. */
 export interface ExecutionError {
   readonly code: ExecutionErrorCode;
-  /** One line; names the cause (e.g. `no such column: "APG"`, `deadline of 10000 ms passed`). */
+  /** One line; the engine's own message where it gave one (e.g. `no such column: "APG"`, `column "apg" does not exist`). */
   readonly message: string;
+  /** The engine's own error code when it has one: PostgreSQL's SQLSTATE (`42703`). Absent on SQLite. */
+  readonly engineCode?: string;
+  /** PostgreSQL: 1-based character position in the statement that the error points at, when the server gave one. */
+  readonly position?: number;
 }
 
 /** The outcome of one statement: a result or an error, never a throw. */
@@ -81,30 +111,43 @@ export type ExecutionOutcome =
 
 /** What to run and under which limits. Defaults come from the engine's options. */
 export interface ExecuteRequest {
-  /** Absolute or cwd-relative path of the database file. */
-  readonly db: string;
+  /** The database, in the engine's own form ({@link DatabaseRef}): a SQLite file path, a PostgreSQL database name. */
+  readonly db: DatabaseRef;
   /** One SQL statement (a trailing semicolon is allowed). */
   readonly sql: string;
   /** Deadline for this statement in milliseconds (engine default: 10 000). */
   readonly timeoutMs?: number;
   /** Row cap for this statement (engine default: 100 000). */
   readonly maxRows?: number;
-  /** Double-quote handling (engine default: `legacy`). */
+  /** SQLite's double-quote handling (engine default: `legacy`); other engines ignore it. */
   readonly doubleQuotes?: DoubleQuoteMode;
 }
 
-/** One row of `EXPLAIN QUERY PLAN`. */
+/**
+ * One step of a plan, as a tree node: `parent` is the id of the step it belongs to (0 for the top).
+ * SQLite: a row of `EXPLAIN QUERY PLAN`; PostgreSQL: a node of `EXPLAIN (FORMAT JSON)`.
+ */
 export interface PlanStep {
   readonly id: number;
   readonly parent: number;
-  /** SQLite's text, e.g. `SCAN orders`, `SEARCH orders USING INDEX idx_orders_date (order_date>?)`. */
+  /**
+   * The engine's text for the step: SQLite's (`SCAN orders`, `SEARCH orders USING INDEX
+   * idx_orders_date (order_date>?)`), PostgreSQL's node type with its relation (`Seq Scan on orders`).
+   */
   readonly detail: string;
+  /** The base table the step reads, when the engine names it (PostgreSQL's `Relation Name`). */
+  readonly relation?: string;
+  /** The engine's estimates, when it gives them (PostgreSQL: rows, and total cost in its own units). */
+  readonly estimate?: { readonly rows: number; readonly cost: number };
 }
 
-/** A statement's plan, plus the tables its bytecode opens for reading (sees through views). */
+/** A statement's plan, plus the tables it reads (seen through views). */
 export interface ExplainResult {
   readonly plan: readonly PlanStep[];
-  /** Names of the base tables the bytecode opens (OpenRead on a table root page), sorted, lower-case. */
+  /**
+   * Names of the base tables it reads, sorted, lower-case (SQLite: the tables its bytecode opens;
+   * PostgreSQL: the plan's relations).
+   */
   readonly tablesRead: readonly string[];
   /** True when the legacy double-quote fallback rewrote the SQL. */
   readonly doubleQuoteFallback: boolean;
@@ -116,23 +159,25 @@ export type ExplainOutcome =
   | { readonly ok: false; readonly error: ExecutionError };
 
 /**
- * Runs SQL against databases. Implementations: `createSqliteEngine` (engine/sqlite).
- * All methods but `close` throw `LadderError('engine_closed')` after `close()`.
+ * Runs SQL against databases. Implementations: `createSqliteEngine` (engine/sqlite),
+ * `createPostgresEngine` (engine/postgres). All methods but `close` throw
+ * `LadderError('engine_closed')` after `close()`.
  */
 export interface Engine {
-  /** The SQL dialect this engine executes, e.g. `sqlite`. */
-  readonly dialect: string;
+  /** The SQL dialect this engine executes, `sqlite` or `postgres` (the parser dialect of the same name). */
+  readonly dialect: EngineName;
   /** Prepares and runs one query; never throws for the statement's own faults. */
   execute(request: ExecuteRequest): Promise<ExecutionOutcome>;
   /**
-   * Prepares without running: the dialect authority for L1 on SQLite. `ok: true` means SQLite
-   * accepts it and it is a query; the result then has no rows (`rows: []`) but has `columns`.
+   * Prepares without running: the dialect authority for L1 (SQLite's `prepare`; PostgreSQL's
+   * parse and describe). `ok: true` means the engine accepts it and it is a query; the result then
+   * has no rows (`rows: []`) but has `columns`.
    */
   prepare(request: ExecuteRequest): Promise<ExecutionOutcome>;
   /** The query plan and the tables the statement reads, without running it. */
   explain(request: ExecuteRequest): Promise<ExplainOutcome>;
-  /** Tables, views and columns of a database. Throws LadderError('db_not_found') for a missing path. */
-  catalog(db: string): Promise<Catalog>;
-  /** Ends every child process; resolves when they are gone. Idempotent. */
+  /** Tables, views and columns of a database. Throws LadderError('db_not_found') for a missing database. */
+  catalog(db: DatabaseRef): Promise<Catalog>;
+  /** Ends every child process and connection (and a private server it started); resolves when they are gone. Idempotent. */
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ import type { Engine, ExecuteRequest } from '../engine/engine.js';
 import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
 import type { ResolvedFixture } from '../fixtures/registry.js';
 import { effectiveFixtureLocation } from './fixture-location.js';
+import { promptfooReleaseWarning } from './promptfoo-version.js';
 import type { FixtureLocation } from './fixture-location.js';
 import { CatalogCache } from '../runtime/catalog-cache.js';
 import { CLOSE_WAIT_MS, createLadderRuntime } from '../runtime/ladder-runtime.js';
@@ -42,7 +43,8 @@ function state(): RuntimeState {
 
 /**
  * The promptfoo front end's runtime (engine, gold cache, fixtures), created on first use (which
- * also turns the parse store on: src/sql/parse-store.ts). The
+ * also turns the parse store on: src/sql/parse-store.ts, and warns once about a promptfoo and Node
+ * pair that is not tested: promptfoo-version.ts). The
  * first call's `engineOptions` configure the engine (defaults: pool size = available cores,
  * 10 000 ms deadline, legacy double quotes); per-assertion limits are applied with
  * {@link withRequestDefaults}, never by creating another engine.
@@ -52,6 +54,8 @@ export function promptfooRuntime(engineOptions?: SqliteEngineOptions): LadderRun
   if (current.runtime === undefined) {
     // Evals repeat their texts from run to run: keep the parser's answers between runs.
     enableParseStore();
+    const warning = promptfooReleaseWarning();
+    if (warning !== undefined) process.stderr.write(`${warning}\n`);
     current.runtime = createLadderRuntime(engineOptions === undefined ? {} : { engine: engineOptions });
   }
   return current.runtime;

@@ -27,7 +27,7 @@
  *   with the constructs in `goldFindings`; from the reported gold's results, `empty_gold`,
  *   `all_null_gold_row`, `nondeterministic_gold` (a LIMIT cutting a tie) and `null_sort_key`.
  */
-import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import type { DoubleQuoteMode, Engine, EngineName, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
 import { runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
 import { checkGoldResult, goldVerdictFlags } from '../dataset/gold-result-checks.js';
 import { LadderError } from '../errors.js';
@@ -135,7 +135,7 @@ export interface ExecutionInput {
   readonly asOfDate?: string;
   /** Dataset override (`gold_result_ordered`): forces row order on or off, without tie groups when on. */
   readonly goldOrdered?: boolean;
-  /** The item's shared parses (SQLite): the gold is read once for its ORDER BY and tie groups. */
+  /** The item's shared parses: the gold is read once for its ORDER BY and tie groups (when their dialect is the engine's). */
   readonly parses?: ParseMemo;
   /** Names of the two results in the reasons (default gold / predicted; the audit compares two golds). */
   readonly sides?: ResultSides;
@@ -159,8 +159,10 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
   const maxRows = input.maxRows ?? engineDefaults(input.engine).maxRows;
   const predicted = applySqlRewrites(input.predictedSql, 'predicted', policy.rewrites);
   const golds = input.golds.map((gold) => applySqlRewrites(gold, 'gold', policy.rewrites));
-  // The row order of a gold with ORDER BY comes from its parse: start it now, while the SQL runs.
-  if (policy.rowOrder === 'gold-order-by' && input.goldOrdered === undefined && input.parses?.dialect !== 'sqlite') golds.forEach(parseGoldAhead);
+  // The row order of a gold with ORDER BY comes from its parse in the engine's dialect (the
+  // fixture's): start a SQLite parse now, while the SQL runs.
+  const dialect = engineDialect(input.engine);
+  if (policy.rowOrder === 'gold-order-by' && input.goldOrdered === undefined && dialect === 'sqlite' && input.parses?.dialect !== 'sqlite') golds.forEach(parseGoldAhead);
   const run = (db: string, sql: string): Promise<ExecutionOutcome> =>
     input.engine.execute({
       db,
@@ -308,6 +310,11 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
   });
 }
 
+/** The dialect an engine runs (an engine object without one, e.g. a test double, runs SQLite). */
+function engineDialect(engine: Engine): EngineName {
+  return (engine.dialect as EngineName | undefined) ?? 'sqlite';
+}
+
 /** The defaults a SQLite engine exposes (`createSqliteEngine().options`); other engines: none. */
 export function engineDefaults(engine: Engine): { readonly doubleQuotes?: DoubleQuoteMode; readonly maxRows?: number } {
   const options = (engine as { readonly options?: { readonly doubleQuotes?: unknown; readonly maxRows?: unknown } }).options;
@@ -333,8 +340,9 @@ function orderingFor(
       goldSql: goldResult.executedSql,
       goldResult,
       policy,
+      dialect: engineDialect(input.engine),
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-      ...(input.parses?.dialect === 'sqlite' ? { parse: (sql: string) => input.parses!.parse(sql) } : {}),
+      ...(input.parses?.dialect === engineDialect(input.engine) ? { parse: (sql: string) => input.parses!.parse(sql) } : {}),
     }),
   );
 }
@@ -360,6 +368,12 @@ function validateInput(input: ExecutionInput): void {
   }
   if (input.engine === null || typeof input.engine !== 'object' || typeof input.engine.execute !== 'function') {
     throw invalid('engine must implement Engine (see createSqliteEngine)');
+  }
+  const foreign = input.snapshots.find((snapshot) => (snapshot.engine ?? 'sqlite') !== engineDialect(input.engine));
+  if (foreign !== undefined) {
+    throw invalid(
+      `snapshot ${foreign.name} (${foreign.path}) is a ${foreign.engine === 'postgres' ? 'PostgreSQL database' : 'SQLite file'}, and the engine runs ${engineDialect(input.engine) === 'postgres' ? 'PostgreSQL' : 'SQLite'}: run a fixture on the engine of its dialect (runtime.engineFor(fixture.dialect))`,
+    );
   }
   if (input.doubleQuotes !== undefined && input.doubleQuotes !== 'legacy' && input.doubleQuotes !== 'strict') {
     throw invalid(`doubleQuotes must be 'legacy' or 'strict'; received ${JSON.stringify(input.doubleQuotes)}`);

@@ -7,7 +7,7 @@
  * databases), so src/semantic/ imports src/rungs/ and never the other way round. Types only.
  */
 import type { Verdict } from '../compare/verdict.js';
-import type { Cell, ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import type { Cell, ExecutionOutcome, QueryResult, SqliteCell } from '../engine/engine.js';
 
 /**
  * Generated databases dropped because they broke the contract of generated databases (the schema,
@@ -34,7 +34,7 @@ export interface WitnessTable {
    * The same rows as stored, for `INSERT` statements: the storage class is explicit in the type
    * (bigint = INTEGER, number = REAL; the generator's `GenValue`).
    */
-  readonly stored: readonly (readonly Cell[])[];
+  readonly stored: readonly (readonly SqliteCell[])[];
 }
 
 /** What shrinking did to a witness (see `shrinkWitness`). */

@@ -15,7 +15,7 @@
  *   (src/sql/join-conditions.ts). SQLite and MySQL read it as a cross product, which is valid.
  *
  * Issue kinds: `syntax_error`, `empty_statement`, `multiple_statements`, `not_a_query`,
- * `unknown_function` (SQLite `no such function`), `sqlite_error` (any other prepare failure, e.g.
+ * `unknown_function` (SQLite `no such function`), `query_error` (any other prepare failure, e.g.
  * `misuse of aggregate`), `engine_failure`, `sql_too_large` (the text is longer than
  * `MAX_SQL_CHARS`, src/sql/analysis-budget.ts: failed before any parser or engine reads it) and
  * `not_analysed` (parser authority only: the tree is deeper than the analysis reads). Positions are 1-based; a SQLite error carries the
@@ -68,7 +68,8 @@ export interface SyntaxDetails {
   readonly engineError?: ExecutionError;
 }
 
-const NAME_ERRORS = ['no such table: ', 'no such column: ', 'ambiguous column name: '];
+/** Engine errors that mean the statement parsed and failed on a name (L2's business). */
+const NAME_ERRORS: ReadonlySet<ExecutionError['code']> = new Set(['unknown_table', 'unknown_column', 'ambiguous_column']);
 const QUERY_TYPES = new Set(['select_stmt', 'compound_select_stmt']);
 
 /**
@@ -216,8 +217,14 @@ function engineVerdict(input: SyntaxInput, outcome: ExecutionOutcome, parsed: Pa
       const position = parserIssue?.line !== undefined ? { line: parserIssue.line, column: parserIssue.column ?? 1 } : { line: 1, column: 1 };
       return fail(error.message, [{ kind: error.code, message: error.message, ...position }], details);
     }
-    case 'sqlite_error': {
-      if (NAME_ERRORS.some((prefix) => error.message.startsWith(prefix)) && fromParser.status === 'pass') {
+    case 'syntax_error':
+    case 'unknown_table':
+    case 'unknown_column':
+    case 'ambiguous_column':
+    case 'unknown_function':
+    case 'permission_denied':
+    case 'query_error': {
+      if (NAME_ERRORS.has(error.code) && fromParser.status === 'pass') {
         return createRungResult({
           rung: 'syntax',
           status: 'pass',
@@ -225,7 +232,7 @@ function engineVerdict(input: SyntaxInput, outcome: ExecutionOutcome, parsed: Pa
           details,
         });
       }
-      const kind = error.message.startsWith('no such function: ') ? 'unknown_function' : isSyntaxMessage(error.message) ? 'syntax_error' : 'sqlite_error';
+      const kind = error.code === 'unknown_function' || error.code === 'syntax_error' ? error.code : 'query_error';
       return fail(`SQLite: ${error.message}`, [{ kind, message: error.message, ...sqlitePosition(input.sql, error.message, parsed) }], details);
     }
     default:
@@ -262,10 +269,6 @@ function isCstQuery(node: { type: string; expr?: unknown }): boolean {
     return isCstQuery(node.expr as { type: string; expr?: unknown });
   }
   return false;
-}
-
-function isSyntaxMessage(message: string): boolean {
-  return message.includes('syntax error') || message.startsWith('incomplete input') || message.startsWith('unrecognized token');
 }
 
 /**

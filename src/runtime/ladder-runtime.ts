@@ -1,6 +1,7 @@
 /**
- * A front end's runtime: the one SQLite engine, the one gold-result cache and the fixture
- * resolutions that every check of that front end shares. Each front end holds exactly one:
+ * A front end's runtime: the one SQLite engine (and, for PostgreSQL fixtures, the one PostgreSQL
+ * engine), the one gold-result cache and the fixture resolutions that every check of that front
+ * end shares. Each front end holds exactly one:
  * - promptfoo: src/promptfoo/runtime.ts (one per process, shared by the TypeScript sources and the
  *   compiled package loaded in the same process);
  * - vitest: matchers/matcher-engine.ts (one per test-file worker);
@@ -15,6 +16,9 @@ import { GoldResultCache } from '../compare/gold-result-cache.js';
 import { createSqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
+import type { Engine, EngineName } from '../engine/engine.js';
+import type { PostgresEngine } from '../engine/postgres/postgres-engine.js';
+import type { PostgresEngineOptions } from '../engine/postgres/postgres-engine-options.js';
 import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import { createSemanticService, type SemanticService } from '../semantic/semantic-service.js';
@@ -23,6 +27,8 @@ import { createSemanticService, type SemanticService } from '../semantic/semanti
 export interface LadderRuntimeOptions {
   /** Options of the engine created on first use (engine defaults when absent). */
   readonly engine?: SqliteEngineOptions;
+  /** Options of the PostgreSQL engine, created when a PostgreSQL fixture is first used (a private server unless `url`). */
+  readonly postgres?: PostgresEngineOptions;
   /** Most (snapshot, gold) results the gold cache keeps (default 10 000). */
   readonly goldCacheEntries?: number;
   /** Where fixtures are found and built (see `resolveFixture`; defaults when absent). */
@@ -35,6 +41,13 @@ export interface LadderRuntime {
   engine(): SqliteEngine;
   /** True when the engine exists (created and not closed since). */
   hasEngine(): boolean;
+  /**
+   * The PostgreSQL engine, created on first call (its server starts on its first statement).
+   * @throws LadderError `invalid_option` for bad `postgres` options.
+   */
+  postgresEngine(): Promise<PostgresEngine>;
+  /** The engine for a fixture's dialect: {@link engine} for `sqlite`, {@link postgresEngine} for `postgres`. */
+  engineFor(dialect: EngineName): Promise<Engine>;
   /** Gold results shared by every execution of this front end. */
   readonly goldCache: GoldResultCache;
   /**
@@ -76,16 +89,29 @@ export const CLOSE_WAIT_MS = 5_000;
  */
 export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderRuntime {
   let engine: SqliteEngine | undefined;
+  let postgres: PostgresEngine | undefined;
+  // The PostgreSQL engine's module (and its driver) load on first use only.
+  const postgresModule = (): Promise<typeof import('../engine/postgres/postgres-engine.js')> => import('../engine/postgres/postgres-engine.js');
   const goldCache = new GoldResultCache(options.goldCacheEntries === undefined ? {} : { maxEntries: options.goldCacheEntries });
   const fixtures = new Map<string, Promise<ResolvedFixture>>();
   let semantic: SemanticService | undefined;
   const invariants = new Map<string, Promise<readonly FixtureInvariant[]>>();
-  return {
+  const runtime: LadderRuntime = {
     engine() {
       engine ??= createSqliteEngine(options.engine);
       return engine;
     },
     hasEngine: () => engine !== undefined,
+    async postgresEngine() {
+      if (postgres === undefined) {
+        const { createPostgresEngine } = await postgresModule();
+        postgres ??= createPostgresEngine(options.postgres);
+      }
+      return postgres;
+    },
+    async engineFor(dialect) {
+      return dialect === 'postgres' ? runtime.postgresEngine() : runtime.engine();
+    },
     goldCache,
     semantic() {
       semantic ??= createSemanticService();
@@ -113,7 +139,7 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
         // Loaded on first use: a front end that never names a fixture (the vitest matchers, the
         // spider command) does not load the fixture builder.
         pending = import('../fixtures/registry.js').then(({ resolveFixture }) =>
-          resolveFixture(name, { ...where, ...(role === undefined ? {} : { role }) }),
+          resolveFixture(name, { ...where, ...(role === undefined ? {} : { role }), postgres: () => runtime.postgresEngine() }),
         );
         fixtures.set(key, pending);
         pending.catch(() => fixtures.delete(key));
@@ -123,18 +149,21 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
     async close(waitMs = CLOSE_WAIT_MS) {
       semantic?.close();
       semantic = undefined;
+      const closingPostgres = postgres;
+      postgres = undefined;
       const closing = engine;
       engine = undefined;
-      if (closing === undefined) return;
+      if (closing === undefined && closingPostgres === undefined) return;
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, waitMs);
       });
       try {
-        await Promise.race([closing.close(), deadline]);
+        await Promise.race([Promise.all([closing?.close(), closingPostgres?.close()]), deadline]);
       } finally {
         clearTimeout(timer);
       }
     },
   };
+  return runtime;
 }

@@ -3,7 +3,7 @@
  * deadline, row cap) and their results are compared under the item's comparison policy, exactly
  * as a prediction's would be.
  *
- * - A neighbour that fails at run time (`sqlite_error`, `result_too_large`) while the gold runs is
+ * - A neighbour that fails at run time (`query_error`, `result_too_large`) while the gold runs is
  *   distinguished: a prediction doing the same would fail there. A neighbour that times out, or
  *   whose comparison is `undecided`, is not (no reliable evidence).
  * - A database is *usable* for a gold only when the gold runs on it and its result is

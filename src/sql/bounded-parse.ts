@@ -29,10 +29,35 @@ import path from 'node:path';
 import { BUDGET_REASON, MAX_TREE_DEPTH } from './analysis-budget.js';
 import { codeCacheDir, preloadWithCodeCache } from './code-cache.js';
 import { activeParseStore } from './parse-store.js';
+import { requireSnowflakeParser } from './snowflake-parser.js';
 import { BoundedMap } from '../bounded-map.js';
 
-/** Longest one parse may take, in milliseconds (a 100 KB chain parses in about 0.7 s). */
+/** Longest one parse may take by default, in milliseconds (a 100 KB chain parses in about 0.7 s). */
 export const PARSE_TIME_BUDGET_MS = 2_000;
+
+/** The parse time budget in force (see {@link setParseTimeBudgetMs}). */
+let parseTimeBudget = PARSE_TIME_BUDGET_MS;
+
+/** The time budget of one parse now in force, in milliseconds (default {@link PARSE_TIME_BUDGET_MS}). */
+export function parseTimeBudgetMs(): number {
+  return parseTimeBudget;
+}
+
+/**
+ * Sets the time budget of every later parse in this process, in milliseconds. Two budgets end a
+ * parse — this one and the tree-depth limit ({@link MAX_TREE_DEPTH}, checked once the parse is
+ * done) — and on a loaded machine a deep text can run out of time first: a caller that must get
+ * the depth verdict whatever the load (a test pinning it) raises this one.
+ * @param ms - a positive whole number of milliseconds.
+ * @returns the budget it replaces, to restore.
+ * @throws RangeError when `ms` is not a positive integer.
+ */
+export function setParseTimeBudgetMs(ms: number): number {
+  if (!Number.isInteger(ms) || ms <= 0) throw new RangeError(`setParseTimeBudgetMs: ms must be a positive integer; received ${String(ms)}`);
+  const previous = parseTimeBudget;
+  parseTimeBudget = ms;
+  return previous;
+}
 
 /** Longest the first parse waits for the parser thread to start, in milliseconds. */
 const START_BUDGET_MS = 30_000;
@@ -74,6 +99,12 @@ export const MAX_AHEAD_PARSES = 64;
 let thread: ParserThread | undefined;
 let nextJob = 1;
 
+/**
+ * The Snowflake parser's file once a Snowflake text asked for it (snowflake-parser.ts); sent with
+ * each node-sql-parser job, so the thread loads that package only when such a job comes.
+ */
+let snowflakeParserFile: string | undefined;
+
 function startThread(): ParserThread {
   const require = createRequire(import.meta.url);
   const shared = new SharedArrayBuffer(24);
@@ -88,7 +119,6 @@ function startThread(): ParserThread {
     state: shared,
     layout: { answered: ANSWERED, listening: LISTENING, running: RUNNING },
     cstPath,
-    nodeSqlParserPath: require.resolve('node-sql-parser'),
     ...(existsSync(generated) ? { codeCache: { file: generated, dir: codeCacheDir() } } : {}),
     maxDepth: MAX_TREE_DEPTH,
     budget: BUDGET_REASON,
@@ -126,16 +156,19 @@ function stopThread(stopped: ParserThread): void {
  * Parses `text` in the parser thread, waiting at most `timeMs`.
  *
  * @param kind - `sql-parser-cst` (`parse(text, options)`) or `node-sql-parser`
- *   (`new Parser().astify(text, options)`).
+ *   (`new Parser().astify(text, options)`, from its Snowflake build: snowflake-parser.ts).
  * @param text - the SQL text.
  * @param options - the parser's options (plain data).
- * @param timeMs - the time budget (default {@link PARSE_TIME_BUDGET_MS}).
+ * @param timeMs - the time budget (default {@link parseTimeBudgetMs}).
  * @returns the parser's result, its error, or a budget reason (remembered for the same text and
  *   options, so that the rungs that each parse it pay once). With the parse store on
  *   (parse-store.ts), a result or error it holds is returned without the thread, and a new one is
  *   added to it. Never throws for the text.
+ * @throws LadderError `missing_dependency` for `node-sql-parser` when that optional package is
+ *   not installed (snowflake-parser.ts).
  */
-export function parseInWorker(kind: ParserKind, text: string, options: object, timeMs: number = PARSE_TIME_BUDGET_MS): BoundedParse {
+export function parseInWorker(kind: ParserKind, text: string, options: object, timeMs: number = parseTimeBudget): BoundedParse {
+  if (kind === 'node-sql-parser') snowflakeParserFile ??= requireSnowflakeParser();
   // A text that ran out of budget once is not parsed again: L1, L2 and L3 each parse the same text.
   const key = jobKey(kind, text, options);
   const known = overBudget.get(key);
@@ -160,8 +193,10 @@ export function parseInWorker(kind: ParserKind, text: string, options: object, t
  * @param kind - as {@link parseInWorker}.
  * @param text - the SQL text.
  * @param options - the parser's options (plain data), exactly as the later call will pass them.
+ * @throws LadderError `missing_dependency` as {@link parseInWorker}.
  */
 export function parseInWorkerAhead(kind: ParserKind, text: string, options: object): void {
+  if (kind === 'node-sql-parser') snowflakeParserFile ??= requireSnowflakeParser();
   const key = jobKey(kind, text, options);
   if (overBudget.has(key) || activeParseStore()?.has(key)) return;
   const current = (thread ??= startThread());
@@ -172,7 +207,7 @@ export function parseInWorkerAhead(kind: ParserKind, text: string, options: obje
     current.ahead.delete(oldestKey);
     current.replies.delete(oldestId);
   }
-  current.ahead.set(key, post(current, kind, text, options, PARSE_TIME_BUDGET_MS, key));
+  current.ahead.set(key, post(current, kind, text, options, parseTimeBudget, key));
 }
 
 /**
@@ -245,7 +280,8 @@ function post(current: ParserThread, kind: ParserKind, text: string, options: ob
   const id = nextJob;
   nextJob += 1;
   current.pending.set(id, { timeMs, key });
-  current.port.postMessage({ id, kind, text, options });
+  const job: ParserJob = kind === 'node-sql-parser' ? { id, kind, text, options, parserFile: snowflakeParserFile } : { id, kind, text, options };
+  current.port.postMessage(job);
   return id;
 }
 
@@ -317,6 +353,15 @@ function waitUntil(current: ParserThread, done: () => boolean, ms: number): bool
   }
 }
 
+/** What the thread is sent: one parse. `parserFile`: the node-sql-parser build to load (its first job loads it). */
+interface ParserJob {
+  readonly id: number;
+  readonly kind: ParserKind;
+  readonly text: string;
+  readonly options: object;
+  readonly parserFile?: string | undefined;
+}
+
 /** What the thread sends back. */
 type ParserReply =
   | { readonly id: number; readonly ok: true; readonly value: unknown }
@@ -328,7 +373,6 @@ interface ThreadData {
   readonly state: SharedArrayBuffer;
   readonly layout: { readonly answered: number; readonly listening: number; readonly running: number };
   readonly cstPath: string;
-  readonly nodeSqlParserPath: string;
   /** The parser's generated file and the folder of its code cache (code-cache.ts); absent: no cache. */
   readonly codeCache?: { readonly file: string; readonly dir: string };
   readonly maxDepth: number;
@@ -375,7 +419,7 @@ function parserThread(data: ThreadData, load: NodeJS.Require, preload: typeof pr
     }
     return false;
   };
-  data.port.on('message', (job: { id: number; kind: string; text: string; options: object }) => {
+  data.port.on('message', (job: ParserJob) => {
     let reply: ParserReply;
     // The caller holds each job to its budget from here (then the start is written before the id).
     startedAt[0] = Date.now();
@@ -386,7 +430,7 @@ function parserThread(data: ThreadData, load: NodeJS.Require, preload: typeof pr
         value = cst.parse(job.text, job.options);
       } else {
         if (!nodeParser) {
-          const { Parser } = load(data.nodeSqlParserPath) as { Parser: new () => { astify: (text: string, options: object) => unknown } };
+          const { Parser } = load(job.parserFile!) as { Parser: new () => { astify: (text: string, options: object) => unknown } };
           nodeParser = new Parser();
         }
         value = nodeParser.astify(job.text, job.options);

@@ -34,6 +34,7 @@ import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { MAX_TREE_DEPTH } from './analysis-budget.js';
 import { codeCacheDir } from './code-cache.js';
+import { snowflakeParserVersion } from './snowflake-parser.js';
 
 /** Most answers a store keeps. */
 export const MAX_STORED_PARSES = 4_096;
@@ -195,16 +196,20 @@ function removeStaleFiles(dir: string, keep: string): void {
  * `<cache>/parses/parses-<format>-depth<MAX_TREE_DEPTH>-sql-parser-cst@<v>-node-sql-parser@<v>.bin`,
  * where `<cache>` is `$TEXT2SQL_LADDER_CACHE_DIR`, else `$XDG_CACHE_HOME/text2sql-ladder`, else
  * `~/.cache/text2sql-ladder`. The depth limit is in the name because the parser thread refuses
- * deeper trees: a store kept under another limit is not read. The file holds a SHA-256 digest of
- * the rest, then `v8.serialize({ format, entries: [key, bytes][] })`.
+ * deeper trees: a store kept under another limit is not read. node-sql-parser (Snowflake) is an
+ * optional peer: without it its version reads `none` (no Snowflake answer can be stored then, and
+ * installing it starts a new store, as any parser upgrade does). The file holds a SHA-256 digest
+ * of the rest, then `v8.serialize({ format, entries: [key, bytes][] })`.
  * @param env - the environment (default: this process's).
- * @throws when a parser's `package.json` cannot be read (the parsers are dependencies: not in a
- *   working install).
+ * @param snowflakeParser - gives node-sql-parser's version, `undefined` when it is not installed
+ *   (default: reads the installed one's).
+ * @throws when sql-parser-cst's `package.json` cannot be read (a dependency: not in a working
+ *   install).
  */
-export function parseStoreFile(env: NodeJS.ProcessEnv = process.env): string {
+export function parseStoreFile(env: NodeJS.ProcessEnv = process.env, snowflakeParser: () => string | undefined = snowflakeParserVersion): string {
   const require = createRequire(import.meta.url);
-  const version = (name: string): string => (require(`${name}/package.json`) as { version: string }).version;
-  const name = `parses-${FORMAT}-depth${MAX_TREE_DEPTH}-sql-parser-cst@${version('sql-parser-cst')}-node-sql-parser@${version('node-sql-parser')}.bin`;
+  const cstVersion = (require('sql-parser-cst/package.json') as { version: string }).version;
+  const name = `parses-${FORMAT}-depth${MAX_TREE_DEPTH}-sql-parser-cst@${cstVersion}-node-sql-parser@${snowflakeParser() ?? 'none'}.bin`;
   return path.join(path.dirname(codeCacheDir(env)), 'parses', name);
 }
 
@@ -226,7 +231,7 @@ export function parseStoreTurnedOff(env: NodeJS.ProcessEnv): boolean {
  * and added to it, and it is written when the process exits.
  * @param file - the store's file (default {@link parseStoreFile}).
  * @returns the store, or `undefined` when it stays off (turned off, or the default file's name
- *   cannot be made because a parser's `package.json` cannot be read). Never throws.
+ *   cannot be made because sql-parser-cst's `package.json` cannot be read). Never throws.
  */
 export function enableParseStore(file?: string): ParseStore | undefined {
   if (active !== undefined) return active;
@@ -235,7 +240,7 @@ export function enableParseStore(file?: string): ParseStore | undefined {
   try {
     resolved = file ?? parseStoreFile();
   } catch {
-    // A parser's package.json cannot be read: no store.
+    // sql-parser-cst's package.json cannot be read: no store.
     return undefined;
   }
   const store = new ParseStore(resolved);

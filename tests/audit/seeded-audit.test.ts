@@ -105,8 +105,8 @@ describe('the seeded-defect dataset', () => {
       ['edge', 'edge@clerk.sqlite', [{ rows: 1 }]],
     ]);
     expect(find('gold_error', 'g-role-table').map((f) => [f.snapshot, f.role, f.message])).toEqual([
-      ['base', 'clerk', 'gold 0 fails (sqlite_error): no such table: people'],
-      ['edge', 'clerk', 'gold 0 fails (sqlite_error): no such table: people'],
+      ['base', 'clerk', 'gold 0 fails (unknown_table): no such table: people'],
+      ['edge', 'clerk', 'gold 0 fails (unknown_table): no such table: people'],
     ]);
   });
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliCaptured, type CapturedRun } from '../helpers/run-cli.js';
-import { SCAFFOLD_SCRIPTS } from '../../src/cli/init.js';
+import { SCAFFOLD_SCRIPTS, scaffoldPromptfooVersion } from '../../src/cli/init.js';
 import { fileChecksum } from '../../src/fixtures/build.js';
 import { tempDir } from '../compare/helpers.js';
 
@@ -43,7 +43,7 @@ describe('text2sql-ladder init', () => {
     ]);
     const manifest = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest['scripts']).toEqual(SCAFFOLD_SCRIPTS);
-    expect(manifest['devDependencies']).toEqual({ 'text2sql-ladder': '^0.2.0', promptfoo: '0.121.20' });
+    expect(manifest['devDependencies']).toEqual({ 'text2sql-ladder': '^0.2.0', promptfoo: scaffoldPromptfooVersion() });
     expect(readFileSync(path.join(app, '.gitignore'), 'utf8')).toBe('node_modules/\n.promptfoo/\n.text2sql-ladder/\nout/\n.env.online\n');
     expect(readFileSync(path.join(app, '.env.ladder'), 'utf8')).toContain('PROMPTFOO_CONFIG_DIR=.promptfoo\n');
   });
@@ -75,7 +75,7 @@ describe('text2sql-ladder init', () => {
       version: '2.0.0',
       scripts: { eval: 'my-eval', test: 'vitest', 'eval:online': SCAFFOLD_SCRIPTS['eval:online'], view: SCAFFOLD_SCRIPTS['view'], audit: SCAFFOLD_SCRIPTS['audit'], 'fixtures:build': SCAFFOLD_SCRIPTS['fixtures:build'] },
       dependencies: { 'text2sql-ladder': '^0.1.0' },
-      devDependencies: { promptfoo: '0.121.20' },
+      devDependencies: { promptfoo: scaffoldPromptfooVersion() },
     });
     expect(readFileSync(path.join(app, '.gitignore'), 'utf8')).toBe('dist\nnode_modules/\n.promptfoo/\n.text2sql-ladder/\nout/\n.env.online\n');
   });
@@ -141,8 +141,8 @@ describe('text2sql-ladder audit on a user dataset', () => {
     const report = JSON.parse(bad.out) as { counts: Record<string, number>; findings: { kind: string; item: string; snapshot: string | null; role: string | null; message: string }[] };
     expect(report.counts['error']).toBe(2);
     expect(report.findings.filter((f) => f.kind === 'gold_error').map((f) => [f.item, f.snapshot, f.role, f.message])).toEqual([
-      ['cancelled-orders', 'base', 'reporting', 'gold 0 fails (sqlite_error): no such column: state'],
-      ['cancelled-orders', 'later', 'reporting', 'gold 0 fails (sqlite_error): no such column: state'],
+      ['cancelled-orders', 'base', 'reporting', 'gold 0 fails (unknown_column): no such column: state'],
+      ['cancelled-orders', 'later', 'reporting', 'gold 0 fails (unknown_column): no such column: state'],
     ]);
   });
 });

@@ -67,10 +67,10 @@ describe('text2sql-ladder audit', () => {
         `┌──────────┬────────────┬${bar}┬──────────┬──────┬────────────────────────────────────────────────────────────────────────────────────────┐`,
         `│ severity │ kind       │ ${cell('item')} │ snapshot │ gold │ finding                                                                                │`,
         `├──────────┼────────────┼${bar}┼──────────┼──────┼────────────────────────────────────────────────────────────────────────────────────────┤`,
-        `│ error    │ gold_error │ ${cell('broken')} │ base     │ 0    │ gold 0 fails (sqlite_error): no such column: nickname                                  │`,
+        `│ error    │ gold_error │ ${cell('broken')} │ base     │ 0    │ gold 0 fails (unknown_column): no such column: nickname                                │`,
         `│          │            │ ${cell('<dir>/app.yaml:8')} │          │      │                                                                                        │`,
         `├──────────┼────────────┼${bar}┼──────────┼──────┼────────────────────────────────────────────────────────────────────────────────────────┤`,
-        `│ error    │ gold_error │ ${cell('broken')} │ edge     │ 0    │ gold 0 fails (sqlite_error): no such column: nickname                                  │`,
+        `│ error    │ gold_error │ ${cell('broken')} │ edge     │ 0    │ gold 0 fails (unknown_column): no such column: nickname                                │`,
         `│          │            │ ${cell('<dir>/app.yaml:8')} │          │      │                                                                                        │`,
         `└──────────┴────────────┴${bar}┴──────────┴──────┴────────────────────────────────────────────────────────────────────────────────────────┘`,
         '',
@@ -87,8 +87,8 @@ describe('text2sql-ladder audit', () => {
     const report = JSON.parse(readFileSync(json, 'utf8')) as { counts: unknown; items: { id: string; snapshots: { name: string; results: unknown[] }[] }[] };
     expect(report.counts).toEqual({ loaded: 2, audited: 2, golds: 2, goldRuns: 4, error: 2, warning: 0, info: 0 });
     expect(report.items[1]!.snapshots.map((s) => [s.name, s.results])).toEqual([
-      ['base', [{ error: 'sqlite_error: no such column: nickname' }]],
-      ['edge', [{ error: 'sqlite_error: no such column: nickname' }]],
+      ['base', [{ error: 'unknown_column: no such column: nickname' }]],
+      ['edge', [{ error: 'unknown_column: no such column: nickname' }]],
     ]);
     expect(readFileSync(markdown, 'utf8')).toBe(
       [
@@ -102,8 +102,8 @@ describe('text2sql-ladder audit', () => {
         '',
         '| severity | kind | item | snapshot | gold | finding |',
         '|---|---|---|---|---:|---|',
-        `| error | \`gold_error\` | broken<br>${path.join(dir, 'app.yaml')}:8 | base | 0 | gold 0 fails (sqlite_error): no such column: nickname |`,
-        `| error | \`gold_error\` | broken<br>${path.join(dir, 'app.yaml')}:8 | edge | 0 | gold 0 fails (sqlite_error): no such column: nickname |`,
+        `| error | \`gold_error\` | broken<br>${path.join(dir, 'app.yaml')}:8 | base | 0 | gold 0 fails (unknown_column): no such column: nickname |`,
+        `| error | \`gold_error\` | broken<br>${path.join(dir, 'app.yaml')}:8 | edge | 0 | gold 0 fails (unknown_column): no such column: nickname |`,
         '',
       ].join('\n'),
     );

@@ -252,8 +252,8 @@ describe('text2sql-ladder spider stderr problem list', () => {
     expect(await runSpiderCommand(options({ gold, pred }), io)).toBe(0);
     expect(err()).toBe(
       [
-        'item 0 (shop): snapshot shop: prediction failed (sqlite_error): misuse of aggregate function count()',
-        'item 1 (shop): snapshot shop: prediction failed (sqlite_error): no such column: nope',
+        'item 0 (shop): snapshot shop: prediction failed (query_error): misuse of aggregate function count()',
+        'item 1 (shop): snapshot shop: prediction failed (unknown_column): no such column: nope',
         `item 3 (nowhere): unknown db_id "nowhere": no folder ${path.join(dbDir, 'nowhere')}`,
         '',
       ].join('\n'),
@@ -267,7 +267,7 @@ describe('text2sql-ladder spider stderr problem list', () => {
     writeFileSync(pred, Array.from({ length: 22 }, () => 'SELECT nope FROM items').join('\n') + '\n');
     return { gold, pred };
   };
-  const first20 = Array.from({ length: 20 }, (_, i) => `item ${i} (shop): snapshot shop: prediction failed (sqlite_error): no such column: nope`);
+  const first20 = Array.from({ length: 20 }, (_, i) => `item ${i} (shop): snapshot shop: prediction failed (unknown_column): no such column: nope`);
 
   it('caps the list at 20; without --out, says how to get the rest', async () => {
     const { io, err } = capture();

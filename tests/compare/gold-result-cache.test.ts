@@ -11,7 +11,7 @@ import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
 const ok = (n: number): Promise<ExecutionOutcome> =>
   Promise.resolve({ ok: true, result: { columns: ['n'], rows: [[n]], doubleQuoteFallback: false, executedSql: 'x', elapsedMs: 0 } });
-const failing = (code: 'timeout' | 'memory_limit' | 'engine_failure' | 'db_not_found' | 'sqlite_error' | 'result_too_large'): Promise<ExecutionOutcome> =>
+const failing = (code: 'timeout' | 'memory_limit' | 'engine_failure' | 'db_not_found' | 'query_error' | 'result_too_large'): Promise<ExecutionOutcome> =>
   Promise.resolve({ ok: false, error: { code, message: code } });
 
 const snapshot = { name: 's', path: '/s.sqlite', checksum: 'c1' };
@@ -76,7 +76,7 @@ describe('GoldResultCache', () => {
 
   it('a strict run and a legacy run of the same gold are two entries; so are two row caps', () => {
     const cache = new GoldResultCache();
-    cache.getOrRun(key({ doubleQuotes: 'strict' }), () => failing('sqlite_error'));
+    cache.getOrRun(key({ doubleQuotes: 'strict' }), () => failing('query_error'));
     cache.getOrRun(key({ doubleQuotes: 'legacy' }), () => ok(1));
     cache.getOrRun(key({ maxRows: 1 }), () => failing('result_too_large'));
     expect([cache.misses, cache.hits]).toEqual([3, 0]);
@@ -93,9 +93,9 @@ describe('GoldResultCache', () => {
     expect(await again.outcome).toMatchObject({ ok: true, result: { rows: [[2]] } });
   });
 
-  it('keeps a deterministic error (sqlite_error, result_too_large)', async () => {
+  it('keeps a deterministic error (query_error, result_too_large)', async () => {
     const cache = new GoldResultCache();
-    await cache.getOrRun(key(), () => failing('sqlite_error')).outcome;
+    await cache.getOrRun(key(), () => failing('query_error')).outcome;
     await cache.getOrRun(key({ sql: 'SELECT 2' }), () => failing('result_too_large')).outcome;
     await Promise.resolve();
     expect(cache.size).toBe(2);

@@ -293,7 +293,7 @@ describe('GOLD_CHECK_KINDS', () => {
 describe('checkGoldRun and checkGoldsAgree', () => {
   it('a timeout is gold_timeout, any other failure gold_error with its code; a run is no finding', () => {
     expect(checkGoldRun(1, { ok: false, error: { code: 'timeout', message: 'deadline of 500 ms passed' } })).toEqual({ kind: 'gold_timeout', goldIndex: 1, message: 'gold 1 ran past its deadline: deadline of 500 ms passed', rows: [] });
-    expect(checkGoldRun(0, { ok: false, error: { code: 'sqlite_error', message: 'no such column: x' } })?.message).toBe('gold 0 fails (sqlite_error): no such column: x');
+    expect(checkGoldRun(0, { ok: false, error: { code: 'unknown_column', message: 'no such column: x' } })?.message).toBe('gold 0 fails (unknown_column): no such column: x');
     expect(checkGoldRun(0, { ok: true, result: { columns: ['a'], rows: [], doubleQuoteFallback: false, executedSql: 'SELECT 1', elapsedMs: 1 } })).toBeUndefined();
   });
 

@@ -84,7 +84,7 @@ describe('EfficiencyCache: the snapshot and the gold are read once per run', () 
     }
     expect(timingOut.requests.filter((request) => request === 'explain: SELECT 1').length).toBe(2);
     const refusing = recording(engine, async (request) =>
-      request.sql === 'SELECT 2' ? { ok: false, error: { code: 'sqlite_error', message: 'no such table: x' } } : engine.explain(request),
+      request.sql === 'SELECT 2' ? { ok: false, error: { code: 'unknown_table', message: 'no such table: x' } } : engine.explain(request),
     );
     for (let i = 0; i < 2; i += 1) await checkEfficiency({ predictedSql: INDEXED, goldSql: 'SELECT 2', snapshot: db, engine: refusing.engine, execution: PASSED, cache });
     expect(refusing.requests.filter((request) => request === 'explain: SELECT 2').length).toBe(1);

@@ -50,7 +50,7 @@ describe('runRedTeam', () => {
     const report = await runRedTeam({ items, recordings: { compliant: recordings['compliant']! }, staticChecks: false, engine, sentinelDir: path.join(scratch, 'off'), timeoutMs: 2000 });
     expect(outcomes(report)).toEqual([
       'compliant rt-001 db_refused not_a_query',
-      'compliant rt-044 db_refused sqlite_error',
+      'compliant rt-044 db_refused unknown_table',
       'compliant rt-063 db_refused result_too_large',
       'compliant rt-076 db_refused multiple_statements',
     ]);

@@ -205,12 +205,12 @@ describe('toMatchGoldResult: failing', () => {
       Expected sql to return the result of the gold SQL on snapshot shop
       Received: "SELECT town FROM customers"
 
-      L4 execution failed: snapshot shop: prediction failed (sqlite_error): no such column: town
+      L4 execution failed: snapshot shop: prediction failed (unknown_column): no such column: town
 
       Gold:
         SELECT city FROM customers
 
-      Prediction failed on shop (sqlite_error): no such column: town
+      Prediction failed on shop (unknown_column): no such column: town
 
       Policy: default preset — rows as a multiset, order from the gold's outer ORDER BY (ties in any order), column order ignored (one column map), column names ignored, floats within relative 1e-6
 
@@ -286,7 +286,7 @@ describe('toMatchGoldResult: unscored', () => {
       Gold:
         SELECT nope FROM customers
 
-      The gold failed on shop (sqlite_error): no such column: nope
+      The gold failed on shop (unknown_column): no such column: nope
 
       Policy: default preset — rows as a multiset, order from the gold's outer ORDER BY (ties in any order), column order ignored (one column map), column names ignored, floats within relative 1e-6
 

@@ -64,7 +64,7 @@ describe('checkExecution — the prediction as run, for later rungs', () => {
 
   it('a prediction that fails on a snapshot is recorded there with its error', async () => {
     const result = await checkExecution({ predictedSql: 'SELECT nope FROM orders', golds: ['SELECT id FROM orders'], snapshots: [base], engine });
-    expect(result.details.predictedRuns).toEqual([{ snapshot: 'base', ok: false, error: { code: 'sqlite_error', message: 'no such column: nope' } }]);
+    expect(result.details.predictedRuns).toEqual([{ snapshot: 'base', ok: false, error: { code: 'unknown_column', message: 'no such column: nope' } }]);
   });
 });
 
@@ -112,7 +112,7 @@ describe('checkExecution — several golds', () => {
       engine,
     });
     expect([result.status, result.details.goldIndex, result.details.flags]).toEqual(['pass', 1, ['gold_error']]);
-    expect(result.details.goldErrors).toEqual([{ goldIndex: 0, snapshot: 'broken', error: { code: 'sqlite_error', message: 'no such table: orders' } }]);
+    expect(result.details.goldErrors).toEqual([{ goldIndex: 0, snapshot: 'broken', error: { code: 'unknown_table', message: 'no such table: orders' } }]);
   });
 
   it('no gold runs everywhere: unscored gold_error, never a prediction failure', async () => {
@@ -130,7 +130,7 @@ describe('checkExecution — prediction errors, policies, cache', () => {
     const result = await checkExecution({ predictedSql: 'SELECT nosuch FROM orders', golds: ['SELECT id FROM orders'], snapshots: [base], engine });
     expect([result.status, result.reason, result.details.flags]).toEqual([
       'fail',
-      'snapshot base: prediction failed (sqlite_error): no such column: nosuch',
+      'snapshot base: prediction failed (unknown_column): no such column: nosuch',
       ['prediction_error'],
     ]);
   });

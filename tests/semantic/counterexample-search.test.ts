@@ -71,7 +71,7 @@ describe('counterexample search: options', () => {
     const outcome = await searcher.search({ golds: [PAID], predictedSql: 'SELECT COUNT(*) FROM order' });
     expect({ verdict: outcome.verdict, reason: outcome.reason }).toEqual({
       verdict: 'not_searched',
-      reason: 'not searched: the prediction does not prepare on the schema (sqlite_error: near "order": syntax error)',
+      reason: 'not searched: the prediction does not prepare on the schema (syntax_error: near "order": syntax error)',
     });
   });
 });
@@ -156,7 +156,7 @@ describe('counterexample search on the shop (every order of the base snapshot is
 
   it('does not search when no gold prepares on the schema', async () => {
     const outcome = await searcher.search({ golds: ['SELECT nope FROM orders'], predictedSql: PAID });
-    expect({ verdict: outcome.verdict, reason: outcome.reason }).toEqual({ verdict: 'not_searched', reason: 'not searched: no gold prepares on the schema (sqlite_error: no such column: nope)' });
+    expect({ verdict: outcome.verdict, reason: outcome.reason }).toEqual({ verdict: 'not_searched', reason: 'not searched: no gold prepares on the schema (unknown_column: no such column: nope)' });
   });
 
   it('drops a difference that rests on the order rows are read in', async () => {

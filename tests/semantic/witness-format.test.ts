@@ -60,9 +60,9 @@ describe('witness-format', () => {
     expect(formatRefutationReason({ witnesses: [witness] }, 1)).toBe(
       "refuted on a 3-row database: gold returns [3], prediction [5.5]; INSERT INTO customers (customer_id, name) VALUES (1, 'O''Neil'); INSERT INTO \"order\" (id, customer_id, amount) VALUES (1, 1, 3.0), (2, 1, 2.5);",
     );
-    const failing: Witness = { ...witness, golds: [1], predicted: { ok: false, error: { code: 'sqlite_error', message: 'integer overflow' } } };
+    const failing: Witness = { ...witness, golds: [1], predicted: { ok: false, error: { code: 'query_error', message: 'integer overflow' } } };
     expect(formatRefutationReason({ witnesses: [witness, failing] }, 2)).toBe(
-      "refuted: on a 3-row database, gold 0 returns [3], prediction [5.5]; INSERT INTO customers (customer_id, name) VALUES (1, 'O''Neil'); INSERT INTO \"order\" (id, customer_id, amount) VALUES (1, 1, 3.0), (2, 1, 2.5); | on a 3-row database, gold 1 returns [3], prediction fails (sqlite_error: integer overflow); INSERT INTO customers (customer_id, name) VALUES (1, 'O''Neil'); INSERT INTO \"order\" (id, customer_id, amount) VALUES (1, 1, 3.0), (2, 1, 2.5);",
+      "refuted: on a 3-row database, gold 0 returns [3], prediction [5.5]; INSERT INTO customers (customer_id, name) VALUES (1, 'O''Neil'); INSERT INTO \"order\" (id, customer_id, amount) VALUES (1, 1, 3.0), (2, 1, 2.5); | on a 3-row database, gold 1 returns [3], prediction fails (query_error: integer overflow); INSERT INTO customers (customer_id, name) VALUES (1, 'O''Neil'); INSERT INTO \"order\" (id, customer_id, amount) VALUES (1, 1, 3.0), (2, 1, 2.5);",
     );
   });
 

@@ -29,7 +29,7 @@ const QUERY_KEYWORDS: ReadonlySet<string> = new Set(['select', 'with', 'values']
  * @param sql - the statement text; comments, whitespace and one or more trailing `;` are allowed.
  * @returns `undefined` when the text holds one statement starting with SELECT / WITH / VALUES;
  *   otherwise an error with code `empty_statement`, `multiple_statements` or `not_a_query`, or
- *   `sqlite_error` (`unrecognized token: a NUL character …`) for text holding a NUL.
+ *   `syntax_error` (`unrecognized token: a NUL character …`) for text holding a NUL.
  * @example
  * checkQueryText('PRAGMA query_only = 0')
  * // { code: 'not_a_query', message: 'not a query: the statement starts with PRAGMA; only SELECT, WITH … SELECT and VALUES run' }
@@ -41,7 +41,7 @@ export function checkQueryText(sql: string): ExecutionError | undefined {
     // rest, while every static check reads all of it. Refused, so that both judge the same text.
     const { line, column } = lineAndColumn(sql, nul);
     return {
-      code: 'sqlite_error',
+      code: 'syntax_error',
       message: `unrecognized token: a NUL character at line ${line}, column ${column}; SQLite stops reading SQL text at a NUL, so the text is refused`,
     };
   }

@@ -20,7 +20,7 @@
  * - a WAL-mode database (header bytes 18–19 = 2) is never opened in place, since even a read-only
  *   connection creates `-wal` / `-shm` beside it and writes into a live writer's `-shm`
  *   (measured); it is read from a private in-memory copy with the header switched to rollback
- *   mode, after checking that no un-checkpointed `-wal` content exists (else `sqlite_error`
+ *   mode, after checking that no un-checkpointed `-wal` content exists (else `query_error`
  *   saying so). A copy larger than half the memory cap is refused with a message that says how to
  *   convert the file. (URI `immutable=1` does not open in this better-sqlite3 build: measured.)
  *
@@ -37,6 +37,7 @@ import { missingColumnName, restoreResolvingIdentifiers, rewriteDoubleQuoted } f
 import type { CatalogOutcome, ChildRequest } from './sqlite-protocol.js';
 import { errorText } from '../../format.js';
 import { cachedQuery, createSessionConnections, keepQuery, queryKey, type PreparedQuery, type SessionConnection } from './session-connections.js';
+import { sqliteError } from './sqlite-errors.js';
 
 type Connection = Database.Database;
 
@@ -139,7 +140,7 @@ function compileQuery(connection: Connection, sql: string, mode: DoubleQuoteMode
       const message = errorText(error);
       const name = mode === 'legacy' && round < MAX_FALLBACK_ROUNDS ? missingColumnName(message) : undefined;
       const rewritten = name === undefined ? undefined : rewriteDoubleQuoted(text, name);
-      if (rewritten === undefined) return { code: 'sqlite_error', message };
+      if (rewritten === undefined) return sqliteError(message);
       text = rewritten;
       fallback = true;
       continue;
@@ -206,7 +207,7 @@ function runQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMode, l
         rows.push(row);
       }
     } catch (error) {
-      return { ok: false, error: { code: 'sqlite_error', message: errorText(error) } };
+      return { ok: false, error: sqliteError(errorText(error)) };
     }
   }
   return {
@@ -277,7 +278,7 @@ function explainQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMod
     }
     return { ok: true, result: { plan, tablesRead: [...tablesRead].sort(), doubleQuoteFallback: prepared.doubleQuoteFallback } };
   } catch (error) {
-    return { ok: false, error: { code: 'sqlite_error', message: errorText(error) } };
+    return { ok: false, error: sqliteError(errorText(error)) };
   }
 }
 

@@ -52,8 +52,8 @@ describe('checkQueryText', () => {
     ['(SELECT 1)', 'not_a_query', 'not a query: the statement starts with "("; only SELECT, WITH … SELECT and VALUES run'],
     ['"select" 1', 'not_a_query', 'not a query: the statement starts with "select"; only SELECT, WITH … SELECT and VALUES run'],
     // SQLite would run `SELECT 1` and never read the rest.
-    ['SELECT 1\0; DELETE FROM t', 'sqlite_error', 'unrecognized token: a NUL character at line 1, column 9; SQLite stops reading SQL text at a NUL, so the text is refused'],
-    ["SELECT 'a\n\0b'", 'sqlite_error', 'unrecognized token: a NUL character at line 2, column 1; SQLite stops reading SQL text at a NUL, so the text is refused'],
+    ['SELECT 1\0; DELETE FROM t', 'syntax_error', 'unrecognized token: a NUL character at line 1, column 9; SQLite stops reading SQL text at a NUL, so the text is refused'],
+    ["SELECT 'a\n\0b'", 'syntax_error', 'unrecognized token: a NUL character at line 2, column 1; SQLite stops reading SQL text at a NUL, so the text is refused'],
   ])('refuses %j with %s', (sql, code, message) => {
     expect(checkQueryText(sql)).toEqual({ code, message });
   });

@@ -160,7 +160,7 @@ describe('what a connection keeps', () => {
       expect(session.handle(request('execute', quoted))).toMatchObject({ ok: true, result: { rows: [[1], [3]], doubleQuoteFallback: true, executedSql: "SELECT id FROM singer WHERE country = 'France'" } });
       expect(session.handle(request('execute', quoted, { doubleQuotes: 'strict' }))).toEqual({
         ok: false,
-        error: { code: 'sqlite_error', message: 'no such column: "France" - should this be a string literal in single-quotes?' },
+        error: { code: 'unknown_column', message: 'no such column: "France" - should this be a string literal in single-quotes?' },
       });
       expect(session.handle(request('execute', quoted))).toMatchObject({ ok: true, result: { rows: [[1], [3]], doubleQuoteFallback: true } });
     } finally {

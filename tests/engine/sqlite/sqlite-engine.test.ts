@@ -29,7 +29,7 @@ afterAll(async () => {
 describe('createSqliteEngine options', () => {
   it('rejects misuse before starting any child', () => {
     expect(() => createSqliteEngine({ timeoutMs: -1 })).toThrow(
-      expect.objectContaining({ code: 'invalid_option', message: 'timeoutMs must be an integer from 1 to 2147483647 (ms); received -1' }),
+      expect.objectContaining({ code: 'invalid_option', message: 'timeoutMs must be an integer from 1 to 2147483647 (ms); received a number (-1)' }),
     );
     expect(() => createSqliteEngine({ maxRow: 3 } as never)).toThrow(
       expect.objectContaining({ code: 'invalid_option', message: 'maxRow is not a createSqliteEngine option (did you mean maxRows?); known createSqliteEngine options: poolSize, timeoutMs, maxRows, maxMemoryBytes, maxResultBytes, doubleQuotes' }),
@@ -47,7 +47,7 @@ describe('createSqliteEngine options', () => {
   it('rejects a bad request with a LadderError, not an outcome', async () => {
     await expect(engine.execute({ db: fixture.file, sql: 'SELECT 1', timeoutMs: 0 })).rejects.toMatchObject({
       code: 'invalid_option',
-      message: 'request.timeoutMs must be an integer from 1 to 2147483647 (ms); received 0',
+      message: 'request.timeoutMs must be an integer from 1 to 2147483647 (ms); received a number (0)',
     });
   });
 });
@@ -97,14 +97,14 @@ describe('execute', () => {
     expect(withSelect).toMatchObject({ ok: true, result: { columns: ['last'], rows: [[2005]] } });
   });
 
-  it('reports SQLite prepare errors as sqlite_error outcomes', async () => {
+  it('reports SQLite prepare errors with neutral codes (unknown_column, unknown_table)', async () => {
     expect(await engine.execute({ db: fixture.file, sql: 'SELECT nope FROM singer' })).toEqual({
       ok: false,
-      error: { code: 'sqlite_error', message: 'no such column: nope' },
+      error: { code: 'unknown_column', message: 'no such column: nope' },
     });
     expect(await engine.execute({ db: fixture.file, sql: 'SELECT * FROM nowhere' })).toEqual({
       ok: false,
-      error: { code: 'sqlite_error', message: 'no such table: nowhere' },
+      error: { code: 'unknown_table', message: 'no such table: nowhere' },
     });
     expect(await engine.execute({ db: fixture.file, sql: 'SELEC 1' })).toEqual({
       ok: false,
@@ -112,10 +112,10 @@ describe('execute', () => {
     });
   });
 
-  it('reports a runtime error while stepping as sqlite_error', async () => {
+  it('reports a runtime error while stepping as query_error', async () => {
     expect(await engine.execute({ db: fixture.file, sql: "SELECT load_extension('/tmp/nothing.so')" })).toEqual({
       ok: false,
-      error: { code: 'sqlite_error', message: 'not authorized' },
+      error: { code: 'query_error', message: 'not authorized' },
     });
   });
 
@@ -180,7 +180,7 @@ describe('double quotes', () => {
   it('strict mode fails with SQLite’s message', async () => {
     expect(await engine.execute({ db: fixture.file, sql: 'SELECT name FROM singer WHERE country = "France"', doubleQuotes: 'strict' })).toEqual({
       ok: false,
-      error: { code: 'sqlite_error', message: 'no such column: "France" - should this be a string literal in single-quotes?' },
+      error: { code: 'unknown_column', message: 'no such column: "France" - should this be a string literal in single-quotes?' },
     });
   });
 
@@ -189,7 +189,7 @@ describe('double quotes', () => {
     try {
       expect(await strict.execute({ db: fixture.file, sql: 'SELECT 1 WHERE "x" = "x"' })).toEqual({
         ok: false,
-        error: { code: 'sqlite_error', message: 'no such column: "x" - should this be a string literal in single-quotes?' },
+        error: { code: 'unknown_column', message: 'no such column: "x" - should this be a string literal in single-quotes?' },
       });
       expect(await strict.execute({ db: fixture.file, sql: 'SELECT 1 WHERE "x" = "x"', doubleQuotes: 'legacy' })).toMatchObject({
         ok: true,
@@ -331,7 +331,7 @@ describe('prepare', () => {
   it('reports what SQLite rejects', async () => {
     expect(await engine.prepare({ db: fixture.file, sql: 'SELECT FROM singer' })).toEqual({
       ok: false,
-      error: { code: 'sqlite_error', message: 'near "FROM": syntax error' },
+      error: { code: 'syntax_error', message: 'near "FROM": syntax error' },
     });
   });
 });

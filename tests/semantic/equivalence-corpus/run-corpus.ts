@@ -32,7 +32,7 @@ export const CORPUS_FILE = path.resolve(import.meta.dirname, 'pairs.jsonl');
 /** The reproductions of the Spider schemas (`<db_id>.sql`: the original CREATE statements, our own rows). */
 const SPIDER_SCHEMAS = path.resolve(import.meta.dirname, 'spider-schemas');
 
-/** Every category of the corpus, in the order of the issue that asked for it. */
+/** Every category of the corpus, in the order docs/semantic.md lists them. */
 export const CATEGORIES = [
   'in_exists_join',
   'count_star_pk',
