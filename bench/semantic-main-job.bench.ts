@@ -140,6 +140,18 @@ export async function run(): Promise<BenchReport> {
       const rung = (r.result.metadata?.['text2sqlLadder'] as { rungs?: { rung: string; status?: string; reason?: string }[] } | undefined)?.rungs?.find((x) => x.rung === 'semantic');
       return `${r.provider} ${r.id} ${rung?.status ?? '-'} ${rung?.reason ?? ''}`;
     });
+    // What the verdict cache did per pass: hits, stores, and why a verdict was not stored.
+    const cacheUse = (p: PassOutcome): string => {
+      const counts = new Map<string, number>();
+      for (const r of p.rows) {
+        const rung = (r.result.metadata?.['text2sqlLadder'] as { rungs?: { rung: string; details?: { verdictCache?: { status: string; reason?: string } } }[] } | undefined)?.rungs?.find((x) => x.rung === 'semantic');
+        const use = rung?.details?.verdictCache;
+        if (use === undefined) continue;
+        const name = use.reason === undefined ? use.status : `${use.status} (${use.reason})`;
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+      return [...counts].map(([name, n]) => `${n} ${name}`).join(', ') || 'no L5 verdict';
+    };
     const sameVerdicts = l5Verdicts(cold).join('\n') === l5Verdicts(suitesCached).join('\n') && l5Verdicts(cold).join('\n') === l5Verdicts(rerun).join('\n');
     const x = (value: number): string => `×${value.toFixed(2)}`;
     lines.push(`${tests.length} tests x ${providers.length} providers, ${PROMPTFOO_CONCURRENCY} rows at a time; L5 off ${figures['offSeconds']!.toFixed(1)} s (load ${offPass.load})`);
@@ -147,7 +159,8 @@ export async function run(): Promise<BenchReport> {
     lines.push(`  suites cached, verdict cache empty: ${figures['suitesCachedSeconds']!.toFixed(1)} s, ${x(figures['suitesCachedVsOffRatio']!)} (${targetNote(Number(figures['suitesCachedVsOffRatio']!.toFixed(2)), { max: 3 })}; load ${suitesCached.load})`);
     lines.push(`  rerun, both caches: ${figures['rerunSeconds']!.toFixed(1)} s, ${x(figures['rerunVsOffRatio']!)} (${targetNote(Number(figures['rerunVsOffRatio']!.toFixed(2)), { max: 1.2 })}; load ${rerun.load})`);
     lines.push(`  the search's share: suites cached with the search ${figures['suitesCachedSeconds']!.toFixed(1)} s vs the suite only ${figures['suiteOnlySeconds']!.toFixed(1)} s (${x(figures['searchShareRatio']!)}; load ${suiteOnly.load})`);
-    lines.push(`  L5 verdicts (status and reason, row by row) the same cold, suites cached and from the verdict cache: ${sameVerdicts ? 'yes' : 'NO'}`);
+    lines.push(`  verdict cache: cold ${cacheUse(cold)}; suites cached ${cacheUse(suitesCached)}; rerun ${cacheUse(rerun)}`);
+    lines.push(`  L5 verdicts (status and reason, row by row) the same cold, suites cached and from the verdict cache: ${sameVerdicts ? 'yes' : 'NO (a verdict a time budget stopped is neither cached nor reproducible: see the verdict cache line)'}`);
     const [l4, l5] = [SCORES.execution.scoreName, SCORES.semantic.scoreName];
     for (const { label } of providers) {
       const score = (p: PassOutcome, name: string): number =>

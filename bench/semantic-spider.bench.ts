@@ -67,9 +67,9 @@ export async function run(): Promise<BenchReport> {
     return {
       name: 'semantic-spider',
       lines: [
-        `spider --preset spider, DIN-SQL predictions, ${items} items; without --test-suite ${figures.plainMs} ms (load ${plain.load})`,
-        `  --test-suite cold (empty cache folder): ${figures.coldMs} ms, ${x(figures.coldVsPlainRatio)} (${targetNote(Number(figures.coldVsPlainRatio.toFixed(1)), { max: 40 })}; load ${cold.load})`,
-        `  --test-suite rerun on the caches the first run left: ${figures.rerunMs} ms, ${x(figures.rerunVsPlainRatio)} (${targetNote(Number(figures.rerunVsPlainRatio.toFixed(1)), { max: 3 })}; load ${rerun.load})`,
+        `spider --preset spider, DIN-SQL predictions, ${items} items; without --test-suite ${figures.plainMs} ms (${plain.load})`,
+        `  --test-suite cold (empty cache folder): ${figures.coldMs} ms, ${x(figures.coldVsPlainRatio)} (${targetNote(Number(figures.coldVsPlainRatio.toFixed(1)), { max: 40 })}; ${cold.load})`,
+        `  --test-suite rerun on the caches the first run left: ${figures.rerunMs} ms, ${x(figures.rerunVsPlainRatio)} (${targetNote(Number(figures.rerunVsPlainRatio.toFixed(1)), { max: 3 })}; ${rerun.load})`,
         `  L5 verdicts of the two --test-suite runs the same: ${same ? 'yes' : 'NO'}`,
       ],
       figures,
