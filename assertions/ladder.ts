@@ -25,11 +25,11 @@ import { createLadderRungs, executionFacts } from '../src/rungs/ladder-rungs.js'
 import { guardAssertion } from '../src/promptfoo/adapter.js';
 import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
 import { COMMON_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js';
-import { missingOutputOf, readItem } from '../src/promptfoo/item.js';
+import { itemDialect, itemEngine, missingOutputOf, readItem } from '../src/promptfoo/item.js';
 import { effectiveFixtureLocation, promptfooConfigDir, readFixtureLocation } from '../src/promptfoo/fixture-location.js';
 import { optionReader } from '../src/options.js';
 import { ladderScoreNames, toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
-import { getSharedEngine, promptfooRuntime, sharedCatalogCache, sharedEfficiencyCache, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
+import { promptfooRuntime, sharedCatalogCache, sharedEfficiencyCache, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
 import { withCachedCatalogs } from '../src/runtime/catalog-cache.js';
 import { createSemanticRung } from '../src/semantic/semantic-rung.js';
 import { safetyPolicyFor } from './safety.js';
@@ -50,7 +50,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
     const safety = item.expectedBehavior === 'answer' ? await safetyPolicyFor(options, item) : undefined;
     // L2 reads the first snapshot's catalog on every row: the process reads it once per file.
     const engine = withCachedCatalogs(
-      withRequestDefaults(getSharedEngine(), {
+      withRequestDefaults(await itemEngine(item), {
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
       }),
@@ -66,7 +66,7 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
         expectedBehavior: item.expectedBehavior,
         golds: item.golds,
         snapshots: item.snapshots,
-        dialect: options.dialect,
+        dialect: itemDialect(item, options),
         engine,
         comparisonPolicy: options.policy,
         executionCache: sharedGoldCache(),
