@@ -10,10 +10,12 @@ export function isPostgresUrl(text: string): boolean {
 
 /**
  * The URL as messages show it: scheme, user, host, port and database, never the password or the
- * query string. A text that does not parse as a URL is shown as `(an unreadable URL)`.
+ * query string. A text that does not parse as a URL is shown as `(an unreadable URL)`; a text that
+ * is not a PostgreSQL URL is shown as it is, without a `user:password@` part.
  * @example shownUrl('postgres://ladder:s3cret@db.internal:5432/shop?sslmode=require') // 'postgres://ladder@db.internal:5432/shop'
  */
 export function shownUrl(url: string): string {
+  if (!isPostgresUrl(url)) return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1@');
   try {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.username ? `${decodeURIComponent(parsed.username)}@` : ''}${parsed.host}${parsed.pathname}`;
