@@ -22,6 +22,7 @@ import type { Engine, EngineName } from '../engine/engine.js';
 import type { PostgresEngine } from '../engine/postgres/postgres-engine.js';
 import type { PostgresEngineOptions } from '../engine/postgres/postgres-engine-options.js';
 import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import { createSemanticService, type SemanticService } from '../semantic/semantic-service.js';
 
@@ -54,6 +55,8 @@ export interface LadderRuntime {
   postgresEngine(): Promise<PostgresEngine>;
   /** The engine for a fixture's dialect: {@link engine} for `sqlite`, {@link postgresEngine} for `postgres`. */
   engineFor(dialect: EngineName): Promise<Engine>;
+  /** The engine of a snapshot (`snapshot.engine`, absent meaning SQLite): {@link engineFor} its engine. */
+  engineForSnapshot(snapshot: Pick<Snapshot, 'engine'>): Promise<Engine>;
   /**
    * Sets the PostgreSQL engine's server (a front end's `postgres.url` option, a URL given as a
    * database) before its first use; the same server again is a no-op.
@@ -141,6 +144,9 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
     },
     async engineFor(dialect) {
       return dialect === 'postgres' ? runtime.postgresEngine() : runtime.engine();
+    },
+    engineForSnapshot(snapshot) {
+      return runtime.engineFor(snapshot.engine ?? 'sqlite');
     },
     usePostgres(server) {
       const wanted = { url: server.url, databases: server.databases ?? 'scratch' };
