@@ -32,6 +32,7 @@ import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { createFinding, type AuditFinding } from './audit-finding.js';
 import type { AuditItem } from './audit-source.js';
+import { isObject } from '../objects.js';
 
 /** One earlier run: its outputs by item id. */
 export interface AuditRun {
@@ -142,9 +143,6 @@ function tryJson(text: string): unknown {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** One run on one item. */
 export interface RunVerdict {

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LadderError } from '../errors.js';
 import { findPackageRoot, PACKAGE_NAME } from '../fixtures/package-root.js';
+import { isObject } from '../objects.js';
 
 /** Format tag of a {@link RunIdentity}; bumped when a field changes meaning. */
 export const RUN_IDENTITY_FORMAT = 'text2sql-ladder.run-identity/1';
@@ -362,9 +363,6 @@ function policyDifference(base: readonly JsonValue[], cand: readonly JsonValue[]
   return `comparison policy differs: ${base.length} vs ${cand.length} distinct policies`;
 }
 
-function isObject(value: JsonValue | undefined): value is { readonly [key: string]: JsonValue } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** A digest shortened for display: `sha256:` and the first 12 hex digits. */
 export function short(sum: string): string {
