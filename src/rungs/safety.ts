@@ -204,7 +204,8 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
         add(kind, `${describeType(node.type)} inside the query`, start(node));
       }
       const clause = clauseKind(node.type);
-      if (clause) add(clause, `${describeType(node.type)} is not allowed in a read-only query`, start(node));
+      if (clause === 'row_lock' && node.range !== undefined) add(clause, `${sql.slice(node.range[0], node.range[1]).replace(/\s+/g, ' ')} locks rows; a read-only query takes no row locks`, start(node));
+      else if (clause) add(clause, `${describeType(node.type)} is not allowed in a read-only query`, start(node));
       if (node.type === 'func_call') {
         const nameNode = node.name as AnyNode;
         const name = nameText(sql, nameNode);
