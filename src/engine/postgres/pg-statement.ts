@@ -159,7 +159,7 @@ export class ExtendedStatement {
       this.#finish();
       return;
     }
-    this.#failure = { ok: false, error: { code: 'engine_failure', message: `engine failure: the connection to the server broke (${error.message})` }, connectionBroken: true };
+    this.#failure = { ok: false, error: { code: 'engine_failure', message: `engine failure: the connection to the server broke (${error.message}); replaced` }, connectionBroken: true };
     this.#finish();
   }
 

@@ -106,18 +106,11 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
    */
   async function runStatement(job: ResolvedPostgresRequest, text: string, mode: 'prepare' | 'execute', timing: { ms: number } = { ms: 0 }): Promise<StatementOutcome> {
     const { server, pool } = await ready();
-    let connection: PooledConnection;
-    try {
-      connection = await pool.acquire(job.db);
-    } catch (error) {
-      if (error instanceof pg.DatabaseError && error.code === '3D000') {
-        return { ok: false, error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
-      }
-      return { ok: false, error: { code: 'engine_failure', message: `engine failure: cannot connect to database ${job.db}: ${(error as Error).message}` } };
-    }
+    const opened = await begun(server, pool, job);
+    if ('error' in opened) return { ok: false, error: opened.error };
+    const { connection, begin } = opened;
     let healthy = false;
     try {
-      const begin = await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes));
       const pinned = settingsOf(begin);
       const statement = new ExtendedStatement(text, { mode, maxRows: job.maxRows, maxResultBytes: resolved.maxResultBytes });
       const started = performance.now();
@@ -139,6 +132,32 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
       return { ok: false, error: { code: 'engine_failure', message: `engine failure: the connection to the server broke (${(error as Error).message}); replaced` } };
     } finally {
       pool.release(connection, healthy);
+    }
+  }
+
+  /**
+   * A connection with the statement's transaction begun. An idle connection that broke before its
+   * BEGIN (its backend ended, the server restarted) is closed and a fresh one taken, once: nothing
+   * of the statement was sent yet.
+   */
+  async function begun(server: PgServer, pool: ConnectionPool, job: ResolvedPostgresRequest): Promise<{ connection: PooledConnection; begin: pg.QueryResult | pg.QueryResult[] } | { error: ExecutionError }> {
+    for (let attempt = 1; ; attempt += 1) {
+      let connection: PooledConnection;
+      try {
+        connection = await acquire(server, pool, job.db);
+      } catch (error) {
+        if (error instanceof pg.DatabaseError && error.code === '3D000') {
+          return { error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
+        }
+        return { error: { code: 'engine_failure', message: `engine failure: cannot connect to database ${job.db}: ${(error as Error).message}` } };
+      }
+      try {
+        return { connection, begin: (await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes))) as pg.QueryResult | pg.QueryResult[] };
+      } catch (error) {
+        pool.release(connection, false);
+        if (error instanceof pg.DatabaseError) return { error: postgresError(error) };
+        if (attempt === 2) return { error: { code: 'engine_failure', message: `engine failure: the connection to the server broke (${(error as Error).message}); replaced` } };
+      }
     }
   }
 
@@ -209,6 +228,28 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
       }
     },
   };
+}
+
+/**
+ * A connection to `db`; when none can be made and the private server's postmaster is gone (killed
+ * mid-run), the server is started again once and the connection tried again.
+ * @throws the connection's error, or LadderError `engine_failure` naming why the server could not
+ *   be started again.
+ */
+async function acquire(server: PgServer, pool: ConnectionPool, db: string): Promise<PooledConnection> {
+  try {
+    return await pool.acquire(db);
+  } catch (error) {
+    if (server.revive === undefined || error instanceof pg.DatabaseError) throw error;
+    let revived: boolean;
+    try {
+      revived = await server.revive();
+    } catch (failure) {
+      throw new Error(`${(error as Error).message}; the private server is gone and could not be started again: ${(failure as Error).message}`, { cause: failure });
+    }
+    if (!revived) throw error;
+    return pool.acquire(db);
+  }
 }
 
 /** What `explain` puts before the statement. */
