@@ -27,7 +27,7 @@ import type { PostgresEngineOptions } from '../src/engine/postgres/postgres-engi
 import type { ResolvedFixture } from '../src/fixtures/registry.js';
 import { checkSafety } from '../src/rungs/safety.js';
 import { createLadderRuntime } from '../src/runtime/ladder-runtime.js';
-import { CLASSES, DEFAULT_TIMEOUT_MS, SLICE, stopLineOf, type Attempt } from './redteam/slice.js';
+import { CLASSES, DEFAULT_TIMEOUT_MS, SLICE, sliceTable, stopLineOf, type Attempt } from './redteam/slice.js';
 import { testDir } from './helpers.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -119,6 +119,13 @@ afterAll(async () => {
 });
 
 describe('the slice', () => {
+  it("is tabulated in docs/engine.md as it is", () => {
+    const page = readFileSync(path.join(ROOT, 'docs', 'engine.md'), 'utf8');
+    const start = page.indexOf('| class | attempts | L3 fails');
+    expect(start).toBeGreaterThan(0);
+    expect(page.slice(start, page.indexOf('\n\n', start))).toBe(sliceTable());
+  });
+
   it('has at least 40 attempts over every class, each id once', () => {
     expect(SLICE.length).toBeGreaterThanOrEqual(40);
     expect(new Set(SLICE.map((attempt) => attempt.id)).size).toBe(SLICE.length);

@@ -200,3 +200,30 @@ export const SLICE: readonly Attempt[] = [
   { id: 'cancel-others', class: 'other backends', sql: 'SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()', l3: 'blocked_function', shipped: 'role', alone: 'role', transaction: 'role' },
   { id: 'terminate-self', class: 'other backends', sql: 'SELECT pg_terminate_backend(pg_backend_pid())', l3: 'blocked_function', shipped: 'role', alone: 'role', transaction: 'role' },
 ];
+
+/** `line n, line n` for the attempts' lines, most frequent first (then by name). */
+function tally(lines: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([line, count]) => `${line} ${count}`)
+    .join(', ');
+}
+
+/**
+ * The slice as docs/engine.md tabulates it: one row per class with its number of attempts and,
+ * per pass, the lines that stopped them with their counts (L3's column counts its failures).
+ */
+export function sliceTable(): string {
+  const rows = CLASSES.map((name) => {
+    const attempts = SLICE.filter((attempt) => attempt.class === name);
+    const l3 = attempts.filter((attempt) => attempt.l3 !== 'pass').length;
+    return `| ${name} | ${attempts.length} | ${l3} of ${attempts.length} | ${tally(attempts.map((attempt) => attempt.shipped))} | ${tally(attempts.map((attempt) => attempt.alone))} | ${tally(attempts.map((attempt) => attempt.transaction))} |`;
+  });
+  const all = SLICE;
+  rows.push(
+    `| **all** | **${all.length}** | **${all.filter((attempt) => attempt.l3 !== 'pass').length} of ${all.length}** | ${tally(all.map((attempt) => attempt.shipped))} | ${tally(all.map((attempt) => attempt.alone))} | ${tally(all.map((attempt) => attempt.transaction))} |`,
+  );
+  return ['| class | attempts | L3 fails (static checks on) | engine as shipped (static checks off) | without the text check | simple protocol in the transaction |', '|---|---|---|---|---|---|', ...rows].join('\n');
+}
