@@ -76,7 +76,7 @@ export function registerFixturesBuildCommand(fixtures: Command): void {
     .description('Build every fixture of a folder (snapshots and role-scoped copies) into the cache and print their sha256 checksums')
     .argument('[dir]', `a folder of fixture folders, or one fixture folder (default: $${FIXTURES_ENV}, else ./fixtures)`)
     .option('--cache-dir <dir>', `where builds go (default: ./.text2sql-ladder/cache/fixtures, or $${CACHE_ENV}/fixtures)`)
-    .option('--postgres-url <url>', 'the PostgreSQL server for dialect: postgres fixtures (default: a private server started for the command); never DATABASE_URL')
+    .option('--postgres-url <url>', 'the PostgreSQL server for dialect: postgres fixtures (default: $TEXT2SQL_LADDER_POSTGRES_URL, else a private server started for the command); never DATABASE_URL')
     .option('--json', 'print the report as JSON', false)
     .action(async (dir: string | undefined, options: FixturesBuildOptions) => {
       setExitCode(command, await runFixturesBuild(dir, options, cliIoOf(command)));

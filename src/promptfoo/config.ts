@@ -5,7 +5,7 @@
  * | option        | kind                               | default     | used by                  |
  * |---------------|------------------------------------|-------------|--------------------------|
  * | `dialect`     | sqlite, postgres, mysql, bigquery, snowflake | the fixture's (`postgres` for a `dialect: postgres` fixture), else `sqlite` | all (execution runs on the fixture's engine) |
- * | `postgres`    | `{ url, databases }`: the PostgreSQL server PostgreSQL fixtures are built on and read from (`databases: existing` reads databases you loaded) | `TEXT2SQL_LADDER_POSTGRES_URL`, else a private server | fixture resolution |
+ * | `postgres`    | `{ url }`: the PostgreSQL server PostgreSQL fixtures are built on (a role with CREATEDB and CREATEROLE) | `TEXT2SQL_LADDER_POSTGRES_URL`, else a private server | fixture resolution |
  * | `timeoutMs`   | positive integer, milliseconds      | engine: 10 000 | L1 prepare, L2, L4, L6 |
  * | `doubleQuotes`| `legacy` / `strict`                 | `legacy`    | L1, L2, L4 (SQLite)       |
  * | `policy`      | preset name or ComparisonPolicy options (src/compare/policy.ts) | `default` | L4 |
@@ -118,21 +118,27 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
 /** `config.postgres`: the PostgreSQL server of the run's PostgreSQL fixtures. */
 export interface PostgresOption {
   readonly url?: string;
-  readonly databases?: 'scratch' | 'existing';
+  /** Always `scratch` when given: the items' fixtures are built on the server. */
+  readonly databases?: 'scratch';
 }
 
 /**
- * Reads `config.postgres` (`{ url, databases }`; see the table above), or `undefined` when absent.
+ * Reads `config.postgres` (`{ url }`; see the table above), or `undefined` when absent.
+ * `databases: existing` (only reading databases you loaded) is refused: promptfoo items run on
+ * fixtures, which the ladder builds on the server.
  * @throws LadderError('invalid_option') naming `config.postgres.<key>`.
  */
 export function readPostgresOption(config: ConfigBlock): PostgresOption | undefined {
-  const block = configReader(config).record('postgres', '{ url, databases }');
+  const block = configReader(config).record('postgres', '{ url }');
   if (block === undefined) return undefined;
   const read = optionReader(block, { prefix: 'config.postgres.' });
   read.unknownKeys(['url', 'databases'], { connectionString: 'url', DATABASE_URL: 'url' });
   const url = read.string('url', 'a postgres:// URL');
   if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) throw read.invalid('url', 'a postgres:// or postgresql:// URL', url.replace(/:[^:@/]*@/, ':***@'));
   const databases = read.oneOf('databases', ['scratch', 'existing'] as const);
+  if (databases === 'existing') {
+    throw read.invalid('databases', "scratch (the default): the items' fixtures are built on the server, which databases: existing forbids; to check SQL against a database you loaded, use `check --db postgres://…` or a matcher's db", databases);
+  }
   if (databases !== undefined && url === undefined) throw read.invalid('databases', 'absent unless url is given', databases);
   return { ...(url === undefined ? {} : { url }), ...(databases === undefined ? {} : { databases }) };
 }

@@ -148,7 +148,8 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
  * The dialect an item is judged in: `postgres` for an item on a PostgreSQL fixture, else
  * `config.dialect` (default `sqlite`).
  * @throws LadderError('invalid_option') when `config.dialect` names another dialect than a
- *   PostgreSQL fixture's, or `postgres` for an item on SQLite databases.
+ *   PostgreSQL fixture's. (On SQLite databases any `config.dialect` stands: another dialect than
+ *   SQLite gets the parser-based gates, as without a database.)
  */
 export function itemDialect(item: Pick<AssertionItem, 'id' | 'db' | 'engine'>, options: Pick<AssertionOptions, 'dialect' | 'explicitDialect'>): Dialect {
   if (item.engine === 'postgres') {
