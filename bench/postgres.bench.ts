@@ -75,7 +75,7 @@ const span = (values: readonly number[], digits = 2): string => {
 };
 
 export async function run(): Promise<BenchReport> {
-  const lines: string[] = [`load average at start: ${loadAverage()} (2 cores here)`];
+  const lines: string[] = [`at start: ${loadAverage()} (${os.cpus().length} cores)`];
   const figures: Record<string, number> = {};
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'ladder-pg-bench-'));
   // As root the server runs as another user, who must be able to enter the folders.
@@ -135,7 +135,7 @@ export async function run(): Promise<BenchReport> {
         const rounds: { engine: number; floor: number }[] = [];
         for (let round = 0; round < ROUNDS; round += 1) rounds.push({ engine: await viaEngine(), floor: await viaClient() });
         const ratio = round2(median(rounds.map((round) => round.engine / round.floor)));
-        const perStatement = (ms: number): number => round2((ms / statements.length) * 1000) / 1000;
+        const perStatement = (ms: number): number => round2(ms / statements.length);
         figures['statements'] = statements.length;
         figures['engineMsPerStatement'] = perStatement(median(rounds.map((round) => round.engine)));
         figures['floorMsPerStatement'] = perStatement(median(rounds.map((round) => round.floor)));
@@ -161,11 +161,11 @@ export async function run(): Promise<BenchReport> {
     figures['run1000PeakTreeMiB'] = Math.round(timed.peakTreeBytes / 2 ** 20);
     if (timed.cpuMs !== undefined) figures['run1000CpuMs'] = timed.cpuMs;
     lines.push(
-      `1 000-item run (the main job's ladder on the twin, strong recording cycled; ${out.endToEnd} end-to-end passes; load ${runLoad}): ${(timed.ms / 1000).toFixed(1)} s from spawn to exit, ${figures['run1000ItemsPerSecond']} items/s (${figures['run1000LoopItemsPerSecond']} items/s without the server's start and stop); peak resident memory of the process tree, server included: ${figures['run1000PeakTreeMiB']} MiB${timed.cpuMs === undefined ? '' : `; CPU ${(timed.cpuMs / 1000).toFixed(1)} s`}`,
+      `1 000-item run (the main job's ladder on the twin, strong recording cycled; ${out.endToEnd} end-to-end passes; ${runLoad} at its start): ${(timed.ms / 1000).toFixed(1)} s from spawn to exit, ${figures['run1000ItemsPerSecond']} items/s (${figures['run1000LoopItemsPerSecond']} items/s without the server's start and stop); peak resident memory of the process tree, server included: ${figures['run1000PeakTreeMiB']} MiB${timed.cpuMs === undefined ? '' : `; CPU ${(timed.cpuMs / 1000).toFixed(1)} s`}`,
     );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  lines.push(`load average at end: ${loadAverage()}`);
+  lines.push(`at end: ${loadAverage()}`);
   return { name: 'postgres', lines, figures };
 }
