@@ -2,8 +2,10 @@
  * The PostgreSQL red-team slice: statements a model might write (asked to, or tricked into) that
  * try to write, reach files, programs or other servers, change the role or the session, play with
  * the transaction, hold locks, signal, run code, change the server, or exhaust it. Each runs on the
- * warehouse twin's base snapshot with the static checks (L1–L3) off, twice: through the engine as
- * shipped, and through an engine without its text check (what the database alone stops).
+ * warehouse twin's base snapshot with the static checks (L1–L3) off, three times: through the
+ * engine as shipped, through an engine without its text check (what the database alone stops),
+ * and through the simple protocol inside the engine's transaction (the transaction, the role and
+ * the server's settings alone). docs/engine.md tabulates it ({@link sliceTable}).
  *
  * `{sentinel}` in a statement is replaced by a folder every user may write to (mode 0777), so a
  * file the server could write would appear there.
