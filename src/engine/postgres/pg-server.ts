@@ -19,6 +19,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { shownUrl } from './postgres-url.js';
 import { LadderError } from '../../errors.js';
 import { findServerBinaries } from './pg-binaries.js';
 import { ADMIN_ROLE, startPrivateServer, type PrivateServer } from './private-server.js';
@@ -44,6 +45,12 @@ export interface PgServer {
   readonly start?: { readonly ms: number; readonly initialized: boolean; readonly started: boolean };
   /** Gives up the server (a private one stops when its last user goes). */
   release(): Promise<void>;
+  /**
+   * Private server only: starts it again when its postmaster is gone; `true` when it runs again
+   * (see `PrivateServer.revive`).
+   * @throws LadderError `engine_failure` when it cannot be started again.
+   */
+  revive?(): Promise<boolean>;
 }
 
 /** Connects as `role` to `database`; the caller ends the client. */
@@ -103,6 +110,7 @@ async function privateServer(options: ResolvedPostgresEngineOptions): Promise<Pg
         config,
         start: { ms: server.startMs, initialized: server.initialized, started: server.started },
         release: () => server.release(),
+        revive: () => server.revive(),
       };
     } finally {
       await admin.end();
@@ -129,7 +137,7 @@ function rolePasswords(cacheDir: string, key: string): { owner: string; reader: 
 /** A URL's parts, and the URL without its password for messages. */
 function describeUrl(url: string): { config: pg.ClientConfig; shown: string } {
   const parsed = new URL(url);
-  const shown = `${parsed.protocol}//${parsed.username ? `${decodeURIComponent(parsed.username)}@` : ''}${parsed.host}${parsed.pathname}`;
+  const shown = shownUrl(url);
   const sslmode = parsed.searchParams.get('sslmode');
   const socketHost = parsed.searchParams.get('host');
   const config: pg.ClientConfig = {

@@ -65,7 +65,24 @@ export interface PostgresEngine extends Engine {
  * await engine.close();
  */
 export function createPostgresEngine(options?: PostgresEngineOptions): PostgresEngine {
+  return buildEngine(options, true);
+}
+
+/**
+ * A PostgreSQL engine without the text check (step 1 of the boundary): every text goes to the
+ * server as it is, so the red-team slice can show what the database alone stops — the extended
+ * protocol, the read-only transaction, the role and the server's limits. Not part of the package's
+ * API; nothing in the ladder creates one.
+ * @param options - see {@link PostgresEngineOptions}.
+ * @throws LadderError `invalid_option` as {@link createPostgresEngine}.
+ */
+export function createPostgresEngineWithoutTextCheck(options?: PostgresEngineOptions): PostgresEngine {
+  return buildEngine(options, false);
+}
+
+function buildEngine(options: PostgresEngineOptions | undefined, textCheck: boolean): PostgresEngine {
   const resolved = resolvePostgresEngineOptions(options);
+  const check = textCheck ? checkPostgresQueryText : (): undefined => undefined;
   let closed = false;
   let serving: Promise<{ server: PgServer; pool: ConnectionPool }> | undefined;
   const typeInfo = new Map<number, TypeInfo>();
@@ -89,18 +106,11 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
    */
   async function runStatement(job: ResolvedPostgresRequest, text: string, mode: 'prepare' | 'execute', timing: { ms: number } = { ms: 0 }): Promise<StatementOutcome> {
     const { server, pool } = await ready();
-    let connection: PooledConnection;
-    try {
-      connection = await pool.acquire(job.db);
-    } catch (error) {
-      if (error instanceof pg.DatabaseError && error.code === '3D000') {
-        return { ok: false, error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
-      }
-      return { ok: false, error: { code: 'engine_failure', message: `engine failure: cannot connect to database ${job.db}: ${(error as Error).message}` } };
-    }
+    const opened = await begun(server, pool, job);
+    if ('error' in opened) return { ok: false, error: opened.error };
+    const { connection, begin } = opened;
     let healthy = false;
     try {
-      const begin = await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes));
       const pinned = settingsOf(begin);
       const statement = new ExtendedStatement(text, { mode, maxRows: job.maxRows, maxResultBytes: resolved.maxResultBytes });
       const started = performance.now();
@@ -125,6 +135,32 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
     }
   }
 
+  /**
+   * A connection with the statement's transaction begun. An idle connection that broke before its
+   * BEGIN (its backend ended, the server restarted) is closed and a fresh one taken, once: nothing
+   * of the statement was sent yet.
+   */
+  async function begun(server: PgServer, pool: ConnectionPool, job: ResolvedPostgresRequest): Promise<{ connection: PooledConnection; begin: pg.QueryResult | pg.QueryResult[] } | { error: ExecutionError }> {
+    for (let attempt = 1; ; attempt += 1) {
+      let connection: PooledConnection;
+      try {
+        connection = await acquire(server, pool, job.db);
+      } catch (error) {
+        if (error instanceof pg.DatabaseError && error.code === '3D000') {
+          return { error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
+        }
+        return { error: { code: 'engine_failure', message: `engine failure: cannot connect to database ${job.db}: ${(error as Error).message}` } };
+      }
+      try {
+        return { connection, begin: (await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes))) as pg.QueryResult | pg.QueryResult[] };
+      } catch (error) {
+        pool.release(connection, false);
+        if (error instanceof pg.DatabaseError) return { error: postgresError(error) };
+        if (attempt === 2) return { error: { code: 'engine_failure', message: `engine failure: the connection to the server broke (${(error as Error).message}); replaced` } };
+      }
+    }
+  }
+
   function toQueryOutcome(outcome: StatementOutcome, sql: string, elapsedMs: number): ExecutionOutcome {
     if (!outcome.ok) return { ok: false, error: outcome.error };
     const decoders = outcome.fields.map((field) => decoderFor(field.dataTypeID, typeInfo));
@@ -135,7 +171,7 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
   async function execute(request: unknown, mode: 'prepare' | 'execute'): Promise<ExecutionOutcome> {
     ensureOpen();
     const job = resolvePostgresRequest(request, resolved);
-    const refused = checkPostgresQueryText(job.sql);
+    const refused = check(job.sql);
     if (refused !== undefined) return { ok: false, error: refused };
     const timing = { ms: 0 };
     const outcome = await runStatement(job, job.sql, mode, timing);
@@ -154,11 +190,15 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
     async explain(request): Promise<ExplainOutcome> {
       ensureOpen();
       const job = resolvePostgresRequest(request, resolved);
-      const refused = checkPostgresQueryText(job.sql);
+      const refused = check(job.sql);
       if (refused !== undefined) return { ok: false, error: refused };
       // The text check above let one query through; EXPLAIN without ANALYZE does not run it.
-      const outcome = await runStatement({ ...job, maxRows: 1 }, `EXPLAIN (FORMAT JSON) ${job.sql}`, 'execute');
-      if (!outcome.ok) return { ok: false, error: outcome.error };
+      const outcome = await runStatement({ ...job, maxRows: 1 }, `${EXPLAIN_PREFIX}${job.sql}`, 'execute');
+      if (!outcome.ok) {
+        // The server's position counts the prefix; the caller's text does not have it.
+        const { position, ...error } = outcome.error;
+        return { ok: false, error: position !== undefined && position > EXPLAIN_PREFIX.length ? { ...error, position: position - EXPLAIN_PREFIX.length } : error };
+      }
       return { ok: true, result: planOf(outcome.rows[0]?.[0] ?? '[]') };
     },
     async catalog(db: string): Promise<Catalog> {
@@ -169,7 +209,9 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
         if (outcome.error.code === 'db_not_found') throw new LadderError('db_not_found', outcome.error.message);
         throw new LadderError('engine_failure', `cannot read the catalog of ${db}: ${outcome.error.message}`);
       }
-      return catalogOf(outcome.rows);
+      const path = await runStatement({ ...job, maxRows: 1 }, SEARCH_PATH_QUERY, 'execute');
+      if (!path.ok) throw new LadderError('engine_failure', `cannot read the search_path of ${db}: ${path.error.message}`);
+      return catalogOf(outcome.rows, JSON.parse(path.rows[0]?.[0] ?? '[]') as string[]);
     },
     async close() {
       if (closed) return;
@@ -188,8 +230,40 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
   };
 }
 
-/** The transaction every statement runs in, then the pinned values as the server prints them. */
-function beginText(timeoutMs: number, workMemBytes: number): string {
+/**
+ * A connection to `db`; when none can be made and the private server's postmaster is gone (killed
+ * mid-run), the server is started again once and the connection tried again.
+ * @throws the connection's error, or LadderError `engine_failure` naming why the server could not
+ *   be started again.
+ */
+async function acquire(server: PgServer, pool: ConnectionPool, db: string): Promise<PooledConnection> {
+  try {
+    return await pool.acquire(db);
+  } catch (error) {
+    if (server.revive === undefined || error instanceof pg.DatabaseError) throw error;
+    let revived: boolean;
+    try {
+      revived = await server.revive();
+    } catch (failure) {
+      throw new Error(`${(error as Error).message}; the private server is gone and could not be started again: ${(failure as Error).message}`, { cause: failure });
+    }
+    if (!revived) throw error;
+    return pool.acquire(db);
+  }
+}
+
+/** What `explain` puts before the statement. */
+const EXPLAIN_PREFIX = 'EXPLAIN (FORMAT JSON) ';
+
+/**
+ * The transaction every statement runs in (`BEGIN … READ ONLY` and the `SET LOCAL` limits and
+ * pinned settings), then a query of the watched settings' values as the server prints them.
+ * Exported for the red-team slice, which runs statements in the same transaction without the
+ * engine's other lines.
+ * @param timeoutMs - the deadline: `statement_timeout` and `lock_timeout`, ms.
+ * @param workMemBytes - `work_mem`, bytes (at least 64 kB).
+ */
+export function beginText(timeoutMs: number, workMemBytes: number): string {
   const limits: readonly (readonly [string, string])[] = [
     ['statement_timeout', `'${timeoutMs}ms'`],
     ['lock_timeout', `'${timeoutMs}ms'`],
@@ -218,6 +292,11 @@ function changedSetting(before: readonly string[], after: readonly string[]): st
  * Runs the statement with a client-side deadline: at `timeoutMs` a cancel request (the server's
  * `statement_timeout` normally fires at the same moment); {@link CANCEL_GRACE_MS} later the
  * connection is terminated. Either way the outcome is `timeout`.
+ *
+ * Once a cancel request is sent, the connection is never used again (`connectionBroken`): the
+ * request travels on a connection of its own and the server acts on it whenever it arrives, so a
+ * late one would cancel whatever that backend runs next — the rollback, or the next item's
+ * statement. Closing the connection rolls the transaction back and releases its locks.
  */
 async function withDeadline(server: PgServer, connection: PooledConnection, statement: ExtendedStatement, timeoutMs: number): Promise<StatementOutcome> {
   const client = connection.client as pg.Client & { processID?: number; secretKey?: number; connection: { stream: { destroy(): void } } };
@@ -225,8 +304,10 @@ async function withDeadline(server: PgServer, connection: PooledConnection, stat
   let cancelTimer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;
   let terminated = false;
+  let cancelSent = false;
   const killed = new Promise<StatementOutcome>((resolve) => {
     cancelTimer = setTimeout(() => {
+      cancelSent = true;
       void cancelBackend(server, client);
       killTimer = setTimeout(() => {
         terminated = true;
@@ -240,8 +321,10 @@ async function withDeadline(server: PgServer, connection: PooledConnection, stat
     void client.query(statement as unknown as pg.QueryConfig);
     const outcome = await Promise.race([statement.outcome, killed]);
     if (terminated) return { ok: false, error: timeout('the connection did not answer the cancel and was terminated'), connectionBroken: true };
-    if (!outcome.ok && outcome.error.code === 'timeout') return { ok: false, error: timeout('the server cancelled the statement') };
-    return outcome;
+    if (!outcome.ok && outcome.error.code === 'timeout') return { ok: false, error: timeout('the server cancelled the statement'), ...(cancelSent ? { connectionBroken: true } : {}) };
+    if (!cancelSent) return outcome;
+    // The deadline passed before the statement ended: its result came too late, its own error stands.
+    return outcome.ok ? { ok: false, error: timeout('the statement ended after it'), connectionBroken: true } : { ...outcome, connectionBroken: true };
   } finally {
     clearTimeout(cancelTimer);
     clearTimeout(killTimer);
@@ -304,11 +387,39 @@ async function learnTypes(client: pg.Client, outcome: Extract<StatementOutcome, 
 
 interface JsonPlanNode {
   readonly 'Node Type'?: string;
+  readonly Strategy?: string;
+  readonly 'Join Type'?: string;
+  readonly 'Parent Relationship'?: string;
+  readonly 'Subplan Name'?: string;
   readonly 'Relation Name'?: string;
+  readonly 'Index Name'?: string;
+  readonly 'CTE Name'?: string;
+  readonly 'Function Name'?: string;
   readonly Alias?: string;
   readonly 'Plan Rows'?: number;
   readonly 'Total Cost'?: number;
   readonly Plans?: readonly JsonPlanNode[];
+}
+
+/**
+ * A node's first line as PostgreSQL's text EXPLAIN prints it: `Seq Scan on orders o`, `Index Scan
+ * using idx_orders_date on orders o`, `Hash Left Join`, `HashAggregate`, `CTE Scan on counts`.
+ */
+function nodeDetail(node: JsonPlanNode): string {
+  let type = node['Node Type'] ?? 'Unknown';
+  if (type === 'Aggregate' && node.Strategy === 'Hashed') type = 'HashAggregate';
+  else if (type === 'Aggregate' && node.Strategy === 'Sorted') type = 'GroupAggregate';
+  else if (type === 'Aggregate' && node.Strategy === 'Mixed') type = 'MixedAggregate';
+  const join = node['Join Type'];
+  if (join !== undefined && join !== 'Inner' && /Join|Nested Loop/.test(type)) type = type === 'Nested Loop' ? `Nested Loop ${join} Join` : type.replace(/ Join$/, ` ${join} Join`);
+  const index = node['Index Name'];
+  const relation = node['Relation Name'] ?? node['CTE Name'] ?? node['Function Name'];
+  const alias = node.Alias !== undefined && node.Alias !== relation ? ` ${node.Alias}` : '';
+  if (type === 'Bitmap Index Scan') return `${type} on ${index ?? '?'}`;
+  const using = index !== undefined ? ` using ${index}` : '';
+  if (relation !== undefined) return `${type}${using} on ${relation}${alias}`;
+  if (type === 'Subquery Scan' && node.Alias !== undefined) return `${type} on ${node.Alias}`;
+  return `${type}${using}`;
 }
 
 /** `EXPLAIN (FORMAT JSON)` as plan steps (a tree by `parent`) and the relations it reads. */
@@ -318,12 +429,14 @@ function planOf(json: string): { plan: PlanStep[]; tablesRead: string[]; doubleQ
   const walk = (node: JsonPlanNode, parent: number): void => {
     const id = plan.length + 1;
     const relation = node['Relation Name'];
-    const alias = node.Alias !== undefined && node.Alias !== relation ? ` ${node.Alias}` : '';
+    const relationship = node['Parent Relationship'];
     plan.push({
       id,
       parent,
-      detail: `${node['Node Type'] ?? 'Unknown'}${relation !== undefined ? ` on ${relation}${alias}` : ''}`,
+      detail: nodeDetail(node),
       ...(relation !== undefined ? { relation } : {}),
+      ...(node['Index Name'] !== undefined ? { index: node['Index Name'] } : {}),
+      ...((relationship === 'SubPlan' || relationship === 'InitPlan') && node['Subplan Name'] !== undefined ? { subplan: node['Subplan Name'] } : {}),
       ...(node['Plan Rows'] !== undefined && node['Total Cost'] !== undefined ? { estimate: { rows: node['Plan Rows'], cost: node['Total Cost'] } } : {}),
     });
     if (relation !== undefined) tables.add(relation.toLowerCase());
@@ -334,16 +447,23 @@ function planOf(json: string): { plan: PlanStep[]; tablesRead: string[]; doubleQ
   return { plan, tablesRead: [...tables].sort(), doubleQuoteFallback: false };
 }
 
-/** Tables and views the reader may read, outside the system schemas, with their columns in order. */
+/**
+ * Tables, views and materialized views the reader may read, outside the system schemas: those in a
+ * schema it has USAGE on, with the columns it may SELECT (column privileges included), in order.
+ */
 const CATALOG_QUERY = `SELECT n.nspname AS schema, c.relname AS name, c.relkind::text AS kind, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type,
   EXISTS (SELECT FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary AND a.attnum = ANY (i.indkey)) AS pk
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
 WHERE c.relkind IN ('r', 'p', 'f', 'v', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
-  AND has_table_privilege(c.oid, 'SELECT')
+  AND has_schema_privilege(n.oid, 'USAGE') AND has_column_privilege(c.oid, a.attnum, 'SELECT')
 ORDER BY n.nspname, c.oid, a.attnum`;
 
-function catalogOf(rows: readonly (readonly (string | null)[])[]): Catalog {
+/** The schemas an unqualified name is looked up in, in order, as the reader's session resolves them. */
+const SEARCH_PATH_QUERY = 'SELECT to_json(current_schemas(false))::text';
+
+/** The catalog rows as a {@link Catalog}, with the session's search path. */
+function catalogOf(rows: readonly (readonly (string | null)[])[], searchPath: readonly string[]): Catalog {
   const tables = new Map<string, { name: string; kind: 'table' | 'view'; schema: string; columns: { name: string; type: string; primaryKey: boolean }[] }>();
   for (const [schema, name, kind, column, type, pk] of rows) {
     const key = `${schema}\u0000${name}`;
@@ -354,5 +474,5 @@ function catalogOf(rows: readonly (readonly (string | null)[])[]): Catalog {
     }
     table.columns.push({ name: column!, type: type ?? '', primaryKey: pk === 't' });
   }
-  return { tables: [...tables.values()] as CatalogTable[] };
+  return { tables: [...tables.values()] as CatalogTable[], searchPath };
 }
