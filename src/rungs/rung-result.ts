@@ -15,6 +15,8 @@
  * | diagnostics (`components`, `exactMatch`, `astDistance`, `schemaLinking`, `resultSimilarity`) | — | their own keys | never |
  */
 
+import { escapeControls } from '../format.js';
+
 /**
  * The ladder's rungs, in the order they run. The first three are the gates (see
  * {@link GATE_IDS}); the rest execute. Adding a rung: its id here (in ladder order), its named
@@ -114,12 +116,15 @@ export function createRungResult<D>(
     Partial<Pick<RungResult<D>, 'score' | 'issues' | 'namedScores'>>,
 ): RungResult<D> {
   const score = fields.score ?? (fields.status === 'pass' ? 1 : 0);
+  // Reasons and issues quote the model's SQL and the database's values: no control character
+  // reaches a terminal, a report or promptfoo's table as it is.
+  const issues = (fields.issues ?? []).map((issue) => (escapeControls(issue.message) === issue.message ? issue : { ...issue, message: escapeControls(issue.message) }));
   return Object.freeze({
     rung: fields.rung,
     status: fields.status,
     score,
-    reason: fields.reason,
-    issues: fields.issues ?? [],
+    reason: escapeControls(fields.reason),
+    issues,
     namedScores: fields.namedScores ?? {},
     details: fields.details,
   });

@@ -137,10 +137,11 @@ function compileQuery(connection: Connection, sql: string, mode: DoubleQuoteMode
     try {
       statement = connection.prepare(text);
     } catch (error) {
-      const message = errorText(error);
-      const name = mode === 'legacy' && round < MAX_FALLBACK_ROUNDS ? missingColumnName(message) : undefined;
+      // The name is read from SQLite's own words; the message handed out is escaped (errorText).
+      const raw = error instanceof Error ? error.message : String(error);
+      const name = mode === 'legacy' && round < MAX_FALLBACK_ROUNDS ? missingColumnName(raw) : undefined;
       const rewritten = name === undefined ? undefined : rewriteDoubleQuoted(text, name);
-      if (rewritten === undefined) return sqliteError(message);
+      if (rewritten === undefined) return sqliteError(errorText(error));
       text = rewritten;
       fallback = true;
       continue;
