@@ -13,7 +13,6 @@
  * anything else that makes reading one item throw. A byte-order mark at the start of the file is
  * skipped.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode, YAMLMap } from 'yaml';
@@ -22,6 +21,7 @@ import type { DatasetError, DatasetItem, LoadedDataset } from './item.js';
 import { makeError, makeFileError, validateRecord } from './validate.js';
 import type { RecordLocation } from './validate.js';
 import { errorText } from '../format.js';
+import { readUserTextAsync } from '../files/user-file.js';
 
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset, SourceLocation, TagValue } from './item.js';
 
@@ -54,12 +54,7 @@ export async function loadDataset(file: string): Promise<LoadedDataset> {
       `${file}: unsupported dataset extension "${extension}"; expected one of ${[...YAML_EXTENSIONS, ...JSONL_EXTENSIONS].join(', ')}`,
     );
   }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new LadderError('dataset_invalid', `${file}: cannot read dataset: ${(error as Error).message}`, { cause: error });
-  }
+  let text = await readUserTextAsync(file, { what: 'dataset', code: 'dataset_invalid' });
   // A UTF-8 byte-order mark is not part of the first item.
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   const records = JSONL_EXTENSIONS.includes(extension) ? readJsonl(file, text) : readYaml(file, text);
