@@ -1,9 +1,10 @@
 /**
- * `answerGrounding` assertion: L7 alone. When the provider returns JSON `{ "sql", "answer" }`, runs
- * the predicted SQL on the item's first snapshot and checks every number of the prose answer
- * against the rows (src/answer/ground.ts): within the stated precision, percentages as fractions or
+ * `answerGrounding` assertion: L7, as the ladder runs it. When the provider returns JSON
+ * `{ "sql", "answer" }`, L4 runs the predicted SQL on the item's snapshots (with no gold, the item
+ * is unscored but the prediction still runs) and L7 checks every number of the prose answer
+ * against the rows it returned on the first snapshot (src/answer/ground.ts): within the stated precision, percentages as fractions or
  * simple derivations, numbers of the question (`vars.question`) or the SQL as context. No prose
- * answer → skipped (passes, no named score). Named score: `L7_answer`.
+ * answer, or a prediction that did not run → skipped (passes, no named score). Named score: `L7_answer`.
  *
  * Optional LLM faithfulness judge (`judge`), off by default. It is called only with a configured
  * provider — `judge.provider`, else the grading provider of the test (`options.provider`, e.g. in
@@ -31,19 +32,17 @@
  */
 import { LadderError } from '../src/errors.js';
 import { describeReceived, optionReader } from '../src/options.js';
-import type { Row } from '../src/engine/engine.js';
 import { DEFAULT_JUDGE_MAX_ROWS, runFaithfulnessJudge } from '../src/judge/faithfulness.js';
 import type { FaithfulnessJudgement, JudgeProvider } from '../src/judge/faithfulness.js';
-import { checkAnswerGrounding, readGroundingOptions } from '../src/rungs/answer.js';
+import { readGroundingOptions } from '../src/rungs/answer.js';
 import type { AnswerGroundingDetails } from '../src/rungs/answer.js';
-import { createRungResult, createSkippedResult } from '../src/rungs/rung-result.js';
+import { createRungResult } from '../src/rungs/rung-result.js';
 import type { RungResult } from '../src/rungs/rung-result.js';
 import type { GroundingOptions } from '../src/answer/ground.js';
-import { parseProviderOutput } from '../src/sql/provider-output.js';
 import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
 import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
 import { configReader } from '../src/promptfoo/config.js';
-import { firstDatabase, runRungAssertion } from '../src/promptfoo/rung-assertion.js';
+import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
 import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
 
 const GROUNDING_OPTIONS = ['relativeTolerance', 'derivations', 'maxDerivationCells', 'decimalText'] as const;
@@ -140,46 +139,43 @@ export function withJudgement(result: RungResult<AnswerGroundingDetails | null>,
   });
 }
 
-/** The spec, for one provider output (the prose answer is read from it). */
-function specFor(prose: string | undefined): RungAssertionSpec {
-  return {
-    file: FILE,
-    rung: 'answer',
-    options: [...COMMON_OPTIONS, ...GROUNDING_OPTIONS, 'judge'],
-    needsDatabase: true,
-    run: async ({ sql, item, engine, context }) => {
-      const { grounding, judge } = readAnswerGroundingConfig(context.config);
-      if (prose === undefined || prose.trim() === '') return createSkippedResult('answer', 'the output has no prose answer');
-      const db = firstDatabase(item);
-      if (db === undefined) return createSkippedResult('answer', 'no snapshot to read rows from');
-      const outcome = await engine.execute({ db, sql });
-      if (!outcome.ok) return createSkippedResult('answer', `the prediction returned no rows to ground the answer in (${outcome.error.code}: ${outcome.error.message})`);
-      const question = typeof context.vars?.['question'] === 'string' ? context.vars['question'] : undefined;
-      const rows: readonly Row[] = outcome.result.rows;
-      const result = checkAnswerGrounding({ answer: prose, rows, columns: outcome.result.columns, sql, options: grounding, ...(question !== undefined ? { question } : {}) });
-      if (judge === null) return result;
-      const provider = await resolveJudgeProvider(judge.provider, context);
-      if (provider === undefined) return withJudgement(result, { ran: false, reason: 'no grading provider configured (config.judge.provider or the test options.provider)' });
-      const judgement = await runFaithfulnessJudge(
-        provider,
-        {
-          answer: prose,
-          rows,
-          columns: outcome.result.columns,
-          sql,
-          ...(question !== undefined ? { question } : {}),
-          ungroundedNumbers: (result.details?.numbers ?? []).filter((n) => n.status === 'ungrounded').map((n) => n.text),
-        },
-        judge.maxRows,
-      );
-      const { tokenUsage: _tokenUsage, ...kept } = judgement;
-      return withJudgement(result, { ran: true, ...kept });
-    },
-  };
-}
+/** The spec (exported for tests): L4 and L7 of the ladder, L7 reported (then the judge, when on). */
+export const ANSWER_GROUNDING_ASSERTION: RungAssertionSpec = {
+  file: FILE,
+  rung: 'answer',
+  only: ['execution', 'answer'],
+  table: { answer: true },
+  options: [...COMMON_OPTIONS, 'policy', 'gold_result_ordered', ...GROUNDING_OPTIONS, 'judge'],
+  needsDatabase: true,
+  input: ({ context }) => ({ answerOptions: readAnswerGroundingConfig(context.config).grounding }),
+  after: async (result, ladder, { context, item }) => {
+    const { judge } = readAnswerGroundingConfig(context.config);
+    const prose = ladder.answer.kind === 'sql' ? ladder.answer.answer : undefined;
+    // The rows L7 grounded the answer in: the prediction's first run, as L4 ran it.
+    const run = ladder.results.execution?.details?.predictedRuns[0];
+    if (judge === null || result.status === 'skipped' || prose === undefined || run === undefined || !run.ok) return result;
+    const grounded = result as RungResult<AnswerGroundingDetails | null>;
+    const provider = await resolveJudgeProvider(judge.provider, context);
+    if (provider === undefined) return withJudgement(grounded, { ran: false, reason: 'no grading provider configured (config.judge.provider or the test options.provider)' });
+    const sql = ladder.answer.kind === 'sql' ? ladder.answer.sql : '';
+    const judgement = await runFaithfulnessJudge(
+      provider,
+      {
+        answer: prose,
+        rows: run.rows,
+        columns: run.columns,
+        sql,
+        ...(item.question !== undefined ? { question: item.question } : {}),
+        ungroundedNumbers: (grounded.details?.numbers ?? []).filter((n) => n.status === 'ungrounded').map((n) => n.text),
+      },
+      judge.maxRows,
+    );
+    const { tokenUsage: _tokenUsage, ...kept } = judgement;
+    return withJudgement(grounded, { ran: true, ...kept });
+  },
+};
 
 /** promptfoo assertion: L7 answer grounding (plus the optional judge) on the provider output. */
 export function answerGrounding(output: unknown, context: AssertionContext): Promise<GradingResult> {
-  const parsed = parseProviderOutput(output);
-  return runRungAssertion(specFor(parsed.kind === 'sql' ? parsed.answer : undefined), output, context);
+  return runRungAssertion(ANSWER_GROUNDING_ASSERTION, output, context);
 }

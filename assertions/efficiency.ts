@@ -1,10 +1,11 @@
 /**
- * `efficiency` assertion: L6 alone. Runs L4 first (the prediction must return a gold's result on
- * every snapshot, under `config.policy`); only then compares the predicted and gold plans on the
- * first snapshot: deterministic proxies and an estimated cost from `EXPLAIN QUERY PLAN` and
+ * `efficiency` assertion: L6, after the ladder's L4 (the prediction must return a gold's result on
+ * every snapshot, under `config.policy`, the item's row order and `as_of_date`); only then compares
+ * the predicted and gold plans (the SQL as L4 ran it) on the first snapshot: deterministic proxies and an estimated cost from `EXPLAIN QUERY PLAN` and
  * `sqlite_stat1` (src/efficiency), failing when the predicted estimate exceeds `budgetFactor` × the
- * gold's. After a failed L4 the rung is skipped (passes, no named score): a wrong query that
- * returns nothing fast must not look efficient. Named score: `L6_efficiency`.
+ * gold's. After an L4 that did not pass (or an item without gold) the rung is skipped (passes, no
+ * named score), its reason naming L4's status: a wrong query that returns nothing fast must not
+ * look efficient. Named score: `L6_efficiency`.
  *
  * Options (besides src/promptfoo/config.ts's common ones and `policy`):
  * | option | type | default | meaning |
@@ -20,18 +21,14 @@
  *     config: { budgetFactor: 3, failOnProxies: [scansWhereGoldUsesIndex] }
  * ```
  */
-import { checkExecution } from '../src/rungs/execution.js';
-import { readEfficiencyOptions, runEfficiencyRung } from '../src/rungs/efficiency.js';
+import { readEfficiencyOptions } from '../src/rungs/efficiency.js';
 import type { EfficiencyOptions } from '../src/rungs/efficiency.js';
-import { createRungResult } from '../src/rungs/rung-result.js';
 import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
 import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
 import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
 import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
-import { sharedEfficiencyCache, sharedGoldCache } from '../src/promptfoo/runtime.js';
 
 const OWN_OPTIONS = ['budgetFactor', 'failOnProxies', 'timing'] as const;
-const FILE = 'assertions/efficiency.ts:efficiency';
 
 /**
  * Reads this assertion's own options from `config`.
@@ -43,35 +40,15 @@ export function readEfficiencyConfig(config: Readonly<Record<string, unknown>> |
   return readEfficiencyOptions(own, { name: 'config' });
 }
 
-/** The spec (exported for tests). */
+/** The spec (exported for tests): L4 and L6 of the ladder, L6 reported. */
 export const EFFICIENCY_ASSERTION: RungAssertionSpec = {
-  file: FILE,
+  file: 'assertions/efficiency.ts:efficiency',
   rung: 'efficiency',
-  options: [...COMMON_OPTIONS, 'policy', ...OWN_OPTIONS],
+  only: ['execution', 'efficiency'],
+  table: { efficiency: true },
+  options: [...COMMON_OPTIONS, 'policy', 'gold_result_ordered', ...OWN_OPTIONS],
   needsDatabase: true,
-  run: async ({ sql, item, options, engine, context }) => {
-    const efficiencyOptions = readEfficiencyConfig(context.config);
-    if (item.golds.length === 0) return createRungResult({ rung: 'efficiency', status: 'skipped', reason: 'no gold SQL: the item is unscored', details: null, score: 0 });
-    const execution = await checkExecution({
-      predictedSql: sql,
-      golds: item.golds,
-      snapshots: item.snapshots,
-      engine,
-      policy: options.policy,
-      cache: sharedGoldCache(),
-      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
-    });
-    const result = await runEfficiencyRung({
-      sql,
-      golds: item.golds,
-      snapshots: item.snapshots,
-      engine,
-      execution,
-      options: { ...efficiencyOptions, ...(options.doubleQuotes ? { doubleQuotes: options.doubleQuotes } : {}) },
-      cache: sharedEfficiencyCache(),
-    });
-    return result.status === 'skipped' && execution.status !== 'pass' ? { ...result, reason: `${result.reason}: ${execution.reason}` } : result;
-  },
+  input: ({ context }) => ({ efficiencyOptions: readEfficiencyConfig(context.config) }),
 };
 
 /** promptfoo assertion: L6 efficiency (after L4) on the provider output. */

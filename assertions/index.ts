@@ -23,8 +23,13 @@ import { schemaLinking } from './schema-linking.js';
 import { resultSimilarity } from './result-similarity.js';
 import { efficiency } from './efficiency.js';
 import { answerGrounding } from './answer-grounding.js';
+import type { AssertionName } from '../src/rungs/scores.js';
+import type { AssertionFunction } from '../src/promptfoo/adapter.js';
 
-/** The assertion functions by name (`package:text2sql-ladder:assertions.<name>`). */
+/**
+ * The assertion functions by name (`package:text2sql-ladder:assertions.<name>`): one per score of
+ * the score table that has an assertion (src/rungs/scores.ts), checked by the compiler.
+ */
 export const assertions = {
   ladder,
   syntax,
@@ -38,6 +43,6 @@ export const assertions = {
   resultSimilarity,
   efficiency,
   answerGrounding,
-} as const;
+} as const satisfies Record<AssertionName, AssertionFunction>;
 
 export { ladder, syntax, schema, safety, execution, components, exactMatch, astDistance, schemaLinking, resultSimilarity, efficiency, answerGrounding };

@@ -20,25 +20,24 @@
  *       efficiency: true                                   # L6, off by default
  * ```
  */
-import { runLadder } from '../src/rungs/ladder.js';
 import { createLadderRungs, executionFacts } from '../src/rungs/ladder-rungs.js';
 import { guardAssertion } from '../src/promptfoo/adapter.js';
 import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
 import { COMMON_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js';
-import { missingOutputOf, readItem } from '../src/promptfoo/item.js';
+import { readItem } from '../src/promptfoo/item.js';
+import { runItemLadder } from '../src/promptfoo/item-ladder.js';
 import { effectiveFixtureLocation, promptfooConfigDir, readFixtureLocation } from '../src/promptfoo/fixture-location.js';
 import { optionReader } from '../src/options.js';
 import { ladderScoreNames, toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
-import { getSharedEngine, promptfooRuntime, sharedCatalogCache, sharedEfficiencyCache, sharedGoldCache, withRequestDefaults } from '../src/promptfoo/runtime.js';
-import { withCachedCatalogs } from '../src/runtime/catalog-cache.js';
+import { promptfooRuntime } from '../src/promptfoo/runtime.js';
 import { createSemanticRung } from '../src/semantic/semantic-rung.js';
-import { safetyPolicyFor } from './safety.js';
+import { OPTIONAL_RUNG_IDS } from '../src/rungs/scores.js';
 
 /** This assertion's file, named in misuse errors. */
 export const LADDER_FILE = 'assertions/ladder.ts:ladder';
 
 /** The options the ladder accepts (src/promptfoo/config.ts). */
-export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', 'semantic', 'efficiency', 'answer', 'answerInEndToEnd', 'gold_result_ordered'] as const;
+export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', ...OPTIONAL_RUNG_IDS, 'answerInEndToEnd', 'gold_result_ordered'] as const;
 
 /** promptfoo assertion: the whole ladder on the provider output. */
 export function ladder(output: unknown, context: AssertionContext): Promise<GradingResult> {
@@ -46,48 +45,30 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
     const ctx = context ?? {};
     const options = readAssertionOptions(ctx.config, LADDER_OPTIONS);
     const item = await readItem(ctx, true);
-    const missing = missingOutputOf(ctx);
-    const safety = item.expectedBehavior === 'answer' ? await safetyPolicyFor(options, item) : undefined;
-    // L2 reads the first snapshot's catalog on every row: the process reads it once per file.
-    const engine = withCachedCatalogs(
-      withRequestDefaults(getSharedEngine(), {
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
-      }),
-      sharedCatalogCache(),
-    );
+    const switchedOn = Object.fromEntries(OPTIONAL_RUNG_IDS.map((id) => [id, options[id] !== undefined]));
     const semantic = options.semantic !== undefined && item.expectedBehavior === 'answer' ? createSemanticRung(options.semantic, promptfooRuntime().semantic()) : undefined;
     // The fixture's declared invariants come from the same folder its snapshots were resolved in.
     const location = effectiveFixtureLocation(readFixtureLocation(optionReader(ctx.config, { prefix: 'config.' }), promptfooConfigDir()));
     const invariants = semantic !== undefined && item.db !== undefined ? await promptfooRuntime().fixtureInvariants(item.db, location) : undefined;
-    const result = await runLadder(
-      {
-        output,
-        expectedBehavior: item.expectedBehavior,
-        golds: item.golds,
-        snapshots: item.snapshots,
-        dialect: options.dialect,
-        engine,
-        comparisonPolicy: options.policy,
-        executionCache: sharedGoldCache(),
-        efficiencyCache: sharedEfficiencyCache(),
-        ...(missing !== undefined ? { missingOutput: missing } : {}),
-        ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
-        ...(safety !== undefined ? { safetyPolicy: safety } : {}),
-        ...(item.goldOrdered !== undefined ? { goldOrdered: item.goldOrdered } : {}),
+    const result = await runItemLadder({
+      output,
+      context: ctx,
+      item,
+      options,
+      // Every optional rung of the score table whose option is on; L5 as the entry made above.
+      rungs: createLadderRungs({ ...switchedOn, semantic: semantic ?? false, answerInEndToEnd: options.answerInEndToEnd }),
+      extra: {
         ...(options.efficiency !== undefined ? { efficiencyOptions: options.efficiency } : {}),
         ...(options.answer !== undefined ? { answerOptions: options.answer } : {}),
-        ...(item.question !== undefined ? { question: item.question } : {}),
-        ...(item.asOfDate !== undefined ? { asOfDate: item.asOfDate } : {}),
         ...(invariants !== undefined ? { invariants } : {}),
       },
-      createLadderRungs({ efficiency: options.efficiency !== undefined, answer: options.answer !== undefined, answerInEndToEnd: options.answerInEndToEnd, ...(semantic !== undefined ? { semantic } : {}) }),
-    );
+    });
     return toLadderGradingResult(result, {
       id: item.id,
       snapshots: item.snapshots.map((snapshot) => snapshot.name),
       facts: executionFacts(result.results.execution),
-      scoreNames: ladderScoreNames({ semantic: options.semantic !== undefined, efficiency: options.efficiency !== undefined, answer: options.answer !== undefined }),
+      scoreNames: ladderScoreNames(switchedOn),
+      ...(item.role !== undefined ? { role: item.role } : {}),
     });
   });
 }

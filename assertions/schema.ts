@@ -9,7 +9,6 @@
  *     value: file://assertions/schema.ts:schema          # or package:text2sql-ladder:assertions.schema
  * ```
  */
-import { runGate } from '../src/rungs/gates.js';
 import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
 import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
 import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
@@ -21,9 +20,6 @@ export const SCHEMA_ASSERTION: RungAssertionSpec = {
   rung: 'schema',
   options: COMMON_OPTIONS,
   needsDatabase: true,
-  // The catalog of the first snapshot; on SQLite, L1's prepare vouches for texts the AST layer
-  // cannot read (engineAccepted, from the gate runner).
-  run: ({ gateInput }) => runGate('schema', gateInput),
 };
 
 /** promptfoo assertion: L2 schema existence on the provider output. */

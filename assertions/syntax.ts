@@ -9,7 +9,6 @@
  *     value: file://assertions/syntax.ts:syntax          # or package:text2sql-ladder:assertions.syntax
  * ```
  */
-import { runGate } from '../src/rungs/gates.js';
 import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
 import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
 import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
@@ -21,8 +20,6 @@ export const SYNTAX_ASSERTION: RungAssertionSpec = {
   rung: 'syntax',
   options: COMMON_OPTIONS,
   needsDatabase: false,
-  // SQLite's prepare decides when the engine runs the dialect and the item has a database.
-  run: ({ gateInput }) => runGate('syntax', gateInput),
 };
 
 /** promptfoo assertion: L1 syntax on the provider output. */

@@ -30,6 +30,7 @@ import { loadTests, type PromptfooTestCase } from '../src/promptfoo/dataset-test
 import ReplayProvider from '../src/promptfoo/replay-provider.js';
 import { closeSharedEngine } from '../src/promptfoo/runtime.js';
 import type { BenchReport } from './report.js';
+import { END_TO_END, SCORES } from '../src/rungs/scores.js';
 
 /** promptfoo's default number of rows evaluated at once. */
 const PROMPTFOO_CONCURRENCY = 4;
@@ -115,19 +116,20 @@ export async function run(): Promise<BenchReport> {
     const figures: Record<string, number> = { rows: rows.length, ...times };
     lines.push(`${tests.length} tests x ${providers.length} providers, ${PROMPTFOO_CONCURRENCY} rows at a time`);
     lines.push(`L5 off ${times.offSeconds.toFixed(1)} s; L5 on, empty suite cache ${times.onColdSeconds.toFixed(1)} s (${times.coldVsOffRatio.toFixed(1)}x); L5 on, warm cache ${times.onWarmSeconds.toFixed(1)} s (${times.warmVsOffRatio.toFixed(1)}x); the search's share: warm with the search ${times.onWarmSeconds.toFixed(1)} s vs warm suite only (search: false) ${times.warmSuiteOnlySeconds.toFixed(1)} s (${times.searchOnVsOffRatio.toFixed(1)}x)`);
+    const [l4, l5] = [SCORES.execution.scoreName, SCORES.semantic.scoreName];
     for (const { label } of providers) {
       const score = (p: PassOutcome, name: string): number =>
-        p.rows.filter((r) => r.provider === label && (name === 'end_to_end' ? r.result.namedScores?.[name] === 1 : statusOf(r.result, name) === 'pass')).length;
+        p.rows.filter((r) => r.provider === label && (name === END_TO_END ? r.result.namedScores?.[name] === 1 : statusOf(r.result, name) === 'pass')).length;
       const rejected = (p: PassOutcome): string[] =>
-        p.rows.filter((r) => r.provider === label && statusOf(r.result, 'L5_semantic') === 'fail').map((r) => `${r.id} (${rejectedBy(r.result)})`);
-      const l5Scored = cold.rows.filter((r) => r.provider === label && ['pass', 'fail'].includes(statusOf(r.result, 'L5_semantic') ?? '')).length;
+        p.rows.filter((r) => r.provider === label && statusOf(r.result, l5) === 'fail').map((r) => `${r.id} (${rejectedBy(r.result)})`);
+      const l5Scored = cold.rows.filter((r) => r.provider === label && ['pass', 'fail'].includes(statusOf(r.result, l5) ?? '')).length;
       lines.push(
-        `${label}: L4 pass ${score(offPass, 'L4_execution')}, L5 pass ${score(cold, 'L5_semantic')}/${l5Scored} (warm ${score(warm, 'L5_semantic')}), end_to_end off ${score(offPass, 'end_to_end')} / on ${score(cold, 'end_to_end')} of ${tests.length}; L5 rejects ${rejected(cold).join(', ') || 'none'}${rejected(warm).join(',') === rejected(cold).join(',') ? '' : ` (warm: ${rejected(warm).join(', ')})`}`,
+        `${label}: L4 pass ${score(offPass, l4)}, L5 pass ${score(cold, l5)}/${l5Scored} (warm ${score(warm, l5)}), end_to_end off ${score(offPass, END_TO_END)} / on ${score(cold, END_TO_END)} of ${tests.length}; L5 rejects ${rejected(cold).join(', ') || 'none'}${rejected(warm).join(',') === rejected(cold).join(',') ? '' : ` (warm: ${rejected(warm).join(', ')})`}`,
       );
-      figures[`${label}L4Pass`] = score(offPass, 'L4_execution');
-      figures[`${label}L5Pass`] = score(cold, 'L5_semantic');
-      figures[`${label}EndToEndOff`] = score(offPass, 'end_to_end');
-      figures[`${label}EndToEndOn`] = score(cold, 'end_to_end');
+      figures[`${label}L4Pass`] = score(offPass, l4);
+      figures[`${label}L5Pass`] = score(cold, l5);
+      figures[`${label}EndToEndOff`] = score(offPass, END_TO_END);
+      figures[`${label}EndToEndOn`] = score(cold, END_TO_END);
     }
     lines.push(`load average before / after: ${loadBefore} / ${loadAfter}`);
     return { name: 'semantic-main-job', lines, figures };

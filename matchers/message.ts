@@ -24,6 +24,7 @@
 import type { MatcherState } from 'vitest';
 import type { RungIssue, RungResult } from '../src/rungs/rung-result.js';
 import { formatPipeTable, truncateCounted } from '../src/format.js';
+import { scoreLabelOf } from '../src/rungs/scores.js';
 
 /** What a matcher knows when it builds its message. */
 export interface MatcherMessageParts {
@@ -58,17 +59,6 @@ export interface MatcherOutcome {
   /** Builds the failure message; called only when the assertion fails. */
   readonly message: () => string;
 }
-
-/** Ladder step labels used in verdict lines, keyed by rung id. */
-const RUNG_LABELS: Readonly<Record<string, string>> = {
-  syntax: 'L1 syntax',
-  schema: 'L2 schema',
-  safety: 'L3 safety',
-  execution: 'L4 execution',
-  semantic: 'L5 semantic',
-  efficiency: 'L6 efficiency',
-  answer: 'L7 answer grounding',
-};
 
 /**
  * Turns a rung result into vitest's matcher result, deciding the verdict once:
@@ -123,7 +113,7 @@ export function formatMatcherMessage(state: MatcherState, parts: MatcherMessageP
  * `unscored`), ending with the rung's reason.
  */
 export function formatVerdict(result: RungResult): string {
-  const label = RUNG_LABELS[result.rung] ?? result.rung;
+  const label = scoreLabelOf(result.rung);
   const word = result.status === 'pass' ? 'passed' : result.status === 'fail' ? 'failed' : result.status;
   return `${label} ${word}: ${truncateCounted(result.reason, MAX_MESSAGE_LINE_CHARS)}`;
 }

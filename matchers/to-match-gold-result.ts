@@ -1,20 +1,22 @@
 /**
  * `toMatchGoldResult(goldOrGolds, { db | snapshots, policy?, timeoutMs?, semantic? })` — L4
  * execution accuracy: the received SQL returns the gold's result on every snapshot, for at least
- * one gold, under an explicit comparison policy. Calls the L4 rung (`checkExecution`,
- * src/rungs/execution.ts) on the matchers' shared engine, as the promptfoo `execution` assertion
- * does. With `semantic`, a passed L4 is followed by L5 (`checkSemantic`,
- * src/semantic/check-semantic.ts: the distilled test suite, then the counterexample search), and a
- * refutation prints the witness database and both results as tables. The L5 code (and the yaml
- * reader of an invariants manifest) is imported only by a call that uses `semantic`.
+ * one gold, under an explicit comparison policy. Runs the ladder's L4 (`runLadder` with
+ * `only: ['execution']`, src/rungs/ladder.ts) on the matchers' shared engine, as the promptfoo
+ * `execution` assertion does. With `semantic`, the ladder runs L4 and L5 (the distilled test suite,
+ * then the counterexample search, after a passed L4), and a refutation prints the witness database
+ * and both results as tables. The L5 code (and the yaml reader of an invariants manifest) is
+ * imported only by a call that uses `semantic`.
  */
 import type { MatcherState } from 'vitest';
 import type { Verdict } from '../src/compare/compare-results.js';
 import { PRESETS, resolvePolicy } from '../src/compare/policy.js';
 import type { ComparisonPolicy, PolicyInput, PresetName } from '../src/compare/policy.js';
 import { snapshotNameOf, type Snapshot } from '../src/fixtures/snapshot.js';
-import { checkExecution } from '../src/rungs/execution.js';
+import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import type { ExecutionDetails, SnapshotVerdict } from '../src/rungs/execution.js';
+import { runLadder } from '../src/rungs/ladder.js';
+import { createLadderRungs } from '../src/rungs/ladder-rungs.js';
 import type { RungResult } from '../src/rungs/rung-result.js';
 import { argumentTypeError, isPlainObject, matcherTypeError, rejectUnknownOptions } from './arguments.js';
 import { matcherRuntime } from './matcher-engine.js';
@@ -115,41 +117,40 @@ export async function toMatchGoldResult(
   const semantic = await readSemantic(given['semantic']);
 
   const runtime = matcherRuntime();
-  const result = await checkExecution({
-    predictedSql: received,
-    golds,
-    snapshots,
-    engine: runtime.engine(),
-    policy,
-    // Gold results are shared across matcher calls only for snapshots with a checksum: a test may
-    // rewrite a database file in place under the same path.
-    ...(snapshots.every((snapshot) => snapshot.checksum !== undefined) ? { cache: runtime.goldCache } : {}),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-  });
+  // L5's rung and its message's witness tables: imported only when L5 is on.
+  const l5 = semantic === undefined ? undefined : await Promise.all([import('../src/semantic/semantic-rung.js'), import('../src/semantic/witness-format.js')]);
+  const ladder = await runLadder(
+    {
+      sql: received,
+      expectedBehavior: 'answer',
+      golds,
+      snapshots,
+      dialect: 'sqlite',
+      engine: runtime.engine(),
+      comparisonPolicy: policy,
+      // Gold results are shared across matcher calls only for snapshots with a checksum: a test may
+      // rewrite a database file in place under the same path.
+      executionCache: snapshots.every((snapshot) => snapshot.checksum !== undefined) ? runtime.goldCache : new GoldResultCache(),
+      ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }),
+      ...(semantic === undefined ? {} : { invariants: semantic.invariants }),
+      only: semantic === undefined ? ['execution'] : ['execution', 'semantic'],
+    },
+    createLadderRungs(l5 === undefined || semantic === undefined ? {} : { semantic: l5[0].createSemanticRung(semantic.options, runtime.semantic()) }),
+  );
+  const result = ladder.results.execution as RungResult<ExecutionDetails>;
 
   // The message shows column names, which L4's details carry beside the positions.
   const names = columnNames(result);
-  if (semantic !== undefined && result.status === 'pass') {
-    const [{ checkSemantic }, witnessFormat] = await Promise.all([import('../src/semantic/check-semantic.js'), import('../src/semantic/witness-format.js')]);
-    const l5 = await checkSemantic({
-      predictedSql: received,
-      golds,
-      snapshots,
-      invariants: semantic.invariants,
-      engine: runtime.engine(),
-      policy,
-      options: semantic.options,
-      service: runtime.semantic(),
-      ...(snapshots.every((snapshot) => snapshot.checksum !== undefined) ? { goldCache: runtime.goldCache } : {}),
-    });
+  const l5Result = ladder.results.semantic;
+  if (l5 !== undefined && l5Result !== undefined && result.status === 'pass') {
     return toMatcherResult(this, {
       matcherName: NAME,
       receivedLabel: 'sql',
       expectedLabel: 'gold',
       expectation: `return the result of ${golds.length === 1 ? 'the gold SQL' : `one of ${golds.length} gold queries`} on every snapshot, on its test suite and on every database the counterexample search draws`,
       received,
-      result: l5,
-      sections: formatSemantic(l5.details, golds, witnessFormat.renderWitness),
+      result: l5Result,
+      sections: formatSemantic(l5Result.details, golds, l5[1].renderWitness),
     });
   }
   return toMatcherResult(this, {
@@ -175,7 +176,7 @@ async function readSemantic(value: unknown): Promise<{ options: SemanticOptions;
   if (declared === undefined) return { options, invariants: [] };
   if ((typeof declared === 'string' && declared !== '') || Array.isArray(declared)) {
     const { readFixtureInvariants, validateInvariantShape } = await import('../src/semantic/invariants.js');
-    return { options, invariants: typeof declared === 'string' ? readFixtureInvariants(declared) : declared.map((entry: unknown) => validateInvariantShape(entry)) };
+    return { options, invariants: typeof declared === 'string' ? readFixtureInvariants(declared) : declared.map((entry: unknown, index) => validateInvariantShape(entry, { prefix: `options.semantic.invariants[${index}].` })) };
   }
   throw argumentTypeError(toMatchGoldResult, NAME, 'options.semantic.invariants', 'a manifest path or a list of invariants', declared);
 }

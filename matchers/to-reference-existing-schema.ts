@@ -15,6 +15,7 @@ import { argumentTypeError, isPlainObject, readDialect, readOptionsObject, rejec
 import { getMatcherEngine } from './matcher-engine.js';
 import { toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
+import { isLadderError } from '../src/errors.js';
 
 /**
  * Where the catalog comes from:
@@ -111,7 +112,7 @@ function readSource(value: unknown, dialect: Dialect): ReadSource {
     const catalog = catalogFromObject(value as CatalogObject | Catalog, dialect);
     return { kind: 'catalog', catalog, description: `the catalog (${countTables(catalog)})` };
   } catch (error) {
-    if (!(error instanceof TypeError)) throw error;
+    if (!isLadderError(error, 'invalid_option')) throw error;
     const wrapped = new TypeError(`${NAME}: catalogOrDb must be ${CATALOG_EXPECTED}; ${error.message}`);
     Error.captureStackTrace(wrapped, toReferenceExistingSchema);
     throw wrapped;

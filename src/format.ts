@@ -110,3 +110,13 @@ export function formatPipeTable(columns: readonly string[], rows: readonly (read
 export function truncateCounted(text: string, maxChars: number): string {
   return text.length <= maxChars ? text : `${text.slice(0, maxChars)}… (+${text.length - maxChars} characters)`;
 }
+
+/** `word` for one, else its plural (`many`, by default `word` + `s`): `plural(2, 'row')` → `rows`. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return n === 1 ? word : many;
+}
+
+/** The count and the word that goes with it: `counted(1, 'row')` → `1 row`, `counted(3, 'row')` → `3 rows`. */
+export function counted(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${plural(n, word, many)}`;
+}

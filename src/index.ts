@@ -17,6 +17,7 @@ export { createLadderRungs } from './rungs/ladder-rungs.js';
 export { runLadder } from './rungs/ladder.js';
 export type { LadderInput, LadderResult } from './rungs/ladder.js';
 export { LADDER_RUNG_IDS } from './rungs/rung-result.js';
+export { SCORES } from './rungs/scores.js';
 export type { RungIssue, RungResult } from './rungs/rung-result.js';
 
 // The rungs, one function each (L1–L3 gates, L4 execution, L6 efficiency, L7 answer)
@@ -90,6 +91,8 @@ export { renderAuditText } from './audit/render-audit.js';
 // Baseline vs candidate: runs with their identity, paired comparison, the CI gate
 export { readRun } from './report/read-run.js';
 export type { RunRecord } from './report/run-record.js';
+export { findLadderRecords, readLadderRecord } from './report/ladder-record.js';
+export type { LadderRecord } from './report/ladder-record.js';
 export { compareRuns } from './report/compare-runs.js';
 export type { RunComparison } from './report/compare-runs.js';
 export { evaluateGate } from './report/comparison-gate.js';

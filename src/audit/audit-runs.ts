@@ -33,6 +33,7 @@ import { parseProviderOutput } from '../sql/provider-output.js';
 import { createFinding, type AuditFinding } from './audit-finding.js';
 import type { AuditItem } from './audit-source.js';
 import { readUserText } from '../files/user-file.js';
+import { isObject } from '../objects.js';
 
 /** One earlier run: its outputs by item id. */
 export interface AuditRun {
@@ -138,9 +139,6 @@ function tryJson(text: string): unknown {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** One run on one item. */
 export interface RunVerdict {

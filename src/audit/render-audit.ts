@@ -7,7 +7,7 @@ import Table from 'cli-table3';
 import type { Row } from '../engine/engine.js';
 import type { GoldCheckSeverity } from '../dataset/gold-checks.js';
 import type { FindingRows } from '../dataset/gold-result-checks.js';
-import { formatRow } from '../format.js';
+import { counted, formatRow } from '../format.js';
 import { AUDIT_FINDING_KINDS, AUDIT_KIND_ORDER, SEVERITIES, type AuditFinding } from './audit-finding.js';
 import type { AuditReport } from './gold-audit.js';
 
@@ -26,19 +26,15 @@ export interface RenderAuditOptions {
 /** Width of the finding column of the terminal table, in characters. */
 const FINDING_WIDTH = 88;
 
-function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
-}
-
 function headline(report: AuditReport): string {
   const { counts } = report;
-  return `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.info, 'note')}`;
+  return `${counted(counts.error, 'error')}, ${counted(counts.warning, 'warning')}, ${counted(counts.info, 'note')}`;
 }
 
 function scope(report: AuditReport): string {
   const { counts } = report;
   const runs = report.runs.length > 0 ? `; runs ${report.runs.map((run) => run.label).join(', ')}` : '';
-  return `${plural(counts.loaded, 'item')} loaded, ${counts.audited} with gold: ${plural(counts.golds, 'gold')}, ${plural(counts.goldRuns, 'gold run')} (every gold on every snapshot of its item); policy ${report.policy}${runs}`;
+  return `${counted(counts.loaded, 'item')} loaded, ${counts.audited} with gold: ${counted(counts.golds, 'gold')}, ${counted(counts.goldRuns, 'gold run')} (every gold on every snapshot of its item); policy ${report.policy}${runs}`;
 }
 
 function listed(report: AuditReport, options: RenderAuditOptions): { shown: AuditFinding[]; hidden: number } {
@@ -107,7 +103,7 @@ export function renderAuditText(report: AuditReport, options: RenderAuditOptions
     }
     text += `${table.toString()}\n`;
   }
-  if (hidden > 0) text += `… ${plural(hidden, 'more finding')} (--list-limit 0 lists all; --format json has every one)\n`;
+  if (hidden > 0) text += `… ${counted(hidden, 'more finding')} (--list-limit 0 lists all; --format json has every one)\n`;
   if (options.items === true) text += itemsText(report);
   return text;
 }
@@ -146,7 +142,7 @@ export function renderAuditMarkdown(report: AuditReport, options: RenderAuditOpt
       text += `| ${finding.severity} | \`${finding.kind}\` | ${markdownCell(itemCell(finding))} | ${markdownCell(where(finding))} | ${finding.gold ?? '—'} | ${markdownCell(lines.join('\n'))} |\n`;
     }
   }
-  if (hidden > 0) text += `\n… ${plural(hidden, 'more finding')} not listed.\n`;
+  if (hidden > 0) text += `\n… ${counted(hidden, 'more finding')} not listed.\n`;
   return text;
 }
 

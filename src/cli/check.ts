@@ -22,6 +22,7 @@ import { LadderError, isLadderError } from '../errors.js';
 import { invalidValue } from '../options.js';
 import { runGates } from '../rungs/gates.js';
 import type { RungResult } from '../rungs/rung-result.js';
+import { scoreLabelOf } from '../rungs/scores.js';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
@@ -250,10 +251,9 @@ async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntim
 
 /** Text output: one line per rung, then its issues indented with `line:column kind message`. */
 export function formatReport(report: CheckReport): string {
-  const names: Record<string, string> = { syntax: 'L1 syntax', schema: 'L2 schema', safety: 'L3 safety' };
   let text = '';
   for (const rung of report.rungs) {
-    text += `${(names[rung.rung] ?? rung.rung).padEnd(10)} ${rung.status.padEnd(7)} ${rung.reason}\n`;
+    text += `${scoreLabelOf(rung.rung).padEnd(10)} ${rung.status.padEnd(7)} ${rung.reason}\n`;
     for (const issue of rung.issues) {
       const where = issue.line !== undefined ? `${issue.line}:${issue.column ?? 1}` : '-';
       text += `  ${where.padEnd(7)} ${issue.kind.padEnd(20)} ${issue.message}\n`;

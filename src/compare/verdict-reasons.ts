@@ -2,7 +2,7 @@
  * The one-line reason of a {@link Verdict}, one function per cause, so that each cause has its own
  * sentence (a reason never stands for several causes).
  */
-import { formatCell, truncate } from '../format.js';
+import { formatCell, plural, truncate } from '../format.js';
 import type { ResultSides, Verdict } from './verdict.js';
 
 /** Widest row quoted in a reason, in characters (cells as SQL literals, `[a, b]`). */
@@ -20,11 +20,6 @@ export const GOLD_VS_PREDICTED: ResultSides = Object.freeze({ gold: 'gold', pred
 /** The predicted side as the subject of a count: `prediction` by default, else its own name. */
 function subject(sides: ResultSides): string {
   return sides.predicted === GOLD_VS_PREDICTED.predicted ? 'prediction' : sides.predicted;
-}
-
-/** `row` / `rows`. */
-export function plural(n: number, word: string): string {
-  return n === 1 ? word : `${word}s`;
 }
 
 export function rowCountReason(goldCount: number, predCount: number, sides: ResultSides = GOLD_VS_PREDICTED): string {

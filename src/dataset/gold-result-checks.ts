@@ -8,7 +8,7 @@ import type { ExecutionOutcome, Row } from '../engine/engine.js';
 import { cellKey } from '../compare/cell-key.js';
 import type { Verdict } from '../compare/compare-results.js';
 import { findClause, outerSelect, parseSingleStatement, type GoldOrdering, type SqliteParse } from '../compare/gold-ordering.js';
-import { formatCell, formatRow } from '../format.js';
+import { counted, formatCell, formatRow } from '../format.js';
 import { GOLD_CHECK_KINDS, type GoldResultFindingKind } from './gold-checks.js';
 
 /** A result read by position: column names apart from rows of cells. */
@@ -58,7 +58,6 @@ export function sampleRows(label: string, columns: readonly string[], rows: read
 }
 
 const rowKey = (row: Row): string => row.map(cellKey).join('\u0001');
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** `rows` minus `taken`, as multisets. */
 function without(rows: readonly Row[], taken: readonly Row[]): Row[] {
@@ -113,7 +112,7 @@ export function checkGoldResult(input: GoldResultInput): GoldResultFinding[] {
     if (tied.length > 0) {
       const first = tied[0]!;
       const rowsInTies = tied.reduce((n, s) => n + s.end - s.start, 0);
-      add('ties_in_result', `ORDER BY leaves ${plural(tied.length, 'group')} of tied rows (${rowsInTies} of ${result.rows.length} rows) in any order; first: rows ${first.start + 1}–${first.end} on ${keyText(ordering!, first.start)}`, [
+      add('ties_in_result', `ORDER BY leaves ${counted(tied.length, 'group')} of tied rows (${rowsInTies} of ${result.rows.length} rows) in any order; first: rows ${first.start + 1}–${first.end} on ${keyText(ordering!, first.start)}`, [
         sampleRows(`rows ${first.start + 1}–${first.end}`, result.columns, result.rows.slice(first.start, first.end)),
       ]);
     }
@@ -228,7 +227,7 @@ export function checkSameOnEverySnapshot(goldIndex: number, snapshots: readonly 
   return {
     kind: 'same_on_every_snapshot',
     goldIndex,
-    message: `${shown.rows.length === 0 ? 'returns no rows' : `returns the same ${plural(shown.rows.length, 'row')}`} on ${snapshots.join(', ')}: the extra snapshots add nothing for it`,
+    message: `${shown.rows.length === 0 ? 'returns no rows' : `returns the same ${counted(shown.rows.length, 'row')}`} on ${snapshots.join(', ')}: the extra snapshots add nothing for it`,
     rows: [sampleRows('on every snapshot', shown.columns, shown.rows)],
   };
 }

@@ -13,7 +13,8 @@
  *   diagnostics failure only drops that item's diagnostics row (`diagnostics: null`, flag
  *   `diagnostics_error`). The other items and the output are never lost.
  */
-import { checkExecution, type ExecutionDetails } from '../rungs/execution.js';
+import type { ExecutionDetails } from '../rungs/execution.js';
+import { runLadder } from '../rungs/ladder.js';
 import type { RungResult } from '../rungs/rung-result.js';
 import type { Engine } from '../engine/engine.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
@@ -232,15 +233,19 @@ async function evaluateItem(
     const why = prediction === undefined ? 'no prediction line' : 'no SQL';
     return { verdict: { ...base, exec: 0, error: why, flags: [...flags, 'prediction_error', 'no_sql'], goldIndex: null }, result: null };
   }
-  const execution = checkExecution({
-    predictedSql: prediction.sql,
+  // The ladder's L4, run alone on the prediction as written.
+  const execution = runLadder({
+    sql: prediction.sql,
+    expectedBehavior: 'answer',
     golds: [gold.sql],
     snapshots,
+    dialect: 'sqlite',
     engine: input.engine,
-    policy: input.policy,
-    cache,
+    comparisonPolicy: input.policy,
+    executionCache: cache,
+    only: ['execution'],
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-  });
+  }).then((ladder) => ladder.results.execution as RungResult<ExecutionDetails>);
   // Both settle before either is read, so a failing execution never leaves a rejection unheard.
   const [hardnessOutcome, executionOutcome] = await Promise.allSettled([hardness, execution]);
   if (hardnessOutcome.status === 'rejected') throw hardnessOutcome.reason;

@@ -19,7 +19,9 @@ import type { Engine } from '../engine/engine.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { errorText } from '../format.js';
 import type { SemanticDetails } from '../rungs/semantic-details.js';
-import { checkSemantic } from '../semantic/check-semantic.js';
+import { runLadder } from '../rungs/ladder.js';
+import { createLadderRungs } from '../rungs/ladder-rungs.js';
+import { createSemanticRung } from '../semantic/semantic-rung.js';
 import type { SemanticOptions } from '../semantic/semantic-options.js';
 import type { SemanticService } from '../semantic/semantic-service.js';
 import type { SpiderItemVerdict } from './evaluate-spider.js';
@@ -122,21 +124,27 @@ export async function evaluateSpiderTestSuite(input: SpiderTestSuiteInput): Prom
 async function judgeItem(input: SpiderTestSuiteInput, verdict: SpiderItemVerdict, snapshots: readonly Snapshot[]): Promise<SpiderSemanticVerdict> {
   const base = { i: verdict.i, db_id: verdict.db_id, hardness: verdict.hardness };
   try {
-    const result = await checkSemantic({
-      predictedSql: input.predictions[verdict.i]!.sql,
-      golds: [input.gold[verdict.i]!.sql],
-      snapshots,
-      engine: input.engine,
-      policy: input.policy,
-      options: input.options,
-      service: input.service,
-      ...(input.cache === undefined ? {} : { goldCache: input.cache }),
-    });
+    // The ladder's L4 and L5: L4 again (its gold results cached), then L5 after its pass.
+    const ladder = await runLadder(
+      {
+        sql: input.predictions[verdict.i]!.sql,
+        expectedBehavior: 'answer',
+        golds: [input.gold[verdict.i]!.sql],
+        snapshots,
+        dialect: 'sqlite',
+        engine: input.engine,
+        comparisonPolicy: input.policy,
+        only: ['execution', 'semantic'],
+        ...(input.cache === undefined ? {} : { executionCache: input.cache }),
+      },
+      createLadderRungs({ semantic: createSemanticRung(input.options, input.service) }),
+    );
+    const result = ladder.results.semantic!;
     const status = result.status === 'skipped' ? 'unscored' : result.status;
     const details = result.details;
-    const refutedBySearch = details.search?.verdict === 'refuted';
-    const rejectedBy = status !== 'fail' ? null : details.suite !== null && details.suite.status === 'fail' ? 'suite' : 'search';
-    const witness = refutedBySearch ? details.search!.witnesses[0] : undefined;
+    const refutedBySearch = details?.search?.verdict === 'refuted';
+    const rejectedBy = status !== 'fail' ? null : details?.suite != null && details.suite.status === 'fail' ? 'suite' : 'search';
+    const witness = refutedBySearch ? details!.search!.witnesses[0] : undefined;
     return { ...base, ts: status === 'fail' ? 0 : 1, status, reason: result.reason, rejectedBy, witnessMaxRows: witness?.maxRowsPerTable ?? null, details };
   } catch (error) {
     return { ...base, ts: 1, status: 'unscored', reason: `L5 error: ${errorText(error)}`, rejectedBy: null, witnessMaxRows: null, details: null };

@@ -18,7 +18,7 @@
  *    failing GradingResult (`pass: false`, one-line reason), never an errored row. The guard tells
  *    the two apart by the error's code only (`MISUSE_CODES` in src/errors.ts).
  * 4. **Return** `toGradingResult(rungResult, { assertionValue: 'assertions/x.ts:name' })`. It sets
- *    `namedScores` under the rung's score name (table in src/rungs/rung-result.ts), one
+ *    `namedScores` under the rung's score name (table in src/rungs/scores.ts), one
  *    `componentResults` entry with its own `assertion` (promptfoo ignores nested namedScores and lets
  *    children without `assertion` inherit the parent's metric), and the full result in `metadata`.
  *
@@ -37,10 +37,10 @@
  * (src/report) reads — it never reads promptfoo's pass counts.
  */
 import { LadderError, isLadderError, isMisuseError } from '../errors.js';
-import { scoreNameOf as ladderScoreName } from '../rungs/rung-result.js';
+import { scoreNameOf } from '../rungs/scores.js';
+import { toRungRecord } from '../report/ladder-record.js';
 import type { RungId, RungResult, RungStatus } from '../rungs/rung-result.js';
 import { oneLine } from '../format.js';
-import { isTypedCell } from '../engine/cells.js';
 
 export { oneLine } from '../format.js';
 
@@ -83,17 +83,6 @@ export interface AssertionContext {
 /** A promptfoo `javascript` assertion function as this package exports them. */
 export type AssertionFunction = (output: unknown, context: AssertionContext) => Promise<GradingResult>;
 
-/** What `metadata.text2sqlLadder` holds for one rung. */
-export interface RungMetadata {
-  readonly kind: 'rung';
-  readonly rung: RungId;
-  readonly status: RungStatus;
-  readonly score: number;
-  readonly reason: string;
-  readonly issues: RungResult['issues'];
-  readonly details: unknown;
-}
-
 /** Options of {@link toGradingResult}. */
 export interface ToGradingResultOptions {
   /**
@@ -102,17 +91,12 @@ export interface ToGradingResultOptions {
    */
   readonly assertionValue?: string;
   /**
-   * Named-score key for the rung's own score. Default: the ladder name from LADDER_SCORE_NAMES
-   * (`L1_syntax` …) for ladder rungs, the rung id for diagnostics.
+   * Named-score key for the rung's own score. Default: its score name in the score table
+   * (src/rungs/scores.ts: `L1_syntax` … for ladder rungs, the rung id for diagnostics).
    */
   readonly scoreName?: string;
   /** Extra entries merged into `metadata` (not into `metadata.text2sqlLadder`). */
   readonly metadata?: Record<string, unknown>;
-}
-
-/** The named-score key of a rung: `L1_syntax` … for ladder rungs, the rung id otherwise. */
-export function scoreNameOf(rung: RungId): string {
-  return ladderScoreName(rung);
 }
 
 /** True when a status counts as a verdict (pass or fail), false for skipped / unscored. */
@@ -130,46 +114,10 @@ export function displayReason(result: Pick<RungResult, 'status' | 'reason'>): st
 }
 
 /**
- * The `metadata.text2sqlLadder` entry for a rung result (plain data, JSON-safe). L4's
- * `predictedRuns` keep their column names and row counts but not their rows: a prediction may
- * return 100 000 rows, and the verdict's missing / extra row samples already show the difference.
- * The comparison policy appears once (`details.policy`), not in each snapshot's verdict.
- */
-export function rungMetadata(result: RungResult): RungMetadata {
-  return {
-    kind: 'rung',
-    rung: result.rung,
-    status: result.status,
-    score: result.score,
-    reason: result.reason,
-    issues: result.issues,
-    details: toJsonSafe(withoutPredictedRows(result.details)),
-  };
-}
-
-function withoutPredictedRows(details: unknown): unknown {
-  if (details === null || typeof details !== 'object' || !('predictedRuns' in details) || !Array.isArray(details.predictedRuns)) return details;
-  const predictedRuns = (details.predictedRuns as unknown[]).map((run) => {
-    if (run === null || typeof run !== 'object' || !('rows' in run) || !Array.isArray(run.rows)) return run;
-    const { rows, ...rest } = run;
-    return { ...rest, rowCount: rows.length };
-  });
-  // The policy is stated once per row (details.policy), not again inside every snapshot's verdict.
-  const snapshots = 'snapshots' in details && Array.isArray(details.snapshots) ? (details.snapshots as unknown[]).map(withoutVerdictPolicy) : undefined;
-  return { ...details, predictedRuns, ...(snapshots !== undefined ? { snapshots } : {}) };
-}
-
-function withoutVerdictPolicy(snapshot: unknown): unknown {
-  if (snapshot === null || typeof snapshot !== 'object' || !('verdict' in snapshot) || snapshot.verdict === null || typeof snapshot.verdict !== 'object') return snapshot;
-  const { policy: _policy, ...verdict } = snapshot.verdict as Record<string, unknown>;
-  return { ...snapshot, verdict };
-}
-
-/**
  * Translates one rung's result into a promptfoo GradingResult (mapping table in the module doc).
  *
  * @returns `{ pass, score, reason, namedScores?, componentResults: [one child with its own
- *   assertion], metadata: { text2sqlLadder: RungMetadata, graderOutputs } }`.
+ *   assertion], metadata: { text2sqlLadder: RungRecord, graderOutputs } }` (the record: src/report/ladder-record.ts).
  * @example
  * toGradingResult(createRungResult({ rung: 'schema', status: 'fail', reason: 'no such column: APG', details: null }))
  * // { pass: false, score: 0, reason: 'no such column: APG', namedScores: { L2_schema: 0 }, ... }
@@ -195,7 +143,7 @@ export function toGradingResult(result: RungResult, options: ToGradingResultOpti
     componentResults: [child],
     metadata: {
       ...options.metadata,
-      text2sqlLadder: rungMetadata(result),
+      text2sqlLadder: toRungRecord(result),
       graderOutputs: { [scoreName]: `${result.status}: ${oneLine(result.reason)}` },
     },
   };
@@ -244,28 +192,4 @@ function finiteScores(scores: Readonly<Record<string, number>>): Record<string, 
   const out: Record<string, number> = {};
   for (const [key, value] of Object.entries(scores)) if (Number.isFinite(value)) out[key] = value;
   return out;
-}
-
-/**
- * Turns details into JSON-safe data: bigint → string with `n` suffix removed (exact digits),
- * Uint8Array → `x'hex'`, a typed cell (decimal, date, JSON, array) → its tagged `toJSON()`,
- * undefined dropped. promptfoo stores metadata as JSON.
- */
-export function toJsonSafe(value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Uint8Array) return `x'${Buffer.from(value).toString('hex')}'`;
-  if (isTypedCell(value)) return toJsonSafe(value.toJSON());
-  if (Array.isArray(value)) return value.map((entry) => toJsonSafe(entry));
-  if (value !== null && typeof value === 'object') {
-    if (value instanceof Map) return toJsonSafe(Object.fromEntries(value));
-    if (value instanceof Set) return toJsonSafe([...value]);
-    if (value instanceof Error) return { name: value.name, message: value.message };
-    const out: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(value)) {
-      if (entry !== undefined && typeof entry !== 'function') out[key] = toJsonSafe(entry);
-    }
-    return out;
-  }
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  return value;
 }

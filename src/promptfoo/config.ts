@@ -32,6 +32,7 @@ import type { EfficiencyOptions } from '../rungs/efficiency.js';
 import { resolveSafetyPolicy } from '../safety/policy.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import { DIALECTS } from '../sql/parse.js';
+import { SCORES, type OptionalRungId } from '../rungs/scores.js';
 import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-options.js';
 import type { Dialect } from '../sql/parse.js';
 
@@ -93,20 +94,15 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
     safety = safetyRaw as ConfiguredSafetyPolicy;
   }
 
-  const semanticRaw = read.raw('semantic');
-  const semantic = semanticRaw === false || semanticRaw === undefined ? undefined : readSemanticOptions(semanticRaw, { name: 'config.semantic' });
-
-  const efficiencyRaw = read.raw('efficiency');
-  let efficiency: EfficiencyOptions | undefined;
-  if (efficiencyRaw === true) efficiency = {};
-  else if (efficiencyRaw === false || efficiencyRaw === undefined) efficiency = undefined;
-  else efficiency = readEfficiencyOptions(read.record('efficiency', 'true, false or { budgetFactor, failOnProxies, timing }'), { name: 'config.efficiency' });
-
-  const answerRaw = read.raw('answer');
-  let answer: GroundingOptions | undefined;
-  if (answerRaw === false) answer = undefined;
-  else if (answerRaw === true || answerRaw === undefined) answer = {};
-  else answer = readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: 'config.answer' });
+  // An optional rung's option: false → off; absent → its default (the score table's); true → on
+  // with its defaults; an object → on with those options.
+  const raw = (id: OptionalRungId): unknown => read.raw(id) ?? SCORES[id].defaultOn;
+  const semanticRaw = raw('semantic');
+  const semantic = semanticRaw === false ? undefined : readSemanticOptions(semanticRaw, { name: 'config.semantic' });
+  const efficiencyRaw = raw('efficiency');
+  const efficiency = efficiencyRaw === false ? undefined : efficiencyRaw === true ? {} : readEfficiencyOptions(read.record('efficiency', 'true, false or { budgetFactor, failOnProxies, timing }'), { name: 'config.efficiency' });
+  const answerRaw = raw('answer');
+  const answer = answerRaw === false ? undefined : answerRaw === true ? {} : readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: 'config.answer' });
 
   const answerInEndToEnd = read.boolean('answerInEndToEnd') ?? true;
 

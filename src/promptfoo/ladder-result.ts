@@ -14,37 +14,21 @@
  * - `componentResults`: one per rung that ran, each with its own `assertion`
  *   (`{type: 'javascript', value: 'text2sql-ladder ladder rung L2_schema'}`) so that no child
  *   inherits the parent's metric.
- * - `metadata.text2sqlLadder`: {@link LadderMetadata} (every rung's details); `graderOutputs`: one
+ * - `metadata.text2sqlLadder`: the stored ladder record (src/report/ladder-record.ts, every rung's
+ *   details); `graderOutputs`: one
  *   line per rung, shown in the viewer's Evaluation tab. The afterEach extension copies both into
  *   the row metadata (Metadata tab).
  */
 import type { LadderResult } from '../rungs/ladder.js';
 import type { ExecutionFacts } from '../rungs/ladder-rungs.js';
 import type { RungStatus } from '../rungs/rung-result.js';
-import { oneLine, rungMetadata, scoreNameOf } from './adapter.js';
-import type { GradingResult, RungMetadata } from './adapter.js';
+import { OPTIONAL_RUNG_IDS, LADDER_RUNG_IDS, END_TO_END, SCORES, scoreNameOf, type OptionalRungId } from '../rungs/scores.js';
+import { toLadderRecord, type LadderRecord } from '../report/ladder-record.js';
+import { oneLine } from './adapter.js';
+import type { GradingResult } from './adapter.js';
 
-
-/** What `metadata.text2sqlLadder` holds for the ladder assertion. */
-export interface LadderMetadata extends ExecutionFacts {
-  readonly kind: 'ladder';
-  readonly id: string;
-  readonly verdict: LadderResult['verdict'];
-  /** `null` when unscored. */
-  readonly endToEnd: number | null;
-  readonly expectedBehavior: LadderResult['expectedBehavior'];
-  /** How the output was read: `sql`, `declined:<action>` or `missing`. */
-  readonly output: string;
-  readonly reason: string;
-  /** Snapshot names the item ran on. */
-  readonly snapshots: readonly string[];
-  /** Every ladder rung in order, skipped ones included. */
-  readonly rungs: readonly RungMetadata[];
-  /** `L1_syntax` → status, for quick reading. */
-  readonly statuses: Readonly<Record<string, RungStatus>>;
-  /** Probe queries the output reported: how many L3 checked, how many it refused (failed). */
-  readonly probes: { readonly checked: number; readonly refused: number };
-}
+/** What `metadata.text2sqlLadder` holds for the ladder assertion: the stored ladder record. */
+export type LadderMetadata = LadderRecord;
 
 /** Options of {@link toLadderGradingResult}. */
 export interface LadderGradingOptions {
@@ -58,16 +42,16 @@ export interface LadderGradingOptions {
    * `ladderScoreNames`); a rung the item did not reach scores 0. Default: the rungs in the result.
    */
   readonly scoreNames?: readonly string[];
+  /** The item's role, kept in the record. */
+  readonly role?: string;
 }
 
-/** The named scores of a ladder with L1–L4 and, when on, L5, L6 and L7 (the order of the ladder). */
-export function ladderScoreNames(on: { readonly semantic?: boolean; readonly efficiency: boolean; readonly answer: boolean }): string[] {
-  return [
-    scoreNameOf('syntax'), scoreNameOf('schema'), scoreNameOf('safety'), scoreNameOf('execution'),
-    ...(on.semantic === true ? [scoreNameOf('semantic')] : []),
-    ...(on.efficiency ? [scoreNameOf('efficiency')] : []),
-    ...(on.answer ? [scoreNameOf('answer')] : []),
-  ];
+/**
+ * The named scores of a ladder run, in ladder order: every rung that is always on, and each
+ * optional rung (L5, L6, L7; the score table's) that `on` switches on.
+ */
+export function ladderScoreNames(on: { readonly [K in OptionalRungId]?: boolean }): string[] {
+  return LADDER_RUNG_IDS.filter((id) => !(OPTIONAL_RUNG_IDS as readonly string[]).includes(id) || on[id as OptionalRungId] === true).map((id) => SCORES[id].scoreName);
 }
 
 /** Builds the GradingResult (see the module doc). */
@@ -98,23 +82,9 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     namedScores[name] = 0;
     graderOutputs[name] = `skipped: ${notReachedReason(name, result)}`;
   }
-  if (result.endToEnd !== undefined) namedScores['end_to_end'] = result.endToEnd;
-  graderOutputs['end_to_end'] = result.endToEnd === undefined ? 'unscored' : String(result.endToEnd);
-  const answer = result.answer;
-  const metadata: LadderMetadata = {
-    kind: 'ladder',
-    id: options.id,
-    verdict: result.verdict,
-    endToEnd: result.endToEnd ?? null,
-    expectedBehavior: result.expectedBehavior,
-    output: answer.kind === 'declined' ? `declined:${answer.action}` : answer.kind,
-    reason: result.reason,
-    snapshots: options.snapshots,
-    rungs: result.rungs.map((rung) => rungMetadata(rung)),
-    statuses,
-    probes: probeCounts(result),
-    ...options.facts,
-  };
+  if (result.endToEnd !== undefined) namedScores[END_TO_END] = result.endToEnd;
+  graderOutputs[END_TO_END] = result.endToEnd === undefined ? 'unscored' : String(result.endToEnd);
+  const metadata = toLadderRecord(result, { id: options.id, snapshots: options.snapshots, facts: options.facts, statuses, ...(options.role !== undefined ? { role: options.role } : {}) });
   return {
     pass: result.verdict !== 'fail',
     score: result.endToEnd ?? 0,
@@ -123,12 +93,6 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     componentResults,
     metadata: { text2sqlLadder: metadata, graderOutputs },
   };
-}
-
-/** Probes L3 checked and refused in one ladder run (0 / 0 when the output reported none). */
-export function probeCounts(result: LadderResult): { checked: number; refused: number } {
-  const probes = result.results.safety?.details?.probes ?? [];
-  return { checked: probes.length, refused: probes.filter((probe) => probe.safety === 'fail').length };
 }
 
 /** Why a switched-on rung is absent from a result. */

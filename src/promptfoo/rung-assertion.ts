@@ -1,49 +1,73 @@
 /**
- * The shared flow of the single-rung assertions (syntax, schema, safety, execution), so each rung
- * file only says how to call its rung:
+ * The shared flow of the single-rung assertions (syntax, schema, safety, execution, efficiency,
+ * answerGrounding): each is the ladder run on its own subset of rungs (`runLadder` with `only`),
+ * so its verdict and reason are the ladder's for that rung. A rung file only says which rung it
+ * reports, which rungs it runs, and what it adds to the ladder's input:
  * 1. read and validate `config` (misuse → ERROR row naming the option and the assertion file);
  * 2. read the item from the vars (src/promptfoo/item.ts);
- * 3. read the output: a replay without a prediction fails; for `clarify` / `refuse` items the rung
- *    does not run — a decline gives a `skipped` rung (passes, no named score), SQL fails;
- *    an `answer` item answered with a decline fails the rung;
- * 4. run the rung on the SQL and map its RungResult with the adapter.
+ * 3. run the ladder on the subset (src/promptfoo/item-ladder.ts), on the shared engine and caches;
+ * 4. report the rung's result: for a `clarify` / `refuse` item the ladder's verdict on the decline
+ *    (a decline: `skipped`, passes with no named score; SQL: fails with the ladder's reason); for
+ *    an `answer` item the rung's own result, or `skipped` naming why the rung was not listed (L7
+ *    without a prose answer); an output without SQL (missing, a decline) fails the rung with the
+ *    reason the ladder gives its first rung.
  */
-import type { Engine } from '../engine/engine.js';
-import type { GateInput } from '../rungs/gates.js';
-import { judgeDecline } from '../rungs/ladder.js';
-import { createRungResult } from '../rungs/rung-result.js';
-import type { RungId, RungResult } from '../rungs/rung-result.js';
-import { parseProviderOutput } from '../sql/provider-output.js';
+import type { LadderInput, LadderResult } from '../rungs/ladder.js';
+import { createLadderRungs } from '../rungs/ladder-rungs.js';
+import type { LadderRungOptions, LadderRungTable } from '../rungs/ladder-rungs.js';
+import { createRungResult, createSkippedResult } from '../rungs/rung-result.js';
+import type { LadderRungId, RungResult } from '../rungs/rung-result.js';
 import { guardAssertion, toGradingResult } from './adapter.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { readAssertionOptions } from './config.js';
 import type { AssertionOptions } from './config.js';
-import { missingOutputOf, readItem } from './item.js';
+import { readItem } from './item.js';
 import type { AssertionItem } from './item.js';
-import { getSharedEngine, withRequestDefaults } from './runtime.js';
+import { runItemLadder } from './item-ladder.js';
 
-/** What a rung's runner receives. */
+/** What a rung assertion's hooks receive. */
 export interface RungRunArgs {
-  readonly sql: string;
   readonly item: AssertionItem;
   readonly options: AssertionOptions;
-  /** The shared engine with this assertion's `timeoutMs` / `doubleQuotes` applied. */
-  readonly engine: Engine;
   readonly context: AssertionContext;
-  /** The gate runner's input for this item (SQL, dialect, engine, first snapshot, double quotes). */
-  readonly gateInput: GateInput;
+  readonly output: unknown;
 }
 
 /** How one rung assertion is defined. */
 export interface RungAssertionSpec {
   /** `assertions/<file>.ts:<export>`, named in errors and as the component's assertion value. */
   readonly file: string;
-  readonly rung: RungId;
+  /** The rung the assertion reports. */
+  readonly rung: LadderRungId;
+  /** The rungs it runs (default: its rung alone); a rung that reads another's result runs with it. */
+  readonly only?: readonly LadderRungId[];
   /** Options accepted (COMMON_OPTIONS plus the rung's own). */
   readonly options: readonly string[];
   /** True when the rung reads a database (then an answer item must name `db` or `db_path`). */
   readonly needsDatabase: boolean;
-  readonly run: (args: RungRunArgs) => Promise<RungResult>;
+  /** The optional rungs the run switches on (the reported one when it is optional). */
+  readonly table?: LadderRungOptions;
+  /** What the rung adds to the ladder's input from its own options (L6's, L7's). Throws for misuse. */
+  readonly input?: (args: RungRunArgs) => Partial<LadderInput>;
+  /** A last step on the rung's result with the whole run at hand (L7's optional judge). */
+  readonly after?: (result: RungResult, ladder: LadderResult, args: RungRunArgs) => Promise<RungResult>;
+}
+
+/**
+ * The rung's result in a ladder run of its subset (see the module doc, step 4).
+ * @param ladder - the run.
+ * @param rung - the rung the assertion reports.
+ */
+export function rungResultOf(ladder: LadderResult, rung: LadderRungId): RungResult {
+  if (ladder.expectedBehavior !== 'answer') {
+    return createRungResult({ rung, status: ladder.verdict === 'pass' ? 'skipped' : 'fail', reason: ladder.reason, details: { expectedBehavior: ladder.expectedBehavior } });
+  }
+  // No SQL to grade (a missing output, a decline): the rung fails with the reason the run's first
+  // rung gave, whichever rung the assertion reports.
+  if (ladder.answer.kind !== 'sql') return createRungResult({ rung, status: 'fail', reason: ladder.rungs[0]?.reason ?? ladder.reason, details: null });
+  const result: RungResult | undefined = ladder.results[rung];
+  if (result !== undefined) return result;
+  return createSkippedResult(rung, rung === 'answer' ? 'the output has no prose answer' : 'not listed for this item');
 }
 
 /**
@@ -52,40 +76,14 @@ export interface RungAssertionSpec {
  */
 export function runRungAssertion(spec: RungAssertionSpec, output: unknown, context: AssertionContext): Promise<GradingResult> {
   return guardAssertion(spec.file, async () => {
-    const options = readAssertionOptions(context?.config, spec.options);
-    const item = await readItem(context ?? {}, spec.needsDatabase);
-    const missing = missingOutputOf(context ?? {});
-    const grade = (result: RungResult) => toGradingResult(result, { assertionValue: spec.file });
-
-    if (item.expectedBehavior !== 'answer') {
-      const decline = judgeDecline(item.expectedBehavior, missing !== undefined ? { kind: 'missing', message: missing } : parseProviderOutput(output));
-      return grade(createRungResult({ rung: spec.rung, status: decline.verdict === 'pass' ? 'skipped' : 'fail', reason: decline.reason, details: { expectedBehavior: item.expectedBehavior } }));
-    }
-    if (missing !== undefined) return grade(createRungResult({ rung: spec.rung, status: 'fail', reason: missing, details: { output: 'missing' } }));
-
-    const answer = parseProviderOutput(output);
-    if (answer.kind === 'declined') {
-      const reason = `expected an answer, but the provider declined (${answer.action})${answer.message ? `: ${answer.message}` : ''}`;
-      return grade(createRungResult({ rung: spec.rung, status: 'fail', reason, details: { output: `declined:${answer.action}` } }));
-    }
-    const engine = withRequestDefaults(getSharedEngine(), {
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
-    });
-    const db = firstDatabase(item);
-    const gateInput: GateInput = {
-      sql: answer.sql,
-      dialect: options.dialect,
-      engine,
-      ...(db !== undefined ? { db } : {}),
-      ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
-      ...(answer.probes !== undefined && answer.probes.length > 0 ? { probes: answer.probes } : {}),
-    };
-    return grade(await spec.run({ sql: answer.sql, item, options, engine, context: context ?? {}, gateInput }));
+    const ctx = context ?? {};
+    const options = readAssertionOptions(ctx.config, spec.options);
+    const item = await readItem(ctx, spec.needsDatabase);
+    const args: RungRunArgs = { item, options, context: ctx, output };
+    const rungs: LadderRungTable = createLadderRungs(spec.table ?? {});
+    const ladder = await runItemLadder({ output, context: ctx, item, options, rungs, only: spec.only ?? [spec.rung], extra: spec.input?.(args) ?? {} });
+    const result = rungResultOf(ladder, spec.rung);
+    const final = spec.after !== undefined && ladder.expectedBehavior === 'answer' ? await spec.after(result, ladder, args) : result;
+    return toGradingResult(final, { assertionValue: spec.file });
   });
-}
-
-/** The first snapshot's path, when the item has one. */
-export function firstDatabase(item: AssertionItem): string | undefined {
-  return item.snapshots[0]?.path;
 }

@@ -31,94 +31,49 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeSharedEngine, resolveFixtureOnce } from './runtime.js';
-import type { RungMetadata } from './adapter.js';
-import type { LadderMetadata } from './ladder-result.js';
 import { checkRowCount, summarizeLadder } from '../report/ladder-summary.js';
 import type { ProviderSummary, SummaryRecord } from '../report/ladder-summary.js';
 import { renderLadderSummary } from '../report/render-summary.js';
 import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../report/promptfoo-run-identity.js';
-import { columnsOf, movedLadderOf } from '../report/promptfoo-rows.js';
-import { LADDER_SCORE_NAMES, type RungStatus } from '../rungs/rung-result.js';
+import { columnsOf, itemIdOf, tagsOf, varsOf, type PromptfooRow } from '../report/promptfoo-rows.js';
+import { findLadderRecords, storedExecutionFacts, type RungRecord } from '../report/ladder-record.js';
+import type { RungStatus } from '../rungs/rung-result.js';
+import { END_TO_END, scoreNameOf } from '../rungs/scores.js';
 import { formatCell, oneLine } from '../format.js';
-
-/** The slice of a promptfoo result row (EvaluateResult) these hooks read. */
-export interface ResultRow {
-  provider?: { id?: string; label?: string };
-  testCase?: { metadata?: Record<string, unknown>; vars?: Record<string, unknown>; description?: string };
-  vars?: Record<string, unknown>;
-  gradingResult?: { componentResults?: Array<{ metadata?: Record<string, unknown> } | null | undefined> | null; metadata?: Record<string, unknown> } | null;
-  failureReason?: number;
-  metadata?: Record<string, unknown>;
-  /** Test (dataset item) index. */
-  testIdx?: number;
-  /** Column index (one prompt × provider). */
-  promptIdx?: number;
-}
-
-/** Ladder or rung metadata found in a row's grading results. */
-export interface FoundMetadata {
-  readonly ladder: LadderMetadata | undefined;
-  readonly rungs: RungMetadata[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/**
- * Collects `text2sqlLadder` entries from a row's grading result (top level and components); the
- * ladder's, when `afterEach` has moved it, from the row metadata's `ladder` JSON.
- */
-export function findLadderMetadata(row: ResultRow): FoundMetadata {
-  const candidates = [row.gradingResult?.metadata, ...(row.gradingResult?.componentResults ?? []).map((entry) => entry?.metadata)];
-  let ladder: LadderMetadata | undefined;
-  const rungs: RungMetadata[] = [];
-  const seen = new Set<unknown>();
-  for (const candidate of candidates) {
-    const entry = isObject(candidate) ? candidate['text2sqlLadder'] : undefined;
-    if (!isObject(entry) || seen.has(entry)) continue;
-    seen.add(entry);
-    if (entry['kind'] === 'ladder' && ladder === undefined) ladder = entry as unknown as LadderMetadata;
-    else if (entry['kind'] === 'rung') rungs.push(entry as unknown as RungMetadata);
-  }
-  return { ladder: ladder ?? (movedLadderOf(row) as LadderMetadata | undefined), rungs };
-}
+import { isObject } from '../objects.js';
 
 /** Removes the ladder's `text2sqlLadder` entry from the grading result that holds it (`afterEach` moved it). */
-function dropLadderEntry(row: ResultRow, ladder: LadderMetadata): void {
+function dropLadderEntry(row: PromptfooRow, entry: Record<string, unknown>): void {
   const results = [row.gradingResult, ...(row.gradingResult?.componentResults ?? [])];
   for (const result of results) {
-    if (result?.metadata?.['text2sqlLadder'] !== ladder) continue;
+    if (result?.metadata?.['text2sqlLadder'] !== entry) continue;
     const { text2sqlLadder: _moved, ...rest } = result.metadata;
     result.metadata = rest;
   }
 }
 
-/** Rung id → its named score (`L1_syntax` …), from the shared contract. */
-const SCORE_NAMES: Readonly<Record<string, string>> = LADDER_SCORE_NAMES;
-
 /** Copies the rung verdicts into the row metadata and moves the ladder details there (see the module doc). */
-export async function afterEach(context: { test?: unknown; result?: ResultRow }): Promise<{ test?: unknown; result?: ResultRow }> {
+export async function afterEach(context: { test?: unknown; result?: PromptfooRow }): Promise<{ test?: unknown; result?: PromptfooRow }> {
   try {
     const row = context.result;
     if (!row) return context;
-    const { ladder, rungs } = findLadderMetadata(row);
+    const { ladder, rungs, ladderEntry } = findLadderRecords(row);
     const added: Record<string, unknown> = {};
     if (ladder) {
-      for (const rung of ladder.rungs) added[SCORE_NAMES[rung.rung] ?? rung.rung] = `${rung.status}: ${rung.reason}`;
-      added['end_to_end'] = ladder.endToEnd === null ? 'unscored' : String(ladder.endToEnd);
+      for (const rung of ladder.rungs) added[scoreNameOf(rung.rung)] = `${rung.status}: ${rung.reason}`;
+      added[END_TO_END] = ladder.endToEnd === null ? 'unscored' : String(ladder.endToEnd);
       added['ladder_verdict'] = ladder.verdict;
       Object.assign(added, flatExecutionFacts(ladder.rungs.find((rung) => rung.rung === 'execution')));
-      added['ladder'] = JSON.stringify(ladder);
+      added['ladder'] = JSON.stringify(ladderEntry ?? ladder);
     }
     for (const rung of rungs) {
-      const name = SCORE_NAMES[rung.rung] ?? rung.rung;
+      const name = scoreNameOf(rung.rung);
       added[name] = `${rung.status}: ${rung.reason}`;
       if (rung.rung === 'execution') Object.assign(added, flatExecutionFacts(rung));
       added[`${name}_details`] = JSON.stringify(rung);
     }
     if (Object.keys(added).length > 0) row.metadata = { ...row.metadata, ...added };
-    if (ladder) dropLadderEntry(row, ladder);
+    if (ladderEntry) dropLadderEntry(row, ladderEntry);
   } catch (error) {
     process.stderr.write(`text2sql-ladder afterEach: ${error instanceof Error ? error.message : String(error)}\n`);
   }
@@ -132,7 +87,7 @@ export async function afterEach(context: { test?: unknown; result?: ResultRow })
  * `L4_flags`, and `L4_policy` (the comparison policy once per row: preset and the options that
  * decide a match).
  */
-export function flatExecutionFacts(execution: RungMetadata | undefined): Record<string, string> {
+export function flatExecutionFacts(execution: RungRecord | undefined): Record<string, string> {
   const details = execution?.details;
   if (!isObject(details)) return {};
   const facts: Record<string, string> = {};
@@ -156,22 +111,16 @@ export function flatExecutionFacts(execution: RungMetadata | undefined): Record<
   return facts;
 }
 
-function tagsOf(row: ResultRow): string[] {
-  const tags = row.testCase?.metadata?.['tags'];
-  return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
-}
-
-function behaviorOf(row: ResultRow): SummaryRecord['expectedBehavior'] {
-  const value = row.testCase?.metadata?.['expected_behavior'] ?? row.vars?.['expected_behavior'] ?? row.testCase?.vars?.['expected_behavior'];
+function behaviorOf(row: PromptfooRow): SummaryRecord['expectedBehavior'] {
+  const value = row.testCase?.metadata?.['expected_behavior'] ?? varsOf(row)['expected_behavior'];
   return value === 'clarify' || value === 'refuse' ? value : 'answer';
 }
 
 /** Turns one promptfoo row into a summary record, or `undefined` when no ladder assertion graded it. */
-export function toSummaryRecord(row: ResultRow): SummaryRecord | undefined {
+export function toSummaryRecord(row: PromptfooRow): SummaryRecord | undefined {
   const provider = row.provider?.label || row.provider?.id || 'provider';
-  const rawId = row.testCase?.metadata?.['id'] ?? row.vars?.['id'] ?? row.testCase?.description ?? '';
-  const base = { provider, id: String(rawId), tags: tagsOf(row), expectedBehavior: behaviorOf(row) };
-  const { ladder, rungs } = findLadderMetadata(row);
+  const base = { provider, id: itemIdOf(row), tags: tagsOf(row), expectedBehavior: behaviorOf(row) };
+  const { ladder, rungs } = findLadderRecords(row);
   if (row.failureReason === 2) {
     return { ...base, verdict: 'error', executed: false, rungs: {}, goldError: false, emptyGoldMatch: false };
   }
@@ -185,24 +134,22 @@ export function toSummaryRecord(row: ResultRow): SummaryRecord | undefined {
       rungs: { ...ladder.statuses },
       goldError: ladder.goldError,
       emptyGoldMatch: ladder.emptyGoldMatch,
-      ...(ladder.probes !== undefined && ladder.probes.checked > 0 ? { probes: ladder.probes } : {}),
+      ...(ladder.probes.checked > 0 ? { probes: ladder.probes } : {}),
     };
   }
   if (rungs.length === 0) return undefined;
   const statuses: Record<string, RungStatus> = {};
-  for (const rung of rungs) statuses[SCORE_NAMES[rung.rung] ?? rung.rung] = rung.status;
+  for (const rung of rungs) statuses[scoreNameOf(rung.rung)] = rung.status;
   const execution = rungs.find((rung) => rung.rung === 'execution');
-  const facts = isObject(execution?.details) ? (execution.details as Record<string, unknown>) : {};
+  const facts = storedExecutionFacts(execution);
   const anyFail = rungs.some((rung) => rung.status === 'fail');
   const unscored = execution?.status === 'unscored' && !anyFail;
   return {
     ...base,
     verdict: anyFail ? 'fail' : unscored ? 'unscored' : 'pass',
     ...(unscored ? {} : { endToEnd: execution?.status === 'pass' && !anyFail ? 1 : 0 }),
-    executed: facts['executed'] === true,
+    ...facts,
     rungs: statuses,
-    goldError: facts['goldError'] === true,
-    emptyGoldMatch: facts['emptyGoldMatch'] === true,
   };
 }
 
@@ -212,7 +159,7 @@ export function toSummaryRecord(row: ResultRow): SummaryRecord | undefined {
  * prompts (a prompt A/B on one provider is two columns, never merged).
  * @param prompts - promptfoo's `prompts` (one per column); without it the rows' `promptIdx` decide.
  */
-export function summarizeRows(rows: readonly ResultRow[], prompts?: AfterAllContext['prompts']): ProviderSummary[] {
+export function summarizeRows(rows: readonly PromptfooRow[], prompts?: AfterAllContext['prompts']): ProviderSummary[] {
   const columns = columnsOf(prompts, rows);
   const perProvider = new Map<string, number>();
   for (const column of columns) perProvider.set(column.provider, (perProvider.get(column.provider) ?? 0) + 1);
@@ -239,7 +186,7 @@ function promptLabel(label: string, index: number): string {
 
 /** What afterAll reads: promptfoo's rows, columns and config, and the suite's tests. */
 export interface AfterAllContext extends Omit<PromptfooEvalContext, 'results'> {
-  results?: ResultRow[];
+  results?: PromptfooRow[];
   suite?: { tests?: unknown[]; scenarios?: unknown[] };
 }
 

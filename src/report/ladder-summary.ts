@@ -19,6 +19,7 @@
  * fail loudly when they do not (rows are lost when two runs share one promptfoo state).
  */
 import type { RungStatus } from '../rungs/rung-result.js';
+import { SCORES, scoreNameRank } from '../rungs/scores.js';
 import { countItems, type CountedItem } from './summary-terms.js';
 
 /** One graded (item, column) pair; a column is one provider × prompt. */
@@ -86,9 +87,6 @@ export interface ProviderSummary {
   readonly tags: ReadonlyArray<{ readonly tag: string } & Rate>;
 }
 
-/** Ladder rung names in display order; others follow alphabetically. */
-const RUNG_ORDER = ['L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L5_semantic', 'L6_efficiency', 'L7_answer'];
-
 /** Builds a {@link Rate}. */
 export function rate(passed: number, n: number): Rate {
   return { passed, n, rate: n === 0 ? undefined : passed / n };
@@ -118,7 +116,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
   const rungNames = new Set<string>();
   for (const record of list) for (const name of Object.keys(record.rungs)) rungNames.add(name);
   const rungs = [...rungNames]
-    .sort((a, b) => rankOf(a) - rankOf(b) || a.localeCompare(b))
+    .sort((a, b) => scoreNameRank(a) - scoreNameRank(b) || a.localeCompare(b))
     .map((name) => {
       const reached = list.filter((record) => record.rungs[name] === 'pass' || record.rungs[name] === 'fail');
       const passed = reached.filter((record) => record.rungs[name] === 'pass').length;
@@ -162,15 +160,10 @@ export function countedItemOf(record: SummaryRecord): CountedItem {
     scored: record.verdict !== 'unscored',
     expectsAnswer: record.expectedBehavior === 'answer',
     predictionRan: graded && record.executed,
-    matched: graded && record.rungs['L4_execution'] === 'pass',
+    matched: graded && record.rungs[SCORES.execution.scoreName] === 'pass',
     goldError: record.goldError,
     emptyGoldMatch: graded && record.emptyGoldMatch,
   };
-}
-
-function rankOf(name: string): number {
-  const index = RUNG_ORDER.indexOf(name);
-  return index < 0 ? RUNG_ORDER.length : index;
 }
 
 /** One row of a run: which item (test index) and which column (provider × prompt index). */

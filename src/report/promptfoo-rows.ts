@@ -1,17 +1,17 @@
 /**
- * Reading the ladder's results out of promptfoo result rows (an `EvaluateResult` of promptfoo
- * 0.121, as in `results.results[]` of `promptfoo eval -o out.json` and in the `afterAll` hook).
- * Only the slice of the row that the comparison and the run identity read is declared here, so the
- * core does not depend on promptfoo's types (the core never imports promptfoo).
+ * promptfoo result rows (an `EvaluateResult` of promptfoo 0.121, as in `results.results[]` of
+ * `promptfoo eval -o out.json` and in the `afterEach` / `afterAll` hooks): the one row type every
+ * reader uses, and what the rows say besides the ladder's records. Only the slice of the row that
+ * is read (or, by the `afterEach` hook, written) is declared, so the core does not depend on
+ * promptfoo's types (the core never imports promptfoo).
  *
- * Where the ladder writes its verdicts (src/promptfoo/ladder-result.ts, src/promptfoo/adapter.ts):
- * `gradingResult.componentResults[k].metadata.text2sqlLadder` holds `{ kind: 'ladder', … }` for the
- * ladder assertion and `{ kind: 'rung', … }` for single-rung assertions; the `afterEach` hook moves
- * the ladder entry, as a JSON string, to the row's `metadata.ladder` (older result files hold it in
- * both places).
+ * The ladder's records in a row (the stored ladder record and single-rung records) are found and
+ * checked by src/report/ladder-record.ts (`findLadderRecords`): the `text2sqlLadder` entries of the
+ * grading result and its components, or the row's `metadata.ladder` JSON once the `afterEach` hook
+ * has moved the ladder's there (older result files hold it in both places).
  */
-import { LADDER_SCORE_NAMES } from '../rungs/rung-result.js';
-import type { RungStatus } from '../rungs/rung-result.js';
+import { isObject } from '../objects.js';
+import { findLadderRecords, type FoundRecords } from './ladder-record.js';
 
 /** The slice of a promptfoo result row read here. */
 export interface PromptfooRow {
@@ -31,97 +31,17 @@ export interface PromptfooRow {
   readonly response?: { readonly output?: unknown } | null;
   readonly gradingResult?: {
     readonly reason?: string;
-    readonly metadata?: Readonly<Record<string, unknown>>;
-    readonly componentResults?: ReadonlyArray<{ readonly metadata?: Readonly<Record<string, unknown>> } | null | undefined> | null;
+    /** Written by the `afterEach` hook (the ladder record moved out). */
+    metadata?: Readonly<Record<string, unknown>>;
+    readonly componentResults?: ReadonlyArray<{ metadata?: Readonly<Record<string, unknown>> } | null | undefined> | null;
   } | null;
-  readonly metadata?: Readonly<Record<string, unknown>>;
+  /** The row's metadata; the `afterEach` hook adds the rungs' one-line verdicts and the ladder record. */
+  metadata?: Readonly<Record<string, unknown>>;
   readonly namedScores?: Readonly<Record<string, unknown>>;
   readonly success?: boolean;
   /** 0 none, 1 assertion failed, 2 error (promptfoo's ResultFailureReason). */
   readonly failureReason?: number;
   readonly error?: string | null;
-}
-
-/** One rung verdict as the ladder stores it. */
-export interface StoredRung {
-  readonly rung: string;
-  readonly status: RungStatus;
-  readonly reason: string;
-  readonly details?: unknown;
-}
-
-/** The ladder assertion's stored verdict (the fields read here). */
-export interface StoredLadder {
-  readonly verdict: 'pass' | 'fail' | 'unscored';
-  readonly endToEnd: number | null;
-  readonly reason: string;
-  readonly expectedBehavior?: string;
-  readonly snapshots?: readonly string[];
-  readonly rungs: readonly StoredRung[];
-}
-
-/** What {@link findStoredVerdicts} found in a row. */
-export interface StoredVerdicts {
-  readonly ladder: StoredLadder | undefined;
-  /** Single-rung assertions (not the ladder's own rungs). */
-  readonly rungs: readonly StoredRung[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function isStoredRung(value: unknown): value is StoredRung {
-  return isObject(value) && typeof value['rung'] === 'string' && typeof value['status'] === 'string' && typeof value['reason'] === 'string';
-}
-
-function isStoredLadder(value: unknown): value is StoredLadder & { kind: 'ladder' } {
-  return isObject(value) && value['kind'] === 'ladder' && typeof value['verdict'] === 'string' && Array.isArray(value['rungs']) && (value['rungs'] as unknown[]).every(isStoredRung);
-}
-
-/**
- * The ladder and rung verdicts stored in a row: `text2sqlLadder` entries of the grading result and
- * its components, else the `metadata.ladder` JSON copied by the `afterEach` hook.
- */
-export function findStoredVerdicts(row: PromptfooRow): StoredVerdicts {
-  const candidates = [row.gradingResult?.metadata, ...(row.gradingResult?.componentResults ?? []).map((entry) => entry?.metadata)];
-  let ladder: StoredLadder | undefined;
-  const rungs: StoredRung[] = [];
-  const seen = new Set<unknown>();
-  for (const candidate of candidates) {
-    const entry = isObject(candidate) ? candidate['text2sqlLadder'] : undefined;
-    if (!isObject(entry) || seen.has(entry)) continue;
-    seen.add(entry);
-    if (isStoredLadder(entry)) ladder ??= entry;
-    else if (entry['kind'] === 'rung' && isStoredRung(entry)) rungs.push(entry);
-  }
-  return { ladder: ladder ?? movedLadderOf(row), rungs };
-}
-
-/** Parses of `metadata.ladder`, per row metadata object: `afterAll` reads each row twice (summary, run identity). */
-const movedLadders = new WeakMap<object, (StoredLadder & { kind: 'ladder' }) | null>();
-
-/**
- * The ladder verdict the `afterEach` hook moved into the row metadata (`metadata.ladder`, a JSON
- * string), parsed once per metadata object; callers must not modify it.
- * @returns `undefined` when the row has no such string, or it is not JSON of a ladder verdict (then
- *   the row is read from its grading result only). Never throws.
- */
-export function movedLadderOf(row: { readonly metadata?: Readonly<Record<string, unknown>> }): (StoredLadder & { kind: 'ladder' }) | undefined {
-  const metadata = row.metadata;
-  const text = metadata?.['ladder'];
-  if (metadata === undefined || typeof text !== 'string') return undefined;
-  let parsed = movedLadders.get(metadata);
-  if (parsed === undefined) {
-    try {
-      const value = JSON.parse(text) as unknown;
-      parsed = isStoredLadder(value) ? value : null;
-    } catch {
-      parsed = null;
-    }
-    movedLadders.set(metadata, parsed);
-  }
-  return parsed ?? undefined;
 }
 
 /** The test vars of a row (the test case's, else the row's). */
@@ -146,14 +66,9 @@ export function tagsOf(row: PromptfooRow): string[] {
   return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
 }
 
-/** Rung id → named score (`execution` → `L4_execution`); unknown ids stay as they are. */
-export function scoreNameOf(rung: string): string {
-  return (LADDER_SCORE_NAMES as Readonly<Record<string, string>>)[rung] ?? rung;
-}
-
 /** The resolved comparison policy of the row's execution verdict, when it ran. */
-export function policyOf(row: PromptfooRow, verdicts: StoredVerdicts = findStoredVerdicts(row)): unknown {
-  const { ladder, rungs } = verdicts;
+export function policyOf(row: PromptfooRow, records: FoundRecords = findLadderRecords(row)): unknown {
+  const { ladder, rungs } = records;
   const execution = ladder?.rungs.find((rung) => rung.rung === 'execution') ?? rungs.find((rung) => rung.rung === 'execution');
   const details = execution?.details;
   return isObject(details) && isObject(details['policy']) ? details['policy'] : undefined;

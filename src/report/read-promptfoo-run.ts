@@ -16,10 +16,13 @@
  */
 import { LadderError } from '../errors.js';
 import { PROMPTFOO_RUNS_FORMAT, datasetContentOf } from './promptfoo-run-identity.js';
-import { columnsOf, findStoredVerdicts, itemIdOf, policyOf, scoreNameOf, tagsOf, type PromptfooColumn, type PromptfooPromptEntry, type PromptfooRow, type StoredVerdicts } from './promptfoo-rows.js';
+import { columnsOf, itemIdOf, policyOf, tagsOf, type PromptfooColumn, type PromptfooPromptEntry, type PromptfooRow } from './promptfoo-rows.js';
+import { findLadderRecords, type FoundRecords } from './ladder-record.js';
 import { distinctJson, hashDatasetItems, parseRunIdentity, type JsonValue, type RunIdentity } from './run-identity.js';
 import { END_TO_END, type MetricOutcome, type RunItem, type RunRecord } from './run-record.js';
 import { oneLine } from '../format.js';
+import { scoreNameOf } from '../rungs/scores.js';
+import { isObject } from '../objects.js';
 
 /** A parsed promptfoo result file. */
 export interface PromptfooResultFile {
@@ -30,9 +33,6 @@ export interface PromptfooResultFile {
   readonly identities: ReadonlyMap<number, unknown>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * Interprets parsed JSON as a promptfoo result file (`{ results: { prompts, results }, config }`).
@@ -117,7 +117,7 @@ export function promptfooRunRecord(result: PromptfooResultFile, column: Promptfo
       throw new LadderError('input_invalid', `${result.file}#${name}: item id "${id}" appears in two rows (${previous + 1} and ${index + 1} of the column); compare needs one row per item (was the eval run with --repeat?)`);
     }
     seen.set(id, index);
-    const verdicts = findStoredVerdicts(row);
+    const verdicts = findLadderRecords(row);
     items.push({ id, tags: tagsOf(row), metrics: metricsOf(row, verdicts) });
     if (!recorded) {
       const policy = policyOf(row, verdicts);
@@ -134,7 +134,7 @@ export function promptfooRunRecord(result: PromptfooResultFile, column: Promptfo
  * The metric outcomes of one row (see the module doc).
  * @param verdicts - the row's stored verdicts, when already read.
  */
-export function metricsOf(row: PromptfooRow, verdicts: StoredVerdicts = findStoredVerdicts(row)): Record<string, MetricOutcome> {
+export function metricsOf(row: PromptfooRow, verdicts: FoundRecords = findLadderRecords(row)): Record<string, MetricOutcome> {
   const metrics: Record<string, MetricOutcome> = {};
   if (row.failureReason === 2) {
     metrics[END_TO_END] = { status: 'fail', reason: `error: ${oneLine(row.error ?? row.gradingResult?.reason ?? 'the row errored')}` };

@@ -12,6 +12,7 @@ import type { ItemChange, MetricComparison, PairedComparison, PairedRate, RunCom
 import { formatP, type GateResult } from './comparison-gate.js';
 import { short, type IdentityDifference } from './run-identity.js';
 import { truncate } from '../format.js';
+import { END_TO_END } from '../rungs/scores.js';
 
 /** Options of the renderers. */
 export interface RenderComparisonOptions {
@@ -143,7 +144,7 @@ export function renderComparisonText(comparison: RunComparison, gate: GateResult
   }
 
   if (comparison.required.length > 0) {
-    lines.push(`required items (${comparison.required.length}, must pass ${'end_to_end'} in the candidate):`);
+    lines.push(`required items (${comparison.required.length}, must pass ${END_TO_END} in the candidate):`);
     for (const item of comparison.required) lines.push(`  ${item.status.padEnd(8)} ${item.id}  [${item.source}]${item.status === 'pass' ? '' : `  ${truncate(item.reason, 140)}`}`);
     lines.push('');
   }

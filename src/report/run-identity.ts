@@ -15,6 +15,7 @@ import path from 'node:path';
 import { LadderError } from '../errors.js';
 import { findPackageRoot, PACKAGE_NAME } from '../fixtures/package-root.js';
 import { hashUserFile } from '../files/user-file.js';
+import { isObject } from '../objects.js';
 
 /** Format tag of a {@link RunIdentity}; bumped when a field changes meaning. */
 export const RUN_IDENTITY_FORMAT = 'text2sql-ladder.run-identity/1';
@@ -363,9 +364,6 @@ function policyDifference(base: readonly JsonValue[], cand: readonly JsonValue[]
   return `comparison policy differs: ${base.length} vs ${cand.length} distinct policies`;
 }
 
-function isObject(value: JsonValue | undefined): value is { readonly [key: string]: JsonValue } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** A digest shortened for display: `sha256:` and the first 12 hex digits. */
 export function short(sum: string): string {

@@ -5,10 +5,11 @@
  *
  * Metrics are the ladder's named scores: `end_to_end` (1 for an accepted answer; failures, skipped
  * rungs and errored rows count 0, unscored items have none) and one per rung that ran
- * (`L1_syntax`, `L2_schema`, `L3_safety`, `L4_execution`, `L6_efficiency`, `L7_answer`). A metric
+ * (the score table's names, src/rungs/scores.ts). A metric
  * an item did not reach (a skipped or unscored rung) is absent, never a fail.
  */
 import type { DerivedIdentity, RunIdentity } from './run-identity.js';
+import { END_TO_END, scoreNameRank } from '../rungs/scores.js';
 
 /** An item's outcome on one metric. */
 export interface MetricOutcome {
@@ -41,17 +42,10 @@ export interface RunRecord {
   readonly items: readonly RunItem[];
 }
 
-/** The end-to-end metric (the release decision's score). */
-export const END_TO_END = 'end_to_end';
+/** The end-to-end metric (the release decision's score; the score table's `end_to_end`). */
+export { END_TO_END };
 
-/** Display order of metrics: end_to_end first, then the ladder rungs, then the rest by name. */
-const METRIC_ORDER = [END_TO_END, 'L1_syntax', 'L2_schema', 'L3_safety', 'L4_execution', 'L5_semantic', 'L6_efficiency', 'L7_answer'];
-
-/** Sorts metric names into display order. */
+/** Sorts metric names into display order: end_to_end first, then the ladder rungs, then the rest by name (src/rungs/scores.ts). */
 export function sortMetricNames(names: Iterable<string>): string[] {
-  const rank = (name: string): number => {
-    const index = METRIC_ORDER.indexOf(name);
-    return index < 0 ? METRIC_ORDER.length : index;
-  };
-  return [...new Set(names)].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(names)].sort((a, b) => scoreNameRank(a) - scoreNameRank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }

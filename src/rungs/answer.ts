@@ -115,46 +115,6 @@ function validateOptions(options: GroundingOptions): void {
   }
 }
 
-/** The ladder's call shape (src/rungs/ladder.ts `LadderRungs.answer`), plus what L7 needs to get the rows. */
-export interface AnswerLadderInput {
-  readonly answer: string;
-  /** The predicted SQL. */
-  readonly sql: string;
-  /** The L4 result (not needed for the verdict: grounding checks the prose against the predicted rows, correct or not). */
-  readonly execution?: RungResult;
-  /** Rows the predicted SQL returned, when the caller has them; else they are fetched with `engine` on the first snapshot. */
-  readonly rows?: readonly Row[];
-  readonly columns?: readonly string[];
-  readonly engine?: Engine;
-  readonly snapshots?: readonly { readonly name: string; readonly path: string }[];
-  /** The item's question (its numbers are context). */
-  readonly question?: string;
-  /** {@link GroundingOptions}, unvalidated (e.g. from a promptfoo config). */
-  readonly options?: unknown;
-}
-
-/**
- * L7 as the ladder calls it: reads the predicted rows (given, or by running the predicted SQL on the
- * first snapshot) and grounds the answer. `skipped` when no rows can be had (no engine or snapshot,
- * or the predicted SQL does not run).
- * @throws LadderError('invalid_option') for bad options.
- */
-export async function runAnswerRung(input: AnswerLadderInput): Promise<RungResult<AnswerGroundingDetails | null>> {
-  const options = readGroundingOptions(input.options);
-  const base = {
-    answer: input.answer,
-    sql: input.sql,
-    options,
-    ...(input.question !== undefined ? { question: input.question } : {}),
-  };
-  if (input.rows !== undefined) return checkAnswerGrounding({ ...base, rows: input.rows, ...(input.columns ? { columns: input.columns } : {}) });
-  const snapshot = input.snapshots?.[0];
-  if (input.engine === undefined || snapshot === undefined) return createSkippedResult('answer', 'no rows to ground the answer in (no engine or snapshot given)');
-  const outcome = await input.engine.execute({ db: snapshot.path, sql: input.sql });
-  if (!outcome.ok) return createSkippedResult('answer', `the predicted SQL did not run on ${snapshot.name}: ${outcome.error.code}: ${outcome.error.message}`);
-  return checkAnswerGrounding({ ...base, rows: outcome.result.rows, columns: outcome.result.columns });
-}
-
 const OPTION_NAMES = ['relativeTolerance', 'derivations', 'maxDerivationCells', 'decimalText'] as const;
 
 /**

@@ -239,40 +239,6 @@ function proxyIssues(comparison: PlanComparison, predicted: PlanAnalysis): RungI
   return issues;
 }
 
-/** The ladder's call shape (src/rungs/ladder.ts `LadderRungs.efficiency`). */
-export interface EfficiencyLadderInput {
-  /** The predicted SQL. */
-  readonly sql: string;
-  readonly golds: readonly string[];
-  /** The item's snapshots; the first one is analyzed (L4 matched on every one). */
-  readonly snapshots: readonly { readonly name: string; readonly path: string }[];
-  readonly engine: Engine;
-  /** The L4 result; its details name the gold that matched and the SQL as run after rewrites. */
-  readonly execution: RungResult<ExecutionDetails | null>;
-  /** {@link EfficiencyOptions}, unvalidated (e.g. from a promptfoo config). */
-  readonly options?: unknown;
-  /** The front end's L6 cache (see {@link EfficiencyInput.cache}). */
-  readonly cache?: EfficiencyCache;
-}
-
-/**
- * L6 as the ladder calls it: compares the predicted query with the gold L4 matched
- * (`execution.details.goldIndex`, as run after the policy's rewrites) on the first snapshot.
- * @throws LadderError('invalid_option') for bad options.
- */
-export function runEfficiencyRung(input: EfficiencyLadderInput): Promise<RungResult<EfficiencyDetails | null>> {
-  const options = readEfficiencyOptions(input.options);
-  const details = input.execution.details;
-  const goldIndex = details?.goldIndex ?? 0;
-  const goldSql = details?.executedSql.golds[goldIndex] ?? input.golds[goldIndex];
-  const predictedSql = details?.executedSql.predicted ?? input.sql;
-  const snapshot = input.snapshots[0];
-  if (goldSql === undefined || snapshot === undefined) {
-    return Promise.resolve(createSkippedResult('efficiency', goldSql === undefined ? 'no gold SQL to compare with' : 'no snapshot to analyze'));
-  }
-  return checkEfficiency({ predictedSql, goldSql, snapshot: snapshot.path, engine: input.engine, execution: input.execution, options, ...(input.cache !== undefined ? { cache: input.cache } : {}) });
-}
-
 const OPTION_NAMES = ['budgetFactor', 'failOnProxies', 'timing', 'doubleQuotes'] as const;
 
 /**

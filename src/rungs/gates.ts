@@ -22,7 +22,8 @@ import { LadderError } from '../errors.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import type { Dialect } from '../sql/parse.js';
 import { memoFor, type ParseMemo } from './parse-memo.js';
-import { GATE_IDS, createRungResult, createSkippedResult, isGateId, scoreNameOf } from './rung-result.js';
+import { createRungResult, createSkippedResult } from './rung-result.js';
+import { SCORES, isGateId, scoreNameOf } from './scores.js';
 import type { GateId, RungId, RungResult } from './rung-result.js';
 import { checkSafety, type SafetyDetails } from './safety.js';
 import { withNamedStatements, type NamedSafetyDetails } from './named-statements.js';
@@ -184,7 +185,11 @@ async function judgeProbes(own: RungResult<NamedSafetyDetails>, input: GateInput
  * L3 run whatever L1 says, but still receive `engineAccepted` from L1 when the engine decides it.
  * @throws as {@link runGates}.
  */
-export async function runGate(gate: GateId, input: GateInput, gates: GateRungs = GATE_RUNGS): Promise<RungResult<SyntaxDetails | SchemaDetails | SafetyDetails>> {
+export async function runGate(gate: 'syntax', input: GateInput, gates?: GateRungs): Promise<RungResult<SyntaxDetails>>;
+export async function runGate(gate: 'schema', input: GateInput, gates?: GateRungs): Promise<RungResult<SchemaDetails>>;
+export async function runGate(gate: 'safety', input: GateInput, gates?: GateRungs): Promise<RungResult<GateSafetyDetails>>;
+export async function runGate(gate: GateId, input: GateInput, gates?: GateRungs): Promise<RungResult<SyntaxDetails | SchemaDetails | GateSafetyDetails>>;
+export async function runGate(gate: GateId, input: GateInput, gates: GateRungs = GATE_RUNGS): Promise<RungResult<SyntaxDetails | SchemaDetails | GateSafetyDetails>> {
   const withParses = { ...input, parses: memoFor(input.parses, input.dialect) };
   if (gate === 'syntax') return gates.syntax(withParses);
   const facts: SyntaxFacts = { engineAccepted: enginePrepares(input) ? engineAcceptedBy(await gates.syntax(withParses)) : false };
@@ -195,7 +200,7 @@ export async function runGate(gate: GateId, input: GateInput, gates: GateRungs =
 
 /** A gate's step label: `L1`, `L2`, `L3` (another rung: its named score). */
 export function gateStep(rung: RungId): string {
-  return isGateId(rung) ? `L${GATE_IDS.indexOf(rung) + 1}` : scoreNameOf(rung);
+  return isGateId(rung) ? SCORES[rung].step : scoreNameOf(rung);
 }
 
 /** True when SQLite's `prepare` decides L1: an engine that runs the dialect and a database. */

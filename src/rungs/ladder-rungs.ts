@@ -4,16 +4,16 @@
  * order: the gates through the gate runner (src/rungs/gates.ts), then each executing rung of the
  * table.
  *
- * Adding a rung (e.g. an `L5_semantic` rung after L4): write its file (one pure function returning
- * a RungResult, and its details type); add its id to `LADDER_RUNG_IDS` in ladder order and its named
- * score to `LADDER_SCORE_NAMES` (src/rungs/rung-result.ts); add its details to
- * {@link LadderRungDetails} and its entry to {@link LADDER_RUNGS}. A missing entry is a compile error.
+ * Adding a rung (docs/development.md, "Adding a rung"): its own file, and its entry in the score
+ * table (src/rungs/scores.ts); the compiler then asks for its details in {@link LadderRungDetails}
+ * and its entry in the shipped table here (`SHIPPED`). Ids, order, score names, labels and the
+ * optional rungs' switches ({@link LadderRungOptions}) come from the score table.
  *
  * Wiring rules of the shipped entries:
  * - L1–L3: {@link GATE_RUNGS}; `engineAccepted` comes from L1 (gates.ts).
  * - L4: `checkExecution` on every snapshot under the item's policy and gold cache. An item without
  *   gold runs the prediction anyway (so later rungs have its rows) and is `unscored`.
- * - L5: not in the shipped table's list; `createLadderRungs({ semantic })` lists the entry a front
+ * - L5: not listed by the shipped entry; `createLadderRungs({ semantic })` lists the entry a front
  *   end made with `createSemanticRung` (src/semantic/semantic-rung.ts: distilled test suite, then the
  *   counterexample search), which runs after a passed L4 and counts in `end_to_end`.
  * - L6: compares the prediction with the gold L4 matched, both as run after the policy's rewrites
@@ -38,6 +38,8 @@ import { GATE_RUNGS, engineAcceptedBy, type GateRungs, type GateSafetyDetails } 
 import type { ParseMemo } from './parse-memo.js';
 import { runPrediction } from './predicted-runs.js';
 import { createRungResult, createSkippedResult, scoreNameOf } from './rung-result.js';
+import { OPTIONAL_RUNG_IDS, type OptionalRungId } from './scores.js';
+import { LadderError } from '../errors.js';
 import type { ExecutingRungId, LadderRungId, RungResult } from './rung-result.js';
 import type { SchemaDetails } from './schema.js';
 import type { SyntaxDetails } from './syntax.js';
@@ -113,6 +115,8 @@ export interface LadderContext {
   readonly parses: ParseMemo;
   /** The item's `as_of_date` (`YYYY-MM-DD`), for L4's gold checks (a gold reading the clock). */
   readonly asOfDate: string | undefined;
+  /** Deadline per statement of the executing rungs, in ms (absent: the engine's). */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** What decides whether an executing rung is listed for an item (known before anything runs). */
@@ -126,6 +130,11 @@ export interface ExecutingRung<K extends ExecutingRungId> {
   readonly endToEnd: boolean;
   /** Runs the rung once the gates are open; `earlier` holds the rungs before it in ladder order. */
   run(context: LadderContext, earlier: LadderResults): Promise<LadderRungResult<K>>;
+  /**
+   * Set on a shipped entry that cannot run on its own (L5 needs its options and the front end's
+   * service): what to pass to `createLadderRungs` instead of `true`.
+   */
+  readonly needs?: string;
 }
 
 /** One entry per executing rung, keyed by id. */
@@ -143,13 +152,13 @@ void COVERS_EVERY_RUNG;
 const executionRung: ExecutingRung<'execution'> = {
   listed: () => true,
   endToEnd: true,
-  async run(context: Pick<LadderContext, 'sql' | 'golds' | 'fixture' | 'engine' | 'goldCache' | 'policy' | 'parses' | 'asOfDate'>) {
+  async run(context: Pick<LadderContext, 'sql' | 'golds' | 'fixture' | 'engine' | 'goldCache' | 'policy' | 'parses' | 'asOfDate' | 'timeoutMs'>) {
     const { snapshots } = context.fixture;
     const policy = context.policy.comparison;
     if (context.golds.length === 0) {
       const predicted = applySqlRewrites(context.sql, 'predicted', policy.rewrites);
       const doubleQuotes = context.policy.doubleQuotes ?? engineDefaults(context.engine).doubleQuotes ?? 'legacy';
-      const predictedRuns = await runPrediction(context.engine, snapshots, predicted, { doubleQuotes });
+      const predictedRuns = await runPrediction(context.engine, snapshots, predicted, { doubleQuotes, ...(context.timeoutMs !== undefined ? { timeoutMs: context.timeoutMs } : {}) });
       return createRungResult<ExecutionDetails>({
         rung: 'execution',
         status: 'unscored',
@@ -173,20 +182,22 @@ const executionRung: ExecutingRung<'execution'> = {
       ...(context.policy.doubleQuotes !== undefined ? { doubleQuotes: context.policy.doubleQuotes } : {}),
       ...(context.asOfDate !== undefined ? { asOfDate: context.asOfDate } : {}),
       ...(context.policy.goldOrdered !== undefined ? { goldOrdered: context.policy.goldOrdered } : {}),
+      ...(context.timeoutMs !== undefined ? { timeoutMs: context.timeoutMs } : {}),
     });
   },
 };
 
 /** L5 when no front end switched it on: not listed (see `createSemanticRung`). */
 const semanticRungOff: ExecutingRung<'semantic'> = {
+  needs: 'the entry createSemanticRung(options, service) makes (src/semantic/semantic-rung.ts)',
   listed: () => false,
   endToEnd: true,
   run: () => Promise.resolve(createSkippedResult('semantic', `${scoreNameOf('semantic')} is off`)),
 };
 
-/** L6. Reads L4's result (the gold that matched, the SQL as run) and the first snapshot. */
+/** L6, once switched on: every item. Reads L4's result (the gold that matched, the SQL as run) and the first snapshot. */
 const efficiencyRung: ExecutingRung<'efficiency'> = {
-  listed: () => false,
+  listed: () => true,
   endToEnd: false,
   async run(context: Pick<LadderContext, 'fixture' | 'engine' | 'options' | 'parses' | 'efficiencyCache'>, earlier: Pick<LadderResults, 'execution'>) {
     const execution = earlier.execution;
@@ -210,7 +221,7 @@ const efficiencyRung: ExecutingRung<'efficiency'> = {
   },
 };
 
-/** L7. Reads the prose, the question, the predicted SQL and L4's predicted rows on the first snapshot. */
+/** L7, once switched on: the items whose output has a prose answer. Reads the prose, the question, the predicted SQL and L4's predicted rows on the first snapshot. */
 const answerRung: ExecutingRung<'answer'> = {
   listed: (listing) => listing.prose !== undefined,
   endToEnd: false,
@@ -231,29 +242,20 @@ const answerRung: ExecutingRung<'answer'> = {
   },
 };
 
-/**
- * The shipped table with every optional rung off (L5, L6 and L7 not listed). Use
- * {@link createLadderRungs} to switch them on.
- */
-export const LADDER_RUNGS: LadderRungTable = {
-  ...GATE_RUNGS,
+/** The shipped executing rungs; an optional one is listed only once a table switches it on. */
+const SHIPPED: ExecutingRungs = {
   execution: executionRung,
   semantic: semanticRungOff,
   efficiency: efficiencyRung,
   answer: answerRung,
 };
 
-/** Which optional rungs to include. */
-export interface LadderRungOptions {
-  /**
-   * L5: the entry made by `createSemanticRung(options, service)` (src/semantic/semantic-rung.ts);
-   * absent = L5 off (not listed). When given, it is listed and counts in `end_to_end`.
-   */
-  readonly semantic?: ExecutingRung<'semantic'>;
-  /** Include L6 (runs after a passed L4). Default false. */
-  readonly efficiency?: boolean;
-  /** Include L7 (runs when the output has a prose answer). Default false. */
-  readonly answer?: boolean;
+/**
+ * Which optional rungs to include: one key per optional rung of the score table
+ * (src/rungs/scores.ts: L5, L6, L7), each `true` (the shipped entry), an entry of its own (L5's
+ * `createSemanticRung(options, service)`, or a test's), or absent / `false` (off, not listed).
+ */
+export type LadderRungOptions = { readonly [K in OptionalRungId]?: boolean | ExecutingRung<K> } & {
   /**
    * L7 counts in `end_to_end` when it runs (listed and not skipped): an ungrounded number in the
    * prose answer makes the item not end-to-end correct — what a reader of the answer gets. Default
@@ -265,22 +267,39 @@ export interface LadderRungOptions {
    * Prefer `LadderInput.goldOrdered`, which is per item and wins over this.
    */
   readonly goldOrdered?: boolean;
+};
+
+/** An optional rung's entry as `on` asks: the shipped one, the one given, or the shipped one never listed. */
+function switched<K extends OptionalRungId>(id: K, shipped: ExecutingRung<K>, on: boolean | ExecutingRung<K> | undefined): ExecutingRung<K> {
+  if (typeof on === 'object' && on !== null) return on;
+  if (on !== true) return { ...shipped, listed: () => false };
+  if (shipped.needs !== undefined) throw new LadderError('invalid_argument', `createLadderRungs: ${id} cannot be switched on with true; pass ${shipped.needs}`);
+  return shipped;
 }
 
-/** The shipped table with the chosen optional rungs listed (see {@link LadderRungOptions}). */
+/**
+ * The shipped table with the chosen optional rungs listed (see {@link LadderRungOptions}).
+ * @throws LadderError('invalid_argument') for `true` on a rung that needs an entry of its own (L5).
+ */
 export function createLadderRungs(options: LadderRungOptions = {}): LadderRungTable {
   const goldOrdered = options.goldOrdered;
+  const optional = Object.fromEntries(
+    OPTIONAL_RUNG_IDS.map((id) => [id, switched(id, SHIPPED[id] as ExecutingRung<typeof id>, options[id] as boolean | ExecutingRung<typeof id> | undefined)]),
+  ) as { [K in OptionalRungId]: ExecutingRung<K> };
   return {
-    ...LADDER_RUNGS,
+    ...GATE_RUNGS,
+    ...SHIPPED,
+    ...optional,
     execution:
       goldOrdered === undefined
         ? executionRung
         : { ...executionRung, run: (context, earlier) => executionRung.run(context.policy.goldOrdered === undefined ? { ...context, policy: { ...context.policy, goldOrdered } } : context, earlier) },
-    semantic: options.semantic ?? semanticRungOff,
-    efficiency: { ...efficiencyRung, listed: () => options.efficiency === true },
-    answer: { ...answerRung, endToEnd: options.answerInEndToEnd !== false, listed: (listing) => options.answer === true && answerRung.listed(listing) },
+    answer: { ...optional.answer, endToEnd: options.answerInEndToEnd !== false },
   };
 }
+
+/** The shipped table with every optional rung off (L5, L6 and L7 not listed); {@link createLadderRungs} switches them on. */
+export const LADDER_RUNGS: LadderRungTable = createLadderRungs();
 
 /**
  * True when SQLite's own prepare accepted the text at L1 (`details.engineAccepted`).

@@ -46,7 +46,10 @@ import { parseProviderOutput } from '../sql/provider-output.js';
 import type { ProviderAnswer } from '../sql/provider-output.js';
 import type { EfficiencyOptions } from './efficiency.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
-import { runGates } from './gates.js';
+import { runGate, runGates, type GateInput } from './gates.js';
+import { invalidValue, suggestName } from '../options.js';
+import { EXECUTING_RUNG_IDS, SCORES, isLadderRungId } from './scores.js';
+import type { GateId } from './scores.js';
 import { createLadderRungs } from './ladder-rungs.js';
 import type { ExecutingRungs, LadderContext, LadderResults, LadderRungResult, LadderRungTable, RungListing } from './ladder-rungs.js';
 import { createParseMemo } from './parse-memo.js';
@@ -65,8 +68,24 @@ export type LadderRungs = LadderRungTable;
 
 /** Everything one ladder run reads. */
 export interface LadderInput {
-  /** The raw provider output (string or protocol object). */
-  readonly output: unknown;
+  /** The raw provider output (string or protocol object); not read when `sql` is given. */
+  readonly output?: unknown;
+  /**
+   * The SQL to grade, as it is: for a front end that holds SQL rather than a provider's output (a
+   * matcher, the Spider harness). When given, `output` is not read.
+   */
+  readonly sql?: string;
+  /**
+   * The rungs to run, in any order (they run in ladder order); default every rung of the table.
+   * A single-rung front end asks for its rung (`['schema']`) or for its rung and the ones it reads
+   * (`['execution', 'efficiency']`: L6 reads L4's result). A gate outside the subset does not run
+   * and does not block; with fewer than the three gates, each chosen gate runs alone (L2 and L3
+   * whatever L1 says, as `runGate` runs them). An executing rung still runs only when its table
+   * entry lists it for the item.
+   */
+  readonly only?: readonly LadderRungId[];
+  /** Deadline per statement of the executing rungs, in ms (default: the engine's). */
+  readonly timeoutMs?: number;
   readonly expectedBehavior: ExpectedBehavior;
   /** Gold SQL, one or many; empty for an unscored `answer` item or a declining item. */
   readonly golds: readonly string[];
@@ -135,50 +154,105 @@ export interface LadderResult {
  * // { verdict: 'fail', endToEnd: 0, reason: 'L1_syntax fail: near "FORM": syntax error; skipped: L2_schema, L4_execution', ... }
  */
 export async function runLadder(input: LadderInput, rungs: LadderRungTable = createLadderRungs()): Promise<LadderResult> {
+  const chosen = chosenRungs(input.only);
   const answer: LadderAnswer =
-    input.missingOutput !== undefined ? { kind: 'missing', message: input.missingOutput } : parseProviderOutput(input.output);
+    input.sql !== undefined
+      ? { kind: 'sql', sql: input.sql, source: 'text' }
+      : input.missingOutput !== undefined
+        ? { kind: 'missing', message: input.missingOutput }
+        : parseProviderOutput(input.output);
 
   if (input.expectedBehavior !== 'answer') {
     if (answer.kind !== 'sql') return judgeDecline(input.expectedBehavior, answer);
-    return judgeSqlForDecline(input, answer, rungs);
+    return judgeSqlForDecline(input, answer, rungs, chosen);
   }
 
   if (answer.kind !== 'sql') {
     const reason = answer.kind === 'missing' ? answer.message : `expected an answer, but the provider declined (${answer.action})${answer.message ? `: ${answer.message}` : ''}`;
-    // No SQL text: nothing for L2 / L3 to judge, nothing to execute.
-    const blocked = `${scoreNameOf('syntax')} fail`;
-    const results: MutableResults = {
-      syntax: createRungResult({ rung: 'syntax', status: 'fail', reason, details: { answer: answer.kind === 'missing' ? 'missing' : answer.action } }),
-      schema: createSkippedResult('schema', blocked),
-      safety: createSkippedResult('safety', blocked),
-    };
-    const executing = executingIds(rungs, { prose: undefined, golds: input.golds });
-    for (const id of executing) setResult(results, id, createSkippedResult(id, blocked));
+    // No SQL text: nothing to judge or execute. The first rung of the run fails with the reason
+    // (L1 on the whole ladder), and every other is skipped naming it.
+    const executing = executingIds(rungs, { prose: undefined, golds: input.golds }, chosen);
+    const [head, ...rest] = [...GATE_IDS.filter((id) => chosen.has(id)), ...executing];
+    const results: MutableResults = {};
+    if (head === 'syntax') setResult(results, head, createRungResult({ rung: 'syntax', status: 'fail', reason, details: { answer: answer.kind === 'missing' ? 'missing' : answer.action } }));
+    else if (head !== undefined) setResult(results, head, createRungResult({ rung: head, status: 'fail', reason, details: null }));
+    for (const id of rest) setResult(results, id, createSkippedResult(id, `${scoreNameOf(head!)} fail`));
     return finish(input.expectedBehavior, answer, results, executing, rungs);
   }
 
-  const context = createContext(input, answer);
-  const [first] = context.fixture.snapshots;
-  const gates = await runGates(
-    {
-      sql: context.sql,
-      dialect: context.dialect,
-      engine: context.engine,
-      db: first!.path,
-      parses: context.parses,
-      ...(answer.probes !== undefined && answer.probes.length > 0 ? { probes: answer.probes } : {}),
-      ...(context.policy.doubleQuotes !== undefined ? { doubleQuotes: context.policy.doubleQuotes } : {}),
-      ...(context.policy.safety !== undefined ? { safetyPolicy: context.policy.safety } : {}),
-    },
-    rungs,
-  );
-  const results: MutableResults = { syntax: gates.syntax, schema: gates.schema, safety: gates.safety };
+  const context = createContext(input, answer, chosen);
+  const gates = await runChosenGates(gateInputOf(context, answer), rungs, chosen);
+  const results: MutableResults = { ...gates.results };
   const blocked = gates.blocking === undefined ? undefined : `${scoreNameOf(gates.blocking.rung)} ${gates.blocking.status}`;
-  const executing = executingIds(rungs, context);
+  const executing = executingIds(rungs, context, chosen);
   for (const id of executing) {
     setResult(results, id, blocked === undefined ? await runExecuting(rungs, id, context, results) : createSkippedResult(id, blocked));
   }
   return finish(input.expectedBehavior, answer, results, executing, rungs);
+}
+
+/** Every ladder rung: the run when `only` is not given. */
+const EVERY_RUNG: ReadonlySet<LadderRungId> = new Set(LADDER_RUNG_IDS);
+
+/**
+ * The rungs `only` chooses (every rung when absent).
+ * @throws LadderError('invalid_argument') for an empty list, a name that is no ladder rung (with
+ *   the closest one), or a rung without a rung it reads (`efficiency` without `execution`).
+ */
+function chosenRungs(only: readonly LadderRungId[] | undefined): ReadonlySet<LadderRungId> {
+  if (only === undefined) return EVERY_RUNG;
+  if (!Array.isArray(only) || only.length === 0) throw invalidValue('only', `a non-empty list of ladder rungs (${LADDER_RUNG_IDS.join(', ')})`, only, 'invalid_argument');
+  for (const id of only as readonly unknown[]) {
+    if (!isLadderRungId(id)) {
+      const hint = typeof id === 'string' ? suggestName(id, LADDER_RUNG_IDS) : undefined;
+      throw invalidValue('only', `ladder rungs (${LADDER_RUNG_IDS.join(', ')})${hint !== undefined ? `; did you mean "${hint}"?` : ''}`, id, 'invalid_argument');
+    }
+  }
+  const chosen = new Set<LadderRungId>(only);
+  for (const id of chosen) {
+    const missing = SCORES[id].reads.find((read) => !chosen.has(read as LadderRungId));
+    if (missing !== undefined) throw new LadderError('invalid_argument', `only: ${id} reads the result of ${missing}; add "${missing}" to the list`);
+  }
+  return chosen;
+}
+
+/** What the gates read of a run: the SQL, the first snapshot, the probes and the item's policies. */
+function gateInputOf(context: LadderContext, answer: Extract<LadderAnswer, { kind: 'sql' }>): GateInput {
+  const first = context.fixture.snapshots[0];
+  return {
+    sql: context.sql,
+    dialect: context.dialect,
+    engine: context.engine,
+    parses: context.parses,
+    ...(first !== undefined ? { db: first.path } : {}),
+    ...(answer.probes !== undefined && answer.probes.length > 0 ? { probes: answer.probes } : {}),
+    ...(context.policy.doubleQuotes !== undefined ? { doubleQuotes: context.policy.doubleQuotes } : {}),
+    ...(context.policy.safety !== undefined ? { safetyPolicy: context.policy.safety } : {}),
+  };
+}
+
+/** The chosen gates' results and the first that did not pass. */
+interface ChosenGates {
+  readonly results: Pick<MutableResults, GateId>;
+  readonly blocking: RungResult | undefined;
+}
+
+/**
+ * Runs the chosen gates: all three through the gate runner (L2 after a passed L1), fewer each
+ * alone (`runGate`: L2 and L3 whatever L1 says). L2 without a database is skipped, naming why.
+ */
+async function runChosenGates(input: GateInput, rungs: LadderRungTable, chosen: ReadonlySet<LadderRungId>): Promise<ChosenGates> {
+  if (GATE_IDS.every((id) => chosen.has(id))) {
+    const run = await runGates(input, rungs);
+    return { results: { syntax: run.syntax, schema: run.schema, safety: run.safety }, blocking: run.blocking };
+  }
+  const results: Pick<MutableResults, GateId> = {
+    ...(chosen.has('syntax') ? { syntax: await runGate('syntax', input, rungs) } : {}),
+    ...(chosen.has('schema') ? { schema: input.db === undefined && input.catalog === undefined ? createSkippedResult('schema', input.schemaSkipped ?? 'the item has no snapshot to check names against') : await runGate('schema', input, rungs) } : {}),
+    ...(chosen.has('safety') ? { safety: await runGate('safety', input, rungs) } : {}),
+  };
+  const ran: RungResult[] = GATE_IDS.flatMap((id) => (results[id] === undefined ? [] : [results[id]]));
+  return { results, blocking: ran.find((result) => result.status !== 'pass') };
 }
 
 /**
@@ -186,9 +260,9 @@ export async function runLadder(input: LadderInput, rungs: LadderRungTable = cre
  * snapshot when the item has one, L3 with the probes), nothing executes, and the item fails with
  * the gates' findings in its reason.
  */
-async function judgeSqlForDecline(input: LadderInput, answer: Extract<LadderAnswer, { kind: 'sql' }>, rungs: LadderRungTable): Promise<LadderResult> {
+async function judgeSqlForDecline(input: LadderInput, answer: Extract<LadderAnswer, { kind: 'sql' }>, rungs: LadderRungTable, chosen: ReadonlySet<LadderRungId>): Promise<LadderResult> {
   const first = Array.isArray(input.snapshots) ? input.snapshots[0] : undefined;
-  const gateInput = {
+  const gateInput: GateInput = {
     sql: answer.sql,
     dialect: input.dialect,
     engine: input.engine,
@@ -198,18 +272,23 @@ async function judgeSqlForDecline(input: LadderInput, answer: Extract<LadderAnsw
     ...(input.safetyPolicy !== undefined ? { safetyPolicy: input.safetyPolicy } : {}),
   };
   // Without a snapshot there is no catalog: L2 does not judge.
-  const gates = await runGates(first !== undefined ? { ...gateInput, db: first.path } : { ...gateInput, schemaSkipped: 'the item has no snapshot to check names against' }, rungs);
-  const results: MutableResults = { syntax: gates.syntax, schema: gates.schema, safety: gates.safety };
+  const gates = await runChosenGates(first !== undefined ? { ...gateInput, db: first.path } : { ...gateInput, schemaSkipped: 'the item has no snapshot to check names against' }, rungs, chosen);
+  const ran: RungResult[] = GATE_IDS.flatMap((id) => (gates.results[id] === undefined ? [] : [gates.results[id]]));
   const expected = input.expectedBehavior as 'clarify' | 'refuse';
   const declined = judgeDecline(expected, answer);
-  const findings = [gates.safety, gates.syntax, gates.schema].filter((result) => result.status === 'fail').map((result) => `${scoreNameOf(result.rung)} fail: ${oneLine(result.reason)}`);
+  // L3 first: an unsafe statement is what matters most in an answer that should not hold SQL.
+  const findings = [...ran.filter((result) => result.rung === 'safety'), ...ran.filter((result) => result.rung !== 'safety')]
+    .filter((result) => result.status === 'fail')
+    .map((result) => `${scoreNameOf(result.rung)} fail: ${oneLine(result.reason)}`);
   const reason = findings.length > 0 ? `${expected} item: expected the provider to ${expected === 'clarify' ? 'ask for clarification' : 'refuse'}, but it answered with SQL; ${findings.join('; ')}` : declined.reason;
-  return { ...declined, rungs: [gates.syntax, gates.schema, gates.safety], results, reason };
+  return { ...declined, rungs: ran, results: { ...gates.results }, reason };
 }
 
 /** Builds the typed context of one run (policy resolved, a fresh parse memo, the gold and L6 caches). */
-function createContext(input: LadderInput, answer: Extract<LadderAnswer, { kind: 'sql' }>): LadderContext {
-  if (!Array.isArray(input.snapshots) || input.snapshots.length === 0) {
+function createContext(input: LadderInput, answer: Extract<LadderAnswer, { kind: 'sql' }>, chosen: ReadonlySet<LadderRungId>): LadderContext {
+  // L1 and L3 alone read the text only; L2 and every executing rung read a database.
+  const readsDatabase = [...chosen].some((id) => id !== 'syntax' && id !== 'safety');
+  if (!Array.isArray(input.snapshots) || (readsDatabase && input.snapshots.length === 0)) {
     throw new LadderError('invalid_argument', 'snapshots must hold at least one snapshot for an answer item');
   }
   const comparison = isResolvedPolicy(input.comparisonPolicy) ? input.comparisonPolicy : resolvePolicy(input.comparisonPolicy);
@@ -227,6 +306,7 @@ function createContext(input: LadderInput, answer: Extract<LadderAnswer, { kind:
     options: { efficiency: input.efficiencyOptions, answer: input.answerOptions },
     parses: createParseMemo(input.dialect),
     asOfDate: input.asOfDate,
+    timeoutMs: input.timeoutMs,
   };
 }
 
@@ -248,9 +328,9 @@ function setResult<K extends LadderRungId>(results: MutableResults, id: K, resul
   slot[id] = result;
 }
 
-/** The executing rungs listed for this item, in ladder order. */
-function executingIds(rungs: LadderRungTable, listing: RungListing): ExecutingRungId[] {
-  return LADDER_RUNG_IDS.filter((id): id is ExecutingRungId => !isGateId(id) && rungs[id].listed(listing));
+/** The executing rungs listed for this item (and chosen, when a subset is), in ladder order. */
+function executingIds(rungs: LadderRungTable, listing: RungListing, chosen: ReadonlySet<LadderRungId> = EVERY_RUNG): ExecutingRungId[] {
+  return EXECUTING_RUNG_IDS.filter((id) => chosen.has(id) && rungs[id].listed(listing));
 }
 
 /**

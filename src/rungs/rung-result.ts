@@ -1,58 +1,17 @@
 /**
  * The shape every rung returns. A rung is a pure async function from its inputs to a
  * `RungResult`; adapters (promptfoo assertions, vitest matchers, the CLI) only translate it.
- *
- * Rung ids and the promptfoo `namedScores` keys they map to:
- * | rung id            | ladder step | named score        | gate? |
- * |--------------------|-------------|--------------------|-------|
- * | `syntax`           | L1          | `L1_syntax`        | yes   |
- * | `schema`           | L2          | `L2_schema`        | yes   |
- * | `safety`           | L3          | `L3_safety`        | yes   |
- * | `execution`        | L4          | `L4_execution`     | no    |
- * | `semantic`         | L5          | `L5_semantic`      | no    |
- * | `efficiency`       | L6          | `L6_efficiency`    | no    |
- * | `answer`           | L7          | `L7_answer`        | no    |
- * | diagnostics (`components`, `exactMatch`, `astDistance`, `schemaLinking`, `resultSimilarity`) | — | their own keys | never |
+ * Rung ids, their steps, named scores and labels are the score table's (src/rungs/scores.ts).
  */
-
+import { DIAGNOSTIC_IDS, GATE_IDS, LADDER_RUNG_IDS, LADDER_SCORE_NAMES, isGateId, scoreNameOf } from './scores.js';
+import type { DiagnosticId, ExecutingRungId, GateId, LadderRungId } from './scores.js';
 import { escapeControls } from '../format.js';
 
-/**
- * The ladder's rungs, in the order they run. The first three are the gates (see
- * {@link GATE_IDS}); the rest execute. Adding a rung: its id here (in ladder order), its named
- * score in {@link LADDER_SCORE_NAMES}, and its entry in the typed table of
- * src/rungs/ladder-rungs.ts — the compiler reports each one that is missing.
- */
-export const LADDER_RUNG_IDS = ['syntax', 'schema', 'safety', 'execution', 'semantic', 'efficiency', 'answer'] as const;
-
-/** A rung of the ladder (see {@link LADDER_RUNG_IDS}). */
-export type LadderRungId = (typeof LADDER_RUNG_IDS)[number];
-
-/**
- * The gates (L1–L3), in order: static checks of the text. A gate that does not pass keeps the
- * executing rungs from running; L3 judges the text of every statement even when L1 fails.
- */
-export const GATE_IDS = ['syntax', 'schema', 'safety'] as const satisfies readonly LadderRungId[];
-
-/** A gate rung (see {@link GATE_IDS}). */
-export type GateId = (typeof GATE_IDS)[number];
-
-/** A rung that executes SQL (every ladder rung after the gates). */
-export type ExecutingRungId = Exclude<LadderRungId, GateId>;
-
-/** Diagnostics: graded, reported, never gates. */
-export const DIAGNOSTIC_IDS = ['components', 'exactMatch', 'astDistance', 'schemaLinking', 'resultSimilarity'] as const;
-
-/** A diagnostic (see {@link DIAGNOSTIC_IDS}). */
-export type DiagnosticId = (typeof DIAGNOSTIC_IDS)[number];
+export { DIAGNOSTIC_IDS, GATE_IDS, LADDER_RUNG_IDS, LADDER_SCORE_NAMES, isGateId, scoreNameOf };
+export type { DiagnosticId, ExecutingRungId, GateId, LadderRungId };
 
 /** Every rung id: the ladder's rungs and the diagnostics. */
 export type RungId = LadderRungId | DiagnosticId;
-
-/** True for a gate id (L1–L3). */
-export function isGateId(rung: RungId): rung is GateId {
-  return (GATE_IDS as readonly RungId[]).includes(rung);
-}
 
 /**
  * - `pass` / `fail`: the rung ran and decided.
@@ -92,22 +51,6 @@ export interface RungResult<D = unknown> {
   readonly namedScores: Readonly<Record<string, number>>;
   /** Machine-readable details; shape documented by each rung. */
   readonly details: D;
-}
-
-/** The named score key each ladder rung reports under (see the table above). */
-export const LADDER_SCORE_NAMES = {
-  syntax: 'L1_syntax',
-  schema: 'L2_schema',
-  safety: 'L3_safety',
-  execution: 'L4_execution',
-  semantic: 'L5_semantic',
-  efficiency: 'L6_efficiency',
-  answer: 'L7_answer',
-} as const satisfies Record<LadderRungId, string>;
-
-/** The named-score key of a rung: `L1_syntax` … for ladder rungs, the rung id for diagnostics. */
-export function scoreNameOf(rung: RungId): string {
-  return (LADDER_SCORE_NAMES as Partial<Record<RungId, string>>)[rung] ?? rung;
 }
 
 /** Builds a RungResult with empty issues / namedScores defaults. */

@@ -39,6 +39,7 @@ import { DIALECTS, type Dialect } from '../sql/parse.js';
 import { LadderError } from '../errors.js';
 import { memoFor, type ParseMemo } from './parse-memo.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
+import { counted } from '../format.js';
 
 /** Input of {@link checkSchema}. */
 export interface SchemaInput {
@@ -159,10 +160,6 @@ function statementKeyword(type: string): string {
   return type.replace(/_stmt$/, '').replace(/_/g, ' ').toUpperCase();
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 /**
  * The issue message: the collector's, plus, for an unknown column without a did-you-mean, the
  * columns of the catalog tables in its scope chain (only the qualifier's table when qualified).
@@ -206,11 +203,11 @@ function verdict(references: References, dialect: Dialect): RungResult<SchemaDet
     })),
   };
   if (references.unresolved.length === 0) {
-    const strings = details.findings.length === 0 ? '' : `; ${plural(details.findings.length, 'double-quoted string')} read as ${details.findings.length === 1 ? 'a string literal' : 'string literals'} (legacy SQLite) at ${details.findings.map((finding) => `${finding.line}:${finding.column}`).join(', ')}`;
+    const strings = details.findings.length === 0 ? '' : `; ${counted(details.findings.length, 'double-quoted string')} read as ${details.findings.length === 1 ? 'a string literal' : 'string literals'} (legacy SQLite) at ${details.findings.map((finding) => `${finding.line}:${finding.column}`).join(', ')}`;
     return createRungResult({
       rung: 'schema',
       status: 'pass',
-      reason: `every name resolves (${plural(details.tables.length, 'table')}, ${plural(details.columnsChecked, 'column reference')})${strings}`,
+      reason: `every name resolves (${counted(details.tables.length, 'table')}, ${counted(details.columnsChecked, 'column reference')})${strings}`,
       details,
     });
   }

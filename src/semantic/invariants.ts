@@ -8,6 +8,7 @@ import path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode, YAMLMap } from 'yaml';
 import { LadderError } from '../errors.js';
+import { invalidValue, isPlainRecord, optionReader } from '../options.js';
 import {
   INVARIANT_KINDS,
   type FixtureInvariant,
@@ -66,7 +67,7 @@ function readEntry(node: YamlNode, ctx: ReadContext): FixtureInvariant {
   if (!isMap(node)) return fail(node, 'each entry must be a mapping with a kind');
   const kind = scalar(node, 'kind');
   if (typeof kind !== 'string' || !(INVARIANT_KINDS as readonly string[]).includes(kind)) {
-    return fail(node.get('kind', true) as YamlNode ?? node, `kind must be one of ${INVARIANT_KINDS.join(', ')}; received ${JSON.stringify(kind)}`);
+    return fail(node.get('kind', true) as YamlNode ?? node, invalidValue('kind', `one of ${INVARIANT_KINDS.join(', ')}`, kind).message);
   }
   const k = kind as FixtureInvariant['kind'];
   const allowed = new Set(['kind', 'note', ...KEYS[k]]);
@@ -105,57 +106,62 @@ function optionalString(map: YAMLMap, key: string, fail: ReadContext['fail']): s
 
 /**
  * Checks the shape of one invariant given as a plain object (camelCase keys) and returns it typed.
- * @throws TypeError / RangeError naming the field, the expected and the received value.
+ * Messages are src/options.ts's: the field named (with `naming.prefix`), what was expected and
+ * what was received.
+ * @param naming.prefix - put before every field name, e.g. `options.semantic.invariants[0].`.
+ * @throws LadderError('invalid_option') naming the field, the expected and the received value.
  */
-export function validateInvariantShape(raw: unknown): FixtureInvariant {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new TypeError('an invariant must be an object with a kind');
-  const entry = raw as Record<string, unknown>;
-  const kind = entry['kind'];
+export function validateInvariantShape(raw: unknown, naming: { readonly prefix?: string } = {}): FixtureInvariant {
+  const prefix = naming.prefix ?? '';
+  if (!isPlainRecord(raw)) throw invalidValue(prefix === '' ? 'an invariant' : prefix.replace(/\.$/, ''), 'an object with a kind', raw);
+  const read = optionReader(raw, { prefix, nullIsAbsent: false });
   const text = (key: string): string => {
-    const value = entry[key];
-    if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`${key} must be a non-empty string; received ${JSON.stringify(value)}`);
+    const value = read.string(key);
+    if (value === undefined) throw read.invalid(key, 'a non-empty string', undefined);
     return value;
   };
   const columnRef = (): string => {
     const value = text('column');
-    if (!/^[^.\s]+\.[^.\s]+$/.test(value)) throw new TypeError(`column must be "table.column"; received ${JSON.stringify(value)}`);
+    if (!/^[^.\s]+\.[^.\s]+$/.test(value)) throw read.invalid('column', '"table.column"', value);
     return value;
   };
-  const optionalNumber = (key: string): number | undefined => {
-    const value = entry[key];
+  const optionalNumber = (key: string, name = key): number | undefined => {
+    const value = read.raw(key);
     if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`${key} must be a finite number; received ${JSON.stringify(value)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw read.invalid(name, 'a finite number', value);
     return value;
   };
+  const kind = read.oneOf('kind', INVARIANT_KINDS);
   switch (kind) {
     case 'values': {
-      const values = entry['values'];
+      const values = read.raw('values');
       if (!Array.isArray(values) || values.length === 0 || values.some((v) => v !== null && typeof v !== 'string' && typeof v !== 'number')) {
-        throw new TypeError('values must be a non-empty list of strings, numbers or null');
+        throw read.invalid('values', 'a non-empty list of strings, numbers or null', values);
       }
       return { kind, column: columnRef(), values: values as (string | number | null)[] };
     }
     case 'range': {
       const min = optionalNumber('min');
       const max = optionalNumber('max');
-      const multipleOf = optionalNumber('multipleOf');
-      const integer = entry['integer'];
-      if (integer !== undefined && typeof integer !== 'boolean') throw new TypeError(`integer must be true or false; received ${JSON.stringify(integer)}`);
-      if (min === undefined && max === undefined && multipleOf === undefined && integer !== true) throw new TypeError('give at least one of min, max, integer, multiple_of');
-      if (min !== undefined && max !== undefined && min > max) throw new RangeError(`min (${min}) must not exceed max (${max})`);
-      if (multipleOf !== undefined && !(multipleOf > 0)) throw new RangeError(`multiple_of must be > 0; received ${multipleOf}`);
+      const multipleOf = optionalNumber('multipleOf', 'multiple_of');
+      const integer = read.boolean('integer');
+      if (min === undefined && max === undefined && multipleOf === undefined && integer !== true) {
+        throw new LadderError('invalid_option', `${prefix === '' ? 'a range' : prefix.replace(/\.$/, '')} must give at least one of min, max, integer, multiple_of`);
+      }
+      if (min !== undefined && max !== undefined && min > max) throw read.invalid('min', `at most max (${max})`, min);
+      if (multipleOf !== undefined && !(multipleOf > 0)) throw read.invalid('multiple_of', 'a number > 0', multipleOf);
       return {
         kind,
         column: columnRef(),
         ...(min === undefined ? {} : { min }),
         ...(max === undefined ? {} : { max }),
-        ...(integer === undefined ? {} : { integer: integer as boolean }),
+        ...(integer === undefined ? {} : { integer }),
         ...(multipleOf === undefined ? {} : { multipleOf }),
       };
     }
     case 'format': {
-      const format = entry['format'];
-      if (format !== 'date' && format !== 'timestamp' && format !== 'time') throw new TypeError(`format must be date, timestamp or time; received ${JSON.stringify(format)}`);
+      const format = read.oneOf('format', ['date', 'timestamp', 'time'] as const);
+      if (format === undefined) throw read.invalid('format', 'one of "date", "timestamp", "time"', undefined);
       return { kind, column: columnRef(), format };
     }
     case 'derive':
@@ -163,8 +169,8 @@ export function validateInvariantShape(raw: unknown): FixtureInvariant {
     case 'children': {
       const min = optionalNumber('min');
       const max = optionalNumber('max');
-      if (min === undefined || !Number.isInteger(min) || min < 0) throw new RangeError(`min must be an integer ≥ 0; received ${JSON.stringify(entry['min'])}`);
-      if (max !== undefined && (!Number.isInteger(max) || max < min || max < 1)) throw new RangeError(`max must be an integer ≥ max(min, 1); received ${max}`);
+      if (min === undefined || !Number.isInteger(min) || min < 0) throw read.invalid('min', 'an integer ≥ 0', read.raw('min'));
+      if (max !== undefined && (!Number.isInteger(max) || max < min || max < 1)) throw read.invalid('max', `an integer ≥ ${Math.max(min, 1)} (min, and at least 1)`, max);
       return { kind, column: columnRef(), min, ...(max === undefined ? {} : { max }) };
     }
     case 'check':
@@ -172,7 +178,7 @@ export function validateInvariantShape(raw: unknown): FixtureInvariant {
     case 'lookup':
       return { kind, table: text('table') };
     default:
-      throw new TypeError(`kind must be one of ${INVARIANT_KINDS.join(', ')}; received ${JSON.stringify(kind)}`);
+      throw read.invalid('kind', `one of ${INVARIANT_KINDS.join(', ')}`, raw['kind']);
   }
 }
 

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { ownScratch, sweepLeftovers } from '../files/scratch.js';
+import { hashUserFile } from '../files/user-file.js';
 
 /** Bumped when the layout of `suite.json` changes. */
 export const SUITE_FORMAT = 1;
@@ -40,7 +41,7 @@ export function contentKey(description: unknown): string {
 
 /** sha256 (hex) of a file's bytes. */
 export function fileChecksum(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+  return hashUserFile(file, { what: 'database file', code: 'db_not_found' });
 }
 
 /** The folder of a suite in the cache. */

@@ -1,10 +1,11 @@
 /**
  * A counterexample as a person reads it: the one-line reason (`refuted on a 2-row database: gold
  * returns [3], prediction [2]; INSERT INTO orders …`), the witness's rows as `INSERT` statements,
- * and text tables of the database and of both results for a matcher's message.
+ * and text tables of the database and of both results for a matcher's message — cells and tables
+ * written by src/format.ts, as every other message writes them.
  */
 import type { Cell, QueryResult } from '../engine/engine.js';
-import { cellLiteral } from '../engine/cells.js';
+import { counted, formatCell, formatPipeTable, formatRow, truncate } from '../format.js';
 import { quoteIdentifier } from '../sql/identifiers.js';
 import type { Witness, WitnessTable } from '../rungs/semantic-details.js';
 import type { StoredTable } from './edit-database.js';
@@ -59,19 +60,12 @@ const ROWS_IN_LINE = 3;
 const MAX_REASON_CHARS = 1200;
 
 /**
- * One cell as a literal: `NULL`, `'it''s'`, `42`, `1.5`, `x'0a1b'`.
- */
-export function formatCellValue(cell: Cell): string {
-  return cellLiteral(cell);
-}
-
-/**
  * A result in one line: `[3]`, `[3, 4]`, `[(1, 'a'), (2, 'b')]`, `no rows`; after three rows
  * `… 12 rows`.
  */
 export function formatResultInline(result: Pick<QueryResult, 'rows' | 'columns'>): string {
   if (result.rows.length === 0) return 'no rows';
-  const row = (r: readonly Cell[]): string => (r.length === 1 ? formatCellValue(r[0]!) : `(${r.map(formatCellValue).join(', ')})`);
+  const row = (r: readonly Cell[]): string => (r.length === 1 ? formatCell(r[0]!) : formatRow(r));
   const shown = result.rows.slice(0, ROWS_IN_LINE).map(row);
   if (result.rows.length > ROWS_IN_LINE) shown.push(`… ${result.rows.length} rows`);
   return `[${shown.join(', ')}]`;
@@ -102,7 +96,7 @@ export function formatRefutationReason(outcome: Pick<RefutedOutcome, 'witnesses'
     outcome.witnesses.length === 1
       ? `refuted on a ${databaseSize(outcome.witnesses[0]!)}: ${parts[0]}`
       : `refuted: ${outcome.witnesses.map((w, i) => `on a ${databaseSize(w)}, ${parts[i]}`).join(' | ')}`;
-  return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS - 1)}…` : text;
+  return truncate(text, MAX_REASON_CHARS);
 }
 
 /**
@@ -116,20 +110,9 @@ export function formatSearchReason(outcome: SearchOutcome): string {
 /** Widest cell printed in a table, characters. */
 const MAX_CELL_CHARS = 40;
 
-/**
- * A text table in the matchers' style (`| a | b |` with a rule under the header).
- * @param columns - header names.
- * @param rows - cells by position.
- * @param indent - spaces before each line (default 2).
- */
-export function formatTextTable(columns: readonly string[], rows: readonly (readonly Cell[])[], indent = 2): string {
-  const clip = (text: string): string => (text.length > MAX_CELL_CHARS ? `${text.slice(0, MAX_CELL_CHARS - 1)}…` : text);
-  const body = rows.map((row) => row.map((cell) => clip(formatCellValue(cell))));
-  const widths = columns.map((name, i) => Math.max(name.length, ...body.map((row) => (row[i] ?? '').length)));
-  const pad = ' '.repeat(indent);
-  const line = (cells: readonly string[]): string => `${pad}| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  const rule = `${pad}|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`;
-  return [line(columns), rule, ...body.map(line)].join('\n');
+/** A table of the witness's message: the matchers' pipe table (src/format.ts), cells cut to {@link MAX_CELL_CHARS}. */
+function table(columns: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  return formatPipeTable(columns, rows, { indent: 2, maxCellChars: MAX_CELL_CHARS });
 }
 
 /**
@@ -147,16 +130,15 @@ export function formatTextTable(columns: readonly string[], rows: readonly (read
  * //   …
  */
 export function renderWitness(witness: Witness, goldCount = 1): string {
-  const blocks = [`Witness database (${witness.totalRows} ${witness.totalRows === 1 ? 'row' : 'rows'}; tables not shown are empty):`];
-  for (const table of witness.tables) blocks.push(`  ${table.name}\n${formatTextTable(table.columns, table.rows, 2)}`);
-  const count = (n: number): string => `${n} ${n === 1 ? 'row' : 'rows'}`;
+  const blocks = [`Witness database (${counted(witness.totalRows, 'row')}; tables not shown are empty):`];
+  for (const stored of witness.tables) blocks.push(`  ${stored.name}\n${table(stored.columns, stored.rows)}`);
   witness.golds.forEach((g, i) => {
     const result = witness.goldResults[i]!;
-    blocks.push(`${goldCount > 1 ? `Gold ${g}` : 'Gold'} result (${count(result.rows.length)}):\n${formatTextTable(result.columns, result.rows, 2)}`);
+    blocks.push(`${goldCount > 1 ? `Gold ${g}` : 'Gold'} result (${counted(result.rows.length, 'row')}):\n${table(result.columns, result.rows)}`);
   });
   blocks.push(
     witness.predicted.ok
-      ? `Predicted result (${count(witness.predicted.result.rows.length)}):\n${formatTextTable(witness.predicted.result.columns, witness.predicted.result.rows, 2)}`
+      ? `Predicted result (${counted(witness.predicted.result.rows.length, 'row')}):\n${table(witness.predicted.result.columns, witness.predicted.result.rows)}`
       : `Prediction fails: ${witness.predicted.error.code}: ${witness.predicted.error.message}`,
   );
   blocks.push(`Difference: ${witness.difference}`);

@@ -32,8 +32,32 @@ import { activeParseStore } from './parse-store.js';
 import { requireSnowflakeParser } from './snowflake-parser.js';
 import { BoundedMap } from '../bounded-map.js';
 
-/** Longest one parse may take, in milliseconds (a 100 KB chain parses in about 0.7 s). */
+/** Longest one parse may take by default, in milliseconds (a 100 KB chain parses in about 0.7 s). */
 export const PARSE_TIME_BUDGET_MS = 2_000;
+
+/** The parse time budget in force (see {@link setParseTimeBudgetMs}). */
+let parseTimeBudget = PARSE_TIME_BUDGET_MS;
+
+/** The time budget of one parse now in force, in milliseconds (default {@link PARSE_TIME_BUDGET_MS}). */
+export function parseTimeBudgetMs(): number {
+  return parseTimeBudget;
+}
+
+/**
+ * Sets the time budget of every later parse in this process, in milliseconds. Two budgets end a
+ * parse — this one and the tree-depth limit ({@link MAX_TREE_DEPTH}, checked once the parse is
+ * done) — and on a loaded machine a deep text can run out of time first: a caller that must get
+ * the depth verdict whatever the load (a test pinning it) raises this one.
+ * @param ms - a positive whole number of milliseconds.
+ * @returns the budget it replaces, to restore.
+ * @throws RangeError when `ms` is not a positive integer.
+ */
+export function setParseTimeBudgetMs(ms: number): number {
+  if (!Number.isInteger(ms) || ms <= 0) throw new RangeError(`setParseTimeBudgetMs: ms must be a positive integer; received ${String(ms)}`);
+  const previous = parseTimeBudget;
+  parseTimeBudget = ms;
+  return previous;
+}
 
 /** Longest the first parse waits for the parser thread to start, in milliseconds. */
 const START_BUDGET_MS = 30_000;
@@ -135,7 +159,7 @@ function stopThread(stopped: ParserThread): void {
  *   (`new Parser().astify(text, options)`, from its Snowflake build: snowflake-parser.ts).
  * @param text - the SQL text.
  * @param options - the parser's options (plain data).
- * @param timeMs - the time budget (default {@link PARSE_TIME_BUDGET_MS}).
+ * @param timeMs - the time budget (default {@link parseTimeBudgetMs}).
  * @returns the parser's result, its error, or a budget reason (remembered for the same text and
  *   options, so that the rungs that each parse it pay once). With the parse store on
  *   (parse-store.ts), a result or error it holds is returned without the thread, and a new one is
@@ -143,7 +167,7 @@ function stopThread(stopped: ParserThread): void {
  * @throws LadderError `missing_dependency` for `node-sql-parser` when that optional package is
  *   not installed (snowflake-parser.ts).
  */
-export function parseInWorker(kind: ParserKind, text: string, options: object, timeMs: number = PARSE_TIME_BUDGET_MS): BoundedParse {
+export function parseInWorker(kind: ParserKind, text: string, options: object, timeMs: number = parseTimeBudget): BoundedParse {
   if (kind === 'node-sql-parser') snowflakeParserFile ??= requireSnowflakeParser();
   // A text that ran out of budget once is not parsed again: L1, L2 and L3 each parse the same text.
   const key = jobKey(kind, text, options);
@@ -183,7 +207,7 @@ export function parseInWorkerAhead(kind: ParserKind, text: string, options: obje
     current.ahead.delete(oldestKey);
     current.replies.delete(oldestId);
   }
-  current.ahead.set(key, post(current, kind, text, options, PARSE_TIME_BUDGET_MS, key));
+  current.ahead.set(key, post(current, kind, text, options, parseTimeBudget, key));
 }
 
 /**

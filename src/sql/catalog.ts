@@ -10,6 +10,8 @@
  * (catalog-index.ts).
  */
 import { LadderError } from '../errors.js';
+import { isObject } from '../objects.js';
+import { invalidValue } from '../options.js';
 import { defaultSchemaKey } from './identifiers.js';
 import { DIALECTS, parseSql, type Dialect } from './parse.js';
 import { collectReferences } from './references.js';
@@ -51,15 +53,16 @@ type AnyNode = { readonly type: string; readonly range?: [number, number]; reado
  *
  * @param ddl - the DDL text.
  * @param dialect - how to parse it (default `sqlite`).
- * @throws LadderError `input_invalid` with `line:column` when the text does not parse.
+ * @throws LadderError `input_invalid` with `line:column` when the text does not parse;
+ *   `invalid_option` when `ddl` is not a string or `dialect` is not one of {@link DIALECTS}.
  * @example
  * catalogFromDdl('CREATE TABLE hr.staff (id INTEGER PRIMARY KEY, name TEXT)')
  * // { tables: [{ name: 'staff', schema: 'hr', kind: 'table', columns: [{ name: 'id', type: 'INTEGER', primaryKey: true }, { name: 'name', type: 'TEXT', primaryKey: false }] }] }
  */
 export function catalogFromDdl(ddl: string, dialect: Dialect = 'sqlite'): Catalog {
   // Validate arguments.
-  if (typeof ddl !== 'string') throw new TypeError(`ddl must be a string; received ${typeof ddl}`);
-  if (!DIALECTS.includes(dialect)) throw new TypeError(`dialect must be one of ${DIALECTS.join(', ')}; received ${JSON.stringify(dialect)}`);
+  if (typeof ddl !== 'string') throw invalidValue('ddl', 'a string', ddl);
+  if (!DIALECTS.includes(dialect)) throw invalidValue('dialect', `one of ${DIALECTS.join(', ')}`, dialect);
   const parsed = parseSql(ddl, dialect);
   if (!parsed.ok) {
     const where = parsed.error.line !== undefined ? `${parsed.error.line}:${parsed.error.column ?? 1}: ` : '';
@@ -141,13 +144,11 @@ export type CatalogObject = Readonly<Record<string, readonly string[] | Readonly
  *
  * @param object - `{ orders: ['order_id', 'amount'], 'hr.staff': { id: 'INTEGER', name: 'TEXT' } }`.
  * @param dialect - decides the schema of unqualified names (`main`, `public`, `PUBLIC`, or `''`).
- * @throws TypeError naming the offending key when a value is neither a list of names nor a
- *   name → type object.
+ * @throws LadderError `invalid_option` naming the offending key (`catalog.orders`) when a value is
+ *   neither a list of names nor a name → type object, or the table of a `Catalog` that lacks a field.
  */
 export function catalogFromObject(object: CatalogObject | Catalog, dialect: Dialect = 'sqlite'): Catalog {
-  if (typeof object !== 'object' || object === null || Array.isArray(object)) {
-    throw new TypeError(`catalog object must be an object of table → columns; received ${Array.isArray(object) ? 'an array' : String(object)}`);
-  }
+  if (!isObject(object as unknown)) throw invalidValue('catalog', 'an object of table → columns', object);
   if (Array.isArray((object as Catalog).tables)) return validateCatalog(object as Catalog);
   const tables: CatalogTable[] = [];
   for (const [key, value] of Object.entries(object as CatalogObject)) {
@@ -160,7 +161,7 @@ export function catalogFromObject(object: CatalogObject | Catalog, dialect: Dial
     } else if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((type) => typeof type === 'string')) {
       columns = Object.entries(value as Record<string, string>).map(([column, type]) => ({ name: column, type, primaryKey: false }));
     } else {
-      throw new TypeError(`catalog object: table "${key}" must map to a list of column names or a { column: type } object`);
+      throw invalidValue(`catalog.${key}`, 'a list of column names or a { column: type } object', value);
     }
     tables.push({ name, schema, kind: 'table', columns });
   }
@@ -170,7 +171,7 @@ export function catalogFromObject(object: CatalogObject | Catalog, dialect: Dial
 function validateCatalog(catalog: Catalog): Catalog {
   for (const [index, table] of catalog.tables.entries()) {
     if (typeof table?.name !== 'string' || typeof table.schema !== 'string' || !Array.isArray(table.columns)) {
-      throw new TypeError(`catalog.tables[${index}] must be { name, schema, kind, columns[] }`);
+      throw invalidValue(`catalog.tables[${index}]`, '{ name, schema, kind, columns[] }', table);
     }
   }
   return catalog;

@@ -18,7 +18,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Program } from 'sql-parser-cst';
 import { BUDGET_REASON, sqlSizeOverBudget } from './analysis-budget.js';
-import { MAX_AHEAD_PARSES, PARSE_TIME_BUDGET_MS, parseInWorker, parseInWorkerAhead, whenAnsweredInWorker } from './bounded-parse.js';
+import { MAX_AHEAD_PARSES, parseInWorker, parseTimeBudgetMs, parseInWorkerAhead, whenAnsweredInWorker } from './bounded-parse.js';
 import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
 import { parserText, restoreIdentifiers } from './parser-text.js';
 import type { SqlNode } from './sql-tree.js';
@@ -92,8 +92,8 @@ const CST_DIALECT = {
  * @returns the tree (with source ranges for sql-parser-cst), or `ok: false` with the parser's
  *   message and 1-based line/column, or with `budget: true` when the text is longer than
  *   `MAX_SQL_CHARS`, its tree deeper than `MAX_TREE_DEPTH` (analysis-budget.ts) or the parser
- *   takes longer than `PARSE_TIME_BUDGET_MS` (bounded-parse.ts: the parse runs in a worker
- *   thread). Never throws for bad SQL. The result of a recent text is returned again (the same
+ *   takes longer than the parse time budget (`parseTimeBudgetMs`, 2 000 ms unless set;
+ *   bounded-parse.ts: the parse runs in a worker thread). Never throws for bad SQL. The result of a recent text is returned again (the same
  *   object: trees are read-only).
  * @throws TypeError when `dialect` is not one of {@link DIALECTS}.
  */
@@ -168,14 +168,15 @@ function parseUncached(sql: string, dialect: Dialect): ParseResult {
   const unbalanced = sqliteRules ? parserText(sql, true).unbalanced : undefined;
   if (unbalanced) return { ok: false, dialect, error: { message: unbalanced.message, ...positionAt(sql, unbalanced.offset) } };
   // One time budget for the parse and every keyword-repair attempt (bounded-parse.ts).
-  const deadline = performance.now() + PARSE_TIME_BUDGET_MS;
-  const first = parseWithCst(sql, cstDialect, sqliteRules, deadline);
+  const budgetMs = parseTimeBudgetMs();
+  const deadline = performance.now() + budgetMs;
+  const first = parseWithCst(sql, cstDialect, sqliteRules, deadline, budgetMs);
   if (first.ok) return { ok: true, kind: 'cst', dialect, program: first.program };
   const parseError = first.error;
   if (dialect === 'sqlite' && parseError.line !== undefined && !parseError.budget) {
     let outOfTime = false;
     const attempt = (text: string): ParseAttempt<Program> => {
-      const retried = parseWithCst(text, cstDialect, true, deadline);
+      const retried = parseWithCst(text, cstDialect, true, deadline, budgetMs);
       if (retried.ok) return { ok: true, tree: retried.program };
       if (retried.error.budget) outOfTime = true;
       const position = retried.error;
@@ -183,13 +184,13 @@ function parseUncached(sql: string, dialect: Dialect): ParseResult {
     };
     const repaired = repairKeywordIdentifiers(sql, offsetAt(sql, parseError.line, parseError.column ?? 1), attempt);
     if (repaired) return { ok: true, kind: 'cst', dialect, program: repaired.tree, quotedKeywords: repaired.quoted };
-    if (outOfTime) return { ok: false, dialect, error: parseTimeBudget() };
+    if (outOfTime) return { ok: false, dialect, error: parseTimeBudget(budgetMs) };
   }
   return { ok: false, dialect, error: parseError };
 }
 
-function parseTimeBudget(): ParseError {
-  return { message: `${BUDGET_REASON}: the parser took more than ${PARSE_TIME_BUDGET_MS} ms`, budget: true };
+function parseTimeBudget(budgetMs: number): ParseError {
+  return { message: `${BUDGET_REASON}: the parser took more than ${budgetMs} ms`, budget: true };
 }
 
 /**
@@ -201,16 +202,17 @@ function parseWithCst(
   dialect: (typeof CST_DIALECT)[keyof typeof CST_DIALECT],
   sqliteRules: boolean,
   deadline: number,
+  budgetMs: number,
 ): { readonly ok: true; readonly program: Program } | { readonly ok: false; readonly error: ParseError } {
   // Whole milliseconds: the first parse gets the full budget, so a text that ran out of it once is
   // known to bounded-parse.ts for every later rung.
   const remaining = Math.ceil(deadline - performance.now());
-  if (remaining <= 0) return { ok: false, error: parseTimeBudget() };
+  if (remaining <= 0) return { ok: false, error: parseTimeBudget(budgetMs) };
   const prepared = parserText(text, sqliteRules);
   const parsed = parseInWorker('sql-parser-cst', prepared.text, cstOptions(dialect), remaining);
   if (!parsed.ok) {
     if (!parsed.budget) return { ok: false, error: toParseError(parsed.message) };
-    return { ok: false, error: /the parser took more than/.test(parsed.message) ? parseTimeBudget() : { message: parsed.message, budget: true } };
+    return { ok: false, error: /the parser took more than/.test(parsed.message) ? parseTimeBudget(budgetMs) : { message: parsed.message, budget: true } };
   }
   const program = parsed.value as Program;
   if (prepared.replacedWordCharacters) restoreIdentifiers(program, text);

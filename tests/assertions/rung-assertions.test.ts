@@ -5,6 +5,7 @@ import { closeSharedEngine, resolveFixtureOnce } from '../../src/promptfoo/runti
 import { safety } from '../../assertions/safety.js';
 import { schema } from '../../assertions/schema.js';
 import { syntax } from '../../assertions/syntax.js';
+import { toSummaryRecord } from '../../src/promptfoo/summary-hooks.js';
 
 afterAll(() => closeSharedEngine());
 
@@ -96,7 +97,8 @@ describe('execution assertion', () => {
   it('passes a matching query on every snapshot, with the facts the summary reads', async () => {
     const result = await execution('SELECT COUNT(*) FROM products', context({ gold_sql: 'SELECT COUNT(*) AS n FROM products' }, { policy: 'default' }));
     expect([result.pass, result.namedScores]).toEqual([true, { L4_execution: 1 }]);
-    expect(result.metadata?.['text2sqlLadder']).toMatchObject({ rung: 'execution', status: 'pass', details: { executed: true, goldError: false, emptyGoldMatch: false } });
+    expect(result.metadata?.['text2sqlLadder']).toMatchObject({ rung: 'execution', status: 'pass', details: { goldIndex: 0, firstFailingSnapshot: null, goldErrors: [] } });
+    expect(toSummaryRecord({ gradingResult: result })).toMatchObject({ verdict: 'pass', endToEnd: 1, executed: true, goldError: false, emptyGoldMatch: false });
   });
 
   it('runs on each file of a db_path list (one snapshot per file) and fails with the snapshot named', async () => {

@@ -6,7 +6,7 @@ import { canonicalJson } from '../../src/compare/json-key.js';
 import { temporalKey } from '../../src/compare/temporal-key.js';
 import { ArrayCell, DecimalCell, JsonCell, TemporalCell, type Cell } from '../../src/engine/engine.js';
 import { formatCell } from '../../src/format.js';
-import { toJsonSafe } from '../../src/promptfoo/adapter.js';
+import { toJsonSafe } from '../../src/report/ladder-record.js';
 
 const exact = { kind: 'absolute', value: 0 } as const;
 const relative = { kind: 'relative', value: 1e-6 } as const;

@@ -4,6 +4,7 @@ import '../../matchers/vitest.js';
 import { describeValue } from '../../matchers/arguments.js';
 import { formatCell, formatIssues, formatTable, formatVerdict, MAX_RECEIVED_CHARS, MAX_SOURCE_LINE_CHARS, MAX_TABLE_CELL_CHARS } from '../../matchers/message.js';
 import { createRungResult } from '../../src/rungs/rung-result.js';
+import { useGenerousParseBudget } from '../helpers/depth-limit.js';
 
 describe('formatCell', () => {
   it.each([
@@ -70,6 +71,9 @@ describe('formatIssues', () => {
 });
 
 describe('failing matchers on huge SQL', () => {
+  // The depth limit decides, not the 2 s parse budget a loaded machine can run out of first.
+  useGenerousParseBudget();
+
   function messageOf(run: () => void): string {
     try {
       run();

@@ -27,7 +27,7 @@ describe('toReferenceExistingSchema: arguments', () => {
   it.each([
     [42, 'toReferenceExistingSchema: catalogOrDb must be a database path, { db }, { ddl }, a { table: columns } object or a Catalog; received a number (42)'],
     ['', 'toReferenceExistingSchema: catalogOrDb must be a database path, { db }, { ddl }, a { table: columns } object or a Catalog; received a string ("")'],
-    [{ orders: 'id' }, 'toReferenceExistingSchema: catalogOrDb must be a database path, { db }, { ddl }, a { table: columns } object or a Catalog; catalog object: table "orders" must map to a list of column names or a { column: type } object'],
+    [{ orders: 'id' }, 'toReferenceExistingSchema: catalogOrDb must be a database path, { db }, { ddl }, a { table: columns } object or a Catalog; catalog.orders must be a list of column names or a { column: type } object; received a string ("id")'],
   ])('throws a TypeError for catalogOrDb %o', async (catalogOrDb, message) => {
     // @ts-expect-error -- wrong catalog on purpose
     await expect(expect('SELECT 1').toReferenceExistingSchema(catalogOrDb)).rejects.toThrow(new TypeError(message));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { guardAssertion, toGradingResult, toJsonSafe, withFile } from '../../src/promptfoo/adapter.js';
+import { guardAssertion, toGradingResult, withFile } from '../../src/promptfoo/adapter.js';
+import { toJsonSafe } from '../../src/report/ladder-record.js';
 import { LadderError } from '../../src/errors.js';
 import { createRungResult, createSkippedResult } from '../../src/rungs/rung-result.js';
 

@@ -6,7 +6,7 @@ import { toGradingResult } from '../../src/promptfoo/adapter.js';
 import { toLadderGradingResult } from '../../src/promptfoo/ladder-result.js';
 import { afterAll, afterEach, flatExecutionFacts, summarizeRows, toSummaryRecord } from '../../src/promptfoo/summary-hooks.js';
 import { resolvePolicy } from '../../src/compare/policy.js';
-import type { ResultRow } from '../../src/promptfoo/summary-hooks.js';
+import type { PromptfooRow as ResultRow } from '../../src/report/promptfoo-rows.js';
 import type { LadderResult } from '../../src/rungs/ladder.js';
 import { createRungResult, createSkippedResult } from '../../src/rungs/rung-result.js';
 

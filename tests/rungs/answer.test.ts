@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswerGrounding, runAnswerRung } from '../../src/rungs/answer.js';
+import { checkAnswerGrounding, readGroundingOptions } from '../../src/rungs/answer.js';
+import type { GroundingOptions } from '../../src/answer/ground.js';
+import { runLadder } from '../../src/rungs/ladder.js';
+import { createLadderRungs } from '../../src/rungs/ladder-rungs.js';
 import type { Engine, ExecuteRequest } from '../../src/engine/engine.js';
 import { isLadderError } from '../../src/errors.js';
 
@@ -62,33 +65,38 @@ describe('checkAnswerGrounding', () => {
   });
 });
 
-describe('runAnswerRung (the ladder call)', () => {
+describe('L7 on the ladder (only: execution, answer): the rows L4 ran the prediction for', () => {
   const rows = [['EMEA', 4_118_530]];
-  it('grounds against given rows and validates options', async () => {
-    const result = await runAnswerRung({ answer: 'EMEA revenue was $4.12M.', sql: 'SELECT region, revenue FROM r', rows, options: { relativeTolerance: 0 } });
-    expect(result.status).toBe('pass');
-    await expect(runAnswerRung({ answer: 'x', sql: 'SELECT 1', rows, options: { tolerance: 1 } })).rejects.toThrow(
-      'answer.tolerance is not an option; known options: relativeTolerance, derivations, maxDerivationCells, decimalText',
-    );
-  });
-  it('fetches the rows through the engine on the first snapshot', async () => {
+  const snapshots = [{ name: 'base', path: '/db/base.sqlite' }, { name: 'later', path: '/db/later.sqlite' }];
+  const grounded = (output: unknown, engine: Engine, options: GroundingOptions = {}) =>
+    runLadder({ output, expectedBehavior: 'answer', golds: [], snapshots, dialect: 'sqlite', engine, answerOptions: options, only: ['execution', 'answer'] }, createLadderRungs({ answer: true }));
+
+  it('grounds the prose in the rows of the prediction on the first snapshot, as L4 ran it once per snapshot', async () => {
     const requests: ExecuteRequest[] = [];
     const engine = {
+      dialect: 'sqlite',
       execute: async (request: ExecuteRequest) => {
         requests.push(request);
         return { ok: true as const, result: { columns: ['region', 'revenue'], rows, doubleQuoteFallback: false, executedSql: request.sql, elapsedMs: 1 } };
       },
     } as unknown as Engine;
-    const result = await runAnswerRung({ answer: 'EMEA revenue was $5.2M.', sql: 'SELECT region, revenue FROM r', engine, snapshots: [{ name: 'base', path: '/db/base.sqlite' }, { name: 'later', path: '/db/later.sqlite' }] });
-    expect(requests).toEqual([{ db: '/db/base.sqlite', sql: 'SELECT region, revenue FROM r' }]);
-    expect(result.reason).toBe('1 of 1 numbers ungrounded: $5.2M (1:18)');
-    expect(result.details?.columns).toEqual(['region', 'revenue']);
+    const result = await grounded({ sql: 'SELECT region, revenue FROM r', answer: 'EMEA revenue was $5.2M.' }, engine);
+    expect(requests.map((request) => [request.db, request.sql])).toEqual([
+      ['/db/base.sqlite', 'SELECT region, revenue FROM r'],
+      ['/db/later.sqlite', 'SELECT region, revenue FROM r'],
+    ]);
+    expect([result.results.execution?.status, result.results.answer?.reason]).toEqual(['unscored', '1 of 1 numbers ungrounded: $5.2M (1:18)']);
+    expect(result.results.answer?.details?.columns).toEqual(['region', 'revenue']);
   });
-  it('is skipped when no rows can be had', async () => {
-    expect((await runAnswerRung({ answer: 'It was 5.', sql: 'SELECT 5' })).reason).toBe('no rows to ground the answer in (no engine or snapshot given)');
-    const failing = { execute: async () => ({ ok: false as const, error: { code: 'unknown_table' as const, message: 'no such table: r' } }) } as unknown as Engine;
-    expect((await runAnswerRung({ answer: 'It was 5.', sql: 'SELECT * FROM r', engine: failing, snapshots: [{ name: 'base', path: '/db/base.sqlite' }] })).reason).toBe(
-      'the predicted SQL did not run on base: unknown_table: no such table: r',
-    );
+
+  it('is skipped when the prediction did not run', async () => {
+    const failing = { dialect: 'sqlite', execute: async () => ({ ok: false as const, error: { code: 'unknown_table' as const, message: 'no such table: r' } }) } as unknown as Engine;
+    const result = await grounded({ sql: 'SELECT * FROM r', answer: 'It was 5.' }, failing);
+    expect([result.results.answer?.status, result.results.answer?.reason]).toEqual(['skipped', 'the predicted SQL did not run on base: unknown_table: no such table: r']);
+  });
+
+  it('reads its options as the ladder reads them (misuse throws, naming the option)', () => {
+    expect(readGroundingOptions({ relativeTolerance: 0 })).toEqual({ relativeTolerance: 0 });
+    expect(() => readGroundingOptions({ tolerance: 1 })).toThrow('answer.tolerance is not an option; known options: relativeTolerance, derivations, maxDerivationCells, decimalText');
   });
 });

@@ -3,7 +3,9 @@ import { createTempSqlite } from '../helpers/temp-sqlite.js';
 import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import type { Engine, ExplainOutcome } from '../../src/engine/engine.js';
 import { resolveFixture } from '../../src/fixtures/registry.js';
-import { checkEfficiency, readEfficiencyOptions, runEfficiencyRung } from '../../src/rungs/efficiency.js';
+import { checkEfficiency, readEfficiencyOptions } from '../../src/rungs/efficiency.js';
+import { runLadder } from '../../src/rungs/ladder.js';
+import { createLadderRungs } from '../../src/rungs/ladder-rungs.js';
 import { checkExecution } from '../../src/rungs/execution.js';
 import { createRungResult } from '../../src/rungs/rung-result.js';
 import { isLadderError } from '../../src/errors.js';
@@ -159,15 +161,20 @@ describe('a database never analyzed', () => {
   });
 });
 
-describe('runEfficiencyRung (the ladder call)', () => {
-  it('uses the gold L4 matched and the first snapshot', async () => {
-    const l4 = await checkExecution({ predictedSql: SCANNING, golds: ['SELECT 1', INDEXED], snapshots, engine });
-    expect(l4.status).toBe('pass');
-    const result = await runEfficiencyRung({ sql: SCANNING, golds: ['SELECT 1', INDEXED], snapshots, engine, execution: l4 });
-    expect(result.details?.comparison.goldCost).toBe(85);
+describe('L6 on the ladder (only: execution, efficiency)', () => {
+  const run = (sql: string, golds: string[]) =>
+    runLadder({ sql, expectedBehavior: 'answer', golds, snapshots, dialect: 'sqlite', engine, only: ['execution', 'efficiency'] }, createLadderRungs({ efficiency: true }));
+
+  it('compares with the gold L4 matched, on the first snapshot', async () => {
+    const result = await run(SCANNING, ['SELECT 1', INDEXED]);
+    expect([result.results.execution?.status, result.results.execution?.details?.goldIndex]).toEqual(['pass', 1]);
+    expect(result.results.efficiency?.details?.comparison.goldCost).toBe(85);
   });
-  it('is skipped after a failed L4', async () => {
-    const l4 = createRungResult({ rung: 'execution', status: 'fail', reason: '1 missing row', details: null });
-    expect((await runEfficiencyRung({ sql: SCANNING, golds: [INDEXED], snapshots, engine, execution: l4 })).status).toBe('skipped');
+
+  it('is skipped after an L4 that did not pass, naming the status of L4', async () => {
+    const failed = await run('SELECT 2', [INDEXED]);
+    expect([failed.results.efficiency?.status, failed.results.efficiency?.reason]).toEqual(['skipped', 'L4_execution fail']);
+    const unscored = await run(SCANNING, []);
+    expect([unscored.results.efficiency?.status, unscored.results.efficiency?.reason]).toEqual(['skipped', 'L4_execution unscored']);
   });
 });

@@ -170,6 +170,7 @@ describe('runLadder on answer items', () => {
   it('the shipped table does not list L5', () => {
     expect(LADDER_RUNGS.semantic.listed({ prose: undefined, golds: ['SELECT 1'] })).toBe(false);
     expect(createLadderRungs({}).semantic.listed({ prose: undefined, golds: ['SELECT 1'] })).toBe(false);
+    expect(() => createLadderRungs({ semantic: true })).toThrow('createLadderRungs: semantic cannot be switched on with true; pass the entry createSemanticRung(options, service) makes (src/semantic/semantic-rung.ts)');
   });
 
   it('an unscored L4 leaves the item unscored, not 0', async () => {

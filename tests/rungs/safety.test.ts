@@ -3,6 +3,7 @@ import { checkSafety } from '../../src/rungs/safety.js';
 import type { SafetyPolicy } from '../../src/safety/policy.js';
 import type { Dialect } from '../../src/sql/parse.js';
 import { isLadderError } from '../../src/errors.js';
+import { useGenerousParseBudget } from '../helpers/depth-limit.js';
 
 /** `kind@line:column` for every violation, in position order. */
 function violations(sql: string, dialect: Dialect = 'sqlite', policy?: SafetyPolicy): string[] {
@@ -232,6 +233,9 @@ describe('checkSafety: snowflake (node-sql-parser tree)', () => {
 });
 
 describe('checkSafety: budgets', () => {
+  // The depth limit decides, not the 2 s parse budget a loaded machine can run out of first.
+  useGenerousParseBudget();
+
   const chain = `SELECT 1 FROM orders WHERE ${Array.from({ length: 10_000 }, () => '1').join(' OR ')}`;
 
   it('fails closed, within budget, on a 10 000-term chain (it threw RangeError)', () => {

@@ -7,6 +7,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import type { Dialect } from '../../src/sql/parse.js';
 import { buildStaticTestDb, type StaticTestDb } from './static-test-db.js';
 import { recordingMemo } from '../helpers/recording-memo.js';
+import { useGenerousParseBudget } from '../helpers/depth-limit.js';
 
 let fixture: StaticTestDb;
 let engine: SqliteEngine;
@@ -84,6 +85,9 @@ describe('checkSyntax: the pass reason under legacy double quotes', () => {
 });
 
 describe('checkSyntax: budgets without an engine', () => {
+  // The depth limit decides, not the 2 s parse budget a loaded machine can run out of first.
+  useGenerousParseBudget();
+
   it('fails a tree deeper than the analysis reads as not_analysed, not as a syntax error', async () => {
     const result = await checkSyntax({ sql: `SELECT 1 WHERE ${Array.from({ length: 10_000 }, () => '1').join(' OR ')}`, dialect: 'postgres' });
     expect(summary(result)).toEqual(['fail', 'not_analysed@1:1']);

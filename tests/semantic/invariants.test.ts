@@ -7,6 +7,7 @@ import { resolveFixture, type ResolvedFixture } from '../../src/fixtures/registr
 import { bindInvariants, canonicalInvariants, readFixtureInvariants, validateInvariantShape } from '../../src/semantic/invariants.js';
 import { invariantViolationSql } from '../../src/semantic/invariant-sql.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
+import { isLadderError } from '../../src/errors.js';
 
 const WAREHOUSE_MANIFEST = path.resolve('fixtures/warehouse/fixture.yaml');
 let warehouse: ResolvedFixture;
@@ -25,6 +26,26 @@ function manifest(body: string): string {
   writeFileSync(file, `name: x\nsnapshots:\n  base: { scripts: [a.sql] }\n${body}`);
   return file;
 }
+
+describe('validateInvariantShape', () => {
+  it.each([
+    [{ kind: 'range', column: 'a.b' }, 'options.semantic.invariants[0] must give at least one of min, max, integer, multiple_of'],
+    [{ kind: 'range', column: 'a.b', min: '1' }, 'options.semantic.invariants[0].min must be a finite number; received a string ("1")'],
+    [{ kind: 'format', column: 'a.b', format: 'day' }, 'options.semantic.invariants[0].format must be one of "date", "timestamp", "time"; received a string ("day")'],
+    [{ kind: 'lookup' }, 'options.semantic.invariants[0].table must be a non-empty string; received undefined'],
+    [{ kind: 'guess' }, 'options.semantic.invariants[0].kind must be one of "values", "range", "format", "derive", "children", "check", "lookup"; received a string ("guess")'],
+    ['range', 'options.semantic.invariants[0] must be an object with a kind; received a string ("range")'],
+  ])('names the field with its prefix: %j', (raw, message) => {
+    let thrown: unknown;
+    try {
+      validateInvariantShape(raw, { prefix: 'options.semantic.invariants[0].' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isLadderError(thrown, 'invalid_option')).toBe(true);
+    expect((thrown as Error).message).toBe(message);
+  });
+});
 
 describe('readFixtureInvariants', () => {
   it('reads the warehouse declarations with their lines', () => {
@@ -49,12 +70,12 @@ describe('readFixtureInvariants', () => {
 
   it.each([
     ['invariants: 3\n', 4, 'invariants: must be a list of { kind, … } entries'],
-    ['invariants:\n  - kind: guess\n    column: a.b\n', 5, 'invariants: kind must be one of values, range, format, derive, children, check, lookup; received "guess"'],
+    ['invariants:\n  - kind: guess\n    column: a.b\n', 5, 'invariants: kind must be one of values, range, format, derive, children, check, lookup; received a string ("guess")'],
     ['invariants:\n  - kind: values\n    column: a.b\n    in: [1]\n', 7, 'invariants: values: unknown key "in"; allowed keys: kind, note, column, values'],
-    ['invariants:\n  - kind: range\n    column: a.b\n    min: 3\n    max: 1\n', 5, 'invariants: range: min (3) must not exceed max (1)'],
-    ['invariants:\n  - kind: range\n    column: a.b\n    multiple_of: 0\n', 5, 'invariants: range: multiple_of must be > 0; received 0'],
-    ['invariants:\n  - kind: format\n    column: ab\n    format: date\n', 5, 'invariants: format: column must be "table.column"; received "ab"'],
-    ['invariants:\n  - kind: children\n    column: a.b\n    min: -1\n', 5, 'invariants: children: min must be an integer ≥ 0; received -1'],
+    ['invariants:\n  - kind: range\n    column: a.b\n    min: 3\n    max: 1\n', 5, 'invariants: range: min must be at most max (1); received a number (3)'],
+    ['invariants:\n  - kind: range\n    column: a.b\n    multiple_of: 0\n', 5, 'invariants: range: multiple_of must be a number > 0; received a number (0)'],
+    ['invariants:\n  - kind: format\n    column: ab\n    format: date\n', 5, 'invariants: format: column must be "table.column"; received a string ("ab")'],
+    ['invariants:\n  - kind: children\n    column: a.b\n    min: -1\n', 5, 'invariants: children: min must be an integer ≥ 0; received a number (-1)'],
     ['invariants:\n  - kind: check\n    table: a\n', 5, 'invariants: check: sql must be a non-empty string; received undefined'],
   ])('reports a malformed entry with file:line: %#', (body, line, message) => {
     const file = manifest(body);

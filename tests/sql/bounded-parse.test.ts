@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseInWorker, parseInWorkerAhead, whenAnsweredInWorker } from '../../src/sql/bounded-parse.js';
+import { PARSE_TIME_BUDGET_MS, parseInWorker, parseInWorkerAhead, parseTimeBudgetMs, setParseTimeBudgetMs, whenAnsweredInWorker } from '../../src/sql/bounded-parse.js';
 import { parseSql, parseSqlAhead, whenParsedAhead } from '../../src/sql/parse.js';
+import { GENEROUS_PARSE_BUDGET_MS } from '../helpers/depth-limit.js';
 
 const CST = { dialect: 'sqlite', includeRange: true };
 
@@ -37,11 +38,32 @@ describe('parseInWorker', () => {
   });
 
   it('refuses a tree deeper than the analysis walks, in the worker', () => {
-    expect(parseInWorker('sql-parser-cst', `SELECT ${'('.repeat(3_000)}1${')'.repeat(3_000)}`, CST)).toEqual({
+    // A time budget no load can exhaust: the depth limit decides.
+    expect(parseInWorker('sql-parser-cst', `SELECT ${'('.repeat(3_000)}1${')'.repeat(3_000)}`, CST, GENEROUS_PARSE_BUDGET_MS)).toEqual({
       ok: false,
       budget: true,
       message: 'not analysed within budget: the parse tree is more than 1100 levels deep',
     });
+  });
+});
+
+describe('setParseTimeBudgetMs', () => {
+  it('sets the budget of later parses (parseSql names it) and returns the one it replaces', () => {
+    expect(parseTimeBudgetMs()).toBe(PARSE_TIME_BUDGET_MS);
+    const previous = setParseTimeBudgetMs(300);
+    try {
+      expect(previous).toBe(PARSE_TIME_BUDGET_MS);
+      // A failing expression inside 22 balanced parentheses: seconds in the parser, whatever the load.
+      expect(parseSql(`SELECT ${'('.repeat(22)}1 +${')'.repeat(22)}`, 'sqlite')).toMatchObject({ ok: false, error: { budget: true, message: 'not analysed within budget: the parser took more than 300 ms' } });
+    } finally {
+      setParseTimeBudgetMs(previous);
+    }
+    expect(parseTimeBudgetMs()).toBe(PARSE_TIME_BUDGET_MS);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses %s', (ms) => {
+    expect(() => setParseTimeBudgetMs(ms)).toThrow(new RangeError(`setParseTimeBudgetMs: ms must be a positive integer; received ${String(ms)}`));
+    expect(parseTimeBudgetMs()).toBe(PARSE_TIME_BUDGET_MS);
   });
 });
 

@@ -58,9 +58,9 @@ describe('catalogFromObject', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['an array', [], 'catalog object must be an object of table → columns; received an array'],
-    ['a bad value', { orders: 3 }, 'catalog object: table "orders" must map to a list of column names or a { column: type } object'],
-    ['a bad Catalog', { tables: [{ name: 1 }] }, 'catalog.tables[0] must be { name, schema, kind, columns[] }'],
+    ['an array', [], 'catalog must be an object of table → columns; received an array ([])'],
+    ['a bad value', { orders: 3 }, 'catalog.orders must be a list of column names or a { column: type } object; received a number (3)'],
+    ['a bad Catalog', { tables: [{ name: 1 }] }, 'catalog.tables[0] must be { name, schema, kind, columns[] }; received an object'],
   ])('rejects %s', (_name, value, message) => {
     expect(() => catalogFromObject(value as never)).toThrow(message);
   });

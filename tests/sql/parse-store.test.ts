@@ -1,16 +1,29 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serialize } from 'node:v8';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ParseStore, parseStoreFile, parseStoreTurnedOff } from '../../src/sql/parse-store.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
+/** Folders this file made in the temp folder, removed after its tests. */
+const madeDirs: string[] = [];
+afterAll(() => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new folder in the temp folder, removed after this file's tests. */
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'parse-store-'));
+  madeDirs.push(dir);
+  return dir;
+}
+
 function tempFile(name = 'parses-test.bin'): string {
-  return path.join(mkdtempSync(path.join(os.tmpdir(), 'parse-store-')), name);
+  return path.join(tempDir(), name);
 }
 
 /** Runs an ES module snippet with the TypeScript sources (the store writes on exit: one process per run). */
@@ -145,7 +158,7 @@ describe('ParseStore', () => {
   });
 
   it('does not throw when its folder cannot be written', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'parse-store-'));
+    const dir = tempDir();
     const blocker = path.join(dir, 'not-a-folder');
     writeFileSync(blocker, '');
     const store = new ParseStore(path.join(blocker, 'parses-test.bin'));
@@ -228,7 +241,7 @@ describe('the parse store behind the parser thread', () => {
   });
 
   it('stays off with TEXT2SQL_LADDER_PARSE_STORE=Off', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'parse-store-'));
+    const dir = tempDir();
     mkdirSync(dir, { recursive: true });
     const out = runNode(
       `const { enableParseStore, activeParseStore } = await import('./src/sql/parse-store.ts');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/engine/engine.js';
 import { collectReferences, type References } from '../../src/sql/references.js';
 import type { Dialect } from '../../src/sql/parse.js';
+import { useGenerousParseBudget } from '../helpers/depth-limit.js';
 
 /** A small catalog: orders, customers, salaries (main) and hr.staff, plus a view. */
 const catalog: Catalog = {
@@ -177,6 +178,9 @@ describe('collectReferences: what SQLite refuses by name', () => {
 });
 
 describe('collectReferences: budgets', () => {
+  // The depth limit decides, not the 2 s parse budget a loaded machine can run out of first.
+  useGenerousParseBudget();
+
   it('ends a 10 000-term chain with a budget reason instead of overflowing the stack', () => {
     const sql = `SELECT order_id FROM orders WHERE ${Array.from({ length: 10_000 }, () => '1').join(' OR ')}`;
     expect(collectReferences({ sql, dialect: 'sqlite', catalog })).toEqual({

@@ -2,13 +2,14 @@
  * Options of {@link createSqliteEngine} and of each request, validated in better-sqlite3's order:
  * apply defaults, validate arguments, interpret, validate the interpreted values. Every misuse
  * throws `LadderError('invalid_option')` naming the option, what was expected and what was
- * received (../../errors.ts).
+ * received, in the one message format of src/options.ts (`invalidValue`; unknown names with a
+ * did-you-mean).
  */
 import os from 'node:os';
 import path from 'node:path';
 import { BoundedMap } from '../../bounded-map.js';
 import { LadderError } from '../../errors.js';
-import { rejectUnknownKeys } from '../../options.js';
+import { invalidValue, isPlainRecord, rejectUnknownKeys } from '../../options.js';
 import type { DoubleQuoteMode, ExecuteRequest } from '../engine.js';
 import { SQLITE_ENGINE_DEFAULTS as DEFAULTS } from './sqlite-defaults.js';
 
@@ -99,9 +100,7 @@ export function resolveSqliteEngineOptions(options: unknown): ResolvedSqliteEngi
   // Apply defaults.
   const given = options === undefined ? {} : options;
   // Validate arguments.
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
-    throw new LadderError('invalid_option', `createSqliteEngine options must be an object; received ${describe(options)}`);
-  }
+  if (!isPlainRecord(given)) throw invalidValue('createSqliteEngine options', 'an object', options);
   const record = given as Record<string, unknown>;
   rejectUnknown(record, ENGINE_OPTION_NAMES, 'createSqliteEngine option');
   const poolSize = orDefault(record['poolSize'], os.availableParallelism());
@@ -125,9 +124,7 @@ export function resolveSqliteEngineOptions(options: unknown): ResolvedSqliteEngi
  * @throws LadderError `invalid_option` naming the field (`request.sql`, `request.timeoutMs`, …).
  */
 export function resolveRequest(request: unknown, defaults: ResolvedSqliteEngineOptions): ResolvedRequest {
-  if (request === null || typeof request !== 'object' || Array.isArray(request)) {
-    throw new LadderError('invalid_option', `request must be an object { db, sql, timeoutMs?, maxRows?, doubleQuotes? }; received ${describe(request)}`);
-  }
+  if (!isPlainRecord(request)) throw invalidValue('request', 'an object { db, sql, timeoutMs?, maxRows?, doubleQuotes? }', request);
   const record = request as Partial<Record<keyof ExecuteRequest, unknown>> & Record<string, unknown>;
   rejectUnknown(record, REQUEST_FIELD_NAMES, 'request field');
   return {
@@ -147,12 +144,8 @@ export function resolveRequest(request: unknown, defaults: ResolvedSqliteEngineO
  * @throws LadderError `invalid_option` unless `value` is a non-empty string without NUL bytes.
  */
 export function databasePath(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.includes('\0')) {
-    throw new LadderError('invalid_option', `${name} must be a non-empty path to a SQLite file; received ${describe(value)}`);
-  }
-  if (value === ':memory:' || value.startsWith('file:')) {
-    throw new LadderError('invalid_option', `${name} must be a path to a database file (in-memory and URI databases are not supported); received ${describe(value)}`);
-  }
+  if (typeof value !== 'string' || value.trim() === '' || value.includes('\0')) throw invalidValue(name, 'a non-empty path to a SQLite file', value);
+  if (value === ':memory:' || value.startsWith('file:')) throw invalidValue(name, 'a path to a database file (in-memory and URI databases are not supported)', value);
   if (!path.isAbsolute(value)) return path.resolve(value);
   // An absolute path resolves the same whatever the working directory: normalized once per text
   // (every statement names its database; at Spider scale the normalizing cost more than the lookup).
@@ -168,7 +161,7 @@ export function databasePath(name: string, value: unknown): string {
 const resolvedAbsolutePaths = new BoundedMap<string, string>(1024);
 
 function text(name: string, value: unknown): string {
-  if (typeof value !== 'string') throw new LadderError('invalid_option', `${name} must be a string; received ${describe(value)}`);
+  if (typeof value !== 'string') throw invalidValue(name, 'a string', value);
   return value;
 }
 
@@ -178,16 +171,12 @@ function rejectUnknown(record: Record<string, unknown>, known: readonly string[]
 }
 
 function integerIn(name: string, value: unknown, min: number, max: number, unit: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new LadderError('invalid_option', `${name} must be an integer from ${min} to ${max}${unit}; received ${describe(value)}`);
-  }
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalidValue(name, `an integer from ${min} to ${max}${unit}`, value);
   return value;
 }
 
 function doubleQuoteMode(name: string, value: unknown): DoubleQuoteMode {
-  if (value !== 'legacy' && value !== 'strict') {
-    throw new LadderError('invalid_option', `${name} must be 'legacy' or 'strict'; received ${describe(value)}`);
-  }
+  if (value !== 'legacy' && value !== 'strict') throw invalidValue(name, "'legacy' or 'strict'", value);
   return value;
 }
 
@@ -196,11 +185,3 @@ function orDefault(value: unknown, fallback: unknown): unknown {
   return value === undefined ? fallback : value;
 }
 
-/** A short, exact rendering of a received value for messages. */
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n (bigint)`;
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value;
-}

@@ -29,7 +29,7 @@ afterAll(async () => {
 describe('createSqliteEngine options', () => {
   it('rejects misuse before starting any child', () => {
     expect(() => createSqliteEngine({ timeoutMs: -1 })).toThrow(
-      expect.objectContaining({ code: 'invalid_option', message: 'timeoutMs must be an integer from 1 to 2147483647 (ms); received -1' }),
+      expect.objectContaining({ code: 'invalid_option', message: 'timeoutMs must be an integer from 1 to 2147483647 (ms); received a number (-1)' }),
     );
     expect(() => createSqliteEngine({ maxRow: 3 } as never)).toThrow(
       expect.objectContaining({ code: 'invalid_option', message: 'maxRow is not a createSqliteEngine option (did you mean maxRows?); known createSqliteEngine options: poolSize, timeoutMs, maxRows, maxMemoryBytes, maxResultBytes, doubleQuotes' }),
@@ -47,7 +47,7 @@ describe('createSqliteEngine options', () => {
   it('rejects a bad request with a LadderError, not an outcome', async () => {
     await expect(engine.execute({ db: fixture.file, sql: 'SELECT 1', timeoutMs: 0 })).rejects.toMatchObject({
       code: 'invalid_option',
-      message: 'request.timeoutMs must be an integer from 1 to 2147483647 (ms); received 0',
+      message: 'request.timeoutMs must be an integer from 1 to 2147483647 (ms); received a number (0)',
     });
   });
 });
