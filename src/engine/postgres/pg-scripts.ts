@@ -7,7 +7,17 @@
  * - `pg_dump`'s `\restrict` / `\unrestrict` lines are skipped; any other psql meta-command
  *   (`\connect`, `\i`, `\!` …) is refused: scripts are SQL, and nothing here runs a shell;
  * - `ALTER … OWNER TO <role>` statements are skipped, as `pg_restore --no-owner` does: the
- *   fixture's owner role owns every object it creates, and a dump names its own server's roles.
+ *   fixture's owner role owns every object it creates, and a dump names its own server's roles;
+ * - a script builds its own database only: a statement that reaches past it is refused before
+ *   the server sees it, naming the line ({@link admitPostgresStatement}): another database
+ *   (`CREATE | ALTER | DROP DATABASE`, `COMMENT ON DATABASE`, `GRANT` / `REVOKE`, whose privileges
+ *   are the builder's to set), a role (`CREATE | ALTER | DROP ROLE | USER | GROUP`, `SET ROLE`,
+ *   `SET SESSION AUTHORIZATION`, `REASSIGN | DROP OWNED`), the server (`ALTER SYSTEM`, `LOAD`,
+ *   `CHECKPOINT`, foreign servers, subscriptions, tablespaces, event triggers) or a file
+ *   (`COPY` other than `FROM STDIN` / `TO STDOUT`), and turning `standard_conforming_strings`
+ *   off, which would change how the rest of the script is split. What the lexer cannot see
+ *   (dynamic SQL in a `DO` block) meets the role's own limits: it owns nothing outside the
+ *   database being built (postgres-build.ts), and the session is checked after every batch.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -108,6 +118,49 @@ export function splitScript(script: string): ScriptPiece[] {
   return pieces;
 }
 
+/** First words (lower-case, space-separated) of statements that reach past the database being built. */
+const REFUSED_STARTS: readonly (readonly [RegExp, string])[] = [
+  [/^(create|alter|drop) database\b/, 'another database is not a fixture script\'s to create, change or drop'],
+  [/^comment on database\b/, 'a database\'s comment holds the builder\'s record'],
+  [/^(grant|revoke)\b/, 'privileges are the builder\'s to set (it grants SELECT to the reader role); a dump made with pg_dump --no-privileges loads'],
+  [/^(create|alter|drop) (role|user|group)\b/, 'roles are the builder\'s'],
+  [/^(reassign|drop) owned\b/, 'roles are the builder\'s'],
+  [/^(set|reset)( session| local)? (role|session authorization)\b/, 'a script runs as the fixture\'s owner role only'],
+  [/^alter system\b/, 'the server\'s settings are not a fixture\'s'],
+  [/^load\b/, 'loading a library into the server is not a fixture\'s'],
+  [/^checkpoint\b/, 'the server\'s checkpoints are not a fixture\'s'],
+  [/^(create|alter|drop) (server|foreign data wrapper|user mapping|subscription|tablespace|event trigger)\b/, 'it reaches past the database being built'],
+  [/^import foreign schema\b/, 'it reaches past the database being built'],
+];
+
+/**
+ * Whether a script may run a statement (see the module doc).
+ * @param text - one statement of {@link splitScript} (`sql` or the command of a `copy` piece).
+ * @returns the reason it is refused, or `undefined` when it may run.
+ */
+export function admitPostgresStatement(text: string): string | undefined {
+  const tokens = tokenizePostgres(text);
+  const words: string[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'word') break;
+    words.push(token.value.toLowerCase());
+  }
+  const start = words.join(' ');
+  for (const [pattern, why] of REFUSED_STARTS) if (pattern.test(start)) return `${start.split(' ').slice(0, 3).join(' ').toUpperCase()}: ${why}`;
+  const all = tokens.map((token) => (token.kind === 'word' ? token.value.toLowerCase() : token.kind === 'string' ? "'" : token.value));
+  if (words[0] === 'copy') {
+    const fromStdin = all.some((word, index) => word === 'from' && all[index + 1] === 'stdin');
+    const toStdout = all.some((word, index) => word === 'to' && all[index + 1] === 'stdout');
+    if (all.includes('program') || !(fromStdin || toStdout)) return 'COPY reads or writes a file or runs a program on the server; a script\'s COPY reads FROM STDIN (its data follows it in the script)';
+  }
+  const setsConformingStrings = tokens.findIndex((token) => token.kind === 'word' && token.value.toLowerCase() === 'standard_conforming_strings');
+  if (setsConformingStrings >= 0) {
+    const value = tokens.slice(setsConformingStrings + 1).find((token) => token.kind === 'word' || token.kind === 'string');
+    if (words[0] !== 'set' || value === undefined || !['on', 'true', '1'].includes(value.value.toLowerCase())) return 'standard_conforming_strings stays on: with it off, the rest of the script would be split differently from how it was checked';
+  }
+  return undefined;
+}
+
 /** A script that failed: the line of the statement, and the server's message. */
 export class ScriptError extends Error {
   constructor(
@@ -122,24 +175,53 @@ export class ScriptError extends Error {
 /** Most characters of statements sent in one simple-protocol message. */
 const BATCH_CHARS = 1 << 20;
 
+/** What a build learns of a running script (postgres-build.ts watches the deadline with it). */
+export interface ScriptProgress {
+  /** The first line of what is sent to the server next. */
+  readonly line: (line: number) => void;
+}
+
+/** The query that ends every batch: the session must still read strings as the lexer did. */
+const CONFORMING_CHECK = "SELECT current_setting('standard_conforming_strings') AS scs";
+
 /**
- * Runs a script's pieces in order on `client`.
- * @throws ScriptError naming the 1-based line of the failing statement (or meta-command) and the
- *   server's message.
+ * Runs a script's pieces in order on `client`, each admitted first ({@link admitPostgresStatement}).
+ * @throws ScriptError naming the 1-based line of the failing or refused statement (or
+ *   meta-command) and the server's message or the reason.
  */
-export async function runScript(client: pg.Client, script: string): Promise<void> {
+export async function runScript(client: pg.Client, script: string, progress: ScriptProgress = { line: () => {} }): Promise<void> {
   const pieces = splitScript(script);
+  // Every statement is judged before any runs: a refused one leaves the database untouched.
+  for (const piece of pieces) {
+    if (piece.kind === 'meta') throw new ScriptError(piece.line, `psql meta-command ${piece.text.split(/\s/)[0]} is not run: fixture scripts are SQL (only pg_dump's \\restrict and \\unrestrict lines are skipped)`);
+    const refused = admitPostgresStatement(piece.text);
+    if (refused !== undefined) throw new ScriptError(piece.line, `refused: ${refused}`);
+  }
   let batch: { text: string; line: number; offset: number }[] = [];
   let batchText = '';
-  const flush = async (): Promise<void> => {
+  /**
+   * Sends `text` (statements the lexer split, as one simple-protocol message) and then checks that
+   * the session still reads strings as the lexer does. With several statements the check goes in
+   * the same message, after them (one round trip); a statement that must run alone gets its own.
+   */
+  const send = async (text: string, alone: boolean, line: number): Promise<void> => {
+    const results = alone ? [await client.query(text), await client.query(CONFORMING_CHECK)] : await client.query(`${text};\n${CONFORMING_CHECK}`);
+    const last = Array.isArray(results) ? results[results.length - 1] : results;
+    if ((last as pg.QueryResult<{ scs: string }>).rows[0]?.scs !== 'on') {
+      throw new ScriptError(line, 'refused: the script turned standard_conforming_strings off (dynamic SQL or a function), which would change how the rest of the script is split');
+    }
+  };
+  const flush = async (alone = false): Promise<void> => {
     if (batch.length === 0) return;
     const sent = batch;
     const text = batchText;
     batch = [];
     batchText = '';
+    progress.line(sent[0]!.line);
     try {
-      await client.query(text);
+      await send(text, alone, sent[sent.length - 1]!.line);
     } catch (error) {
+      if (error instanceof ScriptError) throw error;
       const position = Number((error as { position?: string }).position) - 1;
       if (Number.isInteger(position) && position >= 0) {
         const failing = [...sent].reverse().find((piece) => piece.offset <= position) ?? sent[0]!;
@@ -149,9 +231,11 @@ export async function runScript(client: pg.Client, script: string): Promise<void
       // transaction, so run it again one statement at a time to find the line.
       if (sent.length > 1) {
         for (const piece of sent) {
+          progress.line(piece.line);
           try {
-            await client.query(piece.text);
+            await send(piece.text, false, piece.line);
           } catch (single) {
+            if (single instanceof ScriptError) throw single;
             throw new ScriptError(piece.line, (single as Error).message);
           }
         }
@@ -160,12 +244,10 @@ export async function runScript(client: pg.Client, script: string): Promise<void
     }
   };
   for (const piece of pieces) {
-    if (piece.kind === 'meta') {
-      await flush();
-      throw new ScriptError(piece.line, `psql meta-command ${piece.text.split(/\s/)[0]} is not run: fixture scripts are SQL (only pg_dump's \\restrict and \\unrestrict lines are skipped)`);
-    }
+    if (piece.kind === 'meta') continue;
     if (piece.kind === 'copy') {
       await flush();
+      progress.line(piece.line);
       try {
         await pipeline(Readable.from([Buffer.from(piece.data)]), client.query(copyFrom(piece.text)));
       } catch (error) {
@@ -178,7 +260,7 @@ export async function runScript(client: pg.Client, script: string): Promise<void
       await flush();
       batch.push({ text: piece.text, line: piece.line, offset: 0 });
       batchText = piece.text;
-      await flush();
+      await flush(true);
       continue;
     }
     if (batchText.length + piece.text.length > BATCH_CHARS) await flush();
