@@ -161,15 +161,37 @@ export function admitPostgresStatement(text: string): string | undefined {
   return undefined;
 }
 
-/** A script that failed: the line of the statement, and the server's message. */
+/** A script that failed: the line of the statement, the server's message and its SQLSTATE (when the server sent one). */
 export class ScriptError extends Error {
   constructor(
     readonly line: number,
     message: string,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ScriptError';
   }
+}
+
+/** The SQLSTATE of a server error, or `undefined` (a client-side error such as a lost connection). */
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** A server error of a statement, as a {@link ScriptError} on `line`. */
+function scriptError(line: number, error: unknown): ScriptError {
+  return new ScriptError(line, (error as Error).message, sqlState(error));
+}
+
+/**
+ * Whether a failed batch can be run again one statement at a time to find the failing line: not
+ * when the session is gone (SQLSTATE classes 08, connection, and 57, operator intervention: the
+ * build's watch ended the backend) or the caller stopped the build.
+ */
+function canRetry(error: unknown, progress: ScriptProgress): boolean {
+  const code = sqlState(error);
+  return code !== undefined && !code.startsWith('08') && !code.startsWith('57') && progress.stopped?.() !== true;
 }
 
 /** Most characters of statements sent in one simple-protocol message. */
@@ -177,19 +199,30 @@ const BATCH_CHARS = 1 << 20;
 
 /** What a build learns of a running script (postgres-build.ts watches the deadline with it). */
 export interface ScriptProgress {
-  /** The first line of what is sent to the server next. */
-  readonly line: (line: number) => void;
+  /** What is sent to the server next: the lines of its first and last statements. */
+  readonly line: (first: number, last: number) => void;
+  /** True once the caller ended the session (a deadline, a size cap): nothing more is sent. */
+  readonly stopped?: () => boolean;
 }
 
-/** The query that ends every batch: the session must still read strings as the lexer did. */
-const CONFORMING_CHECK = "SELECT current_setting('standard_conforming_strings') AS scs";
+/** What a statement's marker writes in `application_name`, before its line number. */
+export const SCRIPT_LINE_PREFIX = 'text2sql-ladder script line ';
+
+/**
+ * The statement sent before each statement of a script: it names the line in the session's
+ * `application_name` (which `pg_stat_activity` shows to the build's watch) and reads
+ * `standard_conforming_strings`. Line 0: only the read (after the last statement).
+ */
+function scriptMarker(line: number): string {
+  return line === 0 ? "SELECT current_setting('standard_conforming_strings') AS scs" : `SELECT set_config('application_name', '${SCRIPT_LINE_PREFIX}${line}', false) AS line, current_setting('standard_conforming_strings') AS scs`;
+}
 
 /**
  * Runs a script's pieces in order on `client`, each admitted first ({@link admitPostgresStatement}).
  * @throws ScriptError naming the 1-based line of the failing or refused statement (or
  *   meta-command) and the server's message or the reason.
  */
-export async function runScript(client: pg.Client, script: string, progress: ScriptProgress = { line: () => {} }): Promise<void> {
+export async function runScript(client: pg.Client, script: string, progress: ScriptProgress = { line: () => undefined }): Promise<void> {
   const pieces = splitScript(script);
   // Every statement is judged before any runs: a refused one leaves the database untouched.
   for (const piece of pieces) {
@@ -200,58 +233,70 @@ export async function runScript(client: pg.Client, script: string, progress: Scr
   let batch: { text: string; line: number; offset: number }[] = [];
   let batchText = '';
   /**
-   * Sends `text` (statements the lexer split, as one simple-protocol message) and then checks that
-   * the session still reads strings as the lexer does. With several statements the check goes in
-   * the same message, after them (one round trip); a statement that must run alone gets its own.
+   * Sends statements the lexer split as one simple-protocol message, each after a marker that
+   * names its line in the session's `application_name` (so a build stopped mid-batch can say which
+   * statement ran: {@link SCRIPT_LINE_PREFIX}) and that reads `standard_conforming_strings`, which
+   * must stay on (the batch was split as the lexer reads strings; the next batch is read by the
+   * server under the setting the last one left). A statement that must run alone gets its own
+   * messages.
+   * @throws ScriptError naming the line of the statement that turned the setting off.
    */
-  const send = async (text: string, alone: boolean, line: number): Promise<void> => {
-    const results = alone ? [await client.query(text), await client.query(CONFORMING_CHECK)] : await client.query(`${text};\n${CONFORMING_CHECK}`);
-    const last = Array.isArray(results) ? results[results.length - 1] : results;
-    if ((last as pg.QueryResult<{ scs: string }>).rows[0]?.scs !== 'on') {
-      throw new ScriptError(line, 'refused: the script turned standard_conforming_strings off (dynamic SQL or a function), which would change how the rest of the script is split');
+  const send = async (pieces: readonly { readonly text: string; readonly line: number }[], alone: boolean): Promise<void> => {
+    const results: pg.QueryResult[] = [];
+    if (alone) {
+      results.push(await client.query(scriptMarker(pieces[0]!.line)), await client.query(pieces[0]!.text), await client.query(scriptMarker(0)));
+    } else {
+      const text = pieces.map((piece) => `${scriptMarker(piece.line)};\n${piece.text};\n`).join('') + scriptMarker(0);
+      const answer = await client.query(text);
+      results.push(...(Array.isArray(answer) ? answer : [answer]));
+    }
+    // Marker i (before statement i) reads the setting as statement i − 1 left it; the last marker, after the last statement.
+    for (let i = 1; i <= pieces.length; i += 1) {
+      if ((results[2 * i] as pg.QueryResult<{ scs: string }> | undefined)?.rows[0]?.scs !== 'on') {
+        throw new ScriptError(pieces[i - 1]!.line, 'refused: the script turned standard_conforming_strings off (dynamic SQL or a function), which would change how the rest of the script is split');
+      }
     }
   };
   const flush = async (alone = false): Promise<void> => {
     if (batch.length === 0) return;
     const sent = batch;
-    const text = batchText;
     batch = [];
     batchText = '';
-    progress.line(sent[0]!.line);
+    progress.line(sent[0]!.line, sent[sent.length - 1]!.line);
     try {
-      await send(text, alone, sent[sent.length - 1]!.line);
+      await send(sent, alone);
     } catch (error) {
       if (error instanceof ScriptError) throw error;
       const position = Number((error as { position?: string }).position) - 1;
       if (Number.isInteger(position) && position >= 0) {
         const failing = [...sent].reverse().find((piece) => piece.offset <= position) ?? sent[0]!;
-        throw new ScriptError(failing.line, (error as Error).message);
+        throw scriptError(failing.line, error);
       }
       // No position (a constraint, a missing table at run time): the batch rolled back as one
       // transaction, so run it again one statement at a time to find the line.
-      if (sent.length > 1) {
+      if (sent.length > 1 && canRetry(error, progress)) {
         for (const piece of sent) {
-          progress.line(piece.line);
+          progress.line(piece.line, piece.line);
           try {
-            await send(piece.text, false, piece.line);
+            await send([piece], false);
           } catch (single) {
             if (single instanceof ScriptError) throw single;
-            throw new ScriptError(piece.line, (single as Error).message);
+            throw scriptError(piece.line, single);
           }
         }
       }
-      throw new ScriptError(sent[0]!.line, (error as Error).message);
+      throw scriptError(sent[0]!.line, error);
     }
   };
   for (const piece of pieces) {
     if (piece.kind === 'meta') continue;
     if (piece.kind === 'copy') {
       await flush();
-      progress.line(piece.line);
+      progress.line(piece.line, piece.line);
       try {
         await pipeline(Readable.from([Buffer.from(piece.data)]), client.query(copyFrom(piece.text)));
       } catch (error) {
-        throw new ScriptError(piece.line, (error as Error).message);
+        throw scriptError(piece.line, error);
       }
       continue;
     }
@@ -264,6 +309,7 @@ export async function runScript(client: pg.Client, script: string, progress: Scr
       continue;
     }
     if (batchText.length + piece.text.length > BATCH_CHARS) await flush();
+    batchText += `${scriptMarker(piece.line)};\n`;
     batch.push({ text: piece.text, line: piece.line, offset: batchText.length });
     batchText += `${piece.text};\n`;
   }
