@@ -11,7 +11,7 @@
  */
 import { CommanderError } from 'commander';
 import type { Command } from 'commander';
-import { isMisuseError } from '../errors.js';
+import { isLadderError, isMisuseError } from '../errors.js';
 import { escapeControls, oneLine } from '../format.js';
 
 export { oneLine } from '../format.js';
@@ -29,6 +29,13 @@ export interface CliIo {
 
 /** Exit status of misuse. */
 export const MISUSE_EXIT_CODE = 2;
+
+/**
+ * Exit status when the engine cannot run at all (`engine_failure`: no PostgreSQL server reachable,
+ * a wrong password, a server older than the minimum, a private server that cannot start): an
+ * infrastructure fault, neither the SQL's nor the command line's.
+ */
+export const ENGINE_EXIT_CODE = 3;
 
 interface CliState {
   readonly io: CliIo;
@@ -111,14 +118,19 @@ export function applyCliConventions(command: Command): Command {
 
 /**
  * Turns what a command threw into its exit status: commander's help / version exits (0), its
- * usage errors (2; commander printed the line) and the library's misuse errors (2, one line on
- * stderr). Anything else is a bug and is rethrown (Node prints its stack).
+ * usage errors (2; commander printed the line), the library's misuse errors (2, one line on
+ * stderr) and an engine that cannot run (3, one line: {@link ENGINE_EXIT_CODE}). Anything else is
+ * a bug and is rethrown (Node prints its stack).
  */
 export function exitCodeForError(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : MISUSE_EXIT_CODE;
   if (isMisuseError(error)) {
     io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
     return MISUSE_EXIT_CODE;
+  }
+  if (isLadderError(error, 'engine_failure')) {
+    io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
+    return ENGINE_EXIT_CODE;
   }
   throw error;
 }

@@ -163,8 +163,10 @@ export function isMisuse(error: unknown): boolean {
 }
 
 /**
- * Runs an assertion body: misuse ({@link isMisuse}) is rethrown with the assertion file named, so
- * promptfoo reports an ERROR row; any other throw becomes a failing GradingResult whose reason starts
+ * Runs an assertion body: misuse ({@link isMisuse}) and an engine that cannot run
+ * (`engine_failure`: an unreachable PostgreSQL server, one that cannot start) are rethrown with the
+ * assertion file named, so promptfoo reports an ERROR row (an infrastructure fault is not a model
+ * failure); any other throw becomes a failing GradingResult whose reason starts
  * with `<file>: internal error:`. Use it around everything that touches model output.
  *
  * @param file - the assertion's file and export, e.g. `assertions/ladder.ts:ladder`.
@@ -173,7 +175,9 @@ export async function guardAssertion(file: string, body: () => Promise<GradingRe
   try {
     return await body();
   } catch (error) {
-    if (isMisuse(error)) throw withFile(file, error as Error);
+    // Misuse, and an engine that cannot run at all (no PostgreSQL server reachable, a private
+    // server that cannot start): an ERROR row naming the cause, never a verdict on the model.
+    if (isMisuse(error) || isLadderError(error, 'engine_failure')) throw withFile(file, error as Error);
     const message = error instanceof Error ? error.message : String(error);
     return failingResult(`${file}: internal error: ${message}`, { error: message });
   }
