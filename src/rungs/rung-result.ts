@@ -60,13 +60,15 @@ export function createRungResult<D>(
 ): RungResult<D> {
   const score = fields.score ?? (fields.status === 'pass' ? 1 : 0);
   // Reasons and issues quote the model's SQL and the database's values: no control character
-  // reaches a terminal, a report or promptfoo's table as it is.
-  const issues = (fields.issues ?? []).map((issue) => (escapeControls(issue.message) === issue.message ? issue : { ...issue, message: escapeControls(issue.message) }));
+  // reaches a terminal, a report or promptfoo's table as it is. A newline stays (a reason's hint
+  // line; the front ends fold it to a space with oneLine).
+  const escape = (text: string): string => escapeControls(text, { keepNewlines: true });
+  const issues = (fields.issues ?? []).map((issue) => (escape(issue.message) === issue.message ? issue : { ...issue, message: escape(issue.message) }));
   return Object.freeze({
     rung: fields.rung,
     status: fields.status,
     score,
-    reason: escapeControls(fields.reason),
+    reason: escape(fields.reason),
     issues,
     namedScores: fields.namedScores ?? {},
     details: fields.details,
