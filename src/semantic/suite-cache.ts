@@ -20,7 +20,7 @@ import { ownScratch, sweepLeftovers } from '../files/scratch.js';
 import { hashUserFile } from '../files/user-file.js';
 
 /** Bumped when the layout of `suite.json` changes. */
-export const SUITE_FORMAT = 1;
+export const SUITE_FORMAT = 2;
 
 /**
  * The default cache folder: `$TEXT2SQL_LADDER_CACHE_DIR/suites` when that variable is set, else
