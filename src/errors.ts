@@ -5,6 +5,7 @@
  *
  * Every error carries a stable string `code` so that callers can branch without parsing messages.
  */
+import { escapeControls } from './format.js';
 
 /** Stable codes for {@link LadderError}. Add new codes here, never inline elsewhere. */
 export type LadderErrorCode =
@@ -49,8 +50,12 @@ export class LadderError extends Error {
   /** Stable machine-readable code. */
   readonly code: LadderErrorCode;
 
+  /**
+   * @param message - what went wrong; control characters in it (quoted from a file, SQL or a
+   *   server) are escaped by the one rule of format.ts (`escapeControls`), newlines kept.
+   */
   constructor(code: LadderErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(escapeControls(message, { keepNewlines: true }), options);
     this.name = 'LadderError';
     this.code = code;
   }

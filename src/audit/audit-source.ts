@@ -11,7 +11,7 @@
  * Records that do not load are `dataset_error` findings naming `file:line`; an unreadable or
  * unrecognised path is misuse (LadderError `dataset_invalid` / `input_invalid` / `db_not_found`).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { snapshotOfFile } from '../fixtures/snapshot.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
@@ -23,6 +23,7 @@ import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { readSpiderGold } from '../benchmarks/spider/read-spider-files.js';
 import { createFinding, type AuditFinding } from './audit-finding.js';
+import { readUserText } from '../files/user-file.js';
 
 /** One item to audit: its golds and what decides where and how they run. */
 export interface AuditItem {
@@ -113,7 +114,7 @@ export async function readAuditSource(input: string, options: ReadAuditSourceOpt
 
 function isSpiderJson(file: string): boolean {
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const data = JSON.parse(readUserText(file, { what: 'Spider file' })) as unknown;
     const first = Array.isArray(data) ? (data[0] as Record<string, unknown> | undefined) : undefined;
     return first !== undefined && typeof first === 'object' && first !== null && 'db_id' in first && 'query' in first;
   } catch {
@@ -232,7 +233,7 @@ async function readSpiderSource(input: string, goldFile: string, dbDir: string, 
 function readQuestions(file: string, count: number): string[] | undefined {
   if (!existsSync(file)) return undefined;
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const data = JSON.parse(readUserText(file, { what: 'Spider dev.json' })) as unknown;
     if (!Array.isArray(data) || data.length !== count) return undefined;
     return data.map((entry) => (typeof (entry as { question?: unknown })?.question === 'string' ? (entry as { question: string }).question : ''));
   } catch {

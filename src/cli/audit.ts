@@ -68,7 +68,7 @@ export interface AuditCommandOptions {
 /** Where the command writes (injectable for tests). */
 export interface AuditCommandIo {
   readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly terminal?: NodeJS.WritableStream };
 }
 
 /** Registers `text2sql-ladder audit` on the program. */

@@ -22,7 +22,6 @@
  * (unknown flag, bad value, missing database, unknown fixture or role; one line, see cli-io.ts).
  */
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Catalog, Engine, EngineName } from '../engine/engine.js';
 import { isPostgresUrl, shownUrl, urlDatabase } from '../engine/postgres/postgres-url.js';
@@ -43,6 +42,7 @@ import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './c
 import { checkSqliteFile } from './database-file.js';
 import { parseChoice, parseList, parsePositiveInteger } from './flags.js';
 import { oneLine, truncate } from '../format.js';
+import { MAX_INPUT_BYTES_ENV, maxInputBytes, readUserTextAsync } from '../files/user-file.js';
 
 /** Parsed flags of the `check` command. */
 export interface CheckCommandOptions {
@@ -268,7 +268,7 @@ async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntim
     if (dialect === 'snowflake') {
       return { kind: 'none', db: options.db, schemaSkipped: `Snowflake names are not checked (no scope resolution for its trees yet), so ${options.db} is not read` };
     }
-    return { kind: 'ddl', db: options.db, catalog: catalogFromDdl(await readFile(options.db, 'utf8'), dialect) };
+    return { kind: 'ddl', db: options.db, catalog: catalogFromDdl(await readUserTextAsync(options.db, { what: 'DDL file', prefix: '--db: ' }), dialect) };
   }
   if (options.db === undefined) {
     throw new LadderError('invalid_option', "--db is required with --dialect sqlite: a database file or a fixture name (e.g. warehouse); other dialects run without it (L2 is then skipped)");
@@ -305,10 +305,23 @@ function jsonReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
-/** Reads all of stdin; on a terminal, first says on `prompt` (stderr) how to end the input. */
+/**
+ * Reads all of stdin, at most the input limit of every file the user gives (files/user-file.ts);
+ * on a terminal, first says on `prompt` (stderr) how to end the input.
+ * @throws LadderError `input_invalid` when stdin holds more than the limit (it stops reading there).
+ */
 async function readStdin(prompt: { write(text: string): unknown }): Promise<string> {
   if (process.stdin.isTTY) prompt.write('reading SQL from stdin; end with Ctrl-D\n');
+  const limit = maxInputBytes();
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    total += (chunk as Buffer).length;
+    if (total > limit) {
+      process.stdin.destroy();
+      throw new LadderError('input_invalid', `stdin holds more than ${limit} bytes, the limit read from one input (${MAX_INPUT_BYTES_ENV} raises it)`);
+    }
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

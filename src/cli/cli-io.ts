@@ -12,14 +12,19 @@
 import { CommanderError } from 'commander';
 import type { Command } from 'commander';
 import { isLadderError, isMisuseError } from '../errors.js';
-import { oneLine } from '../format.js';
+import { escapeControls, oneLine } from '../format.js';
 
 export { oneLine } from '../format.js';
 
 /** Where a command reads and writes (injectable for tests). */
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: {
+    write(text: string): unknown;
+    readonly isTTY?: boolean;
+    /** The terminal itself, for a progress bar that moves the cursor (absent: `stderr` is the stream). */
+    readonly terminal?: NodeJS.WritableStream;
+  };
 }
 
 /** Exit status of misuse. */
@@ -45,9 +50,18 @@ function root(command: Command): Command {
   return current;
 }
 
-/** The process's own streams. */
+/**
+ * The process's own streams, behind the one escaping rule (format.ts `escapeControls`, newlines
+ * kept): whatever a command prints — a file's content, a model's SQL, SQLite's words — reaches the
+ * terminal with no control character it would act on. JSON output is unchanged by it (its escapes
+ * are JSON's own). Only the progress bar draws on the terminal directly (`stderr.terminal`).
+ */
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr };
+  const escaping = (stream: NodeJS.WriteStream): { write(text: string): boolean } => ({ write: (text: string) => stream.write(escapeControls(text, { keepNewlines: true })) });
+  return {
+    stdout: escaping(process.stdout),
+    stderr: { ...escaping(process.stderr), isTTY: process.stderr.isTTY === true, terminal: process.stderr },
+  };
 }
 
 /** Attaches `io` to a program (its subcommands find it through {@link cliIoOf}). */

@@ -5,7 +5,7 @@
  * names the flag, the file and what was found.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isLadderError, LadderError } from '../errors.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
@@ -13,6 +13,7 @@ import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { POSTGRES_SCRIPT_ENDING, postgresScripts } from '../benchmarks/spider/postgres-snapshots.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
 import { checkSqliteFile } from './database-file.js';
+import { readUserTextAsync } from '../files/user-file.js';
 
 /**
  * Checks `--db` before the run: the folder must exist, and at least one db_id of the gold must
@@ -61,8 +62,9 @@ export async function checkDbDir(dbDir: string, gold: readonly SpiderGoldItem[],
 export async function readTables(file: string): Promise<Set<string>> {
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(file, 'utf8'));
+    data = JSON.parse(await readUserTextAsync(file, { what: 'tables file' }));
   } catch (error) {
+    if (error instanceof LadderError) throw error;
     throw new LadderError('input_invalid', `cannot read tables file ${file}: ${(error as Error).message}`, { cause: error });
   }
   if (!Array.isArray(data)) throw new LadderError('input_invalid', `${file}: expected a JSON array of schemas with "db_id"`);
@@ -90,7 +92,7 @@ export async function checkGoldFile(file: string, gold: readonly SpiderGoldItem[
   const expected = 'one "sql<TAB>db_id" per line (Spider\'s dev_gold.sql)';
   if (gold.length === 0) throw new LadderError('input_invalid', `--gold: ${file} holds no item (no non-blank line); expected ${expected}`);
   if (gold.some((item) => item.error === undefined)) return;
-  const text = await readFile(file, 'utf8');
+  const text = await readUserTextAsync(file, { what: 'gold file', prefix: '--gold: ' });
   const start = text.trimStart()[0];
   if (start === '[' || start === '{') {
     throw new LadderError('input_invalid', `--gold: ${file} is JSON (Spider's dev.json?); expected ${expected}`);

@@ -111,7 +111,7 @@ export function registerSpiderCommand(program: Command): void {
 /** Where the command writes (injectable for tests). */
 export interface SpiderCommandIo {
   readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly terminal?: NodeJS.WritableStream };
 }
 
 /** Per-item problems listed on stderr before the rest are only counted. */

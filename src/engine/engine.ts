@@ -13,6 +13,7 @@
  *   engine-neutral code and the engine's own message; only misuse (bad options, a closed engine)
  *   throws a LadderError.
  */
+import { escapeControls } from '../format.js';
 import type { Catalog } from '../sql/catalog-types.js';
 import type { DoubleQuoteMode } from '../sql/parse.js';
 import type { Cell } from './cells.js';
@@ -108,6 +109,18 @@ export interface ExecutionError {
 export type ExecutionOutcome =
   | { readonly ok: true; readonly result: QueryResult }
   | { readonly ok: false; readonly error: ExecutionError };
+
+/**
+ * An outcome as an engine hands it out: an error's message (which quotes the statement, SQLite's
+ * or the server's words) with its control characters escaped (format.ts `escapeControls`, the one
+ * rule for every message). A result, or an error without such characters, is returned as it is.
+ */
+export function escapedOutcome<T extends { readonly ok: boolean }>(outcome: T): T {
+  const error = (outcome as { readonly error?: ExecutionError }).error;
+  if (outcome.ok || error === undefined) return outcome;
+  const message = escapeControls(error.message);
+  return message === error.message ? outcome : { ...outcome, error: { ...error, message } };
+}
 
 /** What to run and under which limits. Defaults come from the engine's options. */
 export interface ExecuteRequest {

@@ -25,12 +25,12 @@
  *
  * Budgets bound the databases drawn, the seconds spent and the shrinking trials.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Engine } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
+import { createScratchFolder, scratchRootDir } from '../files/scratch.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { invalidValue, rejectUnknownKeys } from '../options.js';
@@ -66,7 +66,7 @@ export interface CounterexampleSearcherInput {
   readonly invariants?: readonly FixtureInvariant[];
   /** NULLs wherever the schema allows them (`allowed`, default) or only where the snapshots hold some. */
   readonly nulls?: NullPolicy;
-  /** Scratch folder for the drawn databases (default: a new folder under the system's temp folder, removed by `close`). */
+  /** Scratch folder for the drawn databases (default: a new folder `search-<pid>-<hex>` under `<cache folder>/tmp`, removed by `close`, at exit or on an interrupt, and by the next searcher after a SIGKILL). */
   readonly workDir?: string;
 }
 
@@ -115,8 +115,10 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
   const snapshotFiles = (input.snapshots ?? [input.schemaDb]).map((s) => path.resolve(typeof s === 'string' ? s : s.path));
   const rowTables = invariants.filter((i) => i.kind === 'lookup').map((i) => i.tableName);
   const observed = readObservedValues(snapshotFiles, schema, { rowTables });
-  const ownDir = input.workDir === undefined;
-  const workDir = ownDir ? mkdtempSync(path.join(os.tmpdir(), 'ladder-search-')) : path.resolve(input.workDir!);
+  // Scratch lives under the cache folder, removed on close, at exit or on an interrupt, and swept by
+  // the next searcher when its process was killed (files/scratch.ts).
+  const scratch = input.workDir === undefined ? createScratchFolder(scratchRootDir(), 'search') : undefined;
+  const workDir = scratch?.path ?? path.resolve(input.workDir!);
   mkdirSync(workDir, { recursive: true });
   const nulls = input.nulls ?? 'allowed';
   // Scratch slots, reused by every search so the engine keeps a bounded number of connections.
@@ -138,7 +140,7 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
     close() {
       if (closed) return;
       closed = true;
-      if (ownDir) rmSync(workDir, { recursive: true, force: true });
+      scratch?.remove();
     },
   };
 }

@@ -136,7 +136,7 @@ describe('text2sql-ladder spider', () => {
   it('an unreadable gold file is misuse: exit code 2 and a message', async () => {
     const { io, err } = capture();
     expect(await runSpiderCommand(options({ gold: path.join(dir, 'missing.sql') }), io)).toBe(2);
-    expect(err()).toMatch(/^error: cannot read gold file .*missing\.sql: ENOENT/);
+    expect(err()).toMatch(/^error: cannot read gold file .*missing\.sql: no such file\n$/);
   });
 
   it('--tables marks db_ids outside tables.json as unknown', async () => {

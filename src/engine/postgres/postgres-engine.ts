@@ -26,7 +26,7 @@ import { checkPostgresQueryText } from './pg-query-gate.js';
 import { connect, openServer, type PgServer } from './pg-server.js';
 import { ExtendedStatement, type StatementOutcome } from './pg-statement.js';
 import { resolvePostgresEngineOptions, resolvePostgresRequest, type PostgresEngineOptions, type ResolvedPostgresEngineOptions, type ResolvedPostgresRequest } from './postgres-engine-options.js';
-import type { Catalog, CatalogTable, Cell, Engine, ExecutionError, ExecutionOutcome, ExplainOutcome, PlanStep } from '../engine.js';
+import { escapedOutcome, type Catalog, type CatalogTable, type Cell, type Engine, type ExecutionError, type ExecutionOutcome, type ExplainOutcome, type PlanStep } from '../engine.js';
 
 /** How long a statement may go on after its cancel before its connection is terminated, ms. */
 export const CANCEL_GRACE_MS = 2_000;
@@ -185,19 +185,19 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
       ensureOpen();
       return (await ready()).server;
     },
-    execute: (request) => execute(request, 'execute'),
-    prepare: (request) => execute(request, 'prepare'),
+    execute: async (request) => escapedOutcome(await execute(request, 'execute')),
+    prepare: async (request) => escapedOutcome(await execute(request, 'prepare')),
     async explain(request): Promise<ExplainOutcome> {
       ensureOpen();
       const job = resolvePostgresRequest(request, resolved);
       const refused = check(job.sql);
-      if (refused !== undefined) return { ok: false, error: refused };
+      if (refused !== undefined) return escapedOutcome({ ok: false, error: refused });
       // The text check above let one query through; EXPLAIN without ANALYZE does not run it.
       const outcome = await runStatement({ ...job, maxRows: 1 }, `${EXPLAIN_PREFIX}${job.sql}`, 'execute');
       if (!outcome.ok) {
         // The server's position counts the prefix; the caller's text does not have it.
         const { position, ...error } = outcome.error;
-        return { ok: false, error: position !== undefined && position > EXPLAIN_PREFIX.length ? { ...error, position: position - EXPLAIN_PREFIX.length } : error };
+        return escapedOutcome({ ok: false, error: position !== undefined && position > EXPLAIN_PREFIX.length ? { ...error, position: position - EXPLAIN_PREFIX.length } : error });
       }
       return { ok: true, result: planOf(outcome.rows[0]?.[0] ?? '[]') };
     },

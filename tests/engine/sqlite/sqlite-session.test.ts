@@ -112,12 +112,12 @@ describe('createSqliteSession', () => {
   });
 
   it('counts result bytes and stops at maxResultBytes (result_too_large)', () => {
-    // 3 rows of one 100-character text: 8 + 200 bytes each.
+    // 3 rows of one 100-character text: 56 (the row) + 32 + 200 (the text) bytes each (result-bytes.ts).
     const sql = "SELECT printf('%.*c', 100, 'x') FROM singer";
-    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 208 }))).toMatchObject({ ok: true, result: { rows: [[expect.any(String)], [expect.any(String)], [expect.any(String)]] } });
-    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 208 - 1 }))).toEqual({
+    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 288 }))).toMatchObject({ ok: true, result: { rows: [[expect.any(String)], [expect.any(String)], [expect.any(String)]] } });
+    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 288 - 1 }))).toEqual({
       ok: false,
-      error: { code: 'result_too_large', message: `result too large: more than ${3 * 208 - 1} bytes (maxResultBytes); stopped reading at row 3` },
+      error: { code: 'result_too_large', message: `result too large: more than ${3 * 288 - 1} bytes (maxResultBytes); stopped reading at row 3` },
     });
   });
 
