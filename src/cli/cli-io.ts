@@ -1,17 +1,20 @@
 /**
  * What every `text2sql-ladder` subcommand shares: where it writes, how it ends, and the misuse rule.
  *
- * Exit status, for every command: 0 when the command did its job (a run with per-item problems
- * included), 1 when it reports a failure it was asked to find (`check`: a rung failed), 2 for
- * misuse — an unknown flag, a bad or missing value, a file or folder that is not what the flag
- * needs. Misuse prints one line on stderr, `error: …` naming the flag or `file:line`, the expected
- * and the received value, and never a stack. commander's own messages (unknown option, missing
- * required option, a value its parser rejected) follow the same rule, with the command's `--help`
- * named at the end of the line.
+ * Exit status, for every command (src/exit-codes.ts): 0 when the command did its job (a run with
+ * per-item problems included), 1 when it reports a failure it was asked to find (`check`: a rung
+ * failed), 2 for misuse — an unknown flag, a bad or missing value, a file or folder that is not
+ * what the flag needs — and 3 when the machine failed (a database that cannot be read, an engine
+ * that cannot run) or a run ended with items it could not grade. Misuse prints one line on stderr,
+ * `error: …` naming the flag or `file:line`, the expected and the received value, and never a
+ * stack; an infrastructure fault prints one `error: …` line too. commander's own messages (unknown
+ * option, missing required option, a value its parser rejected) follow the same rule, with the
+ * command's `--help` named at the end of the line.
  */
 import { CommanderError } from 'commander';
 import type { Command } from 'commander';
-import { isMisuseError } from '../errors.js';
+import { isInfrastructureError, isMisuseError } from '../errors.js';
+import { EXIT_INCOMPLETE, EXIT_MISUSE } from '../exit-codes.js';
 import { oneLine } from '../format.js';
 
 export { oneLine } from '../format.js';
@@ -22,8 +25,8 @@ export interface CliIo {
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
 }
 
-/** Exit status of misuse. */
-export const MISUSE_EXIT_CODE = 2;
+/** Exit status of misuse (src/exit-codes.ts holds the whole rule). */
+export const MISUSE_EXIT_CODE = EXIT_MISUSE;
 
 interface CliState {
   readonly io: CliIo;
@@ -97,14 +100,19 @@ export function applyCliConventions(command: Command): Command {
 
 /**
  * Turns what a command threw into its exit status: commander's help / version exits (0), its
- * usage errors (2; commander printed the line) and the library's misuse errors (2, one line on
- * stderr). Anything else is a bug and is rethrown (Node prints its stack).
+ * usage errors (2; commander printed the line), the library's misuse errors (2, one line on
+ * stderr) and infrastructure faults (3, one line: a database that cannot be read, an engine or a
+ * server that cannot run). Anything else is a bug and is rethrown (Node prints its stack).
  */
 export function exitCodeForError(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : MISUSE_EXIT_CODE;
   if (isMisuseError(error)) {
     io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
     return MISUSE_EXIT_CODE;
+  }
+  if (isInfrastructureError(error)) {
+    io.stderr.write(`error: ${misuseMessage(error.message)} (the machine failed, not the input: nothing was graded)\n`);
+    return EXIT_INCOMPLETE;
   }
   throw error;
 }

@@ -96,7 +96,7 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
       if (error instanceof pg.DatabaseError && error.code === '3D000') {
         return { ok: false, error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
       }
-      return { ok: false, error: { code: 'engine_failure', message: `engine failure: cannot connect to database ${job.db}: ${(error as Error).message}` } };
+      return { ok: false, error: { code: 'db_unavailable', message: `cannot connect to database ${job.db}: ${(error as Error).message}` } };
     }
     let healthy = false;
     try {
@@ -167,7 +167,7 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
       const outcome = await runStatement({ ...job, maxRows: 1_000_000 }, CATALOG_QUERY, 'execute');
       if (!outcome.ok) {
         if (outcome.error.code === 'db_not_found') throw new LadderError('db_not_found', outcome.error.message);
-        throw new LadderError('engine_failure', `cannot read the catalog of ${db}: ${outcome.error.message}`);
+        throw new LadderError(outcome.error.code === 'db_unavailable' ? 'db_unavailable' : 'engine_failure', `cannot read the catalog of ${db}: ${outcome.error.message}`);
       }
       return catalogOf(outcome.rows);
     },
