@@ -14,7 +14,6 @@ cd "$(dirname "$0")/.."
 . scripts/promptfoo-env.sh
 CONFIG="${CONFIG:-promptfooconfig.yaml}"
 OUTPUT="${OUTPUT:-out/eval.json}"
-export LADDER_SUMMARY_JSON="${LADDER_SUMMARY_JSON:-${OUTPUT%.json}-summary.json}"
 mkdir -p "$(dirname "$OUTPUT")" "$PROMPTFOO_CONFIG_DIR"
 
 refuse() {
