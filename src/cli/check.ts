@@ -5,7 +5,8 @@
  *   echo "SELECT amont FROM orders" | text2sql-ladder check --db shop.sqlite
  *   text2sql-ladder check --db warehouse --role analyst --max-limit 1000 --json < output.txt
  *
- * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`; `--role` needs one), or, for
+ * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`, or an app's own, found in
+ * `--fixtures <dir>` or `$TEXT2SQL_LADDER_FIXTURES`; `--role` needs one), or, for
  * a dialect other than SQLite, a DDL file (`.sql`) that gives the catalog. Only SQLite needs it:
  * without one, another dialect gets L1 and L3 and a skipped L2; Snowflake's L2 is always skipped
  * (its trees have no scope resolution), so its DDL is not read. When stdin is a
@@ -33,7 +34,8 @@ import { DATABASE_NAMES, DIALECTS, parseSql, positionAt, type Dialect } from '..
 import type { SqlNode } from '../sql/sql-tree.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
-import { checkSqliteFile } from './database-file.js';
+import { checkSqliteFile } from '../fixtures/sqlite-file.js';
+import { fixturesFolder, FIXTURES_OPTION_HELP, withFixturesHint, type FixturesFolder } from './fixtures-folder.js';
 import { parseChoice, parseList, parsePositiveInteger } from './flags.js';
 import { oneLine, truncate } from '../format.js';
 
@@ -45,6 +47,8 @@ export interface CheckCommandOptions {
   readonly dialect: Dialect;
   /** Role whose scoped snapshot to check against (`--db` must then be a fixture name). */
   readonly role?: string;
+  /** Folder of fixture folders a fixture name in `--db` resolves in (default: `$TEXT2SQL_LADDER_FIXTURES`, else the bundled fixtures). */
+  readonly fixtures?: string;
   /** Allowed-tables policy (comma-separated on the command line). */
   readonly allowedTables?: readonly string[];
   /** LIMIT policy: largest allowed integer literal (rows). */
@@ -104,6 +108,7 @@ export function registerCheckCommand(program: Command): void {
     .option('--db <path>', 'SQLite (required): a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects (optional, for L2): a DDL .sql file')
     .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')}`, parseChoice(DIALECTS), 'sqlite' as Dialect)
     .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
+    .option('--fixtures <dir>', FIXTURES_OPTION_HELP)
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
     .option('--max-limit <n>', 'LIMIT policy: the outermost query needs LIMIT n with 1 <= n <= this', parsePositiveInteger)
     .option('--allowed-functions <list>', "functions L3 allows beyond the dialect's list of pure functions: comma-separated names (e.g. your UDFs)", parseList)
@@ -118,13 +123,22 @@ export function registerCheckCommand(program: Command): void {
  * Runs the checks. Resolves to the exit status: 0 all pass, 1 a failure or no SQL, 2 misuse.
  */
 export async function runCheckCommand(options: CheckCommandOptions, io: CheckCommandIo): Promise<number> {
-  // One child: the command checks one text.
-  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 } });
+  // One child: the command checks one text. An app's fixtures resolve by name from --fixtures or
+  // $TEXT2SQL_LADDER_FIXTURES (a bad folder is misuse, reported below).
+  let folder: FixturesFolder | undefined;
+  let folderError: unknown;
+  try {
+    folder = fixturesFolder(options.fixtures);
+  } catch (error) {
+    folderError = error;
+  }
+  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 }, ...(folder !== undefined ? { fixtures: { fixturesDir: folder.dir } } : {}) });
   // Start-up in parallel: the engine child and the parser thread boot while stdin and --db are read.
   if (options.dialect === 'sqlite' && io.engine === undefined) runtime.engine().warm(1);
   warmParserThread();
   try {
     // Validate the interpreted options.
+    if (folderError !== undefined) throw folderError;
     if (!DIALECTS.includes(options.dialect)) throw invalidValue('--dialect', `one of ${DIALECTS.join(', ')}`, options.dialect);
     const policy = {
       ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
@@ -132,7 +146,9 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
       ...(options.allowedFunctions !== undefined ? { allowedFunctions: options.allowedFunctions } : {}),
     };
 
-    const target = await resolveTarget(options, runtime);
+    const target = await resolveTarget(options, runtime).catch((error: unknown) => {
+      throw folder === undefined ? error : withFixturesHint(error, folder);
+    });
     const input = await io.stdin();
     const answer = parseProviderOutput(input);
     if (answer.kind === 'declined') {
@@ -150,7 +166,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     if (target.kind === 'sqlite') {
       const engine = io.engine ?? runtime.engine();
       const catalog: Catalog = await loadCatalog(engine, target.db).catch((error: unknown) => {
-        if (error instanceof LadderError && error.code === 'engine_failure' && /cannot open /.test(error.message)) {
+        if (error instanceof LadderError && (error.code === 'db_unavailable' || error.code === 'engine_failure') && /cannot open /.test(error.message)) {
           // A file SQLite cannot open is the wrong kind of --db: misuse.
           throw new LadderError('input_invalid', `--db: ${error.message} (${DDL_HINT})`, { cause: error });
         }
