@@ -34,8 +34,13 @@ export function matcherRuntime(): LadderRuntime {
  * machine's fault, never with a verdict on the SQL (src/engine/unavailable-database.ts).
  */
 export function getMatcherEngine(): SqliteEngine {
-  return throwingOnUnavailable(runtime.engine());
+  const engine = runtime.engine();
+  // One view per engine, so that every call returns the same object until the engine is closed.
+  if (view?.engine !== engine) view = { engine, checked: throwingOnUnavailable(engine) };
+  return view.checked;
 }
+
+let view: { readonly engine: SqliteEngine; readonly checked: SqliteEngine } | undefined;
 
 /** True when the matcher engine exists (created and not yet closed). */
 export function hasMatcherEngine(): boolean {

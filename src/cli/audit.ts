@@ -22,6 +22,7 @@ import { PRESET_NAMES, type PresetName } from '../compare/policy.js';
 import type { GoldCheckSeverity } from '../dataset/gold-checks.js';
 import { LadderError } from '../errors.js';
 import { createLadderRuntime, type LadderRuntime } from '../runtime/ladder-runtime.js';
+import { defaultFixturesDir } from '../fixtures/registry.js';
 import { SEVERITIES } from '../audit/audit-finding.js';
 import { readAuditRun, type AuditRun } from '../audit/audit-runs.js';
 import { readAuditSource } from '../audit/audit-source.js';
@@ -106,7 +107,7 @@ export async function runAuditCommand(input: string, options: AuditCommandOption
   try {
     // Validate and interpret the options.
     // The app's fixtures: --fixtures, else $TEXT2SQL_LADDER_FIXTURES (as the promptfoo front end), else the bundled ones.
-    const fixturesDir = fixturesFolder(options.fixtures).dir;
+    const fixturesDir = fixturesFolder(options.fixtures).dir ?? defaultFixturesDir();
     if (options.db !== undefined) checkFolder(options.db, '--db');
     const runs = distinctLabels((options.runs ?? []).map((spec) => readAuditRun(spec)));
     runtime = createLadderRuntime({

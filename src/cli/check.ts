@@ -132,7 +132,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
   } catch (error) {
     folderError = error;
   }
-  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 }, ...(folder !== undefined ? { fixtures: { fixturesDir: folder.dir } } : {}) });
+  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 }, ...(folder?.dir !== undefined ? { fixtures: { fixturesDir: folder.dir } } : {}) });
   // Start-up in parallel: the engine child and the parser thread boot while stdin and --db are read.
   if (options.dialect === 'sqlite' && io.engine === undefined) runtime.engine().warm(1);
   warmParserThread();

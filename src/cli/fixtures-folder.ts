@@ -6,7 +6,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { LadderError, isLadderError } from '../errors.js';
-import { defaultFixturesDir } from '../fixtures/registry.js';
 
 /** The environment variable naming an app's fixture folder (the promptfoo front end reads it too). */
 export const FIXTURES_ENV_VAR = 'TEXT2SQL_LADDER_FIXTURES';
@@ -16,8 +15,8 @@ export const FIXTURES_OPTION_HELP = `folder of fixture folders that fixture name
 
 /** Where fixture names resolve, and what chose it. */
 export interface FixturesFolder {
-  /** Absolute folder path. */
-  readonly dir: string;
+  /** Absolute folder path; `undefined` for the bundled fixtures (the registry's default, read only when a name is resolved, so `check` on a file loads no manifest reader). */
+  readonly dir: string | undefined;
   /** `--fixtures`, `$TEXT2SQL_LADDER_FIXTURES`, or `bundled`. */
   readonly from: '--fixtures' | `$${typeof FIXTURES_ENV_VAR}` | 'bundled';
 }
@@ -31,7 +30,7 @@ export function fixturesFolder(flag: string | undefined, env: NodeJS.ProcessEnv 
   if (flag !== undefined) return { dir: checkFolder(flag, '--fixtures'), from: '--fixtures' };
   const fromEnv = env[FIXTURES_ENV_VAR]?.trim();
   if (fromEnv) return { dir: checkFolder(fromEnv, `$${FIXTURES_ENV_VAR}`), from: `$${FIXTURES_ENV_VAR}` };
-  return { dir: defaultFixturesDir(), from: 'bundled' };
+  return { dir: undefined, from: 'bundled' };
 }
 
 /**

@@ -125,7 +125,8 @@ export function flatExecutionFacts(execution: RungRecord | undefined): Record<st
 function hasNoGold(execution: RungRecord | undefined): boolean {
   if (execution?.status !== 'unscored') return false;
   const golds = (execution.details as { executedSql?: { golds?: unknown } } | null | undefined)?.executedSql?.golds;
-  return Array.isArray(golds) && golds.length === 0;
+  // Rows stored without L4's details (0.2.0's single-rung rows) still carry the rung's reason.
+  return Array.isArray(golds) ? golds.length === 0 : execution.reason.startsWith('no gold SQL');
 }
 
 function behaviorOf(row: PromptfooRow): SummaryRecord['expectedBehavior'] {
