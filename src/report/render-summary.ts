@@ -22,20 +22,21 @@ export const MAX_LISTED_NOTE_ITEMS = 10;
 
 /**
  * The lines under the tables that name items no number grades: `answer` items without gold SQL
- * (unscored; their promptfoo rows fail with the reason) and errored rows, per column.
- * @example noteLines(summaries) // ['without gold SQL (unscored, graded by nothing; their rows fail): baseline: orders-total']
+ * (unscored; their promptfoo rows fail with the reason) and errored rows: one line per kind, the
+ * columns separated by `;`.
+ * @example noteLines(summaries) // ['without gold SQL (unscored, graded by nothing; their rows fail): strong: wh-057; weak: wh-057']
  */
 export function noteLines(summaries: readonly ProviderSummary[]): string[] {
   const list = (ids: readonly string[]): string =>
     `${ids.slice(0, MAX_LISTED_NOTE_ITEMS).join(', ')}${ids.length > MAX_LISTED_NOTE_ITEMS ? `, … (+${ids.length - MAX_LISTED_NOTE_ITEMS} more)` : ''}`;
-  const lines: string[] = [];
-  for (const summary of summaries) {
-    if (summary.withoutGold.length > 0) lines.push(`without gold SQL (unscored, graded by nothing; their rows fail): ${summary.provider}: ${list(summary.withoutGold)}`);
-  }
-  for (const summary of summaries) {
-    if (summary.errored.length > 0) lines.push(`errored rows (not graded, in no rate; the run exits 3): ${summary.provider}: ${list(summary.errored.map((row) => row.id))}`);
-  }
-  return lines;
+  const line = (label: string, ids: (summary: ProviderSummary) => readonly string[]): string[] => {
+    const columns = summaries.filter((summary) => ids(summary).length > 0).map((summary) => `${summary.provider}: ${list(ids(summary))}`);
+    return columns.length === 0 ? [] : [`${label}: ${columns.join('; ')}`];
+  };
+  return [
+    ...line('without gold SQL (unscored, graded by nothing; their rows fail)', (summary) => summary.withoutGold),
+    ...line('errored rows (not graded, in no rate; the run exits 3)', (summary) => summary.errored.map((row) => row.id)),
+  ];
 }
 
 /**

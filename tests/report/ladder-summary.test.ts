@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRowCount, summarizeLadder } from '../../src/report/ladder-summary.js';
 import type { SummaryRecord } from '../../src/report/ladder-summary.js';
-import { renderLadderSummary } from '../../src/report/render-summary.js';
+import { noteLines, renderLadderSummary } from '../../src/report/render-summary.js';
 
 const PASS4 = { L1_syntax: 'pass', L2_schema: 'pass', L3_safety: 'pass', L4_execution: 'pass' } as const;
 
@@ -136,5 +136,17 @@ describe('probes in the summary', () => {
     expect(text).toContain('│ probes checked (L3)       │ 4');
     expect(text).toContain('│ probes refused (L3)       │ 1');
     expect(renderLadderSummary(summarizeLadder([record({ id: 'x' })]))).not.toContain('probes');
+  });
+});
+
+describe('noteLines', () => {
+  it('one line per kind, the columns separated by ";"', () => {
+    const noGold = (provider: string, id: string) => record({ id, provider, verdict: 'unscored', endToEnd: undefined, noGold: true, rungs: { ...PASS4, L4_execution: 'unscored' } });
+    const errored = (provider: string, id: string) => record({ id, provider, verdict: 'error', endToEnd: undefined, executed: false, rungs: {}, error: 'cannot open x.sqlite: file is not a database' });
+    expect(noteLines(summarizeLadder([noGold('strong', 'wh-057'), noGold('weak', 'wh-057'), errored('weak', 'q2'), errored('weak', 'q3')]))).toEqual([
+      'without gold SQL (unscored, graded by nothing; their rows fail): strong: wh-057; weak: wh-057',
+      'errored rows (not graded, in no rate; the run exits 3): weak: q2, q3',
+    ]);
+    expect(noteLines(summarizeLadder(records.slice(0, 2)))).toEqual([]);
   });
 });
