@@ -1,13 +1,16 @@
 /**
  * `toBeValidSql({ dialect, db? })` — L1 syntax: the received text is exactly one query that parses
  * in the dialect. Calls the L1 rung (`checkSyntax`, src/rungs/syntax.ts), the same function the
- * promptfoo `syntax` assertion calls.
+ * promptfoo `syntax` assertion calls. With `db` (a SQLite file, a PostgreSQL URL or a fixture:
+ * database-ref.ts) the database decides: SQLite's prepare, PostgreSQL's parse and describe.
  */
 import type { MatcherState } from 'vitest';
 import { runGate } from '../src/rungs/gates.js';
 import type { Dialect } from '../src/sql/parse.js';
-import { argumentTypeError, isPlainObject, readDialect, readOptionalString, rejectUnknownOptions } from './arguments.js';
-import { getMatcherEngine } from './matcher-engine.js';
+import { argumentTypeError, isPlainObject, matcherTypeError, readDialect, rejectUnknownOptions } from './arguments.js';
+import { DATABASE_NAMES } from '../src/sql/parse.js';
+import { resolveMatcherDatabase, type MatcherDatabase } from './database-ref.js';
+import { matcherRuntime } from './matcher-engine.js';
 import { toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
 
@@ -16,11 +19,12 @@ export interface ValidSqlOptions {
   /** The dialect the SQL must parse in. Required: the matcher never guesses one. */
   readonly dialect: Dialect;
   /**
-   * SQLite only: a database file (path) to prepare the statement against. SQLite itself then
-   * decides (a statement SQLite accepts passes even where the parser cannot read it); without it
-   * the dialect parser decides. The database is opened read-only and never changed.
+   * A database of the dialect to prepare the statement against: a SQLite file (path), a
+   * `postgres://` URL, or `{ fixture, fixturesDir?, snapshots? }` (its first snapshot). The database
+   * itself then decides (a statement it accepts passes even where the parser cannot read it);
+   * without it the dialect parser decides. Nothing is ever written.
    */
-  readonly db?: string;
+  readonly db?: MatcherDatabase;
 }
 
 const NAME = 'toBeValidSql';
@@ -48,17 +52,19 @@ export async function toBeValidSql(this: MatcherState, received: unknown, option
   const given: Record<string, unknown> = options;
   rejectUnknownOptions(toBeValidSql, NAME, 'options', given, OPTION_NAMES);
   const dialect = readDialect(toBeValidSql, NAME, 'options.dialect', given['dialect']);
-  const db = readOptionalString(toBeValidSql, NAME, 'options.db', given['db'], 'a database path (string)');
-  if (db !== undefined && dialect !== 'sqlite') {
-    throw argumentTypeError(toBeValidSql, NAME, 'options.db', `absent for dialect "${dialect}" (only SQLite prepares against a database)`, db);
+  const database = given['db'] === undefined ? undefined : await resolveMatcherDatabase(toBeValidSql, NAME, 'options.db', given['db'], matcherRuntime());
+  if (database !== undefined && database.dialect !== dialect) {
+    throw matcherTypeError(toBeValidSql, `${NAME}: options.db is a ${DATABASE_NAMES[database.dialect]} database (${database.description}), but options.dialect is "${dialect}": give a database of that dialect, or no db`);
   }
 
-  const result = await runGate('syntax', db === undefined ? { sql: received, dialect } : { sql: received, dialect, engine: getMatcherEngine(), db });
+  const db = database?.snapshots[0]?.path;
+  const result = await runGate('syntax', database === undefined ? { sql: received, dialect } : { sql: received, dialect, engine: database.engine, db: db! });
+  const decidedBy = database === undefined ? '' : database.dialect === 'postgres' ? `, parsed and described by PostgreSQL on ${database.description}` : `, prepared by SQLite on ${database.description}`;
   return toMatcherResult(this, {
     matcherName: NAME,
     receivedLabel: 'sql',
     expectedLabel: 'options',
-    expectation: `be valid ${dialect} SQL (exactly one query${db === undefined ? '' : `, prepared by SQLite on ${db}`})`,
+    expectation: `be valid ${dialect} SQL (exactly one query${decidedBy})`,
     received,
     result,
     source: received,

@@ -13,6 +13,10 @@ import type { Verdict } from '../src/compare/compare-results.js';
 import { PRESETS, resolvePolicy } from '../src/compare/policy.js';
 import type { ComparisonPolicy, PolicyInput, PresetName } from '../src/compare/policy.js';
 import { snapshotNameOf, type Snapshot } from '../src/fixtures/snapshot.js';
+import type { Engine, EngineName } from '../src/engine/engine.js';
+import type { LadderRuntime } from '../src/runtime/ladder-runtime.js';
+import { DATABASE_NAMES } from '../src/sql/parse.js';
+import { DATABASE_EXPECTED, resolveMatcherDatabase, type MatcherDatabase } from './database-ref.js';
 import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import type { ExecutionDetails, SnapshotVerdict } from '../src/rungs/execution.js';
 import { runLadder } from '../src/rungs/ladder.js';
@@ -57,8 +61,12 @@ interface GoldResultCommonOptions {
 export type GoldResultOptions = GoldResultCommonOptions &
   (
     | {
-        /** Path of the SQLite database both queries run on (opened read-only). */
-        readonly db: string;
+        /**
+         * The database both queries run on (read only): a SQLite file path, a `postgres://` URL of a
+         * database you loaded, or a fixture `{ fixture, fixturesDir?, snapshots? }` (every snapshot
+         * it selects; a `dialect: postgres` fixture on PostgreSQL).
+         */
+        readonly db: MatcherDatabase;
         readonly snapshots?: never;
       }
     | {
@@ -107,7 +115,9 @@ export async function toMatchGoldResult(
   }
   const given: Record<string, unknown> = options;
   rejectUnknownOptions(toMatchGoldResult, NAME, 'options', given, OPTION_NAMES);
-  const snapshots = readSnapshots(given['db'], given['snapshots']);
+  const runtime = matcherRuntime();
+  const target = await readTarget(given['db'], given['snapshots'], runtime);
+  const snapshots = target.snapshots;
   const timeoutMs = given['timeoutMs'];
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw argumentTypeError(toMatchGoldResult, NAME, 'options.timeoutMs', 'a positive integer (ms)', timeoutMs);
@@ -115,8 +125,10 @@ export async function toMatchGoldResult(
   // Interpret: resolve the policy (LadderError naming the option when it is bad).
   const policy = resolvePolicy(given['policy'] as PresetName | PolicyInput | ComparisonPolicy | undefined);
   const semantic = await readSemantic(given['semantic']);
+  if (semantic !== undefined && target.dialect !== 'sqlite') {
+    throw argumentTypeError(toMatchGoldResult, NAME, 'options.semantic', `absent for a ${DATABASE_NAMES[target.dialect]} database (L5 builds its test-suite databases as SQLite files)`, given['semantic']);
+  }
 
-  const runtime = matcherRuntime();
   // L5's rung and its message's witness tables: imported only when L5 is on.
   const l5 = semantic === undefined ? undefined : await Promise.all([import('../src/semantic/semantic-rung.js'), import('../src/semantic/witness-format.js')]);
   const ladder = await runLadder(
@@ -125,8 +137,8 @@ export async function toMatchGoldResult(
       expectedBehavior: 'answer',
       golds,
       snapshots,
-      dialect: 'sqlite',
-      engine: runtime.engine(),
+      dialect: target.dialect,
+      engine: target.engine,
       comparisonPolicy: policy,
       // Gold results are shared across matcher calls only for snapshots with a checksum: a test may
       // rewrite a database file in place under the same path.
@@ -211,16 +223,24 @@ function readGolds(value: unknown): string[] {
   return [...(value as string[])];
 }
 
-function readSnapshots(db: unknown, list: unknown): Snapshot[] {
+/**
+ * The databases both queries run on: `db` (a SQLite path, a postgres:// URL or a fixture:
+ * database-ref.ts) or `snapshots` (SQLite paths), with their engine and dialect.
+ */
+async function readTarget(db: unknown, list: unknown, runtime: LadderRuntime): Promise<{ engine: Engine; dialect: EngineName; snapshots: readonly Snapshot[] }> {
   if (db !== undefined && list !== undefined) {
     throw matcherTypeError(toMatchGoldResult, `${NAME}: options must give exactly one of db and snapshots; received both`);
   }
   if (db !== undefined) {
-    if (typeof db !== 'string' || db === '') throw argumentTypeError(toMatchGoldResult, NAME, 'options.db', 'a database path (string)', db);
-    return [{ name: snapshotNameOf(db), path: db }];
+    if (typeof db === 'string' && db === '') throw argumentTypeError(toMatchGoldResult, NAME, 'options.db', DATABASE_EXPECTED, db);
+    return resolveMatcherDatabase(toMatchGoldResult, NAME, 'options.db', db, runtime);
   }
+  return { engine: runtime.engine(), dialect: 'sqlite', snapshots: readSnapshots(list) };
+}
+
+function readSnapshots(list: unknown): Snapshot[] {
   if (list === undefined) {
-    throw matcherTypeError(toMatchGoldResult, `${NAME}: options must give one of db (a path) and snapshots (paths); received neither`);
+    throw matcherTypeError(toMatchGoldResult, `${NAME}: options must give one of db (a path, a postgres:// URL or a fixture) and snapshots (paths); received neither`);
   }
   if (!Array.isArray(list) || list.length === 0) {
     throw argumentTypeError(toMatchGoldResult, NAME, 'options.snapshots', 'a non-empty array of paths or { name, path } snapshots', list);

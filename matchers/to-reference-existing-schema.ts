@@ -12,32 +12,35 @@ import type { CatalogObject } from '../src/sql/catalog.js';
 import type { Dialect } from '../src/sql/parse.js';
 import { runGate } from '../src/rungs/gates.js';
 import { argumentTypeError, isPlainObject, readDialect, readOptionsObject, rejectUnknownOptions } from './arguments.js';
-import { getMatcherEngine } from './matcher-engine.js';
+import { resolveMatcherDatabase, type MatcherFixture } from './database-ref.js';
+import { matcherRuntime } from './matcher-engine.js';
 import { toMatcherResult } from './message.js';
 import type { MatcherOutcome } from './message.js';
 import { isLadderError } from '../src/errors.js';
 
 /**
  * Where the catalog comes from:
- * - a string, or `{ db: path }`: a SQLite database file, read (read-only) through the engine;
- *   SQLite's `prepare` on it also vouches for statements the AST layer cannot read;
+ * - a string, or `{ db }`: a database read (read-only) through its engine — a SQLite file path, a
+ *   `postgres://` URL (the tables the URL's role may read, its search_path), or a fixture
+ *   `{ fixture, fixturesDir?, snapshots? }` (its first snapshot); the database's own prepare
+ *   (SQLite's, PostgreSQL's parse and describe) also vouches for statements the AST layer cannot read;
  * - `{ ddl: text }`: `CREATE TABLE` / `CREATE VIEW` statements;
  * - a plain object `{ orders: ['id', 'total'], 'hr.staff': { id: 'INTEGER' } }`;
  * - a `Catalog` (`{ tables: [...] }`), as `Engine.catalog` returns.
  */
-export type CatalogSource = string | { readonly db: string } | { readonly ddl: string } | CatalogObject | Catalog;
+export type CatalogSource = string | { readonly db: string } | MatcherFixture | { readonly ddl: string } | CatalogObject | Catalog;
 
 /** Options of {@link toReferenceExistingSchema}. */
 export interface ExistingSchemaOptions {
   /**
-   * The dialect whose scope and case rules apply. Default `sqlite` (printed in every message);
-   * a database file is always SQLite.
+   * The dialect whose scope and case rules apply. Default: the database's (`postgres` for a URL or
+   * a PostgreSQL fixture), else `sqlite` (printed in every message).
    */
   readonly dialect?: Dialect;
 }
 
 const NAME = 'toReferenceExistingSchema';
-const CATALOG_EXPECTED = 'a database path, { db }, { ddl }, a { table: columns } object or a Catalog';
+const CATALOG_EXPECTED = 'a database path or postgres:// URL, { db }, { fixture }, { ddl }, a { table: columns } object or a Catalog';
 /** Most tables and columns per table listed in a message. */
 const MAX_LISTED_TABLES = 12;
 const MAX_LISTED_COLUMNS = 12;
@@ -68,17 +71,24 @@ export async function toReferenceExistingSchema(
   if (typeof received !== 'string') throw argumentTypeError(toReferenceExistingSchema, NAME, 'received', 'a SQL string', received);
   const given = readOptionsObject(toReferenceExistingSchema, NAME, 'options', options, 'an options object { dialect? }');
   rejectUnknownOptions(toReferenceExistingSchema, NAME, 'options', given, ['dialect']);
-  const dialect = readDialect(toReferenceExistingSchema, NAME, 'options.dialect', given['dialect'], 'sqlite');
-  const source = readSource(catalogOrDb, dialect);
+  const givenDialect = given['dialect'] === undefined ? undefined : readDialect(toReferenceExistingSchema, NAME, 'options.dialect', given['dialect']);
+  const source = readSource(catalogOrDb, givenDialect ?? 'sqlite');
+  let dialect: Dialect = givenDialect ?? 'sqlite';
 
-  // Interpret: build the catalog; for a database, the gate runner lets SQLite's prepare vouch for
-  // what the AST layer cannot read (engineAccepted from L1).
+  // Interpret: build the catalog; for a database, the gate runner lets the database's own prepare
+  // vouch for what the AST layer cannot read (engineAccepted from L1).
   let catalog: Catalog;
   let result: RungResult;
   if (source.kind === 'db') {
-    const engine = getMatcherEngine();
-    catalog = await loadCatalog(engine, source.db);
-    result = await runGate('schema', { sql: received, dialect, engine, db: source.db, catalog });
+    const database = await resolveMatcherDatabase(toReferenceExistingSchema, NAME, 'catalogOrDb', source.db, matcherRuntime());
+    if (givenDialect !== undefined && givenDialect !== database.dialect) {
+      throw argumentTypeError(toReferenceExistingSchema, NAME, 'options.dialect', `"${database.dialect}" (or absent) for a ${database.dialect === 'sqlite' ? 'SQLite database file' : 'PostgreSQL database'}`, givenDialect);
+    }
+    dialect = database.dialect;
+    const db = database.snapshots[0]!.path;
+    catalog = await loadCatalog(database.engine, db);
+    source.description = `the database ${database.description}`;
+    result = await runGate('schema', { sql: received, dialect, engine: database.engine, db, catalog });
   } else {
     catalog = source.catalog;
     result = await runGate('schema', { sql: received, dialect, catalog });
@@ -96,14 +106,15 @@ export async function toReferenceExistingSchema(
 }
 
 type ReadSource =
-  | { readonly kind: 'db'; readonly db: string; readonly description: string }
+  | { readonly kind: 'db'; readonly db: unknown; description: string }
   | { readonly kind: 'catalog'; readonly catalog: Catalog; readonly description: string };
 
 function readSource(value: unknown, dialect: Dialect): ReadSource {
-  if (typeof value === 'string' && value !== '') return databaseSource(value, dialect);
+  if (typeof value === 'string' && value !== '') return databaseSource(value);
   if (!isPlainObject(value)) throw argumentTypeError(toReferenceExistingSchema, NAME, 'catalogOrDb', CATALOG_EXPECTED, value);
   const keys = Object.keys(value);
-  if (keys.length === 1 && typeof value['db'] === 'string') return databaseSource(value['db'], dialect);
+  if (keys.length === 1 && typeof value['db'] === 'string') return databaseSource(value['db']);
+  if (typeof value['fixture'] === 'string') return { kind: 'db', db: value, description: `fixture ${value['fixture']}` };
   if (keys.length === 1 && typeof value['ddl'] === 'string') {
     const catalog = catalogFromDdl(value['ddl'], dialect);
     return { kind: 'catalog', catalog, description: `the DDL (${countTables(catalog)})` };
@@ -119,10 +130,7 @@ function readSource(value: unknown, dialect: Dialect): ReadSource {
   }
 }
 
-function databaseSource(db: string, dialect: Dialect): ReadSource {
-  if (dialect !== 'sqlite') {
-    throw argumentTypeError(toReferenceExistingSchema, NAME, 'options.dialect', '"sqlite" (or absent) for a database file', dialect);
-  }
+function databaseSource(db: string): ReadSource {
   return { kind: 'db', db, description: `the database ${db}` };
 }
 

@@ -10,7 +10,8 @@ import { resolvePolicy } from '../compare/policy.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
 import { findOrderedLimitSubqueries } from '../dataset/gold-checks.js';
 import { checkGoldResult, checkLimitCut, planLimitCut, type GoldResultFinding } from '../dataset/gold-result-checks.js';
-import type { QueryResult } from '../engine/engine.js';
+import type { DoubleQuoteMode, Engine, QueryResult } from '../engine/engine.js';
+import { engineDefaults } from '../rungs/execution.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { positionAt, type ParseResult } from '../sql/parse.js';
@@ -47,8 +48,8 @@ export async function checkResult(input: ResultCheckInput): Promise<{
   readonly limitCut: 'none' | 'harmless' | 'drops';
 }> {
   const { item, goldIndex, snapshot, result, runtime, parse } = input;
-  const engine = runtime.engine();
-  const { doubleQuotes, maxRows } = engine.options;
+  const engine = await runtime.engineForSnapshot(snapshot);
+  const { doubleQuotes, maxRows } = runDefaults(engine);
   const entry = runtime.goldCache.getOrRun({ snapshot, sql: item.golds[goldIndex]!, doubleQuotes, maxRows }, () => engine.execute({ db: snapshot.path, sql: item.golds[goldIndex]!, doubleQuotes, maxRows }));
   const ordering: GoldOrdering = await cachedOrdering(entry.orderings, TIE_RULE, () =>
     resolveGoldOrdering({ engine, db: snapshot.path, goldSql: result.executedSql, goldResult: result, policy: TIE_POLICY, parse }),
@@ -71,6 +72,15 @@ export async function checkResult(input: ResultCheckInput): Promise<{
 }
 
 /**
+ * The double-quote mode and row cap golds run under on `engine`, as L4 runs them (so the gold cache
+ * is shared): the engine's defaults, `legacy` double quotes where it has none (PostgreSQL ignores them).
+ */
+export function runDefaults(engine: Engine): { readonly doubleQuotes: DoubleQuoteMode; readonly maxRows: number | undefined } {
+  const defaults = engineDefaults(engine);
+  return { doubleQuotes: defaults.doubleQuotes ?? 'legacy', maxRows: defaults.maxRows };
+}
+
+/**
  * Ties at the cut of nested SELECTs with ORDER BY and LIMIT, each run on its own; one that cannot
  * run alone (it reads the outer query or a CTE) is reported once per gold as `ties_unchecked`.
  */
@@ -82,8 +92,8 @@ async function checkSubqueryCuts(
   failures: Set<string>,
   parse: (sql: string) => ParseResult,
 ): Promise<{ readonly cuts: GoldResultFinding[]; readonly unchecked: GoldResultFinding[] }> {
-  const engine = runtime.engine();
-  const { doubleQuotes, maxRows } = engine.options;
+  const engine = await runtime.engineForSnapshot(snapshot);
+  const { doubleQuotes, maxRows } = runDefaults(engine);
   const found: GoldResultFinding[] = [];
   const unchecked: GoldResultFinding[] = [];
   for (const subquery of findOrderedLimitSubqueries(sql, parse)) {

@@ -169,7 +169,7 @@ export interface JudgeRunsInput {
  */
 export async function judgeRuns(input: JudgeRunsInput): Promise<{ readonly verdicts: readonly RunVerdict[]; readonly finding?: AuditFinding }> {
   const { item, snapshots, runs, runtime, policy } = input;
-  const engine = runtime.engine();
+  const engine = await runtime.engineForSnapshot(snapshots[0] ?? {});
   const l4 = (predictedSql: string, golds: readonly string[]): Promise<RungResult<ExecutionDetails>> =>
     checkExecution({
       predictedSql,

@@ -152,7 +152,8 @@ export async function auditGolds(source: AuditSource, options: AuditOptions): Pr
   }
   let strength: Awaited<ReturnType<typeof measureStrength>> | undefined;
   if (options.strength !== undefined && options.strength !== false) {
-    const measured = states.filter((state) => state.snapshots.length > 0).map((state) => state.item);
+    // L5's generated databases are SQLite files: strength is measured on SQLite items only.
+    const measured = states.filter((state) => state.snapshots.length > 0 && state.snapshots.every((snapshot) => snapshot.engine !== 'postgres')).map((state) => state.item);
     const strengthModule = await import('./audit-strength.js');
     strength = await strengthModule.measureStrength(source, measured, runtime.engine(), policy, options.strength === true ? {} : options.strength);
     for (const found of strength.findings) states.find((state) => state.item.id === found.item)?.findings.push(found);
@@ -215,11 +216,13 @@ async function auditItem(item: AuditItem, source: AuditSource, runtime: LadderRu
     createFinding({ ...where, kind: found.kind, snapshot, gold: found.goldIndex, message: found.message, rows: found.rows });
   const summary = (snapshots: AuditedItem['snapshots']): AuditedItem => ({ id: item.id, source: item.source, db: item.db, role: item.role ?? null, golds: item.golds.length, snapshots });
 
-  // The text; one parse per SQL text of the item, shared by every check (as the ladder's parse memo).
-  const memo = createParseMemo('sqlite');
-  const parse = (sql: string): ParseResult => memo.parse(sql);
-  const text = runGoldChecks({ golds: item.golds, parse, ...(item.asOfDate === undefined ? {} : { asOfDate: item.asOfDate }) });
   const resolved = await source.resolve(item);
+  // The text, in its databases' dialect; one parse per SQL text of the item, shared by every check
+  // (as the ladder's parse memo).
+  const dialect = resolved.ok && resolved.snapshots[0]?.engine === 'postgres' ? 'postgres' : 'sqlite';
+  const memo = createParseMemo(dialect);
+  const parse = (sql: string): ParseResult => memo.parse(sql);
+  const text = runGoldChecks({ golds: item.golds, parse, dialect, ...(item.asOfDate === undefined ? {} : { asOfDate: item.asOfDate }) });
   if (!resolved.ok) {
     findings.push(...text.map((found) => createFinding({ ...where, kind: found.kind, gold: found.goldIndex, message: found.message, details: { construct: found.construct, line: found.line, column: found.column } })), ...resolved.findings);
     return { item, findings, snapshots: [], summary: summary([]), reference: new Map() };

@@ -14,6 +14,7 @@ import type { Cell, ExecutionOutcome } from '../engine/engine.js';
 import type { ResolveFixtureOptions } from '../fixtures/registry.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { checkExecution, type ExecutionDetails } from '../rungs/execution.js';
+import { runDefaults } from './audit-result.js';
 import type { RungResult } from '../rungs/rung-result.js';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
@@ -142,8 +143,9 @@ export interface GoldRunsInput {
  */
 export async function runGoldsOnSnapshots(input: GoldRunsInput): Promise<GoldSnapshotRuns[]> {
   const { golds, runtime, policy } = input;
-  const engine = runtime.engine();
-  const { doubleQuotes, maxRows } = engine.options;
+  // Every snapshot of one item runs on one engine (a fixture's dialect).
+  const engine = await runtime.engineForSnapshot(input.snapshots[0] ?? {});
+  const { doubleQuotes, maxRows } = runDefaults(engine);
   const results: GoldSnapshotRuns[] = [];
   for (const snapshot of input.snapshots) {
     const outcomes = await Promise.all(

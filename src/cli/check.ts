@@ -6,8 +6,14 @@
  *   text2sql-ladder check --db warehouse --role analyst --max-limit 1000 --json < output.txt
  *
  * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`, or an app's own, found in
- * `--fixtures <dir>` or `$TEXT2SQL_LADDER_FIXTURES`; `--role` needs one), or, for
- * a dialect other than SQLite, a DDL file (`.sql`) that gives the catalog. Only SQLite needs it:
+ * `--fixtures <dir>` or `$TEXT2SQL_LADDER_FIXTURES`; `--role` needs a SQLite one; a
+ * `dialect: postgres` fixture runs on PostgreSQL), a `postgres://` URL (a database you
+ * loaded on your own server, read as the URL's role), or, for a dialect other than SQLite, a DDL
+ * file (`.sql`) that gives the catalog. `--dialect` defaults to the database's (`postgres` for a
+ * URL or a PostgreSQL fixture), else `sqlite`. On PostgreSQL the server decides L1 (its parse and
+ * describe) and gives L2 its catalog (search_path included); `--postgres-url` names the server
+ * PostgreSQL fixtures are built on (default: `TEXT2SQL_LADDER_POSTGRES_URL`, else a private server
+ * for the command). Only SQLite needs `--db`:
  * without one, another dialect gets L1 and L3 and a skipped L2; Snowflake's L2 is always skipped
  * (its trees have no scope resolution), so its DDL is not read. When stdin is a
  * terminal, a prompt on stderr says how to end the input. The rungs run through the gate runner
@@ -19,7 +25,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { Catalog, Engine } from '../engine/engine.js';
+import type { Catalog, Engine, EngineName } from '../engine/engine.js';
+import { isPostgresUrl, shownUrl, urlDatabase } from '../engine/postgres/postgres-url.js';
 import { LadderError, isLadderError } from '../errors.js';
 import { invalidValue } from '../options.js';
 import { runGates } from '../rungs/gates.js';
@@ -41,10 +48,12 @@ import { oneLine, truncate } from '../format.js';
 
 /** Parsed flags of the `check` command. */
 export interface CheckCommandOptions {
-  /** Database file or fixture name (SQLite: required), or DDL file (other dialects: optional). */
+  /** Database file, fixture name or postgres:// URL (SQLite: required), or DDL file (other dialects: optional). */
   readonly db?: string;
-  /** Default `sqlite`. */
-  readonly dialect: Dialect;
+  /** Default: the database's (`postgres` for a URL or a PostgreSQL fixture), else `sqlite`. */
+  readonly dialect?: Dialect;
+  /** The server PostgreSQL fixtures are built on (scratch mode; default `TEXT2SQL_LADDER_POSTGRES_URL`, else a private server). */
+  readonly postgresUrl?: string;
   /** Role whose scoped snapshot to check against (`--db` must then be a fixture name). */
   readonly role?: string;
   /** Folder of fixture folders a fixture name in `--db` resolves in (default: `$TEXT2SQL_LADDER_FIXTURES`, else the bundled fixtures). */
@@ -79,8 +88,13 @@ export interface CheckReport {
   readonly sql: string | null;
   /** Why there is no SQL (the model declined or wrote prose). */
   readonly declined?: string;
-  /** The database file (or DDL file) the checks ran against; absent when none was given. */
+  /**
+   * The database the checks ran against: a file path, a PostgreSQL database name (a fixture's
+   * snapshot) or URL (without its password), a DDL file; absent when none was given.
+   */
   readonly db?: string;
+  /** The engine the database runs on (`sqlite`, `postgres`); absent without a database. */
+  readonly engine?: EngineName;
   /** The fixture `--db` named (then `db` is the path of the snapshot it resolved to). */
   readonly fixture?: string;
   readonly rungs: readonly RungResult[];
@@ -105,8 +119,9 @@ export function registerCheckCommand(program: Command): void {
   const command = program.command('check');
   applyCliConventions(command)
     .description('Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin')
-    .option('--db <path>', 'SQLite (required): a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects (optional, for L2): a DDL .sql file')
-    .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')}`, parseChoice(DIALECTS), 'sqlite' as Dialect)
+    .option('--db <path>', 'a database file, a fixture name (e.g. warehouse, warehouse_pg; --role needs a SQLite fixture) or a postgres:// URL; other dialects (optional, for L2): a DDL .sql file')
+    .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')} (default: the database's, else sqlite)`, parseChoice(DIALECTS))
+    .option('--postgres-url <url>', 'the PostgreSQL server PostgreSQL fixtures are built on (default: $TEXT2SQL_LADDER_POSTGRES_URL, else a private server)')
     .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
     .option('--fixtures <dir>', FIXTURES_OPTION_HELP)
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
@@ -132,14 +147,19 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
   } catch (error) {
     folderError = error;
   }
-  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 }, ...(folder?.dir !== undefined ? { fixtures: { fixturesDir: folder.dir } } : {}) });
+  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 }, postgres: { poolSize: 1 }, ...(folder?.dir !== undefined ? { fixtures: { fixturesDir: folder.dir } } : {}) });
   // Start-up in parallel: the engine child and the parser thread boot while stdin and --db are read.
-  if (options.dialect === 'sqlite' && io.engine === undefined) runtime.engine().warm(1);
+  const maybeSqlite = (options.dialect === undefined || options.dialect === 'sqlite') && !(options.db !== undefined && isPostgresUrl(options.db));
+  if (maybeSqlite && io.engine === undefined) runtime.engine().warm(1);
   warmParserThread();
   try {
     // Validate the interpreted options.
     if (folderError !== undefined) throw folderError;
-    if (!DIALECTS.includes(options.dialect)) throw invalidValue('--dialect', `one of ${DIALECTS.join(', ')}`, options.dialect);
+    if (options.dialect !== undefined && !DIALECTS.includes(options.dialect)) throw invalidValue('--dialect', `one of ${DIALECTS.join(', ')}`, options.dialect);
+    if (options.postgresUrl !== undefined) {
+      if (!isPostgresUrl(options.postgresUrl)) throw invalidValue('--postgres-url', 'a postgres:// or postgresql:// URL', shownUrl(options.postgresUrl));
+      runtime.usePostgres({ url: options.postgresUrl });
+    }
     const policy = {
       ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
       ...(options.allowedTables !== undefined ? { allowedTables: options.allowedTables } : {}),
@@ -163,8 +183,9 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     const probes = answer.probes !== undefined && answer.probes.length > 0 ? { probes: answer.probes } : {};
 
     let gates;
-    if (target.kind === 'sqlite') {
-      const engine = io.engine ?? runtime.engine();
+    const dialect: Dialect = target.kind === 'database' ? target.engine : (options.dialect ?? 'sqlite');
+    if (target.kind === 'database') {
+      const engine = target.engine === 'sqlite' ? (io.engine ?? runtime.engine()) : await runtime.postgresEngine();
       const catalog: Catalog = await loadCatalog(engine, target.db).catch((error: unknown) => {
         if (error instanceof LadderError && (error.code === 'db_unavailable' || error.code === 'engine_failure') && /cannot open /.test(error.message)) {
           // A file SQLite cannot open is the wrong kind of --db: misuse.
@@ -172,16 +193,16 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
         }
         throw error;
       });
-      gates = await runGates({ sql, dialect: 'sqlite', engine, db: target.db, catalog, safetyPolicy: policy, ...probes });
+      gates = await runGates({ sql, dialect, engine, db: target.db, catalog, safetyPolicy: policy, ...probes });
     } else if (target.kind === 'ddl') {
-      gates = await runGates({ sql, dialect: options.dialect, catalog: target.catalog, safetyPolicy: policy, ...probes });
+      gates = await runGates({ sql, dialect, catalog: target.catalog, safetyPolicy: policy, ...probes });
     } else {
-      gates = await runGates({ sql, dialect: options.dialect, schemaSkipped: target.schemaSkipped, safetyPolicy: policy, ...probes });
+      gates = await runGates({ sql, dialect, schemaSkipped: target.schemaSkipped, safetyPolicy: policy, ...probes });
     }
 
     const rungs: RungResult[] = [gates.syntax, gates.schema, gates.safety];
     const pass = gates.failed === undefined;
-    const warnings = gates.syntax.status === 'pass' ? crossProductWarnings(sql, options.dialect) : [];
+    const warnings = gates.syntax.status === 'pass' ? crossProductWarnings(sql, dialect) : [];
     const report: CheckReport = { pass, sql, ...targetFields(target), rungs, warnings };
     io.stdout.write(options.json ? `${JSON.stringify(report, jsonReplacer)}\n` : formatReport(report));
     return pass ? 0 : 1;
@@ -192,15 +213,20 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
   }
 }
 
-/** What `--db` resolved to; `none`: a dialect other than SQLite without a catalog (L2 is skipped with `schemaSkipped`). */
+/**
+ * What `--db` resolved to: a database on an engine (`db` as the engine names it, `shown` as the
+ * report prints it), a DDL catalog, or `none`: a dialect other than SQLite without a catalog (L2 is
+ * skipped with `schemaSkipped`).
+ */
 type Target =
-  | { kind: 'sqlite'; db: string; fixture?: string }
+  | { kind: 'database'; engine: EngineName; db: string; shown: string; fixture?: string }
   | { kind: 'ddl'; db: string; catalog: Catalog }
   | { kind: 'none'; db?: string; schemaSkipped: string };
 
-/** The report's `db` / `fixture` fields for a target. */
-function targetFields(target: Target): Pick<CheckReport, 'db' | 'fixture'> {
-  return { ...(target.db !== undefined ? { db: target.db } : {}), ...(target.kind === 'sqlite' && target.fixture !== undefined ? { fixture: target.fixture } : {}) };
+/** The report's `db` / `engine` / `fixture` fields for a target. */
+function targetFields(target: Target): Pick<CheckReport, 'db' | 'engine' | 'fixture'> {
+  if (target.kind === 'database') return { db: target.shown, engine: target.engine, ...(target.fixture !== undefined ? { fixture: target.fixture } : {}) };
+  return target.db !== undefined ? { db: target.db } : {};
 }
 
 /**
@@ -227,42 +253,53 @@ const DDL_HINT = 'for SQLite, --db is a database file or a fixture name; a DDL f
 
 /** Interprets `--db` (+ `--role`, `--dialect`). */
 async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntime): Promise<Target> {
-  if (options.dialect !== 'sqlite') {
+  // A postgres:// URL: a database the user loaded, read as the URL's role.
+  if (options.db !== undefined && isPostgresUrl(options.db)) {
+    if (options.dialect !== undefined && options.dialect !== 'postgres') throw new LadderError('invalid_option', `--dialect ${options.dialect} with a postgres:// --db: the database is PostgreSQL (drop --dialect or give postgres)`);
+    if (options.role !== undefined) throw new LadderError('invalid_option', '--role needs a SQLite fixture; a postgres:// --db is read as the URL\'s own role');
+    const database = urlDatabase(options.db);
+    if (database === undefined) throw invalidValue('--db', 'a postgres:// URL that names a database (postgres://user@host/shop)', shownUrl(options.db));
+    runtime.usePostgres({ url: options.db, databases: 'existing' });
+    return { kind: 'database', engine: 'postgres', db: database, shown: shownUrl(options.db) };
+  }
+  // A fixture name: its own dialect decides the engine.
+  const fixtureName = options.db !== undefined && !existsSync(options.db) && !/[/\\]|\.(sqlite3?|db|sql)$/i.test(options.db) ? options.db : undefined;
+  if (fixtureName !== undefined && (options.dialect === undefined || options.dialect === 'sqlite' || options.dialect === 'postgres')) {
+    const fixture = await runtime.resolveFixture(fixtureName, options.role);
+    if (options.dialect !== undefined && options.dialect !== fixture.dialect) {
+      throw new LadderError('invalid_option', `--dialect ${options.dialect}, but fixture ${fixtureName} is a ${DATABASE_NAMES[fixture.dialect]} fixture (drop --dialect or give ${fixture.dialect})`);
+    }
+    const first = fixture.snapshots[0];
+    if (!first) throw new LadderError('unknown_fixture', `fixture ${fixtureName} has no snapshots`);
+    return { kind: 'database', engine: fixture.dialect, db: first.path, shown: first.path, fixture: fixtureName };
+  }
+  const dialect = options.dialect ?? 'sqlite';
+  if (dialect !== 'sqlite') {
     if (options.role !== undefined) throw new LadderError('invalid_option', `--role needs a SQLite fixture; dialect ${options.dialect} takes a DDL file in --db`);
     if (options.db === undefined) return { kind: 'none', schemaSkipped: 'no catalog: pass --db with a DDL file (CREATE TABLE …) to check names' };
     if (!(existsSync(options.db) && statSync(options.db).isFile())) {
-      const fixtureHint = /[/\\]|\.[a-z0-9]+$/i.test(options.db) ? '' : ` (fixture names such as ${options.db} are SQLite-only; dialect ${options.dialect} takes a DDL file)`;
+      const fixtureHint = /[/\\]|\.[a-z0-9]+$/i.test(options.db) ? '' : ` (fixture names such as ${options.db} are for SQLite and PostgreSQL; dialect ${dialect} takes a DDL file)`;
       throw new LadderError('db_not_found', `--db: DDL file ${options.db} does not exist${fixtureHint}`);
     }
-    if (options.dialect === 'snowflake') {
+    if (dialect === 'snowflake') {
       return { kind: 'none', db: options.db, schemaSkipped: `Snowflake names are not checked (no scope resolution for its trees yet), so ${options.db} is not read` };
     }
-    return { kind: 'ddl', db: options.db, catalog: catalogFromDdl(await readFile(options.db, 'utf8'), options.dialect) };
+    return { kind: 'ddl', db: options.db, catalog: catalogFromDdl(await readFile(options.db, 'utf8'), dialect) };
   }
   if (options.db === undefined) {
     throw new LadderError('invalid_option', "--db is required with --dialect sqlite: a database file or a fixture name (e.g. warehouse); other dialects run without it (L2 is then skipped)");
   }
   const isFile = existsSync(options.db) && statSync(options.db).isFile();
-  if (options.role !== undefined) {
-    if (isFile) throw new LadderError('invalid_option', `--role needs --db to name a fixture (e.g. warehouse), not a database file: ${options.db}`);
-    const fixture = await runtime.resolveFixture(options.db, options.role);
-    const first = fixture.snapshots[0];
-    if (!first) throw new LadderError('unknown_fixture', `fixture ${options.db} has no snapshots`);
-    return { kind: 'sqlite', db: first.path, fixture: options.db };
-  }
+  if (options.role !== undefined && isFile) throw new LadderError('invalid_option', `--role needs --db to name a fixture (e.g. warehouse), not a database file: ${options.db}`);
   if (isFile) {
     await checkSqliteFile(options.db, '--db').catch((error: unknown) => {
       if (!isLadderError(error, 'input_invalid')) throw error;
       throw new LadderError('input_invalid', `${error.message} (${DDL_HINT})`, { cause: error });
     });
-    return { kind: 'sqlite', db: options.db };
+    return { kind: 'database', engine: 'sqlite', db: options.db, shown: options.db };
   }
   if (existsSync(options.db)) throw new LadderError('db_not_found', `--db: ${options.db} is not a file`);
-  if (/[/\\]|\.(sqlite3?|db)$/i.test(options.db)) throw new LadderError('db_not_found', `--db: database ${options.db} does not exist (it is never created)`);
-  const fixture = await runtime.resolveFixture(options.db);
-  const first = fixture.snapshots[0];
-  if (!first) throw new LadderError('unknown_fixture', `fixture ${options.db} has no snapshots`);
-  return { kind: 'sqlite', db: first.path, fixture: options.db };
+  throw new LadderError('db_not_found', `--db: database ${options.db} does not exist (it is never created)`);
 }
 
 /** Text output: one line per rung, then its issues indented with `line:column kind message`. */

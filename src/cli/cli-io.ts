@@ -28,6 +28,14 @@ export interface CliIo {
 /** Exit status of misuse (src/exit-codes.ts holds the whole rule). */
 export const MISUSE_EXIT_CODE = EXIT_MISUSE;
 
+/**
+ * Exit status of an infrastructure fault (`INFRASTRUCTURE_CODES` in src/errors.ts: an engine that
+ * cannot run at all — no PostgreSQL server reachable, a wrong password, a server older than the
+ * minimum, a private server that cannot start — or a database that cannot be used): neither the
+ * SQL's nor the command line's fault. The "incomplete" code of src/exit-codes.ts.
+ */
+export const ENGINE_EXIT_CODE = EXIT_INCOMPLETE;
+
 interface CliState {
   readonly io: CliIo;
   code: number | undefined;
@@ -101,8 +109,9 @@ export function applyCliConventions(command: Command): Command {
 /**
  * Turns what a command threw into its exit status: commander's help / version exits (0), its
  * usage errors (2; commander printed the line), the library's misuse errors (2, one line on
- * stderr) and infrastructure faults (3, one line: a database that cannot be read, an engine or a
- * server that cannot run). Anything else is a bug and is rethrown (Node prints its stack).
+ * stderr) and infrastructure faults (3, one line: {@link ENGINE_EXIT_CODE}; a database that cannot
+ * be read, an engine or a server that cannot run). Anything else is a bug and is rethrown (Node
+ * prints its stack).
  */
 export function exitCodeForError(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : MISUSE_EXIT_CODE;
@@ -111,8 +120,8 @@ export function exitCodeForError(error: unknown, io: CliIo): number {
     return MISUSE_EXIT_CODE;
   }
   if (isInfrastructureError(error)) {
-    io.stderr.write(`error: ${misuseMessage(error.message)} (the machine failed, not the input: nothing was graded)\n`);
-    return EXIT_INCOMPLETE;
+    io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
+    return ENGINE_EXIT_CODE;
   }
   throw error;
 }

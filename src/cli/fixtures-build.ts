@@ -7,7 +7,8 @@
  *   text2sql-ladder fixtures build [DIR] [--cache-dir DIR] [--postgres-url URL] [--json]
  *
  * A `dialect: postgres` fixture is built into databases of a PostgreSQL server: the private one
- * (started for the command and stopped at its end), or the one `--postgres-url` names; its
+ * (started for the command and stopped at its end), or the one `--postgres-url` (else
+ * `TEXT2SQL_LADDER_POSTGRES_URL`) names; its
  * "files" are databases, with their content checksums.
  *
  * DIR is a folder of fixture folders (each holding a `fixture.yaml`) or one fixture folder; default
@@ -26,6 +27,8 @@ import { appCacheDir, CACHE_ENV, defaultFixtureCacheDir, listFixtures, resolveFi
 import { applyCliConventions, cliIoOf, setExitCode } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import type { PostgresEngine } from '../engine/postgres/postgres-engine.js';
+import { shownUrl } from '../engine/postgres/postgres-url.js';
+import { POSTGRES_URL_ENV } from '../runtime/ladder-runtime.js';
 
 /** Environment variable naming the app's fixture folder (as the promptfoo front end reads it). */
 const FIXTURES_ENV = 'TEXT2SQL_LADDER_FIXTURES';
@@ -73,7 +76,7 @@ export function registerFixturesBuildCommand(fixtures: Command): void {
     .description('Build every fixture of a folder (snapshots and role-scoped copies) into the cache and print their sha256 checksums')
     .argument('[dir]', `a folder of fixture folders, or one fixture folder (default: $${FIXTURES_ENV}, else ./fixtures)`)
     .option('--cache-dir <dir>', `where builds go (default: ./.text2sql-ladder/cache/fixtures, or $${CACHE_ENV}/fixtures)`)
-    .option('--postgres-url <url>', 'the PostgreSQL server for dialect: postgres fixtures (default: a private server started for the command); never DATABASE_URL')
+    .option('--postgres-url <url>', 'the PostgreSQL server for dialect: postgres fixtures (default: $TEXT2SQL_LADDER_POSTGRES_URL, else a private server started for the command); never DATABASE_URL')
     .option('--json', 'print the report as JSON', false)
     .action(async (dir: string | undefined, options: FixturesBuildOptions) => {
       setExitCode(command, await runFixturesBuild(dir, options, cliIoOf(command)));
@@ -109,9 +112,12 @@ export async function buildFixtures(dir: string | undefined, options: Pick<Fixtu
   const fixtures: FixturesBuildReport['fixtures'][number][] = [];
   // Created for the first PostgreSQL fixture only, and closed (its private server stopped) at the end.
   let postgres: PostgresEngine | undefined;
+  // --postgres-url, else the environment's URL (never DATABASE_URL), else a private server.
+  const fromEnv = process.env[POSTGRES_URL_ENV]?.trim();
+  const postgresUrl = options.postgresUrl ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
   const postgresEngine = async (): Promise<PostgresEngine> => {
     const { createPostgresEngine } = await import('../engine/postgres/postgres-engine.js');
-    postgres ??= createPostgresEngine(options.postgresUrl === undefined ? {} : { url: options.postgresUrl });
+    postgres ??= createPostgresEngine(postgresUrl === undefined ? {} : { url: postgresUrl });
     return postgres;
   };
   try {
@@ -125,7 +131,7 @@ export async function buildFixtures(dir: string | undefined, options: Pick<Fixtu
         files.push(...scoped.snapshots.map((s) => ({ fixture: name, snapshot: s.name, role, path: s.path, sha256: hex(s.checksum) })));
       }
       if (full.dialect === 'postgres') {
-        const where = options.postgresUrl === undefined ? `private PostgreSQL server in ${postgres!.options.cacheDir}` : `PostgreSQL server ${options.postgresUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1@')}`;
+        const where = postgresUrl === undefined ? `private PostgreSQL server in ${postgres!.options.cacheDir}` : `PostgreSQL server ${shownUrl(postgresUrl)}`;
         fixtures.push({ name, dialect: 'postgres', buildDir: where, fromCache: false, files });
         continue;
       }

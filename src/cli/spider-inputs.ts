@@ -10,17 +10,19 @@ import path from 'node:path';
 import { isLadderError, LadderError } from '../errors.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
+import { POSTGRES_SCRIPT_ENDING, postgresScripts } from '../benchmarks/spider/postgres-snapshots.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
 import { checkSqliteFile } from '../fixtures/sqlite-file.js';
 
 /**
  * Checks `--db` before the run: the folder must exist, and at least one db_id of the gold must
- * resolve to `DBDIR/<db_id>/*.sqlite` (a folder one level too deep, such as
+ * resolve to `DBDIR/<db_id>/*.sqlite` (PostgreSQL: `*.sql` scripts) (a folder one level too deep, such as
  * `database/concert_singer`, resolves none and would otherwise give an all-unknown run).
  * @throws LadderError `db_not_found` naming `--db`, the folder, what it contains and the expected layout.
  */
-export async function checkDbDir(dbDir: string, gold: readonly SpiderGoldItem[]): Promise<void> {
-  const layout = 'a database folder DBDIR with one sub-folder per db_id, DBDIR/<db_id>/*.sqlite';
+export async function checkDbDir(dbDir: string, gold: readonly SpiderGoldItem[], dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
+  const ending = dialect === 'postgres' ? POSTGRES_SCRIPT_ENDING : '.sqlite';
+  const layout = `a database folder DBDIR with one sub-folder per db_id, DBDIR/<db_id>/*${ending}${dialect === 'postgres' ? ' (PostgreSQL scripts)' : ''}`;
   let entries: Dirent[];
   try {
     entries = await readdir(dbDir, { withFileTypes: true });
@@ -31,8 +33,10 @@ export async function checkDbDir(dbDir: string, gold: readonly SpiderGoldItem[])
   }
   const dbIds = [...new Set(gold.flatMap((item) => (item.error === undefined ? [item.dbId] : [])))];
   if (dbIds.length === 0) return;
-  const resolves = (dbId: string): Promise<boolean> =>
-    listSnapshots(dbDir, dbId).then(
+  const resolves = async (dbId: string): Promise<boolean> =>
+    dialect === 'postgres'
+      ? (await postgresScripts(dbDir, dbId)).length > 0
+      : listSnapshots(dbDir, dbId).then(
       () => true,
       (error: unknown) => {
         if (isLadderError(error)) return false;
@@ -40,16 +44,16 @@ export async function checkDbDir(dbDir: string, gold: readonly SpiderGoldItem[])
       },
     );
   if ((await Promise.all(dbIds.map(resolves))).some(Boolean)) {
-    await checkSnapshotFiles(dbDir, dbIds);
+    if (dialect === 'sqlite') await checkSnapshotFiles(dbDir, dbIds);
     return;
   }
   const names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
   const shown = names.length === 0 ? 'nothing (empty folder)' : names.slice(0, 10).join(', ') + (names.length > 10 ? `, … (${names.length - 10} more)` : '');
   const none = dbIds.length === 1 ? `the gold's only db_id, ${JSON.stringify(dbIds[0])}, has no snapshot` : `none of the gold's ${dbIds.length} db_ids (${JSON.stringify(dbIds[0])}, …) has a snapshot`;
   let message = `--db: ${none} in ${dbDir}\n`;
-  message += `  expected ${layout}, e.g. ${path.resolve(dbDir, dbIds[0]!, `${dbIds[0]}.sqlite`)}\n`;
+  message += `  expected ${layout}, e.g. ${path.resolve(dbDir, dbIds[0]!, `${dbIds[0]}${ending}`)}\n`;
   message += `  received ${dbDir}, which contains: ${shown}`;
-  if (names.some((name) => name.endsWith('.sqlite'))) message += `\n  hint: it holds .sqlite files itself; --db is probably its parent folder, ${path.dirname(path.resolve(dbDir))}`;
+  if (names.some((name) => name.endsWith(ending))) message += `\n  hint: it holds ${ending} files itself; --db is probably its parent folder, ${path.dirname(path.resolve(dbDir))}`;
   else if (names.includes('database/')) message += `\n  hint: --db is probably its database/ sub-folder, ${path.resolve(dbDir, 'database')}`;
   throw new LadderError('db_not_found', message);
 }

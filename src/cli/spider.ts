@@ -8,6 +8,12 @@
  * Prints execution accuracy by hardness (easy, medium, hard, extra, all) and the counts, shows a
  * progress bar on a TTY (stderr), and writes one JSON line per item to `--out`.
  *
+ * `--dialect postgres` runs on PostgreSQL: `--db` is then a folder of scripts, `DBDIR/<db_id>/*.sql`
+ * (each one a snapshot, loaded into a database of its own on a private server or on
+ * `--postgres-url`'s), or a `postgres://` URL of a server that holds one database per db_id, read
+ * as the URL's role (benchmarks/spider/postgres-snapshots.ts). The golds and predictions are then
+ * PostgreSQL SQL.
+ *
  * `--test-suite` adds L5 on the items EX accepted (src/harness/spider-test-suite.ts): test-suite
  * accuracy next to EX per hardness level, the items EX accepted and L5 rejected, and the refuted
  * ones with their witness (`--no-search` keeps only the distilled suite; budgets and seed by flag).
@@ -41,12 +47,19 @@ import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './fl
 import type { SpiderSemanticSummary, SpiderSemanticVerdict } from '../harness/spider-test-suite.js';
 import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-options.js';
 import { oneLine, truncate } from '../format.js';
+import { isPostgresUrl, shownUrl } from '../engine/postgres/postgres-url.js';
+import { existingPostgresSnapshot, listPostgresScriptSnapshots } from '../benchmarks/spider/postgres-snapshots.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 
 /** Parsed flags of the `spider` command. */
 export interface SpiderCommandOptions {
   readonly gold: string;
   readonly pred: string;
   readonly db: string;
+  /** `sqlite` (default) or `postgres` (`--db` a folder of scripts or a postgres:// URL). */
+  readonly dialect?: 'sqlite' | 'postgres';
+  /** PostgreSQL scripts: the server they are loaded on (default: `TEXT2SQL_LADDER_POSTGRES_URL`, else a private server). */
+  readonly postgresUrl?: string;
   readonly tables?: string;
   readonly preset: PresetName;
   readonly keepDistinct: boolean;
@@ -74,7 +87,9 @@ export function registerSpiderCommand(program: Command): void {
     .description('Spider-format execution accuracy by hardness, under an explicit comparison policy')
     .requiredOption('--gold <file>', 'gold file: one "sql<TAB>db_id" per line')
     .requiredOption('--pred <file>', 'predictions: one SQL per line, optionally "<TAB>db_id", aligned with the gold')
-    .requiredOption('--db <dir>', 'database folder: every <dir>/<db_id>/*.sqlite is a snapshot')
+    .requiredOption('--db <dir>', 'database folder: every <dir>/<db_id>/*.sqlite is a snapshot (--dialect postgres: every <dir>/<db_id>/*.sql script, or a postgres:// URL of a server with one database per db_id)')
+    .option('--dialect <name>', 'sqlite or postgres (default sqlite)', parseChoice(['sqlite', 'postgres'] as const))
+    .option('--postgres-url <url>', 'with --dialect postgres and a folder of scripts: the server they are loaded on (default: $TEXT2SQL_LADDER_POSTGRES_URL, else a private server)')
     .option('--tables <file>', 'Spider tables.json: db_ids outside it are reported as unknown')
     .option('--preset <name>', `comparison policy: ${PRESET_NAMES.join(', ')}`, parseChoice(PRESET_NAMES), 'default' as PresetName)
     .option('--keep-distinct', 'spider preset: do not remove DISTINCT from the queries (official --keep_distinct)', false)
@@ -120,13 +135,23 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     const semantic = semanticOptionsOf(options);
     // The command's runtime: its engine and gold cache (no fixtures: Spider folders hold plain files).
     // Its children boot while the files are read and checked.
-    runtime = createLadderRuntime(options.timeoutMs === undefined ? {} : { engine: { timeoutMs: options.timeoutMs } });
-    runtime.engine().warm(1);
+    const postgres = options.dialect === 'postgres';
+    if (!postgres && (isPostgresUrl(options.db) || options.postgresUrl !== undefined)) {
+      throw new LadderError('invalid_option', `${options.postgresUrl !== undefined ? '--postgres-url' : 'a postgres:// --db'} needs --dialect postgres`);
+    }
+    if (postgres && semantic !== undefined) throw new LadderError('invalid_option', '--test-suite runs on SQLite databases only (L5 builds its test-suite databases as SQLite files); drop it with --dialect postgres');
+    if (options.postgresUrl !== undefined && !isPostgresUrl(options.postgresUrl)) throw new LadderError('invalid_option', `--postgres-url must be a postgres:// or postgresql:// URL; received ${JSON.stringify(shownUrl(options.postgresUrl))}`);
+    const timeouts = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+    runtime = createLadderRuntime({ engine: timeouts, postgres: timeouts });
+    if (postgres && isPostgresUrl(options.db)) runtime.usePostgres({ url: options.db, databases: 'existing' });
+    else if (options.postgresUrl !== undefined) runtime.usePostgres({ url: options.postgresUrl });
+    if (!postgres) runtime.engine().warm(1);
     if (options.out !== undefined) await checkOutFolder(options.out);
+    const onServer = postgres && isPostgresUrl(options.db);
     const [gold, knownDbIds, dbFolders] = await Promise.all([
       readSpiderGold(options.gold),
       options.tables === undefined ? Promise.resolve(undefined) : readTables(options.tables),
-      folderNames(options.db),
+      onServer ? Promise.resolve([]) : folderNames(options.db),
     ]);
     // A `<TAB>word` ending a prediction is a db_id column only when it names a known database;
     // otherwise it is SQL (`FROM singer<TAB>T1`), so one such line cannot misalign the run.
@@ -134,8 +159,10 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     const predictions = await readPredictions(options.pred, { knownDbIds: dbIds });
     await checkGoldFile(options.gold, gold);
     checkAligned(options.gold, options.pred, gold, predictions);
-    await checkDbDir(options.db, gold);
-    const engine = runtime.engine();
+    if (!onServer) await checkDbDir(options.db, gold, postgres ? 'postgres' : 'sqlite');
+    const engine = postgres ? await runtime.postgresEngine() : runtime.engine();
+    const pgEngine = postgres ? await runtime.postgresEngine() : undefined;
+    const snapshotsOf = pgEngine === undefined ? undefined : (dbId: string): Promise<Snapshot[]> => (onServer ? existingPostgresSnapshot(dbId, pgEngine) : listPostgresScriptSnapshots(options.db, dbId, pgEngine));
     const bar = await progressBarOn(io.stderr, 'spider [{bar}] {value}/{total} items | {duration_formatted}');
     bar?.start(gold.length, 0);
     let done = 0;
@@ -149,6 +176,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       predictions,
       dbDir: options.db,
       engine,
+      ...(snapshotsOf === undefined ? {} : { snapshotsOf }),
       cache: runtime.goldCache,
       policy,
       ...(knownDbIds === undefined ? {} : { knownDbIds }),
@@ -206,7 +234,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
         JSON.stringify({ i, db_id, exec, error, flags, goldIndex, hardness, ...(diagnostics === undefined ? {} : { diagnostics }), ...semanticOf(i) });
       await writeFile(options.out, output.items.map(line).join('\n') + (output.items.length > 0 ? '\n' : ''));
       // The run's identity beside the JSONL (<out>.run.json), for `text2sql-ladder compare`.
-      await recordSpiderRunIdentity(options.out, { gold, goldFile: options.gold, predFile: options.pred, dbDir: options.db, policy, settings: { preset: options.preset, keepDistinct: options.keepDistinct, timeoutMs: options.timeoutMs ?? null, diagnostics: options.diagnostics === true } });
+      await recordSpiderRunIdentity(options.out, { gold, goldFile: options.gold, predFile: options.pred, dbDir: onServer ? shownUrl(options.db) : options.db, policy, settings: { preset: options.preset, keepDistinct: options.keepDistinct, timeoutMs: options.timeoutMs ?? null, diagnostics: options.diagnostics === true } });
     }
     io.stdout.write(formatSpiderSummary(output.summary, policy.preset, options.keepDistinct));
     if (testSuite !== undefined) io.stdout.write(formatTestSuiteSummary(output.summary, testSuite, semantic!, options.out));

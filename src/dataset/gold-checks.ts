@@ -44,10 +44,18 @@
  * Tokens come from the SQLite tokenizer, so words inside strings and comments never count, a
  * qualified `t.current_date` or an alias `AS current_date` is a name, not the clock, and a
  * double-quoted `"now"` counts as the string it is in SQLite's legacy mode.
+ *
+ * PostgreSQL golds (`dialect: 'postgres'`) are read with PostgreSQL's tokenizer and parser: the
+ * clock is `CURRENT_DATE`, `CURRENT_TIME`, `CURRENT_TIMESTAMP`, `LOCALTIME`, `LOCALTIMESTAMP`,
+ * `now()`, `clock_timestamp()`, `statement_timestamp()`, `transaction_timestamp()`, `timeofday()`
+ * and the special inputs `'now'`, `'today'`, `'tomorrow'`, `'yesterday'` (PostgreSQL manual, 8.5.1.4);
+ * `random()` is random; nothing depends on the machine's time zone, since the engine pins the
+ * session's TimeZone to UTC for every statement.
  */
 import { everyLimitHasOrderBy, findClause, outerSelect, parseSingleStatement, type CstNode, type SqliteParse } from '../compare/gold-ordering.js';
 import { parseSql, positionAt } from '../sql/parse.js';
 import { tokenizeSqlite, type SqliteToken } from '../sql/sqlite-lexer.js';
+import { tokenizePostgres } from '../sql/postgres-lexer.js';
 import { BoundedMap } from '../bounded-map.js';
 
 /** Errors make a gold untrustworthy (`audit` exits 1); warnings and notes do not. */
@@ -116,8 +124,10 @@ export interface GoldCheckInput {
   readonly golds: readonly string[];
   /** The item's `as_of_date` (`YYYY-MM-DD`), when it has one. */
   readonly asOfDate?: string;
-  /** The SQLite parser to read the golds with (default `parseSql(sql, 'sqlite')`; the ladder passes its item's memo). */
+  /** The parser to read the golds with (default `parseSql(sql, dialect)`; the ladder passes its item's memo). */
   readonly parse?: SqliteParse;
+  /** The golds' dialect: `sqlite` (default) or `postgres` (its tokens, clock and parser; see the module doc). */
+  readonly dialect?: 'sqlite' | 'postgres';
 }
 
 /** One check: an id and a pure function from the item to its findings. */
@@ -137,6 +147,10 @@ const DATE_FUNCTIONS: Readonly<Record<string, { readonly timeValueAt: number }>>
   timediff: { timeValueAt: 0 },
 };
 const CLOCK_KEYWORDS = new Set(['current_date', 'current_time', 'current_timestamp']);
+/** PostgreSQL's clock: keywords, functions, and the special date/time inputs that read it. */
+const POSTGRES_CLOCK_KEYWORDS = new Set([...CLOCK_KEYWORDS, 'localtime', 'localtimestamp']);
+const POSTGRES_CLOCK_FUNCTIONS = new Set(['now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'timeofday']);
+const POSTGRES_CLOCK_INPUTS = new Set(['now', 'today', 'tomorrow', 'yesterday']);
 const RANDOM_FUNCTIONS = new Set(['random', 'randomblob']);
 const TIMEZONE_MODIFIERS = new Set(['localtime', 'utc']);
 
@@ -158,15 +172,15 @@ function stringValue(tokens: readonly SqliteToken[]): string | undefined {
  * The tokens and calls of the text read last: the checks of one gold read the same text in turn
  * (clock, randomness, time zone), so it is tokenized once. Neither is ever changed by a reader.
  */
-let lastRead: { readonly sql: string; readonly tokens: readonly SqliteToken[]; calls?: readonly Call[] } | undefined;
+let lastRead: { readonly sql: string; readonly dialect: 'sqlite' | 'postgres'; readonly tokens: readonly SqliteToken[]; calls?: readonly Call[] } | undefined;
 
-function tokensOf(sql: string): readonly SqliteToken[] {
-  if (lastRead?.sql !== sql) lastRead = { sql, tokens: tokenizeSqlite(sql) };
+function tokensOf(sql: string, dialect: 'sqlite' | 'postgres' = 'sqlite'): readonly SqliteToken[] {
+  if (lastRead?.sql !== sql || lastRead.dialect !== dialect) lastRead = { sql, dialect, tokens: dialect === 'postgres' ? tokenizePostgres(sql) : tokenizeSqlite(sql) };
   return lastRead.tokens;
 }
 
-function callsOf(sql: string): readonly Call[] {
-  const tokens = tokensOf(sql);
+function callsOf(sql: string, dialect: 'sqlite' | 'postgres' = 'sqlite'): readonly Call[] {
+  const tokens = tokensOf(sql, dialect);
   lastRead!.calls ??= calls(tokens);
   return lastRead!.calls;
 }
@@ -215,7 +229,8 @@ function finding(kind: GoldFindingKind, goldIndex: number, sql: string, start: n
 }
 
 /** Clock reads of one gold (see the module doc), whatever the item's `as_of_date`. */
-export function findClockReads(sql: string, goldIndex = 0): GoldFinding[] {
+export function findClockReads(sql: string, goldIndex = 0, dialect: 'sqlite' | 'postgres' = 'sqlite'): GoldFinding[] {
+  if (dialect === 'postgres') return findPostgresClockReads(sql, goldIndex);
   const tokens = tokensOf(sql);
   const found: GoldFinding[] = [];
   tokens.forEach((token, index) => {
@@ -235,15 +250,33 @@ export function findClockReads(sql: string, goldIndex = 0): GoldFinding[] {
   return found.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
+/** PostgreSQL's clock reads of one gold: its keywords, functions and special inputs (module doc). */
+function findPostgresClockReads(sql: string, goldIndex: number): GoldFinding[] {
+  const tokens = tokensOf(sql, 'postgres');
+  const found: GoldFinding[] = [];
+  tokens.forEach((token, index) => {
+    const word = token.kind === 'word' ? token.value.toLowerCase() : undefined;
+    const called = tokens[index + 1]?.value === '(';
+    if (word !== undefined && !isQualified(tokens, index) && ((POSTGRES_CLOCK_KEYWORDS.has(word) && !called) || (POSTGRES_CLOCK_FUNCTIONS.has(word) && called))) {
+      const end = called ? (callsOf(sql, 'postgres').find((call) => call.name === token)?.end ?? token.end) : token.end;
+      found.push(finding('clock_dependent_gold', goldIndex, sql, token.start, end, 'reads the clock when the query runs'));
+    } else if (token.kind === 'string' && POSTGRES_CLOCK_INPUTS.has(token.value.trim().toLowerCase())) {
+      found.push(finding('clock_dependent_gold', goldIndex, sql, token.start, token.end, 'a special date/time input that reads the clock when the query runs'));
+    }
+  });
+  return found;
+}
+
 /** `random()` / `randomblob()` calls of one gold. */
-export function findRandomness(sql: string, goldIndex = 0): GoldFinding[] {
-  return callsOf(sql)
+export function findRandomness(sql: string, goldIndex = 0, dialect: 'sqlite' | 'postgres' = 'sqlite'): GoldFinding[] {
+  return callsOf(sql, dialect)
     .filter((call) => RANDOM_FUNCTIONS.has(call.name.value.toLowerCase()))
     .map((call) => finding('random_dependent_gold', goldIndex, sql, call.name.start, call.end, 'returns a different value on every run'));
 }
 
-/** `'localtime'` / `'utc'` modifiers of date/time functions in one gold. */
-export function findTimezoneReads(sql: string, goldIndex = 0): GoldFinding[] {
+/** `'localtime'` / `'utc'` modifiers of date/time functions in one gold (SQLite; none on PostgreSQL, whose TimeZone the engine pins). */
+export function findTimezoneReads(sql: string, goldIndex = 0, dialect: 'sqlite' | 'postgres' = 'sqlite'): GoldFinding[] {
+  if (dialect === 'postgres') return [];
   return callsOf(sql)
     .filter((call) => DATE_FUNCTIONS[call.name.value.toLowerCase()] !== undefined && call.args.some((arg) => TIMEZONE_MODIFIERS.has(stringValue(arg)?.toLowerCase() ?? '')))
     .map((call) => finding('timezone_dependent_gold', goldIndex, sql, call.name.start, call.end, "the 'localtime' / 'utc' modifier converts with the machine's time zone"));
@@ -318,11 +351,14 @@ export function findOrderedLimitSubqueries(sql: string, parse?: SqliteParse): Or
 export const GOLD_CHECKS: readonly GoldCheck[] = Object.freeze([
   {
     id: 'clock_dependent_gold',
-    check: (input: GoldCheckInput) => (input.asOfDate !== undefined ? [] : input.golds.flatMap((sql, index) => findClockReads(sql, index))),
+    check: (input: GoldCheckInput) => (input.asOfDate !== undefined ? [] : input.golds.flatMap((sql, index) => findClockReads(sql, index, input.dialect))),
   },
-  { id: 'random_dependent_gold', check: (input: GoldCheckInput) => input.golds.flatMap((sql, index) => findRandomness(sql, index)) },
-  { id: 'timezone_dependent_gold', check: (input: GoldCheckInput) => input.golds.flatMap((sql, index) => findTimezoneReads(sql, index)) },
-  { id: 'limit_without_order_by', check: (input: GoldCheckInput) => input.golds.flatMap((sql, index) => findLimitWithoutOrderBy(sql, index, input.parse)) },
+  { id: 'random_dependent_gold', check: (input: GoldCheckInput) => input.golds.flatMap((sql, index) => findRandomness(sql, index, input.dialect)) },
+  { id: 'timezone_dependent_gold', check: (input: GoldCheckInput) => input.golds.flatMap((sql, index) => findTimezoneReads(sql, index, input.dialect)) },
+  {
+    id: 'limit_without_order_by',
+    check: (input: GoldCheckInput) => input.golds.flatMap((sql, index) => findLimitWithoutOrderBy(sql, index, input.parse ?? (input.dialect === 'postgres' ? (text) => parseSql(text, 'postgres') : undefined))),
+  },
 ]);
 
 /**
@@ -341,7 +377,7 @@ export function runGoldChecks(input: GoldCheckInput, checks: readonly GoldCheck[
   // there is an as_of_date: a run that meets the same gold again (Spider's paraphrased questions
   // share golds) reuses the findings instead of tokenizing the gold four times more.
   if (checks !== GOLD_CHECKS || input.parse !== undefined) return checks.flatMap((check) => check.check(input));
-  const key = `${input.asOfDate === undefined ? '-' : '+'}${input.golds.join('\u0000')}`;
+  const key = `${input.dialect ?? 'sqlite'}${input.asOfDate === undefined ? '-' : '+'}${input.golds.join('\u0000')}`;
   let found = defaultFindings.get(key);
   if (found === undefined) {
     found = Object.freeze(GOLD_CHECKS.flatMap((check) => check.check(input)).map((finding) => Object.freeze(finding)));

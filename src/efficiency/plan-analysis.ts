@@ -84,11 +84,15 @@ export interface StepCost {
 
 /** The cost estimate of one plan. */
 export interface CostEstimate {
-  /** Estimated B-tree row visits, rounded to an integer. */
+  /** SQLite: estimated B-tree row visits, rounded to an integer. PostgreSQL: the planner's total cost (see `unit`). */
   readonly total: number;
   readonly steps: readonly StepCost[];
   /** Base tables with no sqlite_stat1 row (assumed {@link DEFAULT_TABLE_ROWS} rows), sorted. */
   readonly defaultedTables: readonly string[];
+  /** PostgreSQL: the planner's estimate of the rows the statement returns. Absent on SQLite. */
+  readonly rows?: number;
+  /** The unit of `total` when it is not row visits: `PostgreSQL cost units`. Absent on SQLite. */
+  readonly unit?: string;
 }
 
 /** Proxies and cost of one statement's plan. */

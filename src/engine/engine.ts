@@ -145,6 +145,13 @@ export interface PlanStep {
   readonly detail: string;
   /** The base table the step reads, when the engine names it (PostgreSQL's `Relation Name`). */
   readonly relation?: string;
+  /** The index the step reads, when the engine names it (PostgreSQL's `Index Name`). */
+  readonly index?: string;
+  /**
+   * PostgreSQL: set on the top node of a subplan, as EXPLAIN names it: `SubPlan 1` (run again for
+   * each outer row that needs it: a correlated subquery) or `InitPlan 1 (returns $0)` (run once).
+   */
+  readonly subplan?: string;
   /** The engine's estimates, when it gives them (PostgreSQL: rows, and total cost in its own units). */
   readonly estimate?: { readonly rows: number; readonly cost: number };
 }

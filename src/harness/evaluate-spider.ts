@@ -104,6 +104,12 @@ export interface EvaluateSpiderInput {
   readonly predictions: readonly SpiderPrediction[];
   readonly dbDir: string;
   readonly engine: Engine;
+  /**
+   * The snapshots of a db_id (default: `listSnapshots(dbDir, dbId)`, the `.sqlite` files of its
+   * folder); PostgreSQL runs pass theirs (benchmarks/spider/postgres-snapshots.ts). A LadderError
+   * it throws makes the db_id unknown, with its message.
+   */
+  readonly snapshotsOf?: (dbId: string) => Promise<Snapshot[]>;
   readonly policy: ComparisonPolicy;
   /** Known db_ids (from tables.json); ids outside it are reported as unknown. */
   readonly knownDbIds?: ReadonlySet<string>;
@@ -152,7 +158,7 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
       found =
         input.knownDbIds !== undefined && !input.knownDbIds.has(dbId)
           ? Promise.resolve(`unknown db_id ${JSON.stringify(dbId)}: not in tables.json`)
-          : listSnapshots(input.dbDir, dbId).catch((error: unknown) => {
+          : (input.snapshotsOf ?? ((id: string) => listSnapshots(input.dbDir, id)))(dbId).catch((error: unknown) => {
               if (isLadderError(error)) return error.message;
               throw error;
             });
@@ -269,7 +275,7 @@ async function evaluateItem(
   let diagnostics: DiagnosticsRow | null = null;
   try {
     const { diagnoseItem } = await loadDiagnostics();
-    diagnostics = await diagnoseItem({ predictedSql: prediction.sql, goldSqls: [gold.sql], dialect: 'sqlite', engine: input.engine, db: snapshots[0]!.path });
+    diagnostics = await diagnoseItem({ predictedSql: prediction.sql, goldSqls: [gold.sql], dialect: input.engine.dialect === 'postgres' ? 'postgres' : 'sqlite', engine: input.engine, db: snapshots[0]!.path });
   } catch (error_) {
     // Diagnostics never gate: losing them must not cost the item, let alone the run.
     const note = isLadderError(error_) ? [] : ['diagnostics_error'];

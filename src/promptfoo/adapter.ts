@@ -170,8 +170,8 @@ export function isMisuse(error: unknown): boolean {
 
 /**
  * Runs an assertion body: misuse ({@link isMisuse}) and infrastructure faults (a database that
- * cannot be used, an engine that cannot run: `isInfrastructureError`) are rethrown with the
- * assertion file named, so promptfoo reports an ERROR row, which the ladder summary counts in
+ * cannot be used, an engine that cannot run — an unreachable PostgreSQL server, one that cannot
+ * start: `isInfrastructureError`) are rethrown with the assertion file named, so promptfoo reports an ERROR row, which the ladder summary counts in
  * `errored rows` and never grades; any other throw becomes a failing GradingResult whose reason
  * starts with `<file>: internal error:`. Use it around everything that touches model output.
  *
@@ -181,6 +181,9 @@ export async function guardAssertion(file: string, body: () => Promise<GradingRe
   try {
     return await body();
   } catch (error) {
+    // Misuse, and infrastructure faults (a database that cannot be used, no PostgreSQL server
+    // reachable, a private server that cannot start): an ERROR row naming the cause, never a
+    // verdict on the model.
     if (isMisuse(error) || isInfrastructureError(error)) throw withFile(file, error as Error);
     const message = error instanceof Error ? error.message : String(error);
     return failingResult(`${file}: internal error: ${message}`, { error: message });

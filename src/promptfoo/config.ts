@@ -4,7 +4,8 @@
  *
  * | option        | kind                               | default     | used by                  |
  * |---------------|------------------------------------|-------------|--------------------------|
- * | `dialect`     | sqlite, postgres, mysql, bigquery, snowflake | `sqlite` | all (execution needs sqlite) |
+ * | `dialect`     | sqlite, postgres, mysql, bigquery, snowflake | the fixture's (`postgres` for a `dialect: postgres` fixture), else `sqlite` | all (execution runs on the fixture's engine) |
+ * | `postgres`    | `{ url }`: the PostgreSQL server PostgreSQL fixtures are built on (a role with CREATEDB and CREATEROLE) | `TEXT2SQL_LADDER_POSTGRES_URL`, else a private server | fixture resolution |
  * | `timeoutMs`   | positive integer, milliseconds      | engine: 10 000 | L1 prepare, L2, L4, L6 |
  * | `doubleQuotes`| `legacy` / `strict`                 | `legacy`    | L1, L2, L4 (SQLite)       |
  * | `policy`      | preset name or ComparisonPolicy options (src/compare/policy.ts) | `default` | L4 |
@@ -43,14 +44,17 @@ export type ConfigBlock = Readonly<Record<string, unknown>> | undefined;
 export const ITEM_FIELDS = ['gold_sql', 'db', 'db_path', 'snapshots', 'role', 'expected_behavior'] as const;
 
 /** Options shared by every assertion. */
-export const COMMON_OPTIONS = ['dialect', 'timeoutMs', 'doubleQuotes', 'fixturesDir', 'cacheDir', ...ITEM_FIELDS] as const;
+export const COMMON_OPTIONS = ['dialect', 'timeoutMs', 'doubleQuotes', 'fixturesDir', 'cacheDir', 'postgres', ...ITEM_FIELDS] as const;
 
 /** The safety policy as configured: `allowedTables: role` is kept for the caller to expand per item. */
 export type ConfiguredSafetyPolicy = Omit<SafetyPolicy, 'allowedTables'> & { readonly allowedTables?: readonly string[] | 'role' };
 
 /** The interpreted options. */
 export interface AssertionOptions {
+  /** `config.dialect`, else `sqlite`; an item on a PostgreSQL fixture runs as `postgres` (`itemDialect`). */
   readonly dialect: Dialect;
+  /** `config.dialect` as given (undefined when absent). */
+  readonly explicitDialect: Dialect | undefined;
   readonly timeoutMs: number | undefined;
   readonly doubleQuotes: DoubleQuoteMode | undefined;
   /** Resolved comparison policy (L4). */
@@ -85,7 +89,9 @@ export function configReader(config: ConfigBlock, prefix = 'config.'): OptionRea
 export function readAssertionOptions(config: ConfigBlock, known: readonly string[], prefix = 'config.'): AssertionOptions {
   const read = configReader(config, prefix);
   read.unknownKeys(known);
-  const dialect = read.oneOf('dialect', DIALECTS) ?? 'sqlite';
+  const explicitDialect = read.oneOf('dialect', DIALECTS);
+  const dialect = explicitDialect ?? 'sqlite';
+  readPostgresOption(config);
   const timeoutMs = read.positiveInteger('timeoutMs', 'ms');
   const doubleQuotes = read.oneOf<DoubleQuoteMode>('doubleQuotes', ['legacy', 'strict']);
   const policy = resolvePolicy(read.raw('policy') as PresetName | PolicyInput | ComparisonPolicy | undefined, { name: `${prefix}policy` });
@@ -111,5 +117,33 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
 
   const answerInEndToEnd = read.boolean('answerInEndToEnd') ?? true;
 
-  return { dialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer, answerInEndToEnd };
+  return { dialect, explicitDialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer, answerInEndToEnd };
+}
+
+/** `config.postgres`: the PostgreSQL server of the run's PostgreSQL fixtures. */
+export interface PostgresOption {
+  readonly url?: string;
+  /** Always `scratch` when given: the items' fixtures are built on the server. */
+  readonly databases?: 'scratch';
+}
+
+/**
+ * Reads `config.postgres` (`{ url }`; see the table above), or `undefined` when absent.
+ * `databases: existing` (only reading databases you loaded) is refused: promptfoo items run on
+ * fixtures, which the ladder builds on the server.
+ * @throws LadderError('invalid_option') naming `config.postgres.<key>`.
+ */
+export function readPostgresOption(config: ConfigBlock): PostgresOption | undefined {
+  const block = configReader(config).record('postgres', '{ url }');
+  if (block === undefined) return undefined;
+  const read = optionReader(block, { prefix: 'config.postgres.' });
+  read.unknownKeys(['url', 'databases'], { connectionString: 'url', DATABASE_URL: 'url' });
+  const url = read.string('url', 'a postgres:// URL');
+  if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) throw read.invalid('url', 'a postgres:// or postgresql:// URL', url.replace(/:[^:@/]*@/, ':***@'));
+  const databases = read.oneOf('databases', ['scratch', 'existing'] as const);
+  if (databases === 'existing') {
+    throw read.invalid('databases', "scratch (the default): the items' fixtures are built on the server, which databases: existing forbids; to check SQL against a database you loaded, use `check --db postgres://…` or a matcher's db", databases);
+  }
+  if (databases !== undefined && url === undefined) throw read.invalid('databases', 'absent unless url is given', databases);
+  return { ...(url === undefined ? {} : { url }), ...(databases === undefined ? {} : { databases }) };
 }

@@ -20,9 +20,9 @@ import { guardAssertion, toGradingResult } from './adapter.js';
 import type { AssertionContext, GradingResult } from './adapter.js';
 import { COMMON_OPTIONS, configReader, readAssertionOptions } from './config.js';
 import type { AssertionOptions, ConfigBlock } from './config.js';
-import { missingOutputOf, readItem } from './item.js';
+import { itemDialect, itemEngine, missingOutputOf, readItem } from './item.js';
 import type { AssertionItem } from './item.js';
-import { getSharedEngine, withRequestDefaults } from './runtime.js';
+import { withRequestDefaults } from './runtime.js';
 
 /** What a diagnostic's runner receives. */
 export interface DiagnosticRunArgs {
@@ -67,7 +67,8 @@ export function runDiagnosticAssertion(spec: DiagnosticAssertionSpec, output: un
     const threshold = readUnitInterval(config, 'threshold');
     spec.validate(config);
     const item = await readItem(context ?? {}, spec.needsDatabase);
-    const result = await diagnose(spec, output, context ?? {}, item, options, config);
+    // An item on a PostgreSQL fixture is read and run as PostgreSQL.
+    const result = await diagnose(spec, output, context ?? {}, item, { ...options, dialect: itemDialect(item, options) }, config);
     const graded = toGradingResult(result, { assertionValue: spec.file });
     const pass = threshold === undefined || result.status === 'skipped' || result.status === 'unscored' || result.score >= threshold;
     return { ...graded, pass, componentResults: graded.componentResults?.map((c) => ({ ...c, pass })) };
@@ -94,7 +95,7 @@ async function diagnose(
       ? undefined
       : {
           db,
-          engine: withRequestDefaults(getSharedEngine(), {
+          engine: withRequestDefaults(await itemEngine(item), {
             ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
             ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
           }),

@@ -2,7 +2,8 @@
  * One promptfoo row through the ladder: the input every promptfoo assertion that runs rungs gives
  * `runLadder` (the `ladder` assertion with every rung, a single-rung assertion with its subset),
  * built once here from the item, the assertion's options and the provider output, on the
- * process's shared engine, gold and L6 caches.
+ * process's shared engine of the item's databases (PostgreSQL for an item on a PostgreSQL fixture,
+ * judged in its dialect), gold and L6 caches.
  */
 import type { LadderInput, LadderResult } from '../rungs/ladder.js';
 import { runLadder } from '../rungs/ladder.js';
@@ -12,9 +13,9 @@ import type { SafetyPolicy } from '../safety/policy.js';
 import { LadderError } from '../errors.js';
 import type { AssertionContext } from './adapter.js';
 import type { AssertionOptions } from './config.js';
-import { missingOutputOf } from './item.js';
+import { itemDialect, itemEngine, missingOutputOf } from './item.js';
 import type { AssertionItem } from './item.js';
-import { getSharedEngine, resolveFixtureOnce, sharedCatalogCache, sharedEfficiencyCache, sharedGoldCache, withRequestDefaults } from './runtime.js';
+import { resolveFixtureOnce, sharedCatalogCache, sharedEfficiencyCache, sharedGoldCache, withRequestDefaults } from './runtime.js';
 
 /** What {@link runItemLadder} runs. */
 export interface ItemLadderRun {
@@ -42,7 +43,7 @@ export async function runItemLadder(run: ItemLadderRun): Promise<LadderResult> {
   const safety = item.expectedBehavior === 'answer' ? await safetyPolicyFor(options, item) : undefined;
   // L2 reads the first snapshot's catalog on every row: the process reads it once per file.
   const engine = withCachedCatalogs(
-    withRequestDefaults(getSharedEngine(), {
+    withRequestDefaults(await itemEngine(item), {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.doubleQuotes !== undefined ? { doubleQuotes: options.doubleQuotes } : {}),
     }),
@@ -54,7 +55,7 @@ export async function runItemLadder(run: ItemLadderRun): Promise<LadderResult> {
       expectedBehavior: item.expectedBehavior,
       golds: item.golds,
       snapshots: item.snapshots,
-      dialect: options.dialect,
+      dialect: itemDialect(item, options),
       engine,
       comparisonPolicy: options.policy,
       executionCache: sharedGoldCache(),

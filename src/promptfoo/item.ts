@@ -16,6 +16,10 @@
  * | item id            | `id`                  | the test description                      |
  * | row order          | `gold_result_ordered` | derived from the gold's ORDER BY          |
  * | frozen date        | `as_of_date`          | none (golds reading the clock are flagged) |
+ * | PostgreSQL server  | `postgres` (config only) | `TEXT2SQL_LADDER_POSTGRES_URL`, else a private server (src/promptfoo/config.ts) |
+ *
+ * The item's dialect is its fixture's (`dialect: postgres` in the manifest runs on PostgreSQL);
+ * `config.dialect` may only repeat it ({@link itemDialect}).
  *
  * A malformed field is misuse: LadderError('dataset_invalid') naming the field and, when the loader
  * recorded it in `test.metadata.source`, the dataset `file:line`; or, for a value pinned in the
@@ -25,9 +29,13 @@ import path from 'node:path';
 import { optionReader } from '../options.js';
 import type { OptionReader } from '../options.js';
 import type { ExpectedBehavior } from '../rungs/ladder.js';
+import type { Engine, EngineName } from '../engine/engine.js';
+import type { Dialect } from '../sql/parse.js';
+import { LadderError } from '../errors.js';
+import { readPostgresOption, type AssertionOptions } from './config.js';
 import { snapshotOfFile, type Snapshot } from '../fixtures/snapshot.js';
 import type { AssertionContext } from './adapter.js';
-import { resolveFixtureOnce } from './runtime.js';
+import { getSharedEngineFor, promptfooRuntime, resolveFixtureOnce } from './runtime.js';
 import { promptfooConfigDir, readFixtureLocation } from './fixture-location.js';
 import { missingPredictionMessage } from './replay-provider.js';
 import type { ReplayMetadata } from './replay-provider.js';
@@ -50,6 +58,8 @@ export interface AssertionItem {
   readonly asOfDate: string | undefined;
   /** The question (`vars.question`), when the test has one. */
   readonly question: string | undefined;
+  /** The engine of the item's databases: its fixture's dialect, `sqlite` for `db_path` files; undefined without a database. */
+  readonly engine: EngineName | undefined;
 }
 
 const BEHAVIORS: readonly ExpectedBehavior[] = ['answer', 'clarify', 'refuse'];
@@ -97,14 +107,20 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
   const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : '(no id)';
   const source = itemSource(context);
 
+  // The server PostgreSQL fixtures are built on is set before the first one is resolved.
+  const postgres = readPostgresOption(context.config);
+  if (postgres !== undefined) promptfooRuntime().usePostgres(postgres);
+  let engine: EngineName | undefined;
   let snapshots: Snapshot[] = [];
   if (dbPaths !== undefined) {
+    engine = 'sqlite';
     const baseDir = promptfooConfigDir();
     snapshots = dbPaths.map((file) => snapshotOfFile(path.resolve(baseDir, file)));
   } else if (db !== undefined) {
     const location = readFixtureLocation(optionReader(context.config, { prefix: 'config.' }), promptfooConfigDir());
     const fixture = await resolveFixtureOnce(db, role, location);
-    snapshots = fixture.snapshots.map((snapshot) => ({ name: snapshot.name, path: snapshot.path, ...(snapshot.checksum ? { checksum: snapshot.checksum } : {}) }));
+    engine = fixture.dialect;
+    snapshots = fixture.snapshots.map((snapshot) => ({ name: snapshot.name, path: snapshot.path, ...(snapshot.checksum ? { checksum: snapshot.checksum } : {}), ...(snapshot.engine ? { engine: snapshot.engine } : {}) }));
     if (wanted !== undefined) {
       const unknown = wanted.filter((name) => !snapshots.some((snapshot) => snapshot.name === name));
       if (unknown.length > 0) throw reader('snapshots').invalid('snapshots', `names of snapshots of fixture ${db} (${snapshots.map((s) => s.name).join(', ')})`, unknown);
@@ -124,7 +140,33 @@ export async function readItem(context: AssertionContext, needsDatabase: boolean
     goldOrdered,
     asOfDate,
     question: typeof rawQuestion === 'string' ? rawQuestion : undefined,
+    engine,
   };
+}
+
+/**
+ * The dialect an item is judged in: `postgres` for an item on a PostgreSQL fixture, else
+ * `config.dialect` (default `sqlite`).
+ * @throws LadderError('invalid_option') when `config.dialect` names another dialect than a
+ *   PostgreSQL fixture's. (On SQLite databases any `config.dialect` stands: another dialect than
+ *   SQLite gets the parser-based gates, as without a database.)
+ */
+export function itemDialect(item: Pick<AssertionItem, 'id' | 'db' | 'engine'>, options: Pick<AssertionOptions, 'dialect' | 'explicitDialect'>): Dialect {
+  if (item.engine === 'postgres') {
+    if (options.explicitDialect !== undefined && options.explicitDialect !== 'postgres') {
+      throw new LadderError('invalid_option', `config.dialect is ${options.explicitDialect}, but item ${item.id} runs on fixture ${item.db ?? '(its databases)'}, a PostgreSQL fixture (dialect: postgres in its manifest): remove config.dialect or set it to postgres`);
+    }
+    return 'postgres';
+  }
+  return options.dialect;
+}
+
+/**
+ * The shared engine an item's databases run on: the PostgreSQL engine for an item on a
+ * PostgreSQL fixture, the SQLite engine otherwise (also for an item without a database).
+ */
+export function itemEngine(item: Pick<AssertionItem, 'engine'>): Promise<Engine> {
+  return getSharedEngineFor(item.engine ?? 'sqlite');
 }
 
 /** The reason to fail the item when the provider had nothing to say (replay without prediction). */

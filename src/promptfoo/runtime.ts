@@ -1,5 +1,5 @@
 /**
- * The promptfoo front end's runtime (src/runtime/ladder-runtime.ts): one shared engine, fixture
+ * The promptfoo front end's runtime (src/runtime/ladder-runtime.ts): one shared engine per engine kind (SQLite, PostgreSQL), fixture
  * resolutions, the gold-result cache, the L6 cache and the catalog cache for the whole process. Kept on `globalThis` under a
  * registered symbol, so that the TypeScript sources (`file://assertions/…`) and the compiled package
  * (`package:text2sql-ladder:assertions.…`) loaded in the same promptfoo process share one engine
@@ -11,7 +11,7 @@
  */
 import type { GoldResultCache } from '../compare/gold-result-cache.js';
 import { EfficiencyCache } from '../efficiency/efficiency-cache.js';
-import type { Engine, ExecuteRequest } from '../engine/engine.js';
+import type { Engine, EngineName, ExecuteRequest } from '../engine/engine.js';
 import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
 import type { ResolvedFixture } from '../fixtures/registry.js';
 import { effectiveFixtureLocation } from './fixture-location.js';
@@ -70,6 +70,22 @@ export function getSharedEngine(options?: SqliteEngineOptions): Engine {
     process.once('beforeExit', () => void closeSharedEngine());
   }
   return engine;
+}
+
+/**
+ * The process's shared engine of a dialect: {@link getSharedEngine} for `sqlite`, the runtime's
+ * PostgreSQL engine for `postgres` (its server starts on its first statement; the same exit hook
+ * closes it).
+ */
+export async function getSharedEngineFor(engine: EngineName): Promise<Engine> {
+  if (engine === 'sqlite') return getSharedEngine();
+  const current = state();
+  const postgres = await promptfooRuntime().postgresEngine();
+  if (!current.exitHook) {
+    current.exitHook = true;
+    process.once('beforeExit', () => void closeSharedEngine());
+  }
+  return postgres;
 }
 
 /** Longest wait for the engine's children to exit in {@link closeSharedEngine}, in milliseconds. */

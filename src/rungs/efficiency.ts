@@ -8,11 +8,17 @@
  * Proxies (full scans, scans where the gold uses an index, temp B-trees, automatic indexes,
  * correlated subqueries) and both estimates are always reported. BIRD timing (VES / R-VES reward)
  * is optional and never decides the verdict: wall-clock timings are not reproducible.
+ *
+ * The estimates per engine: SQLite — row visits modelled from `EXPLAIN QUERY PLAN` and
+ * `sqlite_stat1` (src/efficiency/plan-analysis.ts); PostgreSQL — the planner's own total cost and
+ * rows from `EXPLAIN (FORMAT JSON)` under the statistics `ANALYZE` gathered at build
+ * (src/efficiency/postgres-plan.ts).
  */
 import { LadderError } from '../errors.js';
 import { invalidValue, isPlainRecord, optionReader } from '../options.js';
 import type { DoubleQuoteMode, Engine, PlanStep } from '../engine/engine.js';
 import { analyzePlan } from '../efficiency/plan-analysis.js';
+import { analyzePostgresPlan } from '../efficiency/postgres-plan.js';
 import type { PlanAnalysis } from '../efficiency/plan-analysis.js';
 import { PROXY_KINDS, applyBudget, comparePlans } from '../efficiency/compare-plans.js';
 import type { BudgetVerdict, PlanComparison, ProxyKind } from '../efficiency/compare-plans.js';
@@ -88,8 +94,11 @@ export interface EfficiencyDetails {
   readonly gold: PlanSide;
   readonly comparison: PlanComparison;
   readonly budget: BudgetVerdict & { readonly factor: number; readonly failOnProxies: readonly ProxyKind[] };
-  /** `sqlite_stat1` when the snapshot has statistics, `none` when SQLite's defaults were used. */
-  readonly statistics: 'sqlite_stat1' | 'none';
+  /**
+   * SQLite: `sqlite_stat1` when the snapshot has statistics, `none` when SQLite's defaults were
+   * used. PostgreSQL: `pg_statistic` (the planner's statistics, gathered by `ANALYZE` at build).
+   */
+  readonly statistics: 'sqlite_stat1' | 'none' | 'pg_statistic';
   /** `null` unless timing was requested. */
   readonly timing: EfficiencyTiming | null;
 }
@@ -118,6 +127,7 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
   const doubleQuotes = input.options?.doubleQuotes;
   const explain = (sql: string) => input.engine.explain({ db: input.snapshot, sql, ...(doubleQuotes ? { doubleQuotes } : {}) });
   const cache = input.cache ?? new EfficiencyCache();
+  if (input.engine.dialect === 'postgres') return postgresVerdict(input, options, cache, explain);
   // The gold's plan and the snapshot's facts are the same for every row that reaches L6 with them.
   const goldMode = doubleQuotes ?? engineDefaults(input.engine).doubleQuotes ?? 'legacy';
   // The two texts' parses (for their aliases) start in the parser thread before the engine is
@@ -161,6 +171,35 @@ export async function checkEfficiency(input: EfficiencyInput): Promise<RungResul
       statistics: facts.statisticsAvailable ? 'sqlite_stat1' : 'none',
       timing,
     },
+  });
+}
+
+/**
+ * L6 on PostgreSQL: both plans from `EXPLAIN (FORMAT JSON)`, the planner's cost and rows compared
+ * under the same budget (the gold's plan cached per database and text).
+ */
+async function postgresVerdict(
+  input: EfficiencyInput,
+  options: ResolvedOptions,
+  cache: EfficiencyCache,
+  explain: (sql: string) => ReturnType<Engine['explain']>,
+): Promise<RungResult<EfficiencyDetails | null>> {
+  const [goldPlan, predictedPlan] = await Promise.all([cache.goldPlan(input.snapshot, input.goldSql, 'strict', () => explain(input.goldSql)), explain(input.predictedSql)]);
+  if (!goldPlan.ok) return unscored(`gold plan unavailable: ${goldPlan.error.code}: ${goldPlan.error.message}`);
+  if (!predictedPlan.ok) return unscored(`predicted plan unavailable: ${predictedPlan.error.code}: ${predictedPlan.error.message}`);
+  const predicted: PlanSide = { plan: predictedPlan.result.plan, analysis: analyzePostgresPlan(predictedPlan.result.plan) };
+  const gold: PlanSide = { plan: goldPlan.result.plan, analysis: analyzePostgresPlan(goldPlan.result.plan) };
+  const comparison = comparePlans(predicted.analysis, gold.analysis);
+  const verdict = applyBudget(comparison, options.budgetFactor, options.failOnProxies);
+  const timing = options.timing ? await timePair(input, options.timing) : null;
+  const pass = verdict.withinBudget && verdict.proxyViolations.length === 0;
+  const rows = `estimated rows ${predicted.analysis.cost.rows ?? 0} vs gold ${gold.analysis.cost.rows ?? 0}`;
+  return createRungResult<EfficiencyDetails>({
+    rung: 'efficiency',
+    status: pass ? 'pass' : 'fail',
+    reason: `${describe(comparison, verdict, options.budgetFactor, [], predicted.analysis.cost.unit)}; ${rows}`,
+    issues: proxyIssues(comparison, predicted.analysis),
+    details: { predicted, gold, comparison, budget: { ...verdict, factor: options.budgetFactor, failOnProxies: options.failOnProxies }, statistics: 'pg_statistic', timing },
   });
 }
 
@@ -210,10 +249,10 @@ async function timePair(input: EfficiencyInput, timing: NonNullable<ResolvedOpti
   }
 }
 
-function describe(comparison: PlanComparison, verdict: BudgetVerdict, factor: number, defaultedTables: readonly string[]): string {
+function describe(comparison: PlanComparison, verdict: BudgetVerdict, factor: number, defaultedTables: readonly string[], unit = 'row visits'): string {
   const ratio = Number(comparison.costRatio.toFixed(2));
   const sign = verdict.withinBudget ? '≤' : '>';
-  const parts = [`estimated cost ${comparison.predictedCost} vs gold ${comparison.goldCost} row visits (×${ratio} ${sign} budget ×${factor})`];
+  const parts = [`estimated cost ${comparison.predictedCost} vs gold ${comparison.goldCost} ${unit} (×${ratio} ${sign} budget ×${factor})`];
   const scans = comparison.scansWhereGoldUsesIndex;
   if (scans.length > 0) parts.push(`${scans.length} scan${scans.length === 1 ? '' : 's'} where gold uses an index (${scans.map((scan) => scan.table).join(', ')})`);
   if (verdict.proxyViolations.length > 0) parts.push(`more ${verdict.proxyViolations.join(', ')} than gold`);
@@ -232,7 +271,8 @@ function proxyIssues(comparison: PlanComparison, predicted: PlanAnalysis): RungI
   const extra = (kind: string, what: string, predictedCount: number, goldCount: number): void => {
     if (predictedCount > goldCount) issues.push({ kind, message: `${what}: predicted ${predictedCount}, gold ${goldCount}` });
   };
-  extra('temp_b_tree', `temporary B-trees (${predicted.proxies.tempBTrees.map((t) => t.purpose).join(', ')})`, comparison.predicted.tempBTrees, comparison.gold.tempBTrees);
+  const sorts = predicted.cost.unit === undefined ? 'temporary B-trees' : 'sorts';
+  extra('temp_b_tree', `${sorts} (${predicted.proxies.tempBTrees.map((t) => t.purpose).join(', ')})`, comparison.predicted.tempBTrees, comparison.gold.tempBTrees);
   extra('automatic_index', 'automatic indexes', comparison.predicted.automaticIndexes, comparison.gold.automaticIndexes);
   extra('correlated_subquery', 'correlated subqueries', comparison.predicted.correlatedSubqueries, comparison.gold.correlatedSubqueries);
   extra('full_scan', 'full scans', comparison.predicted.fullScans, comparison.gold.fullScans);

@@ -180,10 +180,12 @@ export async function checkExecution(input: ExecutionInput): Promise<RungResult<
   ]);
   throwMissingDatabase(input.snapshots, [...goldOutcomes, predOutcomes]);
   const predictedRuns = predictedRunsOf(input.snapshots, predOutcomes);
+  const goldDialect = engineDialect(input.engine) === 'postgres' ? 'postgres' : 'sqlite';
   const goldFindings = runGoldChecks({
     golds: input.golds,
+    dialect: goldDialect,
     ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }),
-    ...(input.parses?.dialect === 'sqlite' ? { parse: (sql: string) => input.parses!.parse(sql) } : {}),
+    ...(input.parses?.dialect === goldDialect ? { parse: (sql: string) => input.parses!.parse(sql) } : {}),
   });
   const ran = (outcomes: readonly ExecutionOutcome[]): QueryResult[] => outcomes.flatMap((outcome) => (outcome.ok ? [outcome.result] : []));
   const executedSql = {

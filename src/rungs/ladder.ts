@@ -14,7 +14,8 @@
  * | L7   | `answer`    | listed when switched on and the output has a prose answer    | no   |
  * The gates run through the one gate runner (`runGates`, src/rungs/gates.ts). An executing rung
  * after a gate that did not pass is `skipped` (never passed, never failed), its reason naming that
- * gate. `end_to_end` is 1 only when every gate, L4, L5 when it is on and L7 when it runs (on, a
+ * gate. `end_to_end` is 1 only when every gate, L4, L5 when it runs (on, and not skipped: it does
+ * not run on PostgreSQL items and says so) and L7 when it runs (on, a
  * prose answer present, not skipped; `answerInEndToEnd: false` leaves it out) pass; 0 when any of
  * them fails or was skipped; absent (unscored) when L4 is unscored and nothing failed. The item's
  * verdict is `fail` when any rung that ran failed (an L3 finding on a text that also fails L1, an L6
@@ -360,8 +361,9 @@ function finish(
     });
   const ordered = present([...GATE_IDS, ...executing]);
   // end_to_end: every gate and every executing rung that counts in it (L4, L5 when listed, L7 when it
-  // ran) must pass. A skipped L7 (blank prose, no rows) is no verdict on the answer, so it does not count.
-  const core = present([...GATE_IDS, ...executing.filter((id) => rungs[id].endToEnd)]).filter((result) => result.rung !== 'answer' || result.status !== 'skipped');
+  // ran) must pass. A skipped L5 or L7 is no verdict (L7: blank prose, no rows; L5: a PostgreSQL
+  // item, where it does not run, or an L4 that did not pass and already decides), so it does not count.
+  const core = present([...GATE_IDS, ...executing.filter((id) => rungs[id].endToEnd)]).filter((result) => (result.rung !== 'answer' && result.rung !== 'semantic') || result.status !== 'skipped');
   const failedRung = ordered.find((result) => result.status === 'fail');
   const unscoredRung = core.find((result) => result.status === 'unscored');
   const unscored = unscoredRung !== undefined && failedRung === undefined;

@@ -53,6 +53,8 @@ const KEYWORD_KINDS: Readonly<Record<string, string>> = {
   SAVEPOINT: 'transaction', RELEASE: 'transaction', SET: 'session_change', RESET: 'session_change',
   GRANT: 'privilege_statement', REVOKE: 'privilege_statement', CALL: 'procedure_call',
   EXECUTE: 'procedure_call', EXEC: 'procedure_call', DO: 'procedure_call', EXPLAIN: 'statement_not_allowed',
+  NOTIFY: 'notify', LISTEN: 'notify', UNLISTEN: 'notify', LOCK: 'table_lock', COPY: 'copy', LOAD: 'extension',
+  CHECKPOINT: 'server_admin', CLUSTER: 'server_admin', DISCARD: 'session_change', PREPARE: 'procedure_call',
 };
 
 /** Kinds that say what a whole statement is (a single statement is quoted only for these). */

@@ -48,6 +48,8 @@ const STATEMENT_KINDS: Readonly<Record<string, string>> = {
   do_stmt: 'procedure_call',
   export_data_stmt: 'data_export',
   explain_stmt: 'statement_not_allowed',
+  create_extension_stmt: 'extension',
+  alter_extension_stmt: 'extension',
 };
 
 /** Violation kind per clause that turns a query into a write or a lock. */

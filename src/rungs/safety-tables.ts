@@ -19,10 +19,21 @@ export function tableFunctionAllowed(name: string, setting: boolean | readonly s
   return setting.some((allowed) => allowed.toLowerCase() === lowered || allowed.toLowerCase() === lastPart(lowered));
 }
 
-/** SQLite's internal tables and eponymous virtual tables that expose database internals. */
-export function isSystemTable(name: string): boolean {
+/**
+ * What a system table or view exposes, or `undefined` for a table of the database's own:
+ * SQLite's internal tables and eponymous virtual tables (`sqlite_*`, `dbstat`); PostgreSQL's
+ * catalogs and statistics views (a `pg_*` name, which resolves in `pg_catalog` first, or any name in
+ * `pg_catalog` / `information_schema`: `pg_stat_activity` shows other sessions' queries).
+ * @param name - the table name as written (unquoted).
+ * @param schemaKey - the schema part's comparison key, when written.
+ */
+export function systemTableKind(name: string, schemaKey: string | undefined, dialect: Dialect): string | undefined {
   const lowered = name.toLowerCase();
-  return lowered.startsWith('sqlite_') || lowered === 'dbstat';
+  if (lowered.startsWith('sqlite_') || lowered === 'dbstat') return 'SQLite internal table';
+  if (dialect !== 'postgres') return undefined;
+  if (schemaKey === 'pg_catalog' || lowered.startsWith('pg_')) return 'PostgreSQL system catalog (server and session internals)';
+  if (schemaKey === 'information_schema') return 'PostgreSQL information schema (server metadata)';
+  return undefined;
 }
 
 /** One allowed-tables entry as keys: the name and, when written, the schema. */

@@ -16,11 +16,17 @@
  *   (FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE);
  * - `blocked_function` (side-effect functions, see src/safety/functions.ts), `unknown_function`
  *   (not on the dialect's allow-list), `table_function` (a function in FROM, unless allowed),
- *   `system_table` (SQLite `sqlite_*` and `dbstat`, unless allowed);
+ *   `system_table` (SQLite `sqlite_*` and `dbstat`; PostgreSQL's `pg_*` catalogs and views,
+ *   `pg_catalog.*`, `information_schema.*`; unless allowed);
  * - `not_analysed` — the AST layer cannot read the text, or its analysis is over a budget
  *   (size, tree depth, time: src/sql/analysis-budget.ts; the message then says "not analysed
- *   within budget"): failed closed (passed by the engine when SQLite prepared it and no policy
- *   is set).
+ *   within budget"): failed closed (passed by the engine when SQLite prepared it, or PostgreSQL
+ *   described it as one statement returning rows and its tokens show nothing of the below, and no
+ *   policy is set). On PostgreSQL, a text the AST layer cannot read is first read token by token
+ *   (src/safety/postgres-statements.ts): `notify` (NOTIFY / LISTEN / UNLISTEN), `table_lock`
+ *   (LOCK), `copy` (COPY, naming the file or PROGRAM it reaches), `extension` (CREATE EXTENSION,
+ *   LOAD), `server_admin` (ALTER SYSTEM, CHECKPOINT, CLUSTER), SET SESSION AUTHORIZATION and the
+ *   two-phase PREPARE TRANSACTION / COMMIT PREPARED, row locks and blocked functions are named.
  * Opt-in policies: `limit_missing`, `limit_invalid`, `limit_out_of_range` (LIMIT policy) and
  * `table_not_allowed` (allowed-tables policy, every scope; a SQLite CTE self-reference also counts
  * as the real table of that name).
@@ -37,13 +43,14 @@ import { DIALECTS, positionAt, type Dialect } from '../sql/parse.js';
 import type { References } from '../sql/references.js';
 import { LadderError } from '../errors.js';
 import { memoFor, type ParseMemo } from './parse-memo.js';
-import { BLOCKED_FUNCTIONS, checkFunction, isPragmaFunction } from '../safety/functions.js';
+import { blockedReason, checkFunction, isPragmaFunction } from '../safety/functions.js';
+import { postgresTokenViolations } from '../safety/postgres-statements.js';
 import { resolveSafetyPolicy, type ResolvedSafetyPolicy, type SafetyPolicy } from '../safety/policy.js';
 import { checkSnowflakeSafety } from '../safety/snowflake-safety.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
 import { checkLimit, outermostLimit } from './safety-limit.js';
 import { clauseKind, describeType, isQuery, nameText, start, statementKind, walk, type AnyNode } from './safety-statement-kinds.js';
-import { allowedEntryKey, isSystemTable, lastPart, tableFunctionAllowed, tableMatches } from './safety-tables.js';
+import { allowedEntryKey, lastPart, systemTableKind, tableFunctionAllowed, tableMatches } from './safety-tables.js';
 
 /** Input of {@link checkSafety}. */
 export interface SafetyInput {
@@ -126,11 +133,22 @@ export function checkSafety(input: SafetyInput): RungResult<SafetyDetails> {
 function notAnalysed(input: SafetyInput, policy: ResolvedSafetyPolicy, why: string, line: number, column: number): RungResult<SafetyDetails> {
   const empty: SafetyDetails = { analysed: false, violations: [], tables: [], functions: [], policy };
   const policyActive = policy.maxLimit !== undefined || policy.allowedTables !== undefined;
+  // PostgreSQL: what the tokens show (a statement the grammar lacks, a blocked function) is named.
+  const found = input.dialect === 'postgres' ? postgresTokenViolations(input.sql).map((violation) => ({ kind: violation.kind, message: violation.message, ...positionAt(input.sql, violation.offset) })) : [];
+  if (found.length > 0) return verdict({ ...empty, violations: found });
   if (input.dialect === 'sqlite' && input.engineAccepted === true && !policyActive) {
     return createRungResult({
       rung: 'safety',
       status: 'pass',
       reason: `passed by engine, not analysed: SQLite prepared it as one read-only query, but the AST layer could not read it (${why})`,
+      details: empty,
+    });
+  }
+  if (input.dialect === 'postgres' && input.engineAccepted === true && !policyActive) {
+    return createRungResult({
+      rung: 'safety',
+      status: 'pass',
+      reason: `passed by engine, not analysed: PostgreSQL described it as one statement returning rows (it runs read-only as the reader role) and its tokens name no blocked function, locking clause or statement, but the AST layer could not read it (${why})`,
       details: empty,
     });
   }
@@ -186,7 +204,8 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
         add(kind, `${describeType(node.type)} inside the query`, start(node));
       }
       const clause = clauseKind(node.type);
-      if (clause) add(clause, `${describeType(node.type)} is not allowed in a read-only query`, start(node));
+      if (clause === 'row_lock' && node.range !== undefined) add(clause, `${sql.slice(node.range[0], node.range[1]).replace(/\s+/g, ' ')} locks rows; a read-only query takes no row locks`, start(node));
+      else if (clause) add(clause, `${describeType(node.type)} is not allowed in a read-only query`, start(node));
       if (node.type === 'func_call') {
         const nameNode = node.name as AnyNode;
         const name = nameText(sql, nameNode);
@@ -200,7 +219,7 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
 
   if (references) {
     for (const fn of references.tableFunctions) {
-      const blocked = BLOCKED_FUNCTIONS[lastPart(fn.name).toLowerCase()];
+      const blocked = blockedReason(lastPart(fn.name).toLowerCase());
       if (isPragmaFunction(lastPart(fn.name))) {
         add('pragma', `${fn.name}: PRAGMA table functions read or change connection state`, fn.start);
       } else if (blocked !== undefined) {
@@ -210,8 +229,9 @@ function analyseCst(sql: string, dialect: Dialect, program: Program, policy: Res
       }
     }
     for (const table of references.tables) {
+      const system = table.selfReference ? undefined : systemTableKind(table.name, table.schemaKey, dialect);
       if (isPragmaFunction(table.name)) add('pragma', `${table.written}: PRAGMA tables read connection state`, table.start);
-      else if (!policy.allowSystemTables && isSystemTable(table.name)) add('system_table', `${table.written}: SQLite internal table`, table.start);
+      else if (!policy.allowSystemTables && system !== undefined) add('system_table', `${table.written}: ${system}`, table.start);
     }
     if (policy.allowedTables) {
       const allowed = policy.allowedTables.map((entry) => allowedEntryKey(entry, dialect));

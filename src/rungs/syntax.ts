@@ -3,28 +3,37 @@
  * the target dialect, and it is a query (SELECT, WITH … SELECT, VALUES, or a compound of them).
  *
  * Authority per dialect:
- * - `sqlite` with an engine and a database: SQLite itself (`Engine.prepare`) decides. A statement
- *   SQLite accepts passes even when the AST layer cannot read it (sql-parser-cst rejects a table
- *   named `Match`; details say `ast: false`). A `no such table` / `no such column` /
- *   `ambiguous column name` error means SQLite parsed the statement and failed on names, which is
+ * - `sqlite` or `postgres` with an engine of that dialect and a database: the database itself
+ *   decides — SQLite's `prepare`, PostgreSQL's parse and describe (`Engine.prepare`: the server
+ *   parses and analyses the text against the database and says it returns rows, without running
+ *   it). A statement the database accepts passes even when the AST layer cannot read it
+ *   (sql-parser-cst rejects a SQLite table named `Match`, PostgreSQL's `WITHIN GROUP`; details say
+ *   `ast: false`). A `no such table` / `no such column` / `ambiguous column name` error (PostgreSQL
+ *   42P01 / 42703 / 42702) means the database parsed the statement and failed on names, which is
  *   L2's business: L1 passes when the AST layer confirms one query (details keep the engine error).
- * - every other case (`postgres`, `mysql`, `bigquery`, `snowflake`, or `sqlite` without an engine):
- *   the parser of `src/sql/parse.ts`. Unlike sqlglot, neither parser reads `SELEC x` as an alias.
+ * - every other case (`mysql`, `bigquery`, `snowflake`, or no engine): the parser of
+ *   `src/sql/parse.ts`. Unlike sqlglot, neither parser reads `SELEC x` as an alias.
+ * - On `postgres`, a failure's reason also names the SQLite-only constructs in the text
+ *   (`strftime(…)`, `COLLATE NOCASE`, `LIMIT 1, 2`, integer booleans: src/sql/sqlite-constructs.ts),
+ *   so a prediction in the wrong dialect says so.
  *   For `postgres` and `bigquery`, a `JOIN` / `LEFT JOIN` … with neither `ON` nor `USING` fails
  *   too (`syntax_error` at the join): both databases reject it, while sql-parser-cst accepts it
  *   (src/sql/join-conditions.ts). SQLite and MySQL read it as a cross product, which is valid.
  *
  * Issue kinds: `syntax_error`, `empty_statement`, `multiple_statements`, `not_a_query`,
- * `unknown_function` (SQLite `no such function`), `query_error` (any other prepare failure, e.g.
- * `misuse of aggregate`), `engine_failure`, `sql_too_large` (the text is longer than
+ * `unknown_function` (SQLite `no such function`, PostgreSQL 42883: no function or operator for
+ * those argument types), `query_error` (any other prepare failure, e.g. `misuse of aggregate`, a
+ * type mismatch), `engine_failure`, `sql_too_large` (the text is longer than
  * `MAX_SQL_CHARS`, src/sql/analysis-budget.ts: failed before any parser or engine reads it) and
  * `not_analysed` (parser authority only: the tree is deeper than the analysis reads). Positions are 1-based; a SQLite error carries the
- * position of the parser's error when both fail, else of the token SQLite names.
+ * position of the parser's error when both fail, else of the token SQLite names; a PostgreSQL
+ * error the position the server gives.
  */
 import type { Program } from 'sql-parser-cst';
 import type { DoubleQuoteMode, Engine, ExecutionError, ExecutionOutcome } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import { DATABASE_NAMES, DIALECTS, positionAt, type Dialect, type ParseError, type ParseResult } from '../sql/parse.js';
+import { sqliteHabitNote } from '../sql/sqlite-constructs.js';
 import { sqlSizeOverBudget } from '../sql/analysis-budget.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { DIALECTS_REQUIRING_JOIN_CONDITIONS, joinsWithoutCondition } from '../sql/join-conditions.js';
@@ -37,9 +46,9 @@ export interface SyntaxInput {
   /** The SQL text (already extracted from model output). */
   readonly sql: string;
   readonly dialect: Dialect;
-  /** SQLite only: the engine whose `prepare` is the authority. Requires `db`. */
+  /** SQLite or PostgreSQL: the engine whose `prepare` is the authority (of the same dialect). Requires `db`. */
   readonly engine?: Engine;
-  /** Database path for `engine.prepare` (the role-scoped snapshot). */
+  /** The database for `engine.prepare` (the role-scoped snapshot: a SQLite path, a PostgreSQL database name). */
   readonly db?: string;
   /** SQLite double-quote mode passed to `prepare` (engine default when absent). */
   readonly doubleQuotes?: DoubleQuoteMode;
@@ -49,13 +58,14 @@ export interface SyntaxInput {
 
 /** Machine-readable details of an L1 result. */
 export interface SyntaxDetails {
-  /** Who decided: SQLite's `prepare`, or the dialect parser. */
+  /** Who decided: the database (SQLite's `prepare`, PostgreSQL's parse and describe), or the dialect parser. */
   readonly authority: 'engine' | 'parser';
   /** True when the AST layer read the text (false e.g. for a table named `Match`). */
   readonly ast: boolean;
   /**
-   * True only when SQLite's `prepare` accepted the text as one read-only query (authority
-   * `engine`, no engine error). Pass it as `engineAccepted` to L2 and L3.
+   * True only when the database accepted the text as one query (authority `engine`, no engine
+   * error): SQLite's `prepare` as one read-only query, PostgreSQL's describe as one statement
+   * returning rows. Pass it as `engineAccepted` to L2 and L3.
    */
   readonly engineAccepted: boolean;
   /** Non-empty statements the AST layer found (absent when it could not read the text). */
@@ -64,7 +74,7 @@ export interface SyntaxDetails {
   readonly statementType?: string;
   /** The parser's error, when it failed. */
   readonly parseError?: ParseError;
-  /** SQLite's error, when `prepare` failed (also kept when it is a name error left to L2). */
+  /** The database's error, when `prepare` failed (also kept when it is a name error left to L2). */
   readonly engineError?: ExecutionError;
 }
 
@@ -108,7 +118,7 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
   const parses = memoFor(input.parses, input.dialect);
   if (input.engine === undefined) {
     const parsed = parses.parse(input.sql);
-    return parserVerdict(input.sql, parsed);
+    return withHabits(input, parserVerdict(input.sql, parsed), undefined);
   }
   // With the engine: the parse starts in the parser thread, SQLite is asked, and the tree is read
   // once both have answered. A parse read at once would block this thread until the parser thread
@@ -117,7 +127,19 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
   const prepared = await input.engine.prepare({ db: input.db!, sql: input.sql, ...(input.doubleQuotes ? { doubleQuotes: input.doubleQuotes } : {}) });
   await parses.whenParsed(input.sql);
   const parsed = parses.parse(input.sql);
-  return engineVerdict(input, prepared, parsed, parserVerdict(input.sql, parsed));
+  const verdict = engineVerdict(input, prepared, parsed, parserVerdict(input.sql, parsed));
+  return withHabits(input, verdict, prepared.ok ? undefined : prepared.error.message);
+}
+
+/**
+ * On PostgreSQL, a failed verdict's reason names the SQLite-only constructs of the text (and what
+ * the server's message says about one), so a prediction in the wrong dialect reads as such.
+ */
+function withHabits(input: SyntaxInput, verdict: RungResult<SyntaxDetails>, engineMessage: string | undefined): RungResult<SyntaxDetails> {
+  if (input.dialect !== 'postgres' || verdict.status !== 'fail') return verdict;
+  const note = sqliteHabitNote(input.sql, engineMessage);
+  if (note === undefined) return verdict;
+  return createRungResult({ rung: 'syntax', status: 'fail', reason: `${verdict.reason}; ${note}`, issues: verdict.issues.map((issue, i) => (i === 0 ? { ...issue, message: `${issue.message}; ${note}` } : issue)), details: verdict.details });
 }
 
 /**
@@ -198,9 +220,11 @@ function engineVerdict(input: SyntaxInput, outcome: ExecutionOutcome, parsed: Pa
     ...(fromParser.details.statementType ? { statementType: fromParser.details.statementType } : {}),
     ...(fromParser.details.parseError ? { parseError: fromParser.details.parseError } : {}),
   };
+  const database = DATABASE_NAMES[input.dialect];
   if (outcome.ok) {
     const strings = outcome.result.doubleQuoteFallback ? readAsStrings(input.sql, outcome.result.executedSql) : [];
-    const prepares = strings.length === 0 ? 'SQLite prepares it' : `SQLite prepares it only once ${strings.join(', ')} ${strings.length === 1 ? 'is' : 'are'} read as a string, as legacy SQLite reads a double-quoted name that is no column`;
+    const accepts = input.dialect === 'postgres' ? 'PostgreSQL parses and describes it' : 'SQLite prepares it';
+    const prepares = strings.length === 0 ? accepts : `SQLite prepares it only once ${strings.join(', ')} ${strings.length === 1 ? 'is' : 'are'} read as a string, as legacy SQLite reads a double-quoted name that is no column`;
     const reason = ast ? `one query; ${prepares}` : `one query; ${prepares} (not analysed by the AST layer: it could not read the text)`;
     return createRungResult({ rung: 'syntax', status: 'pass', reason, details: facts });
   }
@@ -228,12 +252,13 @@ function engineVerdict(input: SyntaxInput, outcome: ExecutionOutcome, parsed: Pa
         return createRungResult({
           rung: 'syntax',
           status: 'pass',
-          reason: `one query; SQLite parses it and fails on a name (${error.message}), which L2 reports`,
+          reason: `one query; ${database} parses it and fails on a name (${error.message}), which L2 reports`,
           details,
         });
       }
       const kind = error.code === 'unknown_function' || error.code === 'syntax_error' ? error.code : 'query_error';
-      return fail(`SQLite: ${error.message}`, [{ kind, message: error.message, ...sqlitePosition(input.sql, error.message, parsed) }], details);
+      const position = error.position !== undefined ? positionAt(input.sql, Math.min(input.sql.length, error.position - 1)) : sqlitePosition(input.sql, error.message, parsed);
+      return fail(`${database}: ${error.message}`, [{ kind, message: error.message, ...position }], details);
     }
     default:
       return fail(`engine: ${error.message}`, [{ kind: 'engine_failure', message: error.message, line: 1, column: 1 }], details);

@@ -13,6 +13,8 @@
  * and the fixture resolutions outlive a close; L5's searchers (scratch folders) do not.
  */
 import { GoldResultCache } from '../compare/gold-result-cache.js';
+import { LadderError } from '../errors.js';
+import { shownUrl } from '../engine/postgres/postgres-url.js';
 import { createSqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import type { SqliteEngineOptions } from '../engine/sqlite/sqlite-engine-options.js';
@@ -20,6 +22,7 @@ import type { Engine, EngineName } from '../engine/engine.js';
 import type { PostgresEngine } from '../engine/postgres/postgres-engine.js';
 import type { PostgresEngineOptions } from '../engine/postgres/postgres-engine-options.js';
 import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
+import type { Snapshot } from '../fixtures/snapshot.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import { createSemanticService, type SemanticService } from '../semantic/semantic-service.js';
 
@@ -27,7 +30,11 @@ import { createSemanticService, type SemanticService } from '../semantic/semanti
 export interface LadderRuntimeOptions {
   /** Options of the engine created on first use (engine defaults when absent). */
   readonly engine?: SqliteEngineOptions;
-  /** Options of the PostgreSQL engine, created when a PostgreSQL fixture is first used (a private server unless `url`). */
+  /**
+   * Options of the PostgreSQL engine, created when a PostgreSQL fixture is first used (a private
+   * server unless `url`). Without `url`, the environment's `TEXT2SQL_LADDER_POSTGRES_URL` gives one
+   * (never `DATABASE_URL`, which often points at a real database).
+   */
   readonly postgres?: PostgresEngineOptions;
   /** Most (snapshot, gold) results the gold cache keeps (default 10 000). */
   readonly goldCacheEntries?: number;
@@ -48,6 +55,15 @@ export interface LadderRuntime {
   postgresEngine(): Promise<PostgresEngine>;
   /** The engine for a fixture's dialect: {@link engine} for `sqlite`, {@link postgresEngine} for `postgres`. */
   engineFor(dialect: EngineName): Promise<Engine>;
+  /** The engine of a snapshot (`snapshot.engine`, absent meaning SQLite): {@link engineFor} its engine. */
+  engineForSnapshot(snapshot: Pick<Snapshot, 'engine'>): Promise<Engine>;
+  /**
+   * Sets the PostgreSQL engine's server (a front end's `postgres.url` option, a URL given as a
+   * database) before its first use; the same server again is a no-op.
+   * @throws LadderError `invalid_option` when the engine already runs on another server (one
+   *   PostgreSQL server per runtime), naming both without their passwords.
+   */
+  usePostgres(options: Pick<PostgresEngineOptions, 'url' | 'databases'>): void;
   /** Gold results shared by every execution of this front end. */
   readonly goldCache: GoldResultCache;
   /**
@@ -77,6 +93,22 @@ export interface LadderRuntime {
   close(waitMs?: number): Promise<void>;
 }
 
+/** The environment variable every front end reads a PostgreSQL server URL from when none is configured. */
+export const POSTGRES_URL_ENV = 'TEXT2SQL_LADDER_POSTGRES_URL';
+
+/** `options` with the URL of {@link POSTGRES_URL_ENV} when they name none (the private server otherwise). */
+function postgresDefaults(options: PostgresEngineOptions | undefined, env: NodeJS.ProcessEnv = process.env): PostgresEngineOptions {
+  const fromEnv = env[POSTGRES_URL_ENV];
+  if (options?.url !== undefined || fromEnv === undefined || fromEnv.trim() === '') return options ?? {};
+  return { ...options, url: fromEnv.trim() };
+}
+
+/** `the private server` or `postgres://user@host/db (existing databases)`, never with a password. */
+export function describeServer(url: string | undefined, databases: 'scratch' | 'existing' = 'scratch'): string {
+  if (url === undefined) return 'the private server';
+  return `${shownUrl(url)}${databases === 'existing' ? ' (existing databases)' : ''}`;
+}
+
 /** Longest wait for the engine's children to exit in {@link LadderRuntime.close}, in milliseconds. */
 export const CLOSE_WAIT_MS = 5_000;
 
@@ -90,6 +122,7 @@ export const CLOSE_WAIT_MS = 5_000;
 export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderRuntime {
   let engine: SqliteEngine | undefined;
   let postgres: PostgresEngine | undefined;
+  let postgresOptions: PostgresEngineOptions = postgresDefaults(options.postgres);
   // The PostgreSQL engine's module (and its driver) load on first use only.
   const postgresModule = (): Promise<typeof import('../engine/postgres/postgres-engine.js')> => import('../engine/postgres/postgres-engine.js');
   const goldCache = new GoldResultCache(options.goldCacheEntries === undefined ? {} : { maxEntries: options.goldCacheEntries });
@@ -105,12 +138,28 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
     async postgresEngine() {
       if (postgres === undefined) {
         const { createPostgresEngine } = await postgresModule();
-        postgres ??= createPostgresEngine(options.postgres);
+        postgres ??= createPostgresEngine(postgresOptions);
       }
       return postgres;
     },
     async engineFor(dialect) {
       return dialect === 'postgres' ? runtime.postgresEngine() : runtime.engine();
+    },
+    engineForSnapshot(snapshot) {
+      return runtime.engineFor(snapshot.engine ?? 'sqlite');
+    },
+    usePostgres(server) {
+      const wanted = { url: server.url, databases: server.databases ?? 'scratch' };
+      const current = { url: postgresOptions.url, databases: postgresOptions.databases ?? 'scratch' };
+      if (wanted.url === current.url && wanted.databases === current.databases) return;
+      if (postgres !== undefined) {
+        throw new LadderError(
+          'invalid_option',
+          `one PostgreSQL server per run: the engine already uses ${describeServer(current.url, current.databases)}, and ${describeServer(wanted.url, wanted.databases)} was asked for; give every item the same postgres.url`,
+        );
+      }
+      const { url: _url, databases: _databases, ...rest } = postgresOptions;
+      postgresOptions = wanted.url === undefined ? rest : { ...rest, url: wanted.url, databases: wanted.databases };
     },
     goldCache,
     semantic() {

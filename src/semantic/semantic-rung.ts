@@ -8,12 +8,14 @@
  */
 import type { ExecutingRung, LadderContext, LadderResults } from '../rungs/ladder-rungs.js';
 import { createSkippedResult, scoreNameOf } from '../rungs/rung-result.js';
+import { DATABASE_NAMES } from '../sql/parse.js';
 import type { SemanticOptions } from './semantic-options.js';
 import type { SemanticService } from './semantic-service.js';
 
 /**
  * The ladder's L5 entry: listed when created (front ends create it only when L5 is on), counts in
- * `end_to_end`, runs after a passed L4 on SQLite, `skipped` otherwise. Its first run that is not
+ * `end_to_end`, runs after a passed L4 on SQLite, `skipped` otherwise (on another dialect with a
+ * reason that says it was not run and why; a skipped L5 does not count in `end_to_end`). Its first run that is not
  * skipped imports the checking code (check-semantic.ts); creating the entry loads nothing of it.
  * @param options - L5's validated options ({@link SemanticOptions}, from `readSemanticOptions`).
  * @param service - the front end's shared suites and searchers (its runtime's `semantic()`).
@@ -29,7 +31,12 @@ export function createSemanticRung(options: SemanticOptions, service: SemanticSe
     async run(context: Pick<LadderContext, 'sql' | 'golds' | 'dialect' | 'fixture' | 'engine' | 'goldCache' | 'policy' | 'asOfDate'>, earlier: Pick<LadderResults, 'execution'>) {
       const execution = earlier.execution;
       if (execution === undefined || execution.status !== 'pass') return createSkippedResult('semantic', `${scoreNameOf('execution')} ${execution?.status ?? 'skipped'}`);
-      if (context.dialect !== 'sqlite') return createSkippedResult('semantic', `the semantic rung runs on SQLite only (dialect ${context.dialect})`);
+      if (context.dialect !== 'sqlite') {
+        return createSkippedResult(
+          'semantic',
+          `not run: L5 builds its test-suite and counterexample databases as SQLite files, so it runs on SQLite items only; this item is ${DATABASE_NAMES[context.dialect]} (L4 alone decides end_to_end)`,
+        );
+      }
       const { checkSemantic } = await import('./check-semantic.js');
       return checkSemantic({
         predictedSql: context.sql,

@@ -2,9 +2,10 @@
  * Name lookup over a {@link Catalog} under a dialect's case rules (see identifiers.ts).
  *
  * Schema-qualified names are compared whole: `hr.orders` only finds a table whose schema is `hr`;
- * `main.orders` (SQLite) or `public.orders` (PostgreSQL) finds `orders` in the default schema; an
- * unqualified name finds a table in the default schema (or, where the dialect has none, a table of
- * any schema when that name is unique).
+ * `main.orders` (SQLite) or `public.orders` (PostgreSQL) finds `orders` in that schema. An
+ * unqualified name finds a table in the default schema; on PostgreSQL, in the first schema of the
+ * catalog's `searchPath` that has it (as the server resolves it); where the dialect has no default
+ * schema, a table of any schema when that name is unique.
  */
 import type { Catalog, CatalogColumn, CatalogTable } from './catalog-types.js';
 import type { Dialect } from './parse.js';
@@ -39,6 +40,8 @@ export interface CatalogIndex {
  */
 export function createCatalogIndex(catalog: Catalog, dialect: Dialect): CatalogIndex {
   const defaultSchema = defaultSchemaKey(dialect);
+  // PostgreSQL: the schemas an unqualified name is looked up in, in order.
+  const searchPath = dialect === 'postgres' && catalog.searchPath !== undefined ? catalog.searchPath.map((schema) => catalogKey(schema, dialect)) : undefined;
   const byQualified = new Map<string, CatalogTable>();
   const byName = new Map<string, CatalogTable[]>();
   const columns = new Map<CatalogTable, Map<string, CatalogColumn>>();
@@ -59,6 +62,13 @@ export function createCatalogIndex(catalog: Catalog, dialect: Dialect): CatalogI
 
   function findTable(name: NameKeyParts): CatalogTable | undefined {
     if (name.schema !== undefined) return byQualified.get(`${name.schema}\u0000${name.name}`);
+    if (searchPath !== undefined) {
+      for (const schema of searchPath) {
+        const found = byQualified.get(`${schema}\u0000${name.name}`);
+        if (found) return found;
+      }
+      return undefined;
+    }
     if (defaultSchema !== undefined) {
       const inDefault = byQualified.get(`${defaultSchema}\u0000${name.name}`);
       if (inDefault) return inDefault;
@@ -74,9 +84,10 @@ export function createCatalogIndex(catalog: Catalog, dialect: Dialect): CatalogI
     catalog,
     findTable,
     findColumn: (table, columnKey) => columns.get(table)?.get(columnKey),
+    // A table is offered unqualified when that name finds it, else with its schema.
     tableNames: () =>
       catalog.tables.map((table) =>
-        defaultSchema !== undefined && catalogKey(table.schema, dialect) === defaultSchema
+        (searchPath !== undefined ? findTable({ name: catalogKey(table.name, dialect) }) === table : defaultSchema !== undefined && catalogKey(table.schema, dialect) === defaultSchema)
           ? table.name
           : `${table.schema}.${table.name}`,
       ),

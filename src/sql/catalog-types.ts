@@ -23,4 +23,10 @@ export interface CatalogTable {
 /** The tables and views a database exposes. */
 export interface Catalog {
   readonly tables: readonly CatalogTable[];
+  /**
+   * PostgreSQL: the schemas an unqualified table name is looked up in, in order, as the database's
+   * session resolves them (`current_schemas(false)`: the `search_path` with `$user` and missing
+   * schemas dropped). Absent: the dialect's default schema (`public`).
+   */
+  readonly searchPath?: readonly string[];
 }

@@ -90,3 +90,18 @@ export function defaultSchemaKey(dialect: Dialect): string | undefined {
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
+
+/**
+ * A catalog name as it must be written to denote it: on PostgreSQL a name that unquoted would fold
+ * to something else (`Region Name`, `Staff`) is double-quoted, part by part for a qualified name
+ * (`hr."Staff"`); other dialects compare case-insensitively and get the name as it is.
+ * @example writtenName('Region Name', 'postgres') // '"Region Name"'
+ * @example writtenName('hr.staff', 'postgres')    // 'hr.staff'
+ */
+export function writtenName(name: string, dialect: Dialect): string {
+  if (dialect !== 'postgres') return name;
+  return name
+    .split('.')
+    .map((part) => (/^[a-z_][a-z0-9_$]*$/.test(part) ? part : quoteIdentifier(part)))
+    .join('.');
+}

@@ -7,6 +7,8 @@
  * `IS NOT DISTINCT FROM`. So:
  * - `sqlite`, `postgres`, `mysql`, `bigquery` → sql-parser-cst (concrete syntax tree, with ranges);
  * - `snowflake` → node-sql-parser (sql-parser-cst has no Snowflake dialect).
+ * PostgreSQL text is first rewritten, offsets kept, where the grammar misses forms PostgreSQL
+ * accepts (`WITHIN GROUP`, `timestamptz '…'`: postgres-parser-text.ts).
  *
  * For SQLite the engine (SQLite's own `prepare`) stays the authority: a statement SQLite accepts
  * must never fail a rung because this layer could not read it. sql-parser-cst rejects SQLite
@@ -21,6 +23,7 @@ import { BUDGET_REASON, sqlSizeOverBudget } from './analysis-budget.js';
 import { MAX_AHEAD_PARSES, parseInWorker, parseTimeBudgetMs, parseInWorkerAhead, whenAnsweredInWorker } from './bounded-parse.js';
 import { repairKeywordIdentifiers, type ParseAttempt, type QuotedKeyword } from './keyword-identifiers.js';
 import { parserText, restoreIdentifiers } from './parser-text.js';
+import { postgresParserText } from './postgres-parser-text.js';
 import type { SqlNode } from './sql-tree.js';
 import { BoundedMap } from '../bounded-map.js';
 
@@ -208,7 +211,7 @@ function parseWithCst(
   // known to bounded-parse.ts for every later rung.
   const remaining = Math.ceil(deadline - performance.now());
   if (remaining <= 0) return { ok: false, error: parseTimeBudget(budgetMs) };
-  const prepared = parserText(text, sqliteRules);
+  const prepared = parserText(dialect === 'postgresql' ? postgresParserText(text) : text, sqliteRules);
   const parsed = parseInWorker('sql-parser-cst', prepared.text, cstOptions(dialect), remaining);
   if (!parsed.ok) {
     if (!parsed.budget) return { ok: false, error: toParseError(parsed.message) };

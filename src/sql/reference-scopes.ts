@@ -11,7 +11,7 @@
 import type { Node } from 'sql-parser-cst';
 import type { CatalogTable } from './catalog-types.js';
 import type { CatalogIndex } from './catalog-index.js';
-import { identifierKey, isQuotedIdentifier } from './identifiers.js';
+import { identifierKey, isQuotedIdentifier, writtenName } from './identifiers.js';
 import { lineLocator, type Dialect, type DoubleQuoteMode } from './parse.js';
 import { suggestSchemaName } from './name-suggestions.js';
 import { columnPositionIdentifiers } from './column-positions.js';
@@ -246,7 +246,9 @@ export abstract class ReferenceScopes {
   }
 
   addUnresolved(node: AnyNode, kind: UnresolvedName['kind'], name: string, message: string, candidates: readonly string[], compareName?: string): void {
-    const suggestion = suggestSchemaName(compareName ?? name.split('.').pop() ?? name, candidates);
+    const found = suggestSchemaName(compareName ?? name.split('.').pop() ?? name, candidates);
+    // As it must be written to denote the catalog's name (`"Region Name"` on PostgreSQL).
+    const suggestion = found === undefined ? undefined : writtenName(found, this.dialect);
     this.unresolved.push({
       ...this.position(node),
       kind,

@@ -80,9 +80,9 @@ describe('misuse is an error naming the option and the file, not a failing resul
   it.each([
     [syntax, { dialect: 'oracle' }, {}, 'config.dialect must be one of "sqlite", "postgres", "mysql", "bigquery", "snowflake"; received a string ("oracle") (in assertions/syntax.ts:syntax)'],
     [syntax, { timeoutMs: -5 }, {}, 'config.timeoutMs must be a positive integer (ms); received a number (-5) (in assertions/syntax.ts:syntax)'],
-    [syntax, { polcy: 'spider' }, {}, 'config.polcy is not an option; known options: dialect, timeoutMs, doubleQuotes, fixturesDir, cacheDir, gold_sql, db, db_path, snapshots, role, expected_behavior (in assertions/syntax.ts:syntax)'],
+    [syntax, { polcy: 'spider' }, {}, 'config.polcy is not an option; known options: dialect, timeoutMs, doubleQuotes, fixturesDir, cacheDir, postgres, gold_sql, db, db_path, snapshots, role, expected_behavior (in assertions/syntax.ts:syntax)'],
     [safety, { safety: { limit: 10 } }, {}, /^config\.safety\.limit is not an option \(did you mean config\.safety\.maxLimit\?\); known options: .* \(in assertions\/safety\.ts:safety\)$/],
-    [schema, undefined, { db: 'warehous' }, /^unknown fixture "warehous" in .*; known fixtures: warehouse \(in assertions\/schema\.ts:schema\)$/],
+    [schema, undefined, { db: 'warehous' }, /^unknown fixture "warehous" in .*; known fixtures: warehouse, warehouse_pg \(in assertions\/schema\.ts:schema\)$/],
     [schema, undefined, { expected_behavior: 'answr' }, 'datasets/test.yaml:3: expected_behavior must be one of "answer", "clarify", "refuse"; received a string ("answr") (in assertions/schema.ts:schema)'],
     [execution, { gold_result_ordered: 'yes' }, { gold_sql: ['SELECT 1'] }, 'config.gold_result_ordered must be true or false; received a string ("yes") (in assertions/execution.ts:execution)'],
     [execution, undefined, { gold_sql: ['SELECT 1'], snapshots: [] }, 'datasets/test.yaml:3: snapshots must be a snapshot name or a non-empty list of them; received an array ([]) (in assertions/execution.ts:execution)'],

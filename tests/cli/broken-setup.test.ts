@@ -7,7 +7,7 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCheckCommand } from '../../src/cli/check.js';
+import { runCheckCommand, type CheckCommandOptions } from '../../src/cli/check.js';
 import { exitCodeForError } from '../../src/cli/cli-io.js';
 import { incompleteRunMessage } from '../../src/cli/spider.js';
 import { LadderError } from '../../src/errors.js';
@@ -30,35 +30,35 @@ beforeAll(() => {
 
 afterEach(() => vi.unstubAllEnvs());
 
-function check(args: string[], input: string) {
+function check(options: Partial<CheckCommandOptions>, input: string) {
   let out = '';
   let err = '';
   const io = { stdin: async () => input, stdout: { write: (t: string) => ((out += t), true) }, stderr: { write: (t: string) => ((err += t), true) } };
-  return { run: runCheckCommand({ dialect: 'sqlite', json: false, ...Object.fromEntries(args) }, io), out: () => out, err: () => err };
+  return { run: runCheckCommand({ dialect: 'sqlite', json: false, ...options }, io), out: () => out, err: () => err };
 }
 
 describe('check finds an app\'s own fixtures by name', () => {
   it('--fixtures <dir>', async () => {
-    const run = check([['db', 'shop'], ['fixtures', path.join(dir, 'fixtures')]], 'SELECT COUNT(*) FROM orders');
+    const run = check({ db: 'shop', fixtures: path.join(dir, 'fixtures') }, 'SELECT COUNT(*) FROM orders');
     expect(await run.run).toBe(0);
     expect(run.err()).toBe('');
   });
 
   it('$TEXT2SQL_LADDER_FIXTURES, with a role', async () => {
     vi.stubEnv('TEXT2SQL_LADDER_FIXTURES', path.join(dir, 'fixtures'));
-    const run = check([['db', 'shop'], ['role', 'reporting']], 'SELECT COUNT(*) FROM orders');
+    const run = check({ db: 'shop', role: 'reporting' }, 'SELECT COUNT(*) FROM orders');
     expect(await run.run).toBe(0);
   });
 
   it('an unknown name under the bundled fixtures says how to name an app\'s own', async () => {
     vi.stubEnv('TEXT2SQL_LADDER_FIXTURES', '');
-    const run = check([['db', 'shop']], 'SELECT 1');
+    const run = check({ db: 'shop' }, 'SELECT 1');
     expect(await run.run).toBe(2);
     expect(run.err()).toMatch(/^error: unknown fixture "shop" in .*fixtures; known fixtures: .*warehouse.* \(looked in the bundled fixtures; an app's own: --fixtures <dir> or \$TEXT2SQL_LADDER_FIXTURES\)\n$/);
   });
 
   it('a --fixtures folder that does not exist is misuse naming the flag', async () => {
-    const run = check([['db', 'shop'], ['fixtures', path.join(dir, 'nowhere')]], 'SELECT 1');
+    const run = check({ db: 'shop', fixtures: path.join(dir, 'nowhere') }, 'SELECT 1');
     expect(await run.run).toBe(2);
     expect(run.err()).toBe(`error: --fixtures: expected a folder; received ${path.join(dir, 'nowhere')}, which does not exist\n`);
   });
@@ -95,8 +95,8 @@ describe('spider: lost and errored items are an incomplete run', () => {
 describe('exitCodeForError: one rule', () => {
   it.each([
     [new LadderError('invalid_option', '--x: bad'), 2, 'error: --x: bad\n'],
-    [new LadderError('db_unavailable', 'cannot open a.sqlite: file is not a database'), 3, 'error: cannot open a.sqlite: file is not a database (the machine failed, not the input: nothing was graded)\n'],
-    [new LadderError('engine_failure', 'the engine child cannot start'), 3, 'error: the engine child cannot start (the machine failed, not the input: nothing was graded)\n'],
+    [new LadderError('db_unavailable', 'cannot open a.sqlite: file is not a database'), 3, 'error: cannot open a.sqlite: file is not a database\n'],
+    [new LadderError('engine_failure', 'the engine child cannot start'), 3, 'error: the engine child cannot start\n'],
   ])('%s → %i', (error, code, message) => {
     let err = '';
     expect(exitCodeForError(error, { stdout: { write: () => true }, stderr: { write: (t: string) => ((err += t), true) } })).toBe(code);

@@ -70,13 +70,13 @@ describe('runCheckCommand', () => {
   it('model output without SQL: exit 1, nothing checked', async () => {
     const { code, out } = await run('{"action": "refuse", "message": "I cannot delete data."}', { json: true });
     expect(code).toBe(1);
-    expect(JSON.parse(out)).toEqual({ pass: false, sql: null, declined: 'I cannot delete data.', db: fixture.file, rungs: [], warnings: [] });
+    expect(JSON.parse(out)).toEqual({ pass: false, sql: null, declined: 'I cannot delete data.', db: fixture.file, engine: 'sqlite', rungs: [], warnings: [] });
   });
 
   it('empty input: exit 1, "input is empty"', async () => {
     expect(await run('  \n')).toEqual({ code: 1, out: 'no SQL to check: input is empty\n', err: '' });
     const json = await run('', { json: true });
-    expect([json.code, JSON.parse(json.out)]).toEqual([1, { pass: false, sql: null, declined: 'input is empty', db: fixture.file, rungs: [], warnings: [] }]);
+    expect([json.code, JSON.parse(json.out)]).toEqual([1, { pass: false, sql: null, declined: 'input is empty', db: fixture.file, engine: 'sqlite', rungs: [], warnings: [] }]);
   });
 
   it('DELETE: L1 and L3 fail it, L2 is skipped (never "no such column: orders")', async () => {
@@ -145,7 +145,11 @@ describe('runCheckCommand', () => {
   it.each<[string, Partial<CheckCommandOptions>, string]>([
     ['a missing database file', { db: '/nonexistent/shop.sqlite' }, 'error: --db: database /nonexistent/shop.sqlite does not exist (it is never created)\n'],
     ['--role with a database file', { role: 'analyst' }, `error: --role needs --db to name a fixture (e.g. warehouse), not a database file: ${'FILE'}\n`],
-    ['a fixture name with a non-SQLite dialect', { dialect: 'postgres', db: 'warehouse' }, 'error: --db: DDL file warehouse does not exist (fixture names such as warehouse are SQLite-only; dialect postgres takes a DDL file)\n'],
+    ['a SQLite fixture with --dialect postgres', { dialect: 'postgres', db: 'warehouse' }, 'error: --dialect postgres, but fixture warehouse is a SQLite fixture (drop --dialect or give sqlite)\n'],
+    ['a fixture name with a dialect that has no fixtures', { dialect: 'mysql', db: 'warehouse' }, 'error: --db: DDL file warehouse does not exist (fixture names such as warehouse are for SQLite and PostgreSQL; dialect mysql takes a DDL file)\n'],
+    ['a postgres:// URL with --dialect sqlite', { dialect: 'sqlite', db: 'postgres://me:secret@127.0.0.1:1/shop' }, 'error: --dialect sqlite with a postgres:// --db: the database is PostgreSQL (drop --dialect or give postgres)\n'],
+    ['a postgres:// URL that names no database', { dialect: undefined, db: 'postgres://me:secret@127.0.0.1:1' }, 'error: --db must be a postgres:// URL that names a database (postgres://user@host/shop); received a string ("postgres://me@127.0.0.1:1")\n'],
+    ['--postgres-url that is no URL', { postgresUrl: 'localhost:5432' }, 'error: --postgres-url must be a postgres:// or postgresql:// URL; received a string ("localhost:5432")\n'],
     ['a missing DDL file', { dialect: 'mysql', db: '/nonexistent/schema.sql' }, 'error: --db: DDL file /nonexistent/schema.sql does not exist\n'],
   ])('bad usage is exit 2: %s', async (_name, options, message) => {
     const { code, err } = await run('SELECT 1', options);
@@ -240,7 +244,8 @@ describe('the check command through the binary', () => {
 
   it('--help describes --db without tying fixture names to --role', () => {
     const help = cli(['--help'], '').stdout.replace(/\s+/g, ' ');
-    expect(help).toContain('--db <path> SQLite (required): a database file or a fixture name (e.g. warehouse; --role needs a fixture); other dialects (optional, for L2): a DDL .sql file');
+    expect(help).toContain('--db <path> a database file, a fixture name (e.g. warehouse, warehouse_pg; --role needs a SQLite fixture) or a postgres:// URL; other dialects (optional, for L2): a DDL .sql file');
+    expect(help).toContain("--dialect <name> SQL dialect: sqlite, postgres, mysql, bigquery, snowflake (default: the database's, else sqlite)");
   });
 
   it('no prompt when stdin is not a terminal', () => {

@@ -29,8 +29,8 @@ describe('toBeValidSql: arguments', () => {
     ['sqlite', 'toBeValidSql: options must be an options object { dialect, db? }; received a string ("sqlite")'],
     [{}, 'toBeValidSql: options.dialect must be one of "sqlite", "postgres", "mysql", "bigquery", "snowflake"; received undefined'],
     [{ dialect: 'oracle' }, 'toBeValidSql: options.dialect must be one of "sqlite", "postgres", "mysql", "bigquery", "snowflake"; received a string ("oracle")'],
-    [{ dialect: 'sqlite', db: 7 }, 'toBeValidSql: options.db must be a database path (string); received a number (7)'],
-    [{ dialect: 'postgres', db: 'shop.sqlite' }, 'toBeValidSql: options.db must be absent for dialect "postgres" (only SQLite prepares against a database); received a string ("shop.sqlite")'],
+    [{ dialect: 'sqlite', db: 7 }, 'toBeValidSql: options.db must be a SQLite database path, a postgres:// URL or { fixture, fixturesDir?, snapshots? }; received a number (7)'],
+    [{ dialect: 'postgres', db: 'shop.sqlite' }, 'toBeValidSql: options.db is a SQLite database (shop.sqlite), but options.dialect is "postgres": give a database of that dialect, or no db'],
   ])('throws a TypeError for options %o', async (options, message) => {
     // @ts-expect-error -- wrong options on purpose
     await expect(expect('SELECT 1').toBeValidSql(options)).rejects.toThrow(new TypeError(message));

@@ -25,9 +25,9 @@ describe('toReferenceExistingSchema: arguments', () => {
   });
 
   it.each([
-    [42, 'toReferenceExistingSchema: catalogOrDb must be a database path, { db }, { ddl }, a { table: columns } object or a Catalog; received a number (42)'],
-    ['', 'toReferenceExistingSchema: catalogOrDb must be a database path, { db }, { ddl }, a { table: columns } object or a Catalog; received a string ("")'],
-    [{ orders: 'id' }, 'toReferenceExistingSchema: catalogOrDb must be a database path, { db }, { ddl }, a { table: columns } object or a Catalog; catalog.orders must be a list of column names or a { column: type } object; received a string ("id")'],
+    [42, 'toReferenceExistingSchema: catalogOrDb must be a database path or postgres:// URL, { db }, { fixture }, { ddl }, a { table: columns } object or a Catalog; received a number (42)'],
+    ['', 'toReferenceExistingSchema: catalogOrDb must be a database path or postgres:// URL, { db }, { fixture }, { ddl }, a { table: columns } object or a Catalog; received a string ("")'],
+    [{ orders: 'id' }, 'toReferenceExistingSchema: catalogOrDb must be a database path or postgres:// URL, { db }, { fixture }, { ddl }, a { table: columns } object or a Catalog; catalog.orders must be a list of column names or a { column: type } object; received a string ("id")'],
   ])('throws a TypeError for catalogOrDb %o', async (catalogOrDb, message) => {
     // @ts-expect-error -- wrong catalog on purpose
     await expect(expect('SELECT 1').toReferenceExistingSchema(catalogOrDb)).rejects.toThrow(new TypeError(message));
@@ -35,7 +35,7 @@ describe('toReferenceExistingSchema: arguments', () => {
 
   it('throws a TypeError for a database file under another dialect', async () => {
     await expect(expect('SELECT 1').toReferenceExistingSchema(shopDb, { dialect: 'postgres' })).rejects.toThrow(
-      new TypeError('toReferenceExistingSchema: options.dialect must be "sqlite" (or absent) for a database file; received a string ("postgres")'),
+      new TypeError('toReferenceExistingSchema: options.dialect must be "sqlite" (or absent) for a SQLite database file; received a string ("postgres")'),
     );
   });
 

@@ -223,6 +223,7 @@ describe('afterAll: errored rows', () => {
 describe('items without gold SQL', () => {
   const unscored: LadderResult = {
     verdict: 'unscored',
+    endToEnd: undefined,
     expectedBehavior: 'answer',
     answer: { kind: 'sql', sql: 'SELECT COUNT(*) FROM t', source: 'text' },
     rungs: [

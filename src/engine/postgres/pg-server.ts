@@ -19,6 +19,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { shownUrl } from './postgres-url.js';
 import { LadderError } from '../../errors.js';
 import { findServerBinaries } from './pg-binaries.js';
 import { ADMIN_ROLE, startPrivateServer, type PrivateServer } from './private-server.js';
@@ -129,7 +130,7 @@ function rolePasswords(cacheDir: string, key: string): { owner: string; reader: 
 /** A URL's parts, and the URL without its password for messages. */
 function describeUrl(url: string): { config: pg.ClientConfig; shown: string } {
   const parsed = new URL(url);
-  const shown = `${parsed.protocol}//${parsed.username ? `${decodeURIComponent(parsed.username)}@` : ''}${parsed.host}${parsed.pathname}`;
+  const shown = shownUrl(url);
   const sslmode = parsed.searchParams.get('sslmode');
   const socketHost = parsed.searchParams.get('host');
   const config: pg.ClientConfig = {

@@ -157,8 +157,12 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
       const refused = checkPostgresQueryText(job.sql);
       if (refused !== undefined) return { ok: false, error: refused };
       // The text check above let one query through; EXPLAIN without ANALYZE does not run it.
-      const outcome = await runStatement({ ...job, maxRows: 1 }, `EXPLAIN (FORMAT JSON) ${job.sql}`, 'execute');
-      if (!outcome.ok) return { ok: false, error: outcome.error };
+      const outcome = await runStatement({ ...job, maxRows: 1 }, `${EXPLAIN_PREFIX}${job.sql}`, 'execute');
+      if (!outcome.ok) {
+        // The server's position counts the prefix; the caller's text does not have it.
+        const { position, ...error } = outcome.error;
+        return { ok: false, error: position !== undefined && position > EXPLAIN_PREFIX.length ? { ...error, position: position - EXPLAIN_PREFIX.length } : error };
+      }
       return { ok: true, result: planOf(outcome.rows[0]?.[0] ?? '[]') };
     },
     async catalog(db: string): Promise<Catalog> {
@@ -169,7 +173,9 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
         if (outcome.error.code === 'db_not_found') throw new LadderError('db_not_found', outcome.error.message);
         throw new LadderError(outcome.error.code === 'db_unavailable' ? 'db_unavailable' : 'engine_failure', `cannot read the catalog of ${db}: ${outcome.error.message}`);
       }
-      return catalogOf(outcome.rows);
+      const path = await runStatement({ ...job, maxRows: 1 }, SEARCH_PATH_QUERY, 'execute');
+      if (!path.ok) throw new LadderError('engine_failure', `cannot read the search_path of ${db}: ${path.error.message}`);
+      return catalogOf(outcome.rows, JSON.parse(path.rows[0]?.[0] ?? '[]') as string[]);
     },
     async close() {
       if (closed) return;
@@ -187,6 +193,9 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
     },
   };
 }
+
+/** What `explain` puts before the statement. */
+const EXPLAIN_PREFIX = 'EXPLAIN (FORMAT JSON) ';
 
 /** The transaction every statement runs in, then the pinned values as the server prints them. */
 function beginText(timeoutMs: number, workMemBytes: number): string {
@@ -304,11 +313,39 @@ async function learnTypes(client: pg.Client, outcome: Extract<StatementOutcome, 
 
 interface JsonPlanNode {
   readonly 'Node Type'?: string;
+  readonly Strategy?: string;
+  readonly 'Join Type'?: string;
+  readonly 'Parent Relationship'?: string;
+  readonly 'Subplan Name'?: string;
   readonly 'Relation Name'?: string;
+  readonly 'Index Name'?: string;
+  readonly 'CTE Name'?: string;
+  readonly 'Function Name'?: string;
   readonly Alias?: string;
   readonly 'Plan Rows'?: number;
   readonly 'Total Cost'?: number;
   readonly Plans?: readonly JsonPlanNode[];
+}
+
+/**
+ * A node's first line as PostgreSQL's text EXPLAIN prints it: `Seq Scan on orders o`, `Index Scan
+ * using idx_orders_date on orders o`, `Hash Left Join`, `HashAggregate`, `CTE Scan on counts`.
+ */
+function nodeDetail(node: JsonPlanNode): string {
+  let type = node['Node Type'] ?? 'Unknown';
+  if (type === 'Aggregate' && node.Strategy === 'Hashed') type = 'HashAggregate';
+  else if (type === 'Aggregate' && node.Strategy === 'Sorted') type = 'GroupAggregate';
+  else if (type === 'Aggregate' && node.Strategy === 'Mixed') type = 'MixedAggregate';
+  const join = node['Join Type'];
+  if (join !== undefined && join !== 'Inner' && /Join|Nested Loop/.test(type)) type = type === 'Nested Loop' ? `Nested Loop ${join} Join` : type.replace(/ Join$/, ` ${join} Join`);
+  const index = node['Index Name'];
+  const relation = node['Relation Name'] ?? node['CTE Name'] ?? node['Function Name'];
+  const alias = node.Alias !== undefined && node.Alias !== relation ? ` ${node.Alias}` : '';
+  if (type === 'Bitmap Index Scan') return `${type} on ${index ?? '?'}`;
+  const using = index !== undefined ? ` using ${index}` : '';
+  if (relation !== undefined) return `${type}${using} on ${relation}${alias}`;
+  if (type === 'Subquery Scan' && node.Alias !== undefined) return `${type} on ${node.Alias}`;
+  return `${type}${using}`;
 }
 
 /** `EXPLAIN (FORMAT JSON)` as plan steps (a tree by `parent`) and the relations it reads. */
@@ -318,12 +355,14 @@ function planOf(json: string): { plan: PlanStep[]; tablesRead: string[]; doubleQ
   const walk = (node: JsonPlanNode, parent: number): void => {
     const id = plan.length + 1;
     const relation = node['Relation Name'];
-    const alias = node.Alias !== undefined && node.Alias !== relation ? ` ${node.Alias}` : '';
+    const relationship = node['Parent Relationship'];
     plan.push({
       id,
       parent,
-      detail: `${node['Node Type'] ?? 'Unknown'}${relation !== undefined ? ` on ${relation}${alias}` : ''}`,
+      detail: nodeDetail(node),
       ...(relation !== undefined ? { relation } : {}),
+      ...(node['Index Name'] !== undefined ? { index: node['Index Name'] } : {}),
+      ...((relationship === 'SubPlan' || relationship === 'InitPlan') && node['Subplan Name'] !== undefined ? { subplan: node['Subplan Name'] } : {}),
       ...(node['Plan Rows'] !== undefined && node['Total Cost'] !== undefined ? { estimate: { rows: node['Plan Rows'], cost: node['Total Cost'] } } : {}),
     });
     if (relation !== undefined) tables.add(relation.toLowerCase());
@@ -334,16 +373,23 @@ function planOf(json: string): { plan: PlanStep[]; tablesRead: string[]; doubleQ
   return { plan, tablesRead: [...tables].sort(), doubleQuoteFallback: false };
 }
 
-/** Tables and views the reader may read, outside the system schemas, with their columns in order. */
+/**
+ * Tables, views and materialized views the reader may read, outside the system schemas: those in a
+ * schema it has USAGE on, with the columns it may SELECT (column privileges included), in order.
+ */
 const CATALOG_QUERY = `SELECT n.nspname AS schema, c.relname AS name, c.relkind::text AS kind, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type,
   EXISTS (SELECT FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary AND a.attnum = ANY (i.indkey)) AS pk
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
 WHERE c.relkind IN ('r', 'p', 'f', 'v', 'm') AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
-  AND has_table_privilege(c.oid, 'SELECT')
+  AND has_schema_privilege(n.oid, 'USAGE') AND has_column_privilege(c.oid, a.attnum, 'SELECT')
 ORDER BY n.nspname, c.oid, a.attnum`;
 
-function catalogOf(rows: readonly (readonly (string | null)[])[]): Catalog {
+/** The schemas an unqualified name is looked up in, in order, as the reader's session resolves them. */
+const SEARCH_PATH_QUERY = 'SELECT to_json(current_schemas(false))::text';
+
+/** The catalog rows as a {@link Catalog}, with the session's search path. */
+function catalogOf(rows: readonly (readonly (string | null)[])[], searchPath: readonly string[]): Catalog {
   const tables = new Map<string, { name: string; kind: 'table' | 'view'; schema: string; columns: { name: string; type: string; primaryKey: boolean }[] }>();
   for (const [schema, name, kind, column, type, pk] of rows) {
     const key = `${schema}\u0000${name}`;
@@ -354,5 +400,5 @@ function catalogOf(rows: readonly (readonly (string | null)[])[]): Catalog {
     }
     table.columns.push({ name: column!, type: type ?? '', primaryKey: pk === 't' });
   }
-  return { tables: [...tables.values()] as CatalogTable[] };
+  return { tables: [...tables.values()] as CatalogTable[], searchPath };
 }
