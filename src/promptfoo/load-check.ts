@@ -38,9 +38,12 @@ export interface LadderSetup {
   readonly assert?: ReadonlyArray<{ readonly type?: unknown; readonly value?: unknown; readonly config?: unknown }>;
 }
 
-/** True when an assertion's `value` names the ladder assertion (`…/assertions/ladder.js:ladder`, `package:text2sql-ladder:assertions.ladder`). */
+/**
+ * True when an assertion's `value` names the ladder assertion: by path (`file://…/assertions/ladder.js:ladder`,
+ * the sources' `ladder.ts`) or by the package's `./assertions` export (`package:text2sql-ladder/assertions:ladder`).
+ */
 export function namesLadderAssertion(value: unknown): boolean {
-  return typeof value === 'string' && (/[\\/]assertions[\\/]ladder\.(?:[cm]?[jt]s):ladder$/.test(value) || value === 'package:text2sql-ladder:assertions.ladder');
+  return typeof value === 'string' && (/[\\/]assertions[\\/]ladder\.(?:[cm]?[jt]s):ladder$/.test(value) || value === 'package:text2sql-ladder/assertions:ladder');
 }
 
 /**

@@ -34,7 +34,7 @@ describe('checkLadderOptions', () => {
     expect(() => checkLadderOptions({ ladder: { polcy: 'spider' } })).toThrow(
       new LadderError(
         'invalid_option',
-        'config.ladder.polcy is not an option (did you mean config.ladder.policy?); known options: dialect, timeoutMs, doubleQuotes, fixturesDir, cacheDir, gold_sql, db, db_path, snapshots, role, expected_behavior, policy, safety, semantic, efficiency, answer, answerInEndToEnd, gold_result_ordered',
+        'config.ladder.polcy is not an option (did you mean config.ladder.policy?); known options: dialect, timeoutMs, doubleQuotes, fixturesDir, cacheDir, postgres, gold_sql, db, db_path, snapshots, role, expected_behavior, policy, safety, semantic, efficiency, answer, answerInEndToEnd, gold_result_ordered',
       ),
     );
   });
@@ -53,7 +53,8 @@ describe('checkLadderOptions', () => {
   it.each([
     ['file:///app/node_modules/text2sql-ladder/dist/assertions/ladder.js:ladder', true],
     ['file://assertions/ladder.ts:ladder', true],
-    ['package:text2sql-ladder:assertions.ladder', true],
+    ['package:text2sql-ladder/assertions:ladder', true],
+    ['package:text2sql-ladder/assertions:execution', false],
     ['file://assertions/ladder.ts:ladderLike', false],
     ['file://assertions/execution.ts:execution', false],
     [42, false],
