@@ -48,6 +48,8 @@ import { findPackageRoot } from '../fixtures/package-root.js';
 import { loadDataset } from '../dataset/load.js';
 import { LOCATION_OPTIONS, promptfooConfigDir, readFixtureLocation, setSuiteFixtureLocation } from './fixture-location.js';
 import { checkItemDatabases, checkLadderOptions, failFastAtLoad, ladderBlockLocation, type LadderSetup } from './load-check.js';
+import { readPostgresOption } from './config.js';
+import { promptfooRuntime } from './runtime.js';
 import type { DatasetItem, TagValue } from '../dataset/load.js';
 
 /** A promptfoo assertion as written in a config. */
@@ -213,7 +215,10 @@ export async function readDatasetTests(config?: LoadTestsConfig): Promise<Prompt
     if (missing.length > 0) throw new LadderError('invalid_option', `datasets/promptfoo-tests.ts: config.ids names items not in ${config.file}: ${missing.join(', ')}`);
   }
   const chosen = items.filter((item) => wanted === undefined || wanted.has(item.id));
-  // Every database the chosen items name, as their rows will open them (builds a fixture on first use).
+  // Every database the chosen items name, as their rows will open them (builds a fixture on first
+  // use, on the ladder block's PostgreSQL server when it names one, as the rows will).
+  const postgres = ladder === undefined ? undefined : readPostgresOption(ladder);
+  if (postgres !== undefined) promptfooRuntime().usePostgres(postgres);
   await checkItemDatabases(chosen, ladderBlockLocation(ladder));
   // The ladder will run on these tests: start its engine child and parser thread while promptfoo
   // is still starting up (warm-up.ts). Loaded only then, so a loader used with other assertions
