@@ -24,7 +24,7 @@ import type { Engine } from '../engine/engine.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
-import { isLadderError } from '../errors.js';
+import { isInfrastructureError, isLadderError } from '../errors.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { spiderHardness, spiderSchemaOf, HARDNESS_LEVELS, type Hardness, type SpiderSchema } from '../benchmarks/spider/hardness.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
@@ -159,7 +159,9 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
         input.knownDbIds !== undefined && !input.knownDbIds.has(dbId)
           ? Promise.resolve(`unknown db_id ${JSON.stringify(dbId)}: not in tables.json`)
           : (input.snapshotsOf ?? ((id: string) => listSnapshots(input.dbDir, id)))(dbId).catch((error: unknown) => {
-              if (isLadderError(error)) return error.message;
+              // A db_id with no usable snapshot is the gold's problem; a server that cannot be
+              // reached is the machine's: its items are errored (in no rate), never unknown.
+              if (isLadderError(error) && !isInfrastructureError(error)) return error.message;
               throw error;
             });
       snapshotsByDb.set(dbId, found);
@@ -312,7 +314,9 @@ function internalError(input: EvaluateSpiderInput, index: number, error: unknown
       i: index,
       db_id: gold.dbId,
       exec: null,
-      error: `internal error while evaluating this item: ${truncate(errorText(error, { withName: true }), 500)}`,
+      error: isInfrastructureError(error)
+        ? `not graded, the machine failed: ${truncate(errorText(error), 500)}`
+        : `internal error while evaluating this item: ${truncate(errorText(error, { withName: true }), 500)}`,
       flags: ['internal_error'],
       goldIndex: null,
       hardness,

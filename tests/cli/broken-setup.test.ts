@@ -80,7 +80,7 @@ describe('spider: lost and errored items are an incomplete run', () => {
     expect(run.err.split('\n').filter((line) => line.startsWith('error: '))).toEqual([
       'error: incomplete run: 1 of 3 items errored (not graded, in no rate; listed above); 1 of 3 gold items have no prediction line (scored 0); the prediction file is shorter than the gold',
     ]);
-    expect(run.err).toContain('item 1 (broken): internal error while evaluating this item: LadderError: cannot open <dir>/database/broken/broken.sqlite: file is not a database\n');
+    expect(run.err).toContain('item 1 (broken): not graded, the machine failed: cannot open <dir>/database/broken/broken.sqlite: file is not a database\n');
     // The errored item is in no rate: 2 of 3 scored, execution accuracy 1 of 2.
     expect(run.out).toContain('scored 2 of 3 | correct 1 | executed 1 | prediction errors 1 | gold errors 0 | empty-gold matches 0 | undecided 0 | errored 1 |');
     expect(run.out).toMatch(/^execution +0\.500 /m);

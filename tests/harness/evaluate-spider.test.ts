@@ -35,7 +35,7 @@ describe('evaluateSpider', () => {
       [1, ['db_id_mismatch']],
       [0, []],
     ]);
-    expect(output.items[0]!.error).toBe(`internal error while evaluating this item: LadderError: cannot open ${path.join(dbDir, 'bad', 'bad.sqlite')}: file is not a database`);
+    expect(output.items[0]!.error).toBe(`not graded, the machine failed: cannot open ${path.join(dbDir, 'bad', 'bad.sqlite')}: file is not a database`);
     expect([output.summary.internalErrors, output.summary.goldErrors, output.summary.levels.all.scored]).toEqual([1, 0, 2]);
     expect(output.items[2]!.error).toBe('snapshot ok: gold [2] vs predicted [1]');
     expect(output.warnings).toEqual([]);
