@@ -24,7 +24,7 @@ import type { Engine } from '../engine/engine.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
-import { isInfrastructureError, isLadderError } from '../errors.js';
+import { INFRASTRUCTURE_CODES, isInfrastructureError, isLadderError } from '../errors.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { spiderHardness, spiderSchemaOf, HARDNESS_LEVELS, type Hardness, type SpiderSchema } from '../benchmarks/spider/hardness.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
@@ -161,7 +161,7 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
           : (input.snapshotsOf ?? ((id: string) => listSnapshots(input.dbDir, id)))(dbId).catch((error: unknown) => {
               // A db_id with no usable snapshot is the gold's problem; a server that cannot be
               // reached is the machine's: its items are errored (in no rate), never unknown.
-              if (isLadderError(error) && !isInfrastructureError(error)) return error.message;
+              if (isLadderError(error) && !INFRASTRUCTURE_CODES.has(error.code)) return error.message;
               throw error;
             });
       snapshotsByDb.set(dbId, found);
