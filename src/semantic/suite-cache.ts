@@ -34,6 +34,14 @@ export function defaultSuiteCacheDir(): string {
   return path.join(base, 'text2sql-ladder', 'suites');
 }
 
+/**
+ * The default verdict cache folder (src/semantic/verdict-cache.ts): `verdicts` beside the default
+ * suite cache folder (`$TEXT2SQL_LADDER_CACHE_DIR/verdicts`, …).
+ */
+export function defaultVerdictCacheDir(): string {
+  return path.join(path.dirname(defaultSuiteCacheDir()), 'verdicts');
+}
+
 /** sha256 (hex) of a JSON-serializable description (keys in the order given). */
 export function contentKey(description: unknown): string {
   return createHash('sha256').update(JSON.stringify(description)).digest('hex');
