@@ -149,7 +149,9 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
         if (error instanceof pg.DatabaseError && error.code === '3D000') {
           return { error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
         }
-        return { error: { code: 'db_unavailable', message: `cannot connect to database ${job.db}: ${(error as Error).message}` } };
+        // The server itself gone for good is the engine's fault; one database refusing is that database's.
+        const code = error instanceof LadderError && error.code === 'engine_failure' ? 'engine_failure' : 'db_unavailable';
+        return { error: { code, message: `cannot connect to database ${job.db}: ${(error as Error).message}` } };
       }
       try {
         return { connection, begin: (await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes))) as pg.QueryResult | pg.QueryResult[] };
@@ -245,7 +247,7 @@ async function acquire(server: PgServer, pool: ConnectionPool, db: string): Prom
     try {
       revived = await server.revive();
     } catch (failure) {
-      throw new Error(`${(error as Error).message}; the private server is gone and could not be started again: ${(failure as Error).message}`, { cause: failure });
+      throw new LadderError('engine_failure', `${(error as Error).message}; the private server is gone and could not be started again: ${(failure as Error).message}`, { cause: failure });
     }
     if (!revived) throw error;
     return pool.acquire(db);
