@@ -3,10 +3,10 @@
  * caller (the shape of the attack that took 0.2.0's parent to 1 082 MiB for 8 results of 15 000
  * rows × 2 000 characters, against a documented 512 MiB). docs/engine.md states the bound this
  * checks: what the rows keep alive is at most `poolSize` × `maxResultBytes` (the cap enforces it),
- * and the parent's resident peak, which also holds the transfer's garbage until V8 collects it,
- * stays under twice that (it is not a bound V8 is held to: the garbage's share depends on when the
- * collector runs; with 32 KiB pieces 4 results measured up to 1.46 times, with 256 KiB pieces up
- * to 1.99 times). Three shapes: ASCII text (counted at two bytes a character, held at one), text
+ * and the parent's resident peak, which also holds the transfer's working memory (V8's young
+ * generation and headroom, memory the C allocator keeps), stays under twice that (no cap bounds
+ * that share exactly; with 32 KiB pieces 4 results measured up to 1.46 times, with 256 KiB
+ * pieces up to 1.99 times). Three shapes: ASCII text (counted at two bytes a character, held at one), text
  * past U+00FF and blobs (both held at about what they count). A process of its own per case (the
  * compiled package), its peak RSS (`VmHWM`) over its baseline after every child has started.
  */
