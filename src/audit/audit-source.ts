@@ -63,6 +63,8 @@ export interface AuditSource {
   readonly loaded: number;
   /** Records that did not load (`dataset_error`). */
   readonly loadErrors: readonly AuditFinding[];
+  /** `answer` items without gold SQL (`no_gold`): loaded, not audited, graded by nothing. */
+  readonly withoutGold: readonly AuditFinding[];
   /** The item's snapshots (role-scoped where it has a role). */
   resolve(item: AuditItem): Promise<ResolvedSnapshots>;
   /** Every snapshot of a fixture or db_id, full databases (for fixture strength). */
@@ -128,6 +130,16 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
   const loadErrors = errors.map((error) =>
     createFinding({ kind: 'dataset_error', item: error.id ?? null, source: `${error.file}:${error.line}`, message: error.message }),
   );
+  const withoutGold = items
+    .filter((item) => item.expected_behavior === 'answer' && item.gold_sql.length === 0)
+    .map((item) =>
+      createFinding({
+        kind: 'no_gold',
+        item: item.id,
+        source: `${item.source.file}:${item.source.line}`,
+        message: 'no gold_sql: the item is unscored and nothing grades it (in promptfoo its row fails with "unscored: no gold SQL"); add a gold, or make it a clarify / refuse item',
+      }),
+    );
   const audited: AuditItem[] = items
     .filter((item) => item.gold_sql.length > 0)
     .map((item) => ({
@@ -160,6 +172,7 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
     items: audited,
     loaded: items.length,
     loadErrors,
+    withoutGold,
     async resolve(item) {
       if (item.dbPaths !== undefined) return { ok: true, snapshots: item.dbPaths.map((file) => fileSnapshot(file)), unknown: [] };
       let fixture;
@@ -217,6 +230,7 @@ async function readSpiderSource(input: string, goldFile: string, dbDir: string, 
     items,
     loaded: gold.length - loadErrors.length,
     loadErrors,
+    withoutGold: [],
     async resolve(item) {
       try {
         return { ok: true, snapshots: await list(item.db), unknown: [] };

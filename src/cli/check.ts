@@ -5,8 +5,9 @@
  *   echo "SELECT amont FROM orders" | text2sql-ladder check --db shop.sqlite
  *   text2sql-ladder check --db warehouse --role analyst --max-limit 1000 --json < output.txt
  *
- * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`; `--role` needs a SQLite
- * one; a `dialect: postgres` fixture runs on PostgreSQL), a `postgres://` URL (a database you
+ * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`, or an app's own, found in
+ * `--fixtures <dir>` or `$TEXT2SQL_LADDER_FIXTURES`; `--role` needs a SQLite one; a
+ * `dialect: postgres` fixture runs on PostgreSQL), a `postgres://` URL (a database you
  * loaded on your own server, read as the URL's role), or, for a dialect other than SQLite, a DDL
  * file (`.sql`) that gives the catalog. `--dialect` defaults to the database's (`postgres` for a
  * URL or a PostgreSQL fixture), else `sqlite`. On PostgreSQL the server decides L1 (its parse and
@@ -39,7 +40,8 @@ import { DATABASE_NAMES, DIALECTS, parseSql, positionAt, type Dialect } from '..
 import type { SqlNode } from '../sql/sql-tree.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
-import { checkSqliteFile } from './database-file.js';
+import { checkSqliteFile } from '../fixtures/sqlite-file.js';
+import { fixturesFolder, FIXTURES_OPTION_HELP, withFixturesHint, type FixturesFolder } from './fixtures-folder.js';
 import { parseChoice, parseList, parsePositiveInteger } from './flags.js';
 import { oneLine, truncate } from '../format.js';
 import { MAX_INPUT_BYTES_ENV, maxInputBytes, readUserTextAsync } from '../files/user-file.js';
@@ -54,6 +56,8 @@ export interface CheckCommandOptions {
   readonly postgresUrl?: string;
   /** Role whose scoped snapshot to check against (`--db` must then be a fixture name). */
   readonly role?: string;
+  /** Folder of fixture folders a fixture name in `--db` resolves in (default: `$TEXT2SQL_LADDER_FIXTURES`, else the bundled fixtures). */
+  readonly fixtures?: string;
   /** Allowed-tables policy (comma-separated on the command line). */
   readonly allowedTables?: readonly string[];
   /** LIMIT policy: largest allowed integer literal (rows). */
@@ -119,6 +123,7 @@ export function registerCheckCommand(program: Command): void {
     .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')} (default: the database's, else sqlite)`, parseChoice(DIALECTS))
     .option('--postgres-url <url>', 'the PostgreSQL server PostgreSQL fixtures are built on (default: $TEXT2SQL_LADDER_POSTGRES_URL, else a private server)')
     .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
+    .option('--fixtures <dir>', FIXTURES_OPTION_HELP)
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
     .option('--max-limit <n>', 'LIMIT policy: the outermost query needs LIMIT n with 1 <= n <= this', parsePositiveInteger)
     .option('--allowed-functions <list>', "functions L3 allows beyond the dialect's list of pure functions: comma-separated names (e.g. your UDFs)", parseList)
@@ -133,14 +138,23 @@ export function registerCheckCommand(program: Command): void {
  * Runs the checks. Resolves to the exit status: 0 all pass, 1 a failure or no SQL, 2 misuse.
  */
 export async function runCheckCommand(options: CheckCommandOptions, io: CheckCommandIo): Promise<number> {
-  // One child: the command checks one text.
-  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 }, postgres: { poolSize: 1 } });
+  // One child: the command checks one text. An app's fixtures resolve by name from --fixtures or
+  // $TEXT2SQL_LADDER_FIXTURES (a bad folder is misuse, reported below).
+  let folder: FixturesFolder | undefined;
+  let folderError: unknown;
+  try {
+    folder = fixturesFolder(options.fixtures);
+  } catch (error) {
+    folderError = error;
+  }
+  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 }, postgres: { poolSize: 1 }, ...(folder?.dir !== undefined ? { fixtures: { fixturesDir: folder.dir } } : {}) });
   // Start-up in parallel: the engine child and the parser thread boot while stdin and --db are read.
   const maybeSqlite = (options.dialect === undefined || options.dialect === 'sqlite') && !(options.db !== undefined && isPostgresUrl(options.db));
   if (maybeSqlite && io.engine === undefined) runtime.engine().warm(1);
   warmParserThread();
   try {
     // Validate the interpreted options.
+    if (folderError !== undefined) throw folderError;
     if (options.dialect !== undefined && !DIALECTS.includes(options.dialect)) throw invalidValue('--dialect', `one of ${DIALECTS.join(', ')}`, options.dialect);
     if (options.postgresUrl !== undefined) {
       if (!isPostgresUrl(options.postgresUrl)) throw invalidValue('--postgres-url', 'a postgres:// or postgresql:// URL', shownUrl(options.postgresUrl));
@@ -152,7 +166,9 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
       ...(options.allowedFunctions !== undefined ? { allowedFunctions: options.allowedFunctions } : {}),
     };
 
-    const target = await resolveTarget(options, runtime);
+    const target = await resolveTarget(options, runtime).catch((error: unknown) => {
+      throw folder === undefined ? error : withFixturesHint(error, folder);
+    });
     const input = await io.stdin();
     const answer = parseProviderOutput(input);
     if (answer.kind === 'declined') {
@@ -171,7 +187,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     if (target.kind === 'database') {
       const engine = target.engine === 'sqlite' ? (io.engine ?? runtime.engine()) : await runtime.postgresEngine();
       const catalog: Catalog = await loadCatalog(engine, target.db).catch((error: unknown) => {
-        if (error instanceof LadderError && error.code === 'engine_failure' && /cannot open /.test(error.message)) {
+        if (error instanceof LadderError && (error.code === 'db_unavailable' || error.code === 'engine_failure') && /cannot open /.test(error.message)) {
           // A file SQLite cannot open is the wrong kind of --db: misuse.
           throw new LadderError('input_invalid', `--db: ${error.message} (${DDL_HINT})`, { cause: error });
         }

@@ -12,7 +12,7 @@ import type { Snapshot } from '../fixtures/snapshot.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { POSTGRES_SCRIPT_ENDING, postgresScripts } from '../benchmarks/spider/postgres-snapshots.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
-import { checkSqliteFile } from './database-file.js';
+import { checkSqliteFile } from '../fixtures/sqlite-file.js';
 import { readUserTextAsync } from '../files/user-file.js';
 
 /**
@@ -102,10 +102,16 @@ export async function checkGoldFile(file: string, gold: readonly SpiderGoldItem[
 
 /**
  * A prediction line that names a db_id (`sql<TAB>db_id`) must name its gold item's: one that does
- * not means the two files are not aligned, and every verdict after it would be wrong.
- * @throws LadderError `input_invalid` naming both `file:line`s and the count of such lines.
+ * not means the two files are not aligned, and every verdict after it would be wrong. An empty
+ * prediction file (no line at all) for a gold with items is misuse too: scoring it would print
+ * 0.000 for a run that was lost.
+ * @throws LadderError `input_invalid` naming both `file:line`s and the count of such lines, or the empty file.
  */
 export function checkAligned(goldFile: string, predFile: string, gold: readonly SpiderGoldItem[], predictions: readonly SpiderPrediction[]): void {
+  // An empty prediction file is a lost run, not a model that answered nothing (that would be blank lines).
+  if (predictions.length === 0 && gold.length > 0) {
+    throw new LadderError('input_invalid', `--pred: ${predFile} is empty: no prediction line for the ${gold.length} gold items of ${goldFile} (a model that answered nothing has one blank line per item)`);
+  }
   const mismatched = gold.flatMap((item, index) => {
     const prediction = predictions[index];
     return item.error === undefined && prediction?.dbId !== undefined && prediction.dbId !== '' && prediction.dbId !== item.dbId ? [{ item, prediction }] : [];

@@ -98,7 +98,8 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
   if (rawDbPath !== undefined && rawDbPath !== null) {
     if (typeof rawDbPath === 'string' && rawDbPath.trim() !== '') dbPaths = [rawDbPath];
     else dbPaths = optionalNameList(record, 'db_path', problem, true, 'a SQLite file path or a non-empty list of them');
-    if (dbPaths !== undefined && record['db'] !== undefined) problem('db_path', 'give db (a fixture name) or db_path (SQLite files), not both');
+    // `db:` with no value (YAML null) is absent: it is how an item cancels `defaults: { db: … }`.
+    if (dbPaths !== undefined && record['db'] !== undefined && record['db'] !== null) problem('db_path', 'give db (a fixture name) or db_path (SQLite files), not both');
   }
   let snapshots = optionalNameList(record, 'snapshots', problem, true);
   if (dbPaths === undefined && snapshots !== undefined && (record['db'] === undefined || record['db'] === null)) {

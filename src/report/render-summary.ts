@@ -17,8 +17,31 @@ function newTable(head: string[]): Table.Table {
   return new Table({ head, style: { head: [], border: [], compact: true } });
 }
 
+/** Item ids listed in one note line (the rest are counted). */
+export const MAX_LISTED_NOTE_ITEMS = 10;
+
 /**
- * Renders the summaries as two tables (headline + rungs, then tags), separated by a blank line.
+ * The lines under the tables that name items no number grades: `answer` items without gold SQL
+ * (unscored; their promptfoo rows fail with the reason) and errored rows: one line per kind, the
+ * columns separated by `;`.
+ * @example noteLines(summaries) // ['without gold SQL (unscored, graded by nothing; their rows fail): strong: wh-057; weak: wh-057']
+ */
+export function noteLines(summaries: readonly ProviderSummary[]): string[] {
+  const list = (ids: readonly string[]): string =>
+    `${ids.slice(0, MAX_LISTED_NOTE_ITEMS).join(', ')}${ids.length > MAX_LISTED_NOTE_ITEMS ? `, … (+${ids.length - MAX_LISTED_NOTE_ITEMS} more)` : ''}`;
+  const line = (label: string, ids: (summary: ProviderSummary) => readonly string[]): string[] => {
+    const columns = summaries.filter((summary) => ids(summary).length > 0).map((summary) => `${summary.provider}: ${list(ids(summary))}`);
+    return columns.length === 0 ? [] : [`${label}: ${columns.join('; ')}`];
+  };
+  return [
+    ...line('without gold SQL (unscored, graded by nothing; their rows fail)', (summary) => summary.withoutGold),
+    ...line('errored rows (not graded, in no rate; the run exits 3)', (summary) => summary.errored.map((row) => row.id)),
+  ];
+}
+
+/**
+ * Renders the summaries as two tables (headline + rungs, then tags), separated by a blank line,
+ * then the {@link noteLines}.
  * @returns the text, without a trailing newline; `''` when there is no provider.
  */
 export function renderLadderSummary(summaries: readonly ProviderSummary[]): string {
@@ -55,8 +78,10 @@ export function renderLadderSummary(summaries: readonly ProviderSummary[]): stri
       return found ? formatRate(found.ofAll) : '—';
     });
   }
+  const notes = noteLines(summaries);
+  const withNotes = (text: string): string => (notes.length === 0 ? text : `${text}\n\n${notes.join('\n')}`);
   const tagNames = unique(summaries.flatMap((summary) => summary.tags.map((tag) => tag.tag))).sort();
-  if (tagNames.length === 0) return main.toString();
+  if (tagNames.length === 0) return withNotes(main.toString());
   const tags = newTable(['end-to-end by tag', ...providers]);
   for (const tag of tagNames) {
     tags.push([tag, ...summaries.map((s) => {
@@ -64,7 +89,7 @@ export function renderLadderSummary(summaries: readonly ProviderSummary[]): stri
       return found ? formatRate(found) : '—';
     })]);
   }
-  return `${main.toString()}\n\n${tags.toString()}`;
+  return withNotes(`${main.toString()}\n\n${tags.toString()}`);
 }
 
 function unique(values: readonly string[]): string[] {

@@ -39,8 +39,13 @@ describe.each(['eval-0.2.0.json', 'single-rung-0.2.0.json'])('%s, written by 0.2
     }
   });
 
-  it('gives the summary 0.2.0 gave', () => {
-    expect(JSON.parse(JSON.stringify(summarizeRows(data.results.results, data.results.prompts)))).toEqual(readBy020[file]!.summaries);
+  it('gives the summary 0.2.0 gave, with the items without gold and the errored rows named', () => {
+    const summaries = JSON.parse(JSON.stringify(summarizeRows(data.results.results, data.results.prompts))) as Array<Record<string, unknown>>;
+    // Both files hold wh-057 (no gold SQL, unscored) and no errored row.
+    expect(summaries.map((summary) => [summary['provider'], summary['withoutGold'], summary['errored']])).toEqual(
+      file === 'eval-0.2.0.json' ? [['strong', ['wh-057'], []], ['weak', ['wh-057'], []]] : [['weak', ['wh-057'], []]],
+    );
+    expect(summaries.map(({ withoutGold, errored, ...rest }) => rest)).toEqual(readBy020[file]!.summaries);
   });
 
   it("gives compare the run records 0.2.0's reader gave", () => {

@@ -64,7 +64,7 @@ function database(name: string, rows: string): string {
 
 /** A suite built for `gold` whose only generated database is `file` (kept for the gold as gen-90). */
 async function suiteWith(gold: string, file: string, nulls: 'allowed' | 'observed'): Promise<TestSuite> {
-  const built = await buildTestSuite({ engine, schemaDb: temp.file, golds: [gold], nulls, seed: 3, cacheDir: path.join(temp.dir, 'cache'), budget: { maxDatabases: 1 } });
+  const built = await buildTestSuite({ engine, schemaDb: temp.file, golds: [gold], nulls, seed: 3, cacheDir: path.join(temp.dir, 'cache'), budget: { maxDatabases: 1, maxSeconds: 3600 } });
   const kept = path.join(temp.dir, `gen-90-${path.basename(file)}`);
   copyFileSync(file, kept);
   return {

@@ -149,7 +149,7 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
         if (error instanceof pg.DatabaseError && error.code === '3D000') {
           return { error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
         }
-        return { error: { code: 'engine_failure', message: `engine failure: cannot connect to database ${job.db}: ${(error as Error).message}` } };
+        return { error: { code: 'db_unavailable', message: `cannot connect to database ${job.db}: ${(error as Error).message}` } };
       }
       try {
         return { connection, begin: (await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes))) as pg.QueryResult | pg.QueryResult[] };
@@ -207,7 +207,7 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
       const outcome = await runStatement({ ...job, maxRows: 1_000_000 }, CATALOG_QUERY, 'execute');
       if (!outcome.ok) {
         if (outcome.error.code === 'db_not_found') throw new LadderError('db_not_found', outcome.error.message);
-        throw new LadderError('engine_failure', `cannot read the catalog of ${db}: ${outcome.error.message}`);
+        throw new LadderError(outcome.error.code === 'db_unavailable' ? 'db_unavailable' : 'engine_failure', `cannot read the catalog of ${db}: ${outcome.error.message}`);
       }
       const path = await runStatement({ ...job, maxRows: 1 }, SEARCH_PATH_QUERY, 'execute');
       if (!path.ok) throw new LadderError('engine_failure', `cannot read the search_path of ${db}: ${path.error.message}`);

@@ -109,7 +109,7 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
       })) as CatalogOutcome;
       if (outcome.ok) return outcome.catalog;
       if (outcome.error.code === 'db_not_found') throw new LadderError('db_not_found', outcome.error.message);
-      throw new LadderError('engine_failure', `cannot read the catalog of ${file}: ${outcome.error.message}`);
+      throw new LadderError(outcome.error.code === 'db_unavailable' ? 'db_unavailable' : 'engine_failure', `cannot read the catalog of ${file}: ${outcome.error.message}`);
     },
     async close() {
       closed = true;

@@ -20,7 +20,7 @@
  * - a WAL-mode database (header bytes 18–19 = 2) is never opened in place, since even a read-only
  *   connection creates `-wal` / `-shm` beside it and writes into a live writer's `-shm`
  *   (measured); it is read from a private in-memory copy with the header switched to rollback
- *   mode, after checking that no un-checkpointed `-wal` content exists (else `query_error`
+ *   mode, after checking that no un-checkpointed `-wal` content exists (else `db_unavailable`
  *   saying so). A copy larger than half the memory cap is refused with a message that says how to
  *   convert the file. (URI `immutable=1` does not open in this better-sqlite3 build: measured.)
  *
