@@ -2,10 +2,13 @@
  * The parent's memory with results just under `maxResultBytes`, every one held at once by the
  * caller (the shape of the attack that took 0.2.0's parent to 1 082 MiB for 8 results of 15 000
  * rows × 2 000 characters, against a documented 512 MiB). docs/engine.md states the bound this
- * checks: what the rows keep alive is at most `poolSize` × `maxResultBytes`, and the parent's
- * resident peak, which also holds the transfer's garbage until V8 collects it, stays under twice
- * that. A process of its own per case (the compiled package), its peak RSS (`VmHWM`) over its
- * baseline after every child has started.
+ * checks: what the rows keep alive is at most `poolSize` × `maxResultBytes` (the cap enforces it),
+ * and the parent's resident peak, which also holds the transfer's working memory (V8's young
+ * generation and headroom, memory the C allocator keeps), stays under twice that (no cap bounds
+ * that share exactly; with 32 KiB pieces 4 results measured up to 1.46 times, with 256 KiB
+ * pieces up to 1.99 times). Three shapes: ASCII text (counted at two bytes a character, held at one), text
+ * past U+00FF and blobs (both held at about what they count). A process of its own per case (the
+ * compiled package), its peak RSS (`VmHWM`) over its baseline after every child has started.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,10 +41,12 @@ beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), 'ladder-faults-memory-'));
   writeFileSync(path.join(work, 'parent.mjs'), PARENT);
   const db = new Database(path.join(work, 'results.sqlite'));
-  // Each table's full result costs just under 64 MiB as counted (result-bytes.ts): text 16 000 ×
-  // (56 + 32 + 2 × 2 000) = 65 408 000; blobs 15 000 × (56 + 320 + 4 000) = 65 640 000.
-  db.exec("CREATE TABLE text (a TEXT); CREATE TABLE blobs (a BLOB);");
+  // Each table's full result costs just under 64 MiB as counted (result-bytes.ts): text and wide
+  // 16 000 × (56 + 32 + 2 × 2 000) = 65 408 000; blobs 15 000 × (56 + 320 + 4 000) = 65 640 000.
+  db.exec("CREATE TABLE text (a TEXT); CREATE TABLE wide (a TEXT); CREATE TABLE blobs (a BLOB);");
   db.exec("WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 16000) INSERT INTO text SELECT printf('%.1999c', 'x') || (i % 10) FROM c");
+  // 1 999 × U+0436 and a digit: V8 keeps these strings at two bytes a character.
+  db.exec("WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 16000) INSERT INTO wide SELECT replace(hex(zeroblob(1999)), '00', char(1078)) || (i % 10) FROM c");
   db.exec('WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 15000) INSERT INTO blobs SELECT randomblob(4000) FROM c');
   db.close();
 });
@@ -53,6 +58,7 @@ afterAll(() => {
 describe(`the parent with ${POOL} results just under maxResultBytes held at once`, () => {
   it.each([
     ['text', 16_000],
+    ['wide', 16_000],
     ['blobs', 15_000],
   ] as const)('%s: every result returns, and the peak stays under twice poolSize × maxResultBytes', (table, rows) => {
     const run = spawnSync(process.execPath, [path.join(work, 'parent.mjs'), path.join(work, 'results.sqlite'), table, String(POOL), String(CAP)], { encoding: 'utf8', timeout: 180_000 });
