@@ -11,6 +11,8 @@
  *   postgres, `extra_float_digits` 3, `bytea_output` hex);
  * - is sent with the extended protocol's Parse / Describe, and Bind / Execute only when the server
  *   describes rows (pg-statement.ts), with row and byte caps read batch by batch;
+ * - runs as the item's role when its database reference names one (`<database>#role=<role>`,
+ *   role-ref.ts): `SET LOCAL ROLE` in the same transaction;
  * - is always rolled back, its session advisory locks released; a statement that changed a pinned
  *   setting (`set_config`) is `not_a_query`, since its rows may print under other settings.
  * A client-side cancel at the deadline backs the server's timer; a connection that does not answer
@@ -100,7 +102,7 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
     }
     let healthy = false;
     try {
-      const begin = await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes));
+      const begin = await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes, job.role));
       const pinned = settingsOf(begin);
       const statement = new ExtendedStatement(text, { mode, maxRows: job.maxRows, maxResultBytes: resolved.maxResultBytes });
       const started = performance.now();
@@ -197,15 +199,20 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
 /** What `explain` puts before the statement. */
 const EXPLAIN_PREFIX = 'EXPLAIN (FORMAT JSON) ';
 
-/** The transaction every statement runs in, then the pinned values as the server prints them. */
-function beginText(timeoutMs: number, workMemBytes: number): string {
+/**
+ * The transaction every statement runs in, then the pinned values as the server prints them. With
+ * `role`, the transaction runs as that role (`SET LOCAL ROLE`): the reader is NOINHERIT, so only
+ * this switch gives it the role's grants and row-level security, and only until the rollback.
+ */
+function beginText(timeoutMs: number, workMemBytes: number, role?: string): string {
   const limits: readonly (readonly [string, string])[] = [
     ['statement_timeout', `'${timeoutMs}ms'`],
     ['lock_timeout', `'${timeoutMs}ms'`],
     ['work_mem', `'${Math.max(64, Math.floor(workMemBytes / 1024))}kB'`],
   ];
   const sets = [...limits, ...PINNED_SETTINGS].map(([name, value]) => `SET LOCAL ${name} = ${value}`).join('; ');
-  return `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${sets}; ${SETTINGS_QUERY}`;
+  const asRole = role === undefined ? '' : ` SET LOCAL ROLE ${pg.escapeIdentifier(role)};`;
+  return `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${sets};${asRole} ${SETTINGS_QUERY}`;
 }
 
 const WATCHED = ['statement_timeout', 'lock_timeout', 'work_mem', ...PINNED_SETTINGS.map(([name]) => name), 'transaction_read_only', 'role', 'session_authorization'];
