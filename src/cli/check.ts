@@ -5,8 +5,8 @@
  *   echo "SELECT amont FROM orders" | text2sql-ladder check --db shop.sqlite
  *   text2sql-ladder check --db warehouse --role analyst --max-limit 1000 --json < output.txt
  *
- * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`; `--role` needs a SQLite
- * one; a `dialect: postgres` fixture runs on PostgreSQL), a `postgres://` URL (a database you
+ * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`; `--role` needs a
+ * fixture, and L3 then allows only the role's tables; a `dialect: postgres` fixture runs on PostgreSQL), a `postgres://` URL (a database you
  * loaded on your own server, read as the URL's role), or, for a dialect other than SQLite, a DDL
  * file (`.sql`) that gives the catalog. `--dialect` defaults to the database's (`postgres` for a
  * URL or a PostgreSQL fixture), else `sqlite`. On PostgreSQL the server decides L1 (its parse and
@@ -115,10 +115,10 @@ export function registerCheckCommand(program: Command): void {
   const command = program.command('check');
   applyCliConventions(command)
     .description('Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin')
-    .option('--db <path>', 'a database file, a fixture name (e.g. warehouse, warehouse_pg; --role needs a SQLite fixture) or a postgres:// URL; other dialects (optional, for L2): a DDL .sql file')
+    .option('--db <path>', 'a database file, a fixture name (e.g. warehouse, warehouse_pg; --role needs a fixture) or a postgres:// URL; other dialects (optional, for L2): a DDL .sql file')
     .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')} (default: the database's, else sqlite)`, parseChoice(DIALECTS))
     .option('--postgres-url <url>', 'the PostgreSQL server PostgreSQL fixtures are built on (default: $TEXT2SQL_LADDER_POSTGRES_URL, else a private server)')
-    .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
+    .option('--role <name>', 'run as this role of the fixture (its tables, columns and rows; L3 allows only its tables unless --allowed-tables)')
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
     .option('--max-limit <n>', 'LIMIT policy: the outermost query needs LIMIT n with 1 <= n <= this', parsePositiveInteger)
     .option('--allowed-functions <list>', "functions L3 allows beyond the dialect's list of pure functions: comma-separated names (e.g. your UDFs)", parseList)
@@ -146,13 +146,15 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
       if (!isPostgresUrl(options.postgresUrl)) throw invalidValue('--postgres-url', 'a postgres:// or postgresql:// URL', shownUrl(options.postgresUrl));
       runtime.usePostgres({ url: options.postgresUrl });
     }
+    const target = await resolveTarget(options, runtime);
+    // With --role, L3's allowed tables default to the role's.
+    const allowedTables = options.allowedTables ?? (target.kind === 'database' ? target.roleTables : undefined);
     const policy = {
       ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
-      ...(options.allowedTables !== undefined ? { allowedTables: options.allowedTables } : {}),
+      ...(allowedTables !== undefined ? { allowedTables } : {}),
       ...(options.allowedFunctions !== undefined ? { allowedFunctions: options.allowedFunctions } : {}),
     };
 
-    const target = await resolveTarget(options, runtime);
     const input = await io.stdin();
     const answer = parseProviderOutput(input);
     if (answer.kind === 'declined') {
@@ -203,7 +205,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
  * skipped with `schemaSkipped`).
  */
 type Target =
-  | { kind: 'database'; engine: EngineName; db: string; shown: string; fixture?: string }
+  | { kind: 'database'; engine: EngineName; db: string; shown: string; fixture?: string; roleTables?: readonly string[] }
   | { kind: 'ddl'; db: string; catalog: Catalog }
   | { kind: 'none'; db?: string; schemaSkipped: string };
 
@@ -240,7 +242,7 @@ async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntim
   // A postgres:// URL: a database the user loaded, read as the URL's role.
   if (options.db !== undefined && isPostgresUrl(options.db)) {
     if (options.dialect !== undefined && options.dialect !== 'postgres') throw new LadderError('invalid_option', `--dialect ${options.dialect} with a postgres:// --db: the database is PostgreSQL (drop --dialect or give postgres)`);
-    if (options.role !== undefined) throw new LadderError('invalid_option', '--role needs a SQLite fixture; a postgres:// --db is read as the URL\'s own role');
+    if (options.role !== undefined) throw new LadderError('invalid_option', '--role needs --db to name a fixture (SQLite or PostgreSQL); a postgres:// --db is read as the URL\'s own role');
     const database = urlDatabase(options.db);
     if (database === undefined) throw invalidValue('--db', 'a postgres:// URL that names a database (postgres://user@host/shop)', shownUrl(options.db));
     runtime.usePostgres({ url: options.db, databases: 'existing' });
@@ -255,11 +257,12 @@ async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntim
     }
     const first = fixture.snapshots[0];
     if (!first) throw new LadderError('unknown_fixture', `fixture ${fixtureName} has no snapshots`);
-    return { kind: 'database', engine: fixture.dialect, db: first.path, shown: first.path, fixture: fixtureName };
+    const roleTables = options.role === undefined ? undefined : fixture.roles[options.role]?.tables;
+    return { kind: 'database', engine: fixture.dialect, db: first.path, shown: first.path, fixture: fixtureName, ...(roleTables !== undefined ? { roleTables } : {}) };
   }
   const dialect = options.dialect ?? 'sqlite';
   if (dialect !== 'sqlite') {
-    if (options.role !== undefined) throw new LadderError('invalid_option', `--role needs a SQLite fixture; dialect ${options.dialect} takes a DDL file in --db`);
+    if (options.role !== undefined) throw new LadderError('invalid_option', `--role needs a fixture (SQLite or PostgreSQL); dialect ${options.dialect} takes a DDL file in --db`);
     if (options.db === undefined) return { kind: 'none', schemaSkipped: 'no catalog: pass --db with a DDL file (CREATE TABLE …) to check names' };
     if (!(existsSync(options.db) && statSync(options.db).isFile())) {
       const fixtureHint = /[/\\]|\.[a-z0-9]+$/i.test(options.db) ? '' : ` (fixture names such as ${options.db} are for SQLite and PostgreSQL; dialect ${dialect} takes a DDL file)`;

@@ -13,6 +13,12 @@ export interface RoleScope {
   readonly role: string;
   /** The same snapshot, whole (a file path or a database name, as the engine takes it). */
   readonly full: DatabaseRef;
+  /**
+   * The same snapshot as a read-only reader that sees every row but is not the owner: SQLite the
+   * full file; PostgreSQL the fixture's all-rows role (a `USING (true)` policy). The
+   * `relies_on_rls` diagnostic runs a prediction here.
+   */
+  readonly everyRow: DatabaseRef;
 }
 
 const scopes = new Map<DatabaseRef, RoleScope>();
