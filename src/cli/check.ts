@@ -21,6 +21,7 @@
  * rung does not count against it), 1 when one fails (or the input holds no SQL), 2 on bad usage
  * (unknown flag, bad value, missing database, unknown fixture or role; one line, see cli-io.ts).
  */
+import { catalogAsRole } from '../engine/role-scope.js';
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
@@ -33,7 +34,7 @@ import type { RungResult } from '../rungs/rung-result.js';
 import { scoreLabelOf } from '../rungs/scores.js';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
-import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
+import { catalogFromDdl } from '../sql/catalog.js';
 import { warmParserThread } from '../sql/bounded-parse.js';
 import { crossProducts, DIALECTS_REQUIRING_JOIN_CONDITIONS } from '../sql/join-conditions.js';
 import { DATABASE_NAMES, DIALECTS, parseSql, positionAt, type Dialect } from '../sql/parse.js';
@@ -172,7 +173,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     const dialect: Dialect = target.kind === 'database' ? target.engine : (options.dialect ?? 'sqlite');
     if (target.kind === 'database') {
       const engine = target.engine === 'sqlite' ? (io.engine ?? runtime.engine()) : await runtime.postgresEngine();
-      const catalog: Catalog = await loadCatalog(engine, target.db).catch((error: unknown) => {
+      const catalog: Catalog = await catalogAsRole(engine, target.db).catch((error: unknown) => {
         if (error instanceof LadderError && error.code === 'engine_failure' && /cannot open /.test(error.message)) {
           // A file SQLite cannot open is the wrong kind of --db: misuse.
           throw new LadderError('input_invalid', `--db: ${error.message} (${DDL_HINT})`, { cause: error });

@@ -5,7 +5,8 @@
  * reads the full database's catalog beside the role's, so a name that exists but is outside the
  * role fails as `not visible to role <name>` rather than as a name that does not exist.
  */
-import type { DatabaseRef } from './engine.js';
+import { withHiddenNames } from '../sql/catalog.js';
+import type { Catalog, DatabaseRef, Engine } from './engine.js';
 
 /** A role-scoped database: the manifest role it belongs to and the full database it is cut from. */
 export interface RoleScope {
@@ -31,4 +32,16 @@ export function recordRoleScope(db: DatabaseRef, scope: RoleScope): void {
 /** The role scope of `db`, when the fixture registry handed it out as a role's snapshot. */
 export function roleScopeOf(db: DatabaseRef): RoleScope | undefined {
   return scopes.get(db);
+}
+
+/**
+ * The catalog L2 checks names against for `db`: `engine.catalog(db)`, and for a role's snapshot
+ * annotated with what the role may not see (the whole database's catalog beside it), so a hidden
+ * name fails as `not visible to role <name>`.
+ * @throws whatever `engine.catalog` throws.
+ */
+export async function catalogAsRole(engine: Pick<Engine, 'catalog'>, db: DatabaseRef): Promise<Catalog> {
+  const catalog = await engine.catalog(db);
+  const scope = roleScopeOf(db);
+  return scope === undefined ? catalog : withHiddenNames(catalog, await engine.catalog(scope.full), scope.role);
 }
