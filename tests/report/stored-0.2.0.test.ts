@@ -70,7 +70,11 @@ describe('a 0.2.0 baseline against a run graded now', () => {
         const then = metricsOf(row);
         if (JSON.stringify(now) !== JSON.stringify(then)) differences.push(`${label} ${String(test.vars['id'])}: ${JSON.stringify(then)} → ${JSON.stringify(now)}`);
       }
-      expect(differences).toEqual([]);
+      // One reason changed since 0.2.0, its verdicts the same: a table outside the item's role
+      // fails L2 as not visible to the role (it exists in the fixture), no longer as missing.
+      const then = '{"status":"fail","reason":"no such table: users at 1:37"}';
+      const now = '{"status":"fail","reason":"table users is not visible to role analyst at 1:37"}';
+      expect(differences.map((line) => line.split(' → ')).map(([before, after]) => [before!.includes(then), after!.includes(now), before!.replaceAll('no such table: users at 1:37', 'table users is not visible to role analyst at 1:37') === `weak wh-064: ${after}`])).toEqual([[true, true, true]]);
     } finally {
       process.chdir(cwd);
     }
