@@ -18,7 +18,7 @@ import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Engine } from '../engine/engine.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { errorText } from '../format.js';
-import type { SemanticDetails } from '../rungs/semantic-details.js';
+import type { SemanticDetails, SemanticRejection } from '../rungs/semantic-details.js';
 import { runLadder } from '../rungs/ladder.js';
 import { createLadderRungs } from '../rungs/ladder-rungs.js';
 import { createSemanticRung } from '../semantic/semantic-rung.js';
@@ -37,8 +37,8 @@ export interface SpiderSemanticVerdict {
   readonly status: 'pass' | 'fail' | 'unscored' | null;
   /** L5's reason (with the witness's INSERT statements on a refutation); `null` when L5 did not run. */
   readonly reason: string | null;
-  /** `suite` when the distilled suite rejected it, `search` when only the search refuted it. */
-  readonly rejectedBy: 'suite' | 'search' | null;
+  /** `snapshot` when the Spider database itself shows the difference, `suite` when the distilled suite rejected it, `search` when only the search refuted it (`SemanticDetails.rejectedBy`). */
+  readonly rejectedBy: SemanticRejection | null;
   /** Most rows in one table of the search's witness (first witness), when it refuted. */
   readonly witnessMaxRows: number | null;
   readonly details: SemanticDetails | null;
@@ -143,7 +143,7 @@ async function judgeItem(input: SpiderTestSuiteInput, verdict: SpiderItemVerdict
     const status = result.status === 'skipped' ? 'unscored' : result.status;
     const details = result.details;
     const refutedBySearch = details?.search?.verdict === 'refuted';
-    const rejectedBy = status !== 'fail' ? null : details?.suite != null && details.suite.status === 'fail' ? 'suite' : 'search';
+    const rejectedBy = status === 'fail' ? (details?.rejectedBy ?? null) : null;
     const witness = refutedBySearch ? details!.search!.witnesses[0] : undefined;
     return { ...base, ts: status === 'fail' ? 0 : 1, status, reason: result.reason, rejectedBy, witnessMaxRows: witness?.maxRowsPerTable ?? null, details };
   } catch (error) {

@@ -9,6 +9,22 @@
 import type { Verdict } from '../compare/verdict.js';
 import type { Cell, ExecutionOutcome, QueryResult, SqliteCell } from '../engine/engine.js';
 
+/**
+ * Generated databases dropped because they broke the contract of generated databases (the schema,
+ * the fixture's invariants, the NULL policy; src/semantic/database-contract.ts), by rule:
+ * `integrity`, `notNull`, `unique`, `check`, `types`, `foreignKeys`, `invariants`, `nullsObserved`.
+ * A generator bug, never evidence: such a database refutes nothing and is never shown. Rules with
+ * none are left out (`{}` when every database kept the contract).
+ */
+export type RejectedDatabaseCounts = Readonly<Partial<Record<'integrity' | 'notNull' | 'unique' | 'check' | 'types' | 'foreignKeys' | 'invariants' | 'nullsObserved', number>>>;
+
+/**
+ * Which step rejected the prediction: `snapshot` (a snapshot of the fixture already shows the
+ * difference under the item's policy: L4 would fail), `suite` (a generated database of the
+ * distilled test suite), `search` (only the counterexample search's witness).
+ */
+export type SemanticRejection = 'snapshot' | 'suite' | 'search';
+
 /** A table of a witness, with its rows (cells as the engine returns them). */
 export interface WitnessTable {
   readonly name: string;
@@ -100,6 +116,8 @@ export interface SuiteStepDetails {
   readonly failing: SuiteFailure | null;
   /** The suite's content address (its cache folder's name). */
   readonly key: string;
+  /** Databases dropped by the contract while the suite was built and while the item was judged on it. */
+  readonly rejectedDatabases: RejectedDatabaseCounts;
 }
 
 /** The search step's part of the details. */
@@ -112,10 +130,16 @@ export interface SearchStepDetails {
   /** Databases judged and the wall time of the search, ms. */
   readonly databases: number;
   readonly elapsedMs: number;
+  /** Databases (draws, shrinking edits, witnesses) dropped by the contract. */
+  readonly rejectedDatabases: RejectedDatabaseCounts;
 }
 
 /** `details` of the L5 rung. */
 export interface SemanticDetails {
+  /** The step that rejected the prediction (`null` unless the status is `fail`); the reason names the database (`refuted on snapshot jan: …`, `refuted on generated database gen-3 (…): …`, `refuted on a 2-row database: …`). */
+  readonly rejectedBy: SemanticRejection | null;
+  /** Generated databases dropped by the contract in both steps, by rule (`{ nullsObserved: 3 }`); `{}` when none. */
+  readonly rejectedDatabases: RejectedDatabaseCounts;
   /** `null` when the suite step is off. */
   readonly suite: SuiteStepDetails | null;
   /** Pairs of the item's golds that disagree on some database of the suite. */

@@ -2,12 +2,17 @@
  * The L5 semantic rung (`L5_semantic`): after L4 accepted a prediction on the fixture's snapshots,
  * ask whether it is right on databases chosen to tell it apart from the gold.
  *
+ * 0. **The snapshots** under the L4 rule, first: when one of the fixture's own snapshots already
+ *    shows the difference (L4 would fail under the same policy; `checkSemantic` may be called
+ *    without L4), the rung fails with `rejectedBy: 'snapshot'` (`refuted on snapshot jan: …`) and
+ *    nothing is generated: the user's own data is the witness.
  * 1. **Test suite** (test-suite accuracy; Zhong, Yu & Klein, "Semantic Evaluation for Text-to-SQL
  *    with Distilled Test Suites", EMNLP 2020): the item passes this step when some gold matches the
  *    prediction on every database of its distilled suite (its snapshots plus the generated
- *    databases kept for its golds) under the item's comparison policy. Golds of one item that
- *    disagree among themselves on the suite are reported (`goldAmbiguity`, issues of kind
- *    `gold_ambiguity`), never silently resolved.
+ *    databases kept for its golds). A generated database is judged as the search judges one (the
+ *    item's comparison policy and `emptyVsNullRow`, order independence, the contract of generated
+ *    databases; evaluate-on-suite.ts). Golds of one item that disagree among themselves on the
+ *    suite are reported (`goldAmbiguity`, issues of kind `gold_ambiguity`), never silently resolved.
  * 2. **Counterexample search** (when on; after a suite rejection it runs too, to add a small
  *    witness to the reason): small databases are drawn and
  *    judged until one refutes the prediction against every gold; a refutation fails the rung with
@@ -15,20 +20,26 @@
  *    prediction [2]; INSERT INTO orders …`). Finding nothing within the budget proves nothing: the
  *    reason says `not refuted within budget`, never "equivalent".
  *
+ * Every generated database — suite draws, search draws, shrinking edits, witnesses — keeps one
+ * contract (database-contract.ts: the schema, the fixture's invariants, the NULL policy) before it
+ * may refute anything; a database that breaks it is dropped and counted in
+ * `details.rejectedDatabases`. `details.rejectedBy` names the step that rejected the prediction.
+ *
  * The rung is off by default (a release-candidate check: building suites costs seconds per gold,
  * the search up to its budget per item); it runs only after a passed L4, on SQLite, and counts in
  * `end_to_end` when it is on. The suites and searchers live in a {@link SemanticService} the front
  * end shares across items. The rung's entry in the ladder (semantic-rung.ts) loads this module on
  * its first run, so a front end with L5 off never loads it.
  */
-import type { GoldResultCache } from '../compare/gold-result-cache.js';
+import { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Engine } from '../engine/engine.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { createRungResult, type RungIssue, type RungResult } from '../rungs/rung-result.js';
 import type { GoldDisagreement, SearchStepDetails, SemanticDetails, SuiteStepDetails } from '../rungs/semantic-details.js';
-import { evaluateOnSuite } from './evaluate-on-suite.js';
+import { addRejections } from './database-contract.js';
+import { evaluateAfterSnapshots, judgeOnSnapshots } from './evaluate-on-suite.js';
 import { DEFAULT_SEMANTIC_OPTIONS, type SearchSettings, type SemanticOptions } from './semantic-options.js';
 import { createSemanticService, type SemanticService } from './semantic-service.js';
 
@@ -60,8 +71,9 @@ export interface CheckSemanticInput {
 
 /**
  * Runs L5 on one prediction (the module doc gives the rule). Call it after L4 passed.
- * @returns `pass`, `fail` (suite rejection or refutation, the difference in the reason), or
- *   `unscored` (no gold runs on every database of the suite).
+ * @returns `pass`, `fail` (a snapshot, the suite or the search refutes it; the reason names the
+ *   database and `details.rejectedBy` the step), or `unscored` (no gold runs on every snapshot, or
+ *   the comparison is undecided there).
  * @throws LadderError for misuse (no gold, a missing database, a bad option); the model's SQL never
  *   throws.
  */
@@ -71,45 +83,62 @@ export async function checkSemantic(input: CheckSemanticInput): Promise<RungResu
   const service = input.service ?? createSemanticService();
   try {
     const fixture = { snapshots: input.snapshots, invariants: input.invariants ?? [] };
+    const cache = input.goldCache ?? new GoldResultCache();
+    const optional = {
+      ...(input.goldOrdered === undefined ? {} : { goldOrdered: input.goldOrdered }),
+      ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }),
+    };
+    const result = (status: 'pass' | 'fail' | 'unscored', reason: string, details: Omit<SemanticDetails, 'rejectedDatabases'>, issues: RungIssue[] = []): RungResult<SemanticDetails> =>
+      createRungResult({ rung: 'semantic', status, reason, issues, details: { ...details, rejectedDatabases: addRejections(details.suite?.rejectedDatabases ?? {}, details.search?.rejectedDatabases ?? {}) } });
+
+    // The fixture's own snapshots first: when one already shows the difference (L4 would fail),
+    // the user's data is the witness, and nothing is generated.
+    const onSnapshots = await judgeOnSnapshots({ engine: input.engine, golds: input.golds, predictedSql: input.predictedSql, suite: fixture, policy: input.policy, cache, ...optional });
+    if (onSnapshots.execution.status === 'fail') {
+      return result('fail', `refuted on ${onSnapshots.execution.reason}`, { rejectedBy: 'snapshot', suite: null, goldAmbiguity: [], search: null });
+    }
+    if (onSnapshots.execution.status !== 'pass') {
+      return result('unscored', `snapshots: ${onSnapshots.execution.reason}`, { rejectedBy: null, suite: null, goldAmbiguity: [], search: null });
+    }
+
     let suite: SuiteStepDetails | null = null;
     let goldAmbiguity: readonly GoldDisagreement[] = [];
     const issues: RungIssue[] = [];
     if (options.suite !== false) {
       const built = await service.suiteFor({ engine: input.engine, fixture, golds: input.golds, policy: input.policy, settings: options.suite });
-      const evaluation = await evaluateOnSuite({
-        engine: input.engine,
-        suite: built,
-        golds: input.golds,
-        predictedSql: input.predictedSql,
-        policy: input.policy,
-        ...(input.goldCache === undefined ? {} : { cache: input.goldCache }),
-        ...(input.goldOrdered === undefined ? {} : { goldOrdered: input.goldOrdered }),
-        ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }),
-      });
+      const evaluation = await evaluateAfterSnapshots(
+        { engine: input.engine, suite: built, golds: input.golds, predictedSql: input.predictedSql, policy: input.policy, emptyVsNullRow: options.suite.emptyVsNullRow, cache, ...optional },
+        onSnapshots,
+      );
       const generated = evaluation.databases - built.snapshots.length;
-      suite = { status: evaluation.status, reason: evaluation.reason, databases: evaluation.databases, generated, failing: evaluation.failing, key: built.key };
+      suite = {
+        status: evaluation.status,
+        reason: evaluation.reason,
+        databases: evaluation.databases,
+        generated,
+        failing: evaluation.failing,
+        key: built.key,
+        rejectedDatabases: addRejections(built.rejectedDatabases, evaluation.rejectedDatabases),
+      };
       goldAmbiguity = evaluation.goldAmbiguity;
       for (const d of goldAmbiguity) issues.push({ kind: 'gold_ambiguity', message: `golds ${d.goldA} and ${d.goldB} disagree on ${d.database}: ${d.reason}` });
-      if (evaluation.status === 'unscored') {
-        return createRungResult({ rung: 'semantic', status: 'unscored', reason: `test suite: ${evaluation.reason}`, issues, details: { suite, goldAmbiguity, search: null } });
-      }
+      if (evaluation.status === 'unscored') return result('unscored', `test suite: ${evaluation.reason}`, { rejectedBy: null, suite, goldAmbiguity, search: null }, issues);
       if (evaluation.status === 'fail') {
         // The suite's database can hold hundreds of rows: the search, when on, adds a small witness.
         const search = options.search === false ? null : await runSearch(service, input, fixture, options.search);
         const witness = search?.verdict === 'refuted' ? `; ${search.reason}` : '';
-        return createRungResult({ rung: 'semantic', status: 'fail', reason: `test suite: ${evaluation.reason}${witness}`, issues, details: { suite, goldAmbiguity, search } });
+        const rejectedBy = evaluation.failing?.generated === false ? 'snapshot' : 'suite';
+        return result('fail', `refuted on ${evaluation.reason}${witness}`, { rejectedBy, suite, goldAmbiguity, search }, issues);
       }
     }
     let search: SearchStepDetails | null = null;
     if (options.search !== false) {
       search = await runSearch(service, input, fixture, options.search);
-      if (search.verdict === 'refuted') {
-        return createRungResult({ rung: 'semantic', status: 'fail', reason: search.reason, issues, details: { suite, goldAmbiguity, search } });
-      }
+      if (search.verdict === 'refuted') return result('fail', search.reason, { rejectedBy: 'search', suite, goldAmbiguity, search }, issues);
     }
     const parts = [suite === null ? null : suite.reason, search === null ? null : search.verdict === 'not_searched' ? `search not run: ${search.reason}` : search.reason];
     const ambiguity = goldAmbiguity.length > 0 ? `; gold ambiguity: ${goldAmbiguity.length} pair${goldAmbiguity.length === 1 ? '' : 's'} of golds disagree` : '';
-    return createRungResult({ rung: 'semantic', status: 'pass', reason: `${parts.filter((p) => p !== null).join('; ') || 'no step enabled'}${ambiguity}`, issues, details: { suite, goldAmbiguity, search } });
+    return result('pass', `${parts.filter((p) => p !== null).join('; ') || 'no step enabled'}${ambiguity}`, { rejectedBy: null, suite, goldAmbiguity, search }, issues);
   } finally {
     if (own) service.close();
   }
@@ -133,6 +162,7 @@ async function runSearch(service: SemanticService, input: CheckSemanticInput, fi
     witnesses: outcome.verdict === 'refuted' ? outcome.witnesses : [],
     databases: outcome.tried.databases,
     elapsedMs: outcome.tried.elapsedMs,
+    rejectedDatabases: outcome.tried.rejectedDatabases,
   };
 }
 

@@ -1,11 +1,13 @@
 /**
- * From a distinguishing database to a reported witness: shrink it, run the golds and the
- * prediction again on the result (and its reordered copies), verify it is a database the fixture
- * could hold, and describe it (tables, `INSERT` statements, a replayable script, both results).
+ * From a distinguishing database to a reported witness: shrink it, check that the result keeps the
+ * contract of generated databases (a database the fixture could hold under the item's options),
+ * run the golds and the prediction again on it (and its reordered copies), and describe it
+ * (tables, `INSERT` statements, a replayable script, both results).
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Witness } from '../rungs/semantic-details.js';
+import { fileContractViolation, type RejectedDatabases } from './database-contract.js';
 import { dumpDatabase } from './dump-database.js';
 import { readStoredTables } from './edit-database.js';
 import type { Candidate } from './find-candidates.js';
@@ -13,12 +15,23 @@ import type { GeneratorPlan } from './generator-plan.js';
 import type { SearchContext, SearchRequest } from './search-request.js';
 import { shrinkWitness, type ShrinkResult } from './shrink-witness.js';
 import { fileChecksum } from './suite-cache.js';
-import { verifyDatabaseFile } from './verify-database.js';
 import { confirmOrderIndependent, judgeDatabase, type DatabaseJudgement, type JudgeContext } from './witness-check.js';
 import { insertStatements, witnessTables } from './witness-format.js';
 
-/** Shrinks a candidate and re-runs the queries on the result; falls back to the unshrunk database; `null` when neither refutes again. */
-export async function shrinkAndVerify(ctx: SearchContext, plan: GeneratorPlan, request: SearchRequest, golds: readonly string[], live: readonly number[], candidate: Candidate): Promise<Witness | null> {
+/**
+ * Shrinks a candidate and re-runs the queries on the result; falls back to the unshrunk database;
+ * `null` when neither refutes again. Databases dropped by the contract on the way (edits and a
+ * final witness that break it) are added to `rejected`.
+ */
+export async function shrinkAndVerify(
+  ctx: SearchContext,
+  plan: GeneratorPlan,
+  request: SearchRequest,
+  golds: readonly string[],
+  live: readonly number[],
+  candidate: Candidate,
+  rejected: (counts: RejectedDatabases) => void,
+): Promise<Witness | null> {
   const { judge, predicted } = request;
   const reordered = path.join(ctx.dir, 'reordered.sqlite');
   const targets = new Set(candidate.golds);
@@ -30,13 +43,17 @@ export async function shrinkAndVerify(ctx: SearchContext, plan: GeneratorPlan, r
   };
   const best = path.join(ctx.dir, 'best.sqlite');
   const shrink = await shrinkWitness({ plan, source: candidate.file, trialFile: path.join(ctx.dir, 'trial.sqlite'), bestFile: best, stillRefutes, maxTrials: request.budget.maxShrinkTrials, deadline: request.deadline });
-  const witness = await finalWitness(ctx, plan, judge, best, golds, live, predicted, candidate, shrink, reordered, request.keepWitnessIn);
+  rejected(shrink.rejected);
+  const witness = await finalWitness(ctx, plan, judge, best, golds, live, predicted, candidate, shrink, reordered, request.keepWitnessIn, rejected);
   if (witness !== null) return witness;
   // The unshrunk database was confirmed when it was found.
-  return finalWitness(ctx, plan, judge, candidate.file, golds, live, predicted, candidate, { ...shrink, rowsAfter: shrink.rowsBefore, accepted: 0, valuesSimplified: 0 }, reordered, request.keepWitnessIn);
+  return finalWitness(ctx, plan, judge, candidate.file, golds, live, predicted, candidate, { ...shrink, rowsAfter: shrink.rowsBefore, accepted: 0, valuesSimplified: 0 }, reordered, request.keepWitnessIn, rejected);
 }
 
-/** Runs the golds and the prediction again on a witness (and its reordered copies) and builds the report; `null` when it no longer refutes. */
+/**
+ * Checks a witness against the contract, runs the golds and the prediction again on it (and its
+ * reordered copies) and builds the report; `null` when it breaks the contract or no longer refutes.
+ */
 async function finalWitness(
   ctx: SearchContext,
   plan: GeneratorPlan,
@@ -49,14 +66,18 @@ async function finalWitness(
   shrink: ShrinkResult,
   reordered: string,
   keepIn: string | undefined,
+  rejected: (counts: RejectedDatabases) => void,
 ): Promise<Witness | null> {
+  const violation = fileContractViolation(plan.contract, file);
+  if (violation !== null) {
+    rejected({ [violation.rule]: 1 });
+    return null;
+  }
   const targets = new Set(candidate.golds);
   const judgement = await judgeDatabase(judge, file, golds, predicted, targets);
   if (!candidate.golds.every((g) => judgement.distinguished.includes(g))) return null;
   const confirmed = await confirmOrderIndependent(judge, ctx.schema, file, reordered, golds, predicted, judgement);
   if (!candidate.golds.every((g) => confirmed.includes(g))) return null;
-  const verification = verifyDatabaseFile(file, ctx.schema, ctx.invariants);
-  if (verification.integrity.join() !== 'ok' || verification.foreignKeyViolations > 0 || verification.invariantViolations.length > 0) return null;
   const stored = readStoredTables(file, ctx.schema);
   const order = new Map(plan.order.tables.map((name, i) => [name, i]));
   const tables = witnessTables([...stored].sort((a, b) => (order.get(a.name) ?? 0) - (order.get(b.name) ?? 0)));

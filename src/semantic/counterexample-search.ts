@@ -36,6 +36,7 @@ import type { Snapshot } from '../fixtures/snapshot.js';
 import { invalidValue, rejectUnknownKeys } from '../options.js';
 import type { Witness } from '../rungs/semantic-details.js';
 import { shrinkAndVerify } from './confirm-witness.js';
+import { addRejections } from './database-contract.js';
 import { findCandidates, type Tally } from './find-candidates.js';
 import { createGeneratorPlan } from './generator-plan.js';
 import { extractGoldLiterals, type GoldLiteral } from './gold-literals.js';
@@ -167,8 +168,8 @@ async function runSearch(ctx: SearchContext, input: SearchInput): Promise<Search
   const started = performance.now();
   const request = interpretRequest(input, ctx, started);
   const { judge, predicted, allGolds } = request;
-  const tally: Tally = { databases: 0, byTier: {}, generationFailures: 0, unusable: { gold_error: 0, nondeterministic: 0, ties: 0 }, noEvidence: 0, emptyVsNullRow: 0, orderDependent: 0 };
-  const tried = (): SearchStats => ({ ...tally, byTier: { ...tally.byTier }, unusable: { ...tally.unusable }, elapsedMs: Math.round(performance.now() - started) });
+  const tally: Tally = { databases: 0, byTier: {}, generationFailures: 0, unusable: { gold_error: 0, nondeterministic: 0, ties: 0 }, noEvidence: 0, emptyVsNullRow: 0, orderDependent: 0, rejectedDatabases: {} };
+  const tried = (): SearchStats => ({ ...tally, byTier: { ...tally.byTier }, unusable: { ...tally.unusable }, rejectedDatabases: { ...tally.rejectedDatabases }, elapsedMs: Math.round(performance.now() - started) });
 
   // The queries must at least prepare on the schema; golds that do not can never match, so only
   // the others need distinguishing.
@@ -208,7 +209,9 @@ async function runSearch(ctx: SearchContext, input: SearchInput): Promise<Search
   // Shrink each witness, then run everything again on it.
   const witnesses: Witness[] = [];
   for (const candidate of found.candidates) {
-    const witness = await shrinkAndVerify(ctx, plan, request, golds, live, candidate);
+    const witness = await shrinkAndVerify(ctx, plan, request, golds, live, candidate, (counts) => {
+      tally.rejectedDatabases = addRejections(tally.rejectedDatabases, counts);
+    });
     rmSync(candidate.file, { force: true });
     if (witness === null) {
       const stats = tried();

@@ -1,7 +1,7 @@
 /**
  * The repair steps shared by the generator and by edits of a generated database (shrinking a
  * counterexample): derived columns, row checks and children counts kept, orphans removed. The
- * final check of integrity, foreign keys and every invariant is verify-database.ts.
+ * final check, of the whole contract, is database-contract.ts.
  */
 import Database from 'better-sqlite3';
 import type { CheckInvariant, ChildrenInvariant, DeriveInvariant } from '../fixtures/fixture-invariant.js';
@@ -9,19 +9,8 @@ import type { GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
 import { quoteIdentifier } from '../sql/identifiers.js';
 import { describeInvariant, type BoundInvariant } from './invariants.js';
-import { findTable, type TableSchema } from './schema-reader.js';
-
-/**
- * True when the generator may leave these columns NULL: none is NOT NULL or part of the primary
- * key (SQLite lets a non-INTEGER primary key column hold NULL in a rowid table, a legacy quirk the
- * generator does not use).
- */
-export function mayBeNull(table: TableSchema, columns: readonly string[]): boolean {
-  return columns.every((c) => {
-    const column = table.columns.find((col) => col.name === c)!;
-    return !column.notNull && column.primaryKeyPosition === 0;
-  });
-}
+import { findTable } from './schema-reader.js';
+import { nullAllowed } from './database-contract.js';
 
 /** better-sqlite3 binds Uint8Array only as Buffer. */
 export function bindable(value: GenValue): unknown {
@@ -46,8 +35,9 @@ export function repairAndDerive(plan: GeneratorPlan, db: Database.Database): { o
       const t = quoteIdentifier(derive.tableName);
       const c = quoteIdentifier(derive.columnName!);
       const column = findTable(plan.schema, derive.tableName)!.columns.find((col) => col.name === derive.columnName)!;
-      // A NOT NULL column whose rule gives NULL for some row (an order without lines): drop those rows.
-      if (column.notNull) deleted += db.prepare(`DELETE FROM ${t} WHERE (${derive.sql}) IS NULL`).run().changes;
+      // A column that may not be NULL (NOT NULL, or the NULL policy) whose rule gives NULL for some
+      // row (an order without lines): drop those rows.
+      if (column.notNull || !nullAllowed(plan.contract, findTable(plan.schema, derive.tableName)!, [column.name])) deleted += db.prepare(`DELETE FROM ${t} WHERE (${derive.sql}) IS NULL`).run().changes;
       try {
         db.prepare(`UPDATE ${t} SET ${c} = (${derive.sql})`).run();
       } catch (error) {
@@ -78,7 +68,11 @@ export function repairAndDerive(plan: GeneratorPlan, db: Database.Database): { o
   return { ok: false, reason: 'repairs did not settle in 4 rounds (a check, children rule and derived column keep breaking each other)' };
 }
 
-/** Deletes rows whose NOT NULL foreign key has no parent and nulls nullable ones; repeats until none. */
+/**
+ * Deletes rows whose foreign key has no parent, or sets the key to NULL where the contract allows
+ * NULL there (the schema and the NULL policy: under `nulls: 'observed'` a column whose snapshots
+ * hold no NULL never gets one, so its orphans are deleted); repeats until none.
+ */
 export function deleteOrphans(plan: GeneratorPlan, db: Database.Database): number {
   let total = 0;
   for (;;) {
@@ -90,8 +84,7 @@ export function deleteOrphans(plan: GeneratorPlan, db: Database.Database): numbe
         const present = fk.columns.map((c) => `${t}.${quoteIdentifier(c)} IS NOT NULL`).join(' AND ');
         const match = fk.columns.map((c, i) => `${p}.${quoteIdentifier(fk.parentColumns[i]!)} = ${t}.${quoteIdentifier(c)}`).join(' AND ');
         const orphan = `${present} AND NOT EXISTS (SELECT 1 FROM ${p} WHERE ${match})`;
-        const nullable = mayBeNull(table, fk.columns);
-        if (nullable) {
+        if (nullAllowed(plan.contract, table, fk.columns)) {
           changed += db.prepare(`UPDATE ${t} SET ${fk.columns.map((c) => `${quoteIdentifier(c)} = NULL`).join(', ')} WHERE ${orphan}`).run().changes;
         } else {
           const n = db.prepare(`DELETE FROM ${t} WHERE ${orphan}`).run().changes;

@@ -19,6 +19,7 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Snapshot } from '../fixtures/snapshot.js';
+import { addRejections, type RejectedDatabases } from './database-contract.js';
 import { runAgainstGold, runGold, type DistinguishContext } from './distinguish.js';
 import { generateDatabase, type GeneratedDatabase } from './generate-database.js';
 import type { GeneratorPlan } from './generator-plan.js';
@@ -107,6 +108,8 @@ export interface DistillOutput {
   readonly draws: number;
   /** Draws the generator could not make, with the reason. */
   readonly generationFailures: readonly { readonly index: number; readonly reason: string }[];
+  /** Drawn databases dropped because they broke the contract of generated databases, by rule. */
+  readonly rejectedDatabases: RejectedDatabases;
   readonly elapsedMs: number;
 }
 
@@ -174,6 +177,7 @@ export async function distillSuites(input: DistillInput): Promise<DistillOutput>
 
   const databases = new Map<number, GeneratedDatabase>();
   const generationFailures: { index: number; reason: string }[] = [];
+  let rejectedDatabases: RejectedDatabases = {};
   const slot = path.join(input.dir, 'draw.sqlite');
   let draws = 0;
   for (let index = 0; index < input.budget.maxDatabases; index += 1) {
@@ -181,6 +185,7 @@ export async function distillSuites(input: DistillInput): Promise<DistillOutput>
     if (active.length === 0) break;
     const t0 = performance.now();
     const outcome = generateDatabase(input.plan, { rng: drawStream(input.seed, index), file: slot });
+    rejectedDatabases = addRejections(rejectedDatabases, outcome.rejected);
     const drawMs = (performance.now() - t0) / active.length;
     draws += 1;
     if (!outcome.ok) {
@@ -239,6 +244,7 @@ export async function distillSuites(input: DistillInput): Promise<DistillOutput>
     databases,
     draws,
     generationFailures,
+    rejectedDatabases,
     elapsedMs: Math.round(performance.now() - started),
   };
 }

@@ -1,9 +1,10 @@
 /**
  * Edits of a generated database, written to a new file: delete rows, change one cell, or copy
  * the rows in reverse physical order. These are the steps of a counterexample shrinker: every
- * edited database is repaired and verified exactly like a fresh draw (derived columns
- * recomputed; rows that break a check or a children count deleted; integrity, foreign keys and
- * every invariant checked), so a shrunk witness is still a database the fixture could hold.
+ * edited database is repaired and checked exactly like a fresh draw (derived columns
+ * recomputed; rows that break a check or a children count deleted; the whole contract of
+ * generated databases checked, database-contract.ts), so a shrunk witness is still a database the
+ * fixture could hold under the item's options.
  *
  * Rows are named by a {@link RowKey}: the rowid, or for a `WITHOUT ROWID` table its primary-key
  * values in key order.
@@ -21,14 +22,14 @@ import { RANDOM_FUNCTION } from './invariant-sql.js';
 import { compareValues } from './observed-values.js';
 import { createPrng, type Prng } from './prng.js';
 import { findTable, insertableColumns, type DatabaseSchema, type TableSchema } from './schema-reader.js';
-import { verifyOpenDatabase } from './verify-database.js';
+import { contractViolation } from './database-contract.js';
 
 /** A row's identity: `[rowid]`, or the primary-key values of a `WITHOUT ROWID` table. */
 export type RowKey = readonly GenValue[];
 
 /** One change to a database. */
 export type DatabaseEdit =
-  /** Delete rows; rows that reference them through a NOT NULL foreign key go with them. */
+  /** Delete rows; rows that reference them through a foreign key that may not be NULL (the schema or the NULL policy) go with them. */
   | { readonly kind: 'delete'; readonly table: string; readonly rows: readonly RowKey[] }
   /**
    * Set one cell. When the column is referenced by a foreign key, the referencing cells that held
@@ -127,14 +128,14 @@ export function editDatabase(plan: GeneratorPlan, source: string, edits: readonl
       }
     }
     const repaired = repairAndDerive(plan, db);
-    if (!repaired.ok) return { ok: false, reason: repaired.reason, attempts: 1 };
-    const problem = verifyOpenDatabase(plan, db);
-    if (problem !== null) return { ok: false, reason: problem, attempts: 1 };
-    return { ok: true, database: { ...writeDatabase(db, plan.schema, file), tier: 'edited', attempt: 0, droppedRows: repaired.deleted } };
+    if (!repaired.ok) return { ok: false, reason: repaired.reason, attempts: 1, rejected: {} };
+    const violation = contractViolation(plan.contract, db);
+    if (violation !== null) return { ok: false, reason: `${violation.rule}: ${violation.detail}`, attempts: 1, rejected: { [violation.rule]: 1 } };
+    return { ok: true, database: { ...writeDatabase(db, plan.schema, file), tier: 'edited', attempt: 0, droppedRows: repaired.deleted }, rejected: {} };
   } catch (error) {
     if (error instanceof RangeError) throw error;
-    if (isConstraintError(error)) return { ok: false, reason: `edit breaks a constraint: ${(error as Error).message}`, attempts: 1 };
-    return { ok: false, reason: `editing failed: ${(error as Error).message}`, attempts: 1 };
+    if (isConstraintError(error)) return { ok: false, reason: `edit breaks a constraint: ${(error as Error).message}`, attempts: 1, rejected: {} };
+    return { ok: false, reason: `editing failed: ${(error as Error).message}`, attempts: 1, rejected: {} };
   } finally {
     db.close();
   }
@@ -142,8 +143,8 @@ export function editDatabase(plan: GeneratorPlan, source: string, edits: readonl
 
 /**
  * Writes a copy of a generated database without some rows (the row-removal step of a
- * counterexample shrinker). Rows that referenced a deleted row through a NOT NULL foreign key are
- * deleted with it (nullable references become NULL); derived columns are recomputed, rows that
+ * counterexample shrinker). Rows that referenced a deleted row are deleted with it, or their
+ * reference becomes NULL where the contract allows NULL there; derived columns are recomputed, rows that
  * then break a check or a children count are deleted, and the result is verified like a fresh draw.
  * Rows of a `WITHOUT ROWID` table have no rowid: delete them by key with {@link editDatabase}.
  *
@@ -163,7 +164,7 @@ export function removeRows(plan: GeneratorPlan, source: string, removals: readon
   }
   const edits = removals.map((r): DatabaseEdit => ({ kind: 'delete', table: r.table, rows: r.rowids.map((id) => [id]) }));
   const outcome = editDatabase(plan, source, edits, file, rng ?? createPrng(`remove/${path.basename(file)}`));
-  return outcome.ok ? { ok: true, database: { ...outcome.database, tier: 'shrunk' } } : outcome;
+  return outcome.ok ? { ...outcome, database: { ...outcome.database, tier: 'shrunk' } } : outcome;
 }
 
 /** How {@link writeReorderedCopy} reorders each table's rows. */

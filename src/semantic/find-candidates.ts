@@ -6,6 +6,7 @@
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { addRejections, type RejectedDatabases } from './database-contract.js';
 import { generateDatabase } from './generate-database.js';
 import type { GeneratorPlan } from './generator-plan.js';
 import { createPrng } from './prng.js';
@@ -30,6 +31,7 @@ export interface Tally {
   noEvidence: number;
   emptyVsNullRow: number;
   orderDependent: number;
+  rejectedDatabases: RejectedDatabases;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function findCandidates(
     const tier = tierOfDraw(index, budget.maxDatabases);
     const file = slots[index % 2]!;
     const outcome = generateDatabase(plan, { rng: createPrng(`${request.seed}/search/${index}`), file, rows: tier.rows, maxAttempts: 2 });
+    tally.rejectedDatabases = addRejections(tally.rejectedDatabases, outcome.rejected);
     if (outcome.ok) return { file, tier: tier.name };
     tally.generationFailures += 1;
     return null;

@@ -15,6 +15,12 @@ import type { Cell } from '../engine/engine.js';
 /** One generated value (see the module table). */
 export type GenValue = null | bigint | number | string | Uint8Array;
 
+/** A non-NULL SQLite storage class, spelt as `typeof()` returns it. */
+export type StorageClass = 'integer' | 'real' | 'text' | 'blob';
+
+/** Every {@link StorageClass}, in SQLite's sort order. */
+export const STORAGE_CLASSES: readonly StorageClass[] = ['integer', 'real', 'text', 'blob'];
+
 /**
  * A key equal for values SQLite's `=` treats as equal after numeric comparison (5 and 5.0), used
  * for in-memory uniqueness and de-duplication. Text and numbers never share a key.

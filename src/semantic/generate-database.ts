@@ -7,7 +7,8 @@
  * How one database is made (an in-memory SQLite database, then `VACUUM INTO` the file):
  * 1. Create the tables and indexes exactly as the schema declares them (triggers are not copied).
  * 2. Fill tables parents first (fill-order.ts, table-filler.ts). Per row (row-generator.ts):
- *    foreign keys take a parent row's key (NULL sometimes when nullable); a `children` invariant
+ *    foreign keys take a parent row's key (NULL sometimes where the contract allows NULL; a row
+ *    whose parent table is empty is not written when it does not); a `children` invariant
  *    fills the child per parent row; a `lookup` table copies a subset of the snapshots' rows;
  *    other columns draw from their pools (value-pools.ts, draw-value.ts). A row that breaks a key
  *    in memory, a declared row `check`, or any constraint SQLite enforces on INSERT (CHECK, NOT
@@ -17,10 +18,10 @@
  * 5. Repair: rows that break a `check` that reads derived columns, parents with too few or too
  *    many `children`, and rows whose foreign key lost its parent are deleted (children of deleted
  *    rows with them), then derived columns are recomputed; at most 4 rounds (database-repair.ts).
- * 6. Create the views; verify `PRAGMA integrity_check`, `PRAGMA foreign_key_check` and every
- *    invariant's violation query (verify-database.ts); then `VACUUM INTO` the output file. A
- *    database that fails is redrawn from a fresh sub-stream (`attempt/1`, …); after `maxAttempts`
- *    the outcome says why.
+ * 6. Create the views; check the contract of generated databases (database-contract.ts: keys,
+ *    constraints, types, foreign keys, invariants, the NULL policy); then `VACUUM INTO` the output
+ *    file. A database that breaks it is dropped, counted by rule, and redrawn from a fresh
+ *    sub-stream (`attempt/1`, …); after `maxAttempts` the outcome says why.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
@@ -32,7 +33,7 @@ import { RANDOM_FUNCTION } from './invariant-sql.js';
 import type { Prng } from './prng.js';
 import { findTable } from './schema-reader.js';
 import { TableFiller, type RowRange } from './table-filler.js';
-import { verifyOpenDatabase } from './verify-database.js';
+import { contractViolation, countRejection, type ContractRule, type RejectedDatabases } from './database-contract.js';
 
 // The generator's entry points: make a plan once, then draw databases from it.
 export { createGeneratorPlan, type CreatePlanInput, type GeneratorPlan } from './generator-plan.js';
@@ -41,7 +42,7 @@ export { createGeneratorPlan, type CreatePlanInput, type GeneratorPlan } from '.
  * Version of the generation procedure. Bumped whenever a change could alter the bytes generated
  * from a seed, so that cached suites are rebuilt instead of regenerated differently.
  */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 /** Size tiers drawn when no {@link RowRange} is given: from a few rows to a few hundred. */
 export const SIZE_TIERS: readonly (readonly [RowRange & { readonly name: string }, number])[] = [
@@ -78,10 +79,14 @@ export interface GeneratedDatabase {
   readonly droppedRows: number;
 }
 
-/** The outcome of {@link generateDatabase}: a database, or why none could be made. */
+/**
+ * The outcome of {@link generateDatabase}: a database, or why none could be made. `rejected`
+ * counts the attempts dropped because they broke the contract (database-contract.ts), by rule: a
+ * generator bug, never a database anyone sees.
+ */
 export type GenerateOutcome =
-  | { readonly ok: true; readonly database: GeneratedDatabase }
-  | { readonly ok: false; readonly reason: string; readonly attempts: number };
+  | { readonly ok: true; readonly database: GeneratedDatabase; readonly rejected: RejectedDatabases }
+  | { readonly ok: false; readonly reason: string; readonly attempts: number; readonly rejected: RejectedDatabases };
 
 /**
  * Generates one database.
@@ -101,21 +106,23 @@ export function generateDatabase(plan: GeneratorPlan, options: GenerateOptions):
   }
   const maxAttempts = options.maxAttempts ?? 4;
   let reason = 'no attempt was made';
+  let rejected: RejectedDatabases = {};
   for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
     const rng = attempt === 0 ? options.rng : options.rng.fork(`attempt/${attempt}`);
     const result = drawOnce(plan, rng, options.rows, options.file);
     if (result.ok) {
       const checksum = createHash('sha256').update(readFileSync(options.file)).digest('hex');
-      return { ok: true, database: { file: options.file, checksum, rowCounts: result.rowCounts, tier: result.tier, attempt, droppedRows: result.droppedRows } };
+      return { ok: true, database: { file: options.file, checksum, rowCounts: result.rowCounts, tier: result.tier, attempt, droppedRows: result.droppedRows }, rejected };
     }
     reason = result.reason;
+    if (result.rule !== undefined) rejected = countRejection(rejected, result.rule);
   }
-  return { ok: false, reason, attempts: maxAttempts };
+  return { ok: false, reason, attempts: maxAttempts, rejected };
 }
 
 type DrawResult =
   | { readonly ok: true; readonly rowCounts: Record<string, number>; readonly tier: string; readonly droppedRows: number }
-  | { readonly ok: false; readonly reason: string };
+  | { readonly ok: false; readonly reason: string; readonly rule?: ContractRule };
 
 function drawOnce(plan: GeneratorPlan, rng: Prng, rows: RowRange | undefined, file: string): DrawResult {
   const tierRng = rng.fork('sizes');
@@ -136,8 +143,8 @@ function drawOnce(plan: GeneratorPlan, rng: Prng, rows: RowRange | undefined, fi
     const repaired = repairAndDerive(plan, db);
     if (!repaired.ok) return repaired;
     for (const view of plan.schema.views) db.exec(view.sql);
-    const problem = verifyOpenDatabase(plan, db);
-    if (problem !== null) return { ok: false, reason: problem };
+    const violation = contractViolation(plan.contract, db);
+    if (violation !== null) return { ok: false, reason: `${violation.rule}: ${violation.detail}`, rule: violation.rule };
     const rowCounts: Record<string, number> = {};
     for (const table of plan.schema.tables) {
       rowCounts[table.name] = Number(db.prepare(`SELECT COUNT(*) FROM ${quoteIdentifier(table.name)}`).pluck().get());

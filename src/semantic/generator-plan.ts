@@ -3,6 +3,7 @@
  * the snapshots' values, the fill order), read once and used by every draw (generate-database.ts)
  * and every edit of a drawn database (edit-database.ts).
  */
+import { createDatabaseContract, type DatabaseContract } from './database-contract.js';
 import { computeFillOrder, type FillOrder } from './fill-order.js';
 import type { GoldLiteral } from './gold-literals.js';
 import type { BoundInvariant } from './invariants.js';
@@ -17,6 +18,8 @@ export interface GeneratorPlan {
   readonly pools: ReadonlyMap<string, ColumnPool>;
   readonly observed: ObservedData;
   readonly order: FillOrder;
+  /** What every database drawn or edited from this plan must obey (database-contract.ts). */
+  readonly contract: DatabaseContract;
 }
 
 /** Inputs of {@link createGeneratorPlan}. */
@@ -46,6 +49,8 @@ export function createGeneratorPlan(input: CreatePlanInput): GeneratorPlan {
   const invariants = input.invariants ?? [];
   const rowTables = invariants.filter((i) => i.kind === 'lookup').map((i) => i.tableName);
   const observed = input.observed ?? readObservedValues(input.snapshots, input.schema, { rowTables });
-  const pools = buildValuePools({ schema: input.schema, observed, literals: input.literals ?? [], invariants, ...(input.nulls ? { nulls: input.nulls } : {}) });
-  return { schema: input.schema, invariants, pools, observed, order: computeFillOrder(input.schema) };
+  const nulls = input.nulls ?? 'allowed';
+  const pools = buildValuePools({ schema: input.schema, observed, literals: input.literals ?? [], invariants, nulls });
+  const contract = createDatabaseContract({ schema: input.schema, invariants, pools, nulls });
+  return { schema: input.schema, invariants, pools, observed, order: computeFillOrder(input.schema), contract };
 }

@@ -7,7 +7,7 @@
  * predicted SQL.
  */
 import Database from 'better-sqlite3';
-import { fromSafeIntegerCell, valueKey, type GenValue } from './gen-value.js';
+import { fromSafeIntegerCell, STORAGE_CLASSES, valueKey, type GenValue, type StorageClass } from './gen-value.js';
 import { quoteIdentifier } from '../sql/identifiers.js';
 import { columnKey } from './invariants.js';
 import type { DatabaseSchema } from './schema-reader.js';
@@ -22,6 +22,8 @@ export interface ObservedColumn {
   readonly nullCount: number;
   /** Rows read, over every snapshot. */
   readonly rowCount: number;
+  /** Storage classes of the non-NULL values, over every snapshot (in {@link STORAGE_CLASSES} order). */
+  readonly storageClasses: readonly StorageClass[];
 }
 
 /** What the snapshots hold, by column key (`table.column`, lower-case) and lookup-table rows. */
@@ -53,6 +55,7 @@ export function readObservedValues(files: readonly string[], schema: DatabaseSch
   const counts = new Map<string, Map<string, { value: GenValue; count: number }>>();
   const nulls = new Map<string, number>();
   const totals = new Map<string, number>();
+  const classes = new Map<string, Set<string>>();
   const rows = new Map<string, Map<string, GenValue[]>>();
   for (const file of files) {
     const db = new Database(file, { readonly: true, fileMustExist: true });
@@ -71,6 +74,9 @@ export function readObservedValues(files: readonly string[], schema: DatabaseSch
           const stats = db.prepare(`SELECT COUNT(*), COUNT(${c}) FROM ${t}`).raw(true).get() as [bigint, bigint];
           totals.set(key, (totals.get(key) ?? 0) + Number(stats[0]));
           nulls.set(key, (nulls.get(key) ?? 0) + Number(stats[0] - stats[1]));
+          const seen = classes.get(key) ?? new Set<string>();
+          for (const name of db.prepare(`SELECT DISTINCT typeof(${c}) FROM ${t} WHERE ${c} IS NOT NULL`).pluck().all() as string[]) seen.add(name);
+          classes.set(key, seen);
           const frequent = db
             .prepare(`SELECT ${c}, COUNT(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY n DESC, ${c} LIMIT ${maxValues}`)
             .raw(true)
@@ -113,7 +119,14 @@ export function readObservedValues(files: readonly string[], schema: DatabaseSch
       const key = columnKey(table.name, column.name);
       const entries = [...(counts.get(key)?.values() ?? [])].sort((a, b) => b.count - a.count || compareValues(a.value, b.value));
       const kept = entries.slice(0, maxValues);
-      columns.set(key, { values: kept.map((e) => e.value), counts: kept.map((e) => e.count), nullCount: nulls.get(key) ?? 0, rowCount: totals.get(key) ?? 0 });
+      const seen = classes.get(key);
+      columns.set(key, {
+        values: kept.map((e) => e.value),
+        counts: kept.map((e) => e.count),
+        nullCount: nulls.get(key) ?? 0,
+        rowCount: totals.get(key) ?? 0,
+        storageClasses: STORAGE_CLASSES.filter((name) => seen?.has(name) === true),
+      });
     }
   }
   return { columns, rows: new Map([...rows].map(([name, byKey]) => [name, [...byKey.values()]])) };

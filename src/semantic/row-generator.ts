@@ -6,7 +6,8 @@
 import type Database from 'better-sqlite3';
 import type { CheckInvariant } from '../fixtures/fixture-invariant.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
-import { bindable, mayBeNull } from './database-repair.js';
+import { bindable } from './database-repair.js';
+import { nullAllowed } from './database-contract.js';
 import { drawValue, freshValue, type DrawProfile } from './draw-value.js';
 import { valueKey, type GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
@@ -86,27 +87,29 @@ export class RowGenerator {
       if (fk.columns.some((c) => this.#deferredColumns.has(c))) continue;
       const parentTable = findTable(this.filler.plan.schema, fk.parentTable)!;
       const parentColumns = insertableColumns(parentTable);
-      const parents = this.filler.rows.get(parentTable.name) ?? [];
-      const nullable = mayBeNull(this.table, fk.columns);
-      // NULL by choice only where the NULL policy allows it (the columns' pools); NULL when no
-      // parent row exists wherever the schema allows it.
-      const nullByChoice = nullable && fk.columns.every((c) => this.filler.plan.pools.get(columnKey(this.table.name, c))?.nullable === true);
+      const keyOf = (row: StoredRow): GenValue[] => fk.parentColumns.map((pc) => row.values[parentColumns.indexOf(pc)] ?? null);
+      // NULL only where the contract allows it (the schema and the NULL policy): when no parent row
+      // exists and NULL is not allowed, the row is not written.
+      const nullOk = nullAllowed(this.filler.plan.contract, this.table, fk.columns);
+      const all = this.filler.rows.get(parentTable.name) ?? [];
+      const parents = nullOk ? all : all.filter((row) => keyOf(row).every((v) => v !== null));
       let parent: StoredRow | undefined;
       if (fixed !== undefined && fixed.fk === f) parent = fixed.parentRow;
-      else if (parents.length === 0 || (nullByChoice && this.rng.chance(this.profile.nullRate))) parent = undefined;
+      else if (parents.length === 0 || (nullOk && this.rng.chance(this.profile.nullRate))) parent = undefined;
       else if (this.fkSkew > 0 && this.rng.chance(this.fkSkew)) parent = parents[this.rng.int(0, Math.max(0, Math.ceil(parents.length / 3) - 1))];
       else parent = this.rng.pick(parents);
-      if (parent === undefined && !nullable) return null;
+      if (parent === undefined && !nullOk) return null;
+      const key = parent === undefined ? null : keyOf(parent);
       fk.columns.forEach((column, i) => {
         const at = this.columns.indexOf(column);
         if (at < 0 || values[at] !== undefined) return;
-        values[at] = parent === undefined ? null : parent.values[parentColumns.indexOf(fk.parentColumns[i]!)] ?? null;
+        values[at] = key === null ? null : key[i]!;
       });
     }
     for (let i = 0; i < this.columns.length; i += 1) {
       if (values[i] !== undefined) continue;
       if (this.#brokenColumns.has(this.columns[i]!.toLowerCase())) {
-        if (this.table.columns.find((c) => c.name === this.columns[i])!.notNull) return null;
+        if (!nullAllowed(this.filler.plan.contract, this.table, [this.columns[i]!])) return null;
         values[i] = null;
         continue;
       }

@@ -5,6 +5,7 @@
  */
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Witness } from '../rungs/semantic-details.js';
+import type { RejectedDatabases } from './database-contract.js';
 import type { EmptyVsNullRow } from './empty-vs-null-row.js';
 
 /** Databases tried and why some told nothing. */
@@ -23,6 +24,8 @@ export interface SearchStats {
   readonly emptyVsNullRow: number;
   /** Distinctions dropped because they did not survive another physical row order (reversed, rotated, sorted). */
   readonly orderDependent: number;
+  /** Databases (draws, shrinking edits, witnesses) dropped because they broke the contract of generated databases, by rule (database-contract.ts). */
+  readonly rejectedDatabases: RejectedDatabases;
   /** Wall time of the call, ms. */
   readonly elapsedMs: number;
 }

@@ -18,6 +18,8 @@ export interface SuiteSettings {
   readonly seed: string | number;
   /** Where generated values may be NULL: wherever the schema allows (`allowed`) or where the snapshots hold some (`observed`). */
   readonly nulls: NullPolicy;
+  /** Whether an empty result and one row of NULLs differ on a generated database ({@link EmptyVsNullRow}; the suite judges as the search does). */
+  readonly emptyVsNullRow: EmptyVsNullRow;
   /** Cache folder (default: the suite cache's default folder). */
   readonly cacheDir?: string;
 }
@@ -44,7 +46,7 @@ export interface SemanticOptions {
 
 /** Both steps on, library budgets (suite: 300 databases / 60 s / patience 100 per gold; search: 100 databases / 10 s / 150 shrinking trials per item), seed 0, NULLs wherever allowed, empty vs one NULL row judged the same. */
 export const DEFAULT_SEMANTIC_OPTIONS: SemanticOptions = Object.freeze({
-  suite: Object.freeze({ budget: {}, seed: 0, nulls: 'allowed' as NullPolicy }),
+  suite: Object.freeze({ budget: {}, seed: 0, nulls: 'allowed' as NullPolicy, emptyVsNullRow: DEFAULT_EMPTY_VS_NULL_ROW }),
   search: Object.freeze({ budget: {}, seed: 0, nulls: 'allowed' as NullPolicy, emptyVsNullRow: DEFAULT_EMPTY_VS_NULL_ROW }),
 });
 
@@ -90,7 +92,7 @@ export function readSemanticOptions(value: unknown, naming: { readonly name?: st
   const suiteBudget = step<SuiteBudget>('suite', resolveSuiteBudget, Object.keys(DEFAULT_SUITE_BUDGET).join(', '));
   const searchBudget = step<SearchBudget>('search', resolveSearchBudget, Object.keys(DEFAULT_SEARCH_BUDGET).join(', '));
   return {
-    suite: suiteBudget === false ? false : { budget: suiteBudget, seed, nulls, ...(cacheDir === undefined ? {} : { cacheDir }) },
+    suite: suiteBudget === false ? false : { budget: suiteBudget, seed, nulls, emptyVsNullRow, ...(cacheDir === undefined ? {} : { cacheDir }) },
     search: searchBudget === false ? false : { budget: searchBudget, seed, nulls, emptyVsNullRow },
   };
 }

@@ -106,7 +106,7 @@ async function loadMachinery(): Promise<Machinery> {
  * Creates an empty service (it loads nothing until its first suite or searcher).
  * @example
  * const service = createSemanticService();
- * const suite = await service.suiteFor({ engine, fixture: { snapshots, invariants: [] }, golds, policy, settings: { budget: {}, seed: 0, nulls: 'allowed' } });
+ * const suite = await service.suiteFor({ engine, fixture: { snapshots, invariants: [] }, golds, policy, settings: { budget: {}, seed: 0, nulls: 'allowed', emptyVsNullRow: 'same' } });
  * service.close();
  */
 export function createSemanticService(): SemanticService {

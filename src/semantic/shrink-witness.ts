@@ -5,7 +5,7 @@
  * Steps, each edit kept only when the edited database still refutes (the caller's check, which
  * runs the queries in the engine):
  * 1. Whole tables, children first (fill order reversed): delete every row of a table (rows that
- *    reference them through a NOT NULL foreign key go with them).
+ *    reference them through a foreign key that may not be NULL go with them).
  * 2. Rows, table by table: delete blocks of rows, halving the block size down to single rows
  *    (the ddmin scheme of Zeller & Hildebrandt, "Simplifying and Isolating Failure-Inducing
  *    Input", 2002, applied per table), until a pass removes nothing.
@@ -16,12 +16,14 @@
  *    blobs, derived columns and lookup tables are left as they are.
  * 4. Steps 1 and 2 once more when values changed: a renamed reference can leave a row unused.
  *
- * Every edit is repaired and verified like a fresh draw (edit-database.ts), so the result respects
- * the schema and the fixture's invariants. The work is bounded by a number of trials and a deadline.
+ * Every edit is repaired and checked like a fresh draw (edit-database.ts), so the result keeps the
+ * contract of generated databases (database-contract.ts): the schema, the fixture's invariants and
+ * the NULL policy. The work is bounded by a number of trials and a deadline.
  */
 import { copyFileSync, renameSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { WitnessShrink } from '../rungs/semantic-details.js';
+import { addRejections, type RejectedDatabases } from './database-contract.js';
 import { editDatabase, readStoredTables, type DatabaseEdit, type StoredTable } from './edit-database.js';
 import { valueKey, type GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
@@ -51,6 +53,8 @@ export interface ShrinkInput {
 export interface ShrinkResult extends WitnessShrink {
   /** `bestFile`, holding the smallest refuting database found. */
   readonly file: string;
+  /** Edited databases dropped because they broke the contract, by rule (database-contract.ts). */
+  readonly rejected: RejectedDatabases;
 }
 
 /** Simplest integers, reals and strings tried first. */
@@ -70,6 +74,7 @@ export async function shrinkWitness(input: ShrinkInput): Promise<ShrinkResult> {
   let accepted = 0;
   let valuesSimplified = 0;
   let stoppedBy: ShrinkResult['stoppedBy'] = 'done';
+  let rejected: RejectedDatabases = {};
   const rowsOf = (tables: readonly StoredTable[]): number => tables.reduce((n, t) => n + t.rows.length, 0);
   let tables = readStoredTables(input.bestFile, plan.schema);
   const rowsBefore = rowsOf(tables);
@@ -84,6 +89,7 @@ export async function shrinkWitness(input: ShrinkInput): Promise<ShrinkResult> {
   const attempt = async (edits: readonly DatabaseEdit[]): Promise<boolean> => {
     trials += 1;
     const outcome = editDatabase(plan, input.bestFile, edits, input.trialFile);
+    rejected = addRejections(rejected, outcome.rejected);
     if (!outcome.ok || !(await input.stillRefutes(input.trialFile))) return false;
     renameSync(input.trialFile, input.bestFile);
     accepted += 1;
@@ -164,7 +170,7 @@ export async function shrinkWitness(input: ShrinkInput): Promise<ShrinkResult> {
   }
   // A renamed reference can leave its old parent row unused: remove rows once more.
   if (valuesSimplified > 0 && stoppedBy === 'done') await removeRowSteps();
-  return { file: input.bestFile, rowsBefore, rowsAfter: rowsOf(tables), trials, accepted, valuesSimplified, stoppedBy };
+  return { file: input.bestFile, rowsBefore, rowsAfter: rowsOf(tables), trials, accepted, valuesSimplified, stoppedBy, rejected };
 }
 
 function simplifiable(pool: ColumnPool): boolean {

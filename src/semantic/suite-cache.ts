@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** Bumped when the layout of `suite.json` changes. */
-export const SUITE_FORMAT = 1;
+export const SUITE_FORMAT = 2;
 
 /**
  * The default cache folder: `$TEXT2SQL_LADDER_CACHE_DIR/suites` when that variable is set, else

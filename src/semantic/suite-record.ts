@@ -7,6 +7,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
+import type { RejectedDatabases } from './database-contract.js';
+import type { NullPolicy } from './value-pools.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { drawStream, generatedDatabaseFile } from './distill.js';
 import { generateDatabase } from './generate-database.js';
@@ -28,6 +31,8 @@ export interface SuiteRecord {
   readonly databases: readonly Omit<SuiteDatabase, 'path'>[];
   readonly draws: number;
   readonly generationFailures: readonly { readonly index: number; readonly reason: string }[];
+  readonly rejectedDatabases: RejectedDatabases;
+  readonly nulls: NullPolicy;
   readonly buildMs: number;
 }
 
@@ -42,8 +47,16 @@ export function restoreDatabases(record: SuiteRecord, folder: string, planFor: (
   return true;
 }
 
-/** The suite a record describes, its databases in `folder`. */
-export function fromRecord(record: SuiteRecord, folder: string, policy: ComparisonPolicy, snapshots: readonly Snapshot[], golds: readonly string[], fromCache: boolean): TestSuite {
+/** The suite a record describes, its databases in `folder`; `invariants` are the ones it was built with. */
+export function fromRecord(
+  record: SuiteRecord,
+  folder: string,
+  policy: ComparisonPolicy,
+  snapshots: readonly Snapshot[],
+  golds: readonly string[],
+  invariants: readonly FixtureInvariant[],
+  fromCache: boolean,
+): TestSuite {
   const bySql = new Map(record.golds.map((g) => [g.sql, g]));
   return {
     key: record.key,
@@ -58,6 +71,9 @@ export function fromRecord(record: SuiteRecord, folder: string, policy: Comparis
     databases: record.databases.map((db) => ({ ...db, path: path.join(folder, generatedDatabaseFile(db.index)) })),
     draws: record.draws,
     generationFailures: record.generationFailures,
+    rejectedDatabases: record.rejectedDatabases,
+    nulls: record.nulls,
+    invariants,
     buildMs: record.buildMs,
     fromCache,
   };

@@ -4,10 +4,13 @@
  * evaluate-on-suite.ts judges predictions on them).
  */
 import type { ComparisonPolicy } from '../compare/policy.js';
+import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { Coverage, SkippedDatabases, StopReason } from './distill.js';
 import type { EquivalentCounts, NeighbourKind } from './neighbour-types.js';
 import type { ResolvedSuiteBudget } from './suite-budget.js';
+import type { RejectedDatabases } from './database-contract.js';
+import type { NullPolicy } from './value-pools.js';
 
 /** A neighbour as stored in a suite. */
 export interface SuiteNeighbour {
@@ -75,6 +78,12 @@ export interface TestSuite {
   /** Databases drawn in all. */
   readonly draws: number;
   readonly generationFailures: readonly { readonly index: number; readonly reason: string }[];
+  /** Drawn databases dropped because they broke the contract of generated databases, by rule (database-contract.ts). */
+  readonly rejectedDatabases: RejectedDatabases;
+  /** The NULL policy the databases were drawn under (part of their contract). */
+  readonly nulls: NullPolicy;
+  /** The fixture invariants the databases keep (part of their contract). */
+  readonly invariants: readonly FixtureInvariant[];
   /** Wall time of the build, ms (of the original build when loaded from the cache). */
   readonly buildMs: number;
   readonly fromCache: boolean;

@@ -5,12 +5,13 @@
  */
 import type Database from 'better-sqlite3';
 import type { ChildrenInvariant } from '../fixtures/fixture-invariant.js';
-import { bindable, isConstraintError, mayBeNull } from './database-repair.js';
+import { nullAllowed } from './database-contract.js';
+import { bindable, isConstraintError } from './database-repair.js';
 import { drawProfile, type DrawProfile } from './draw-value.js';
 import type { GenValue } from './gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
 import { quoteIdentifier } from '../sql/identifiers.js';
-import { columnKey, type BoundInvariant } from './invariants.js';
+import type { BoundInvariant } from './invariants.js';
 import type { Prng } from './prng.js';
 import { RowGenerator, type StoredRow } from './row-generator.js';
 import { findTable, insertableColumns, type TableSchema } from './schema-reader.js';
@@ -104,20 +105,22 @@ export class TableFiller {
       const table = findTable(this.plan.schema, deferred.table)!;
       const rng = this.rng.fork(`deferred/${table.name}/${deferred.index}`);
       const parentTable = findTable(this.plan.schema, deferred.foreignKey.parentTable)!;
-      const parentRows = this.rows.get(parentTable.name) ?? [];
       const parentColumns = insertableColumns(parentTable);
-      const nullable = mayBeNull(table, deferred.foreignKey.columns);
-      const nullByChoice = nullable && deferred.foreignKey.columns.every((c) => this.plan.pools.get(columnKey(table.name, c))?.nullable === true);
+      const keyOf = (row: StoredRow): GenValue[] => deferred.foreignKey.parentColumns.map((pc) => row.values[parentColumns.indexOf(pc)] ?? null);
+      // NULL only where the contract allows it; otherwise a row left without a parent keeps the
+      // value it was drawn with, and the repair deletes it when that value is an orphan.
+      const nullOk = nullAllowed(this.plan.contract, table, deferred.foreignKey.columns);
+      const all = this.rows.get(parentTable.name) ?? [];
+      const parentRows = nullOk ? all : all.filter((row) => keyOf(row).every((v) => v !== null));
       const sets = deferred.foreignKey.columns.map((c) => `${quoteIdentifier(c)} = ?`).join(', ');
       const update = this.db.prepare(`UPDATE ${quoteIdentifier(table.name)} SET ${sets} WHERE rowid = ?`);
       for (const row of this.rows.get(table.name) ?? []) {
         let values: GenValue[];
-        if (parentRows.length === 0 || (nullByChoice && rng.chance(this.#profile.nullRate + 0.1))) {
-          if (!nullable) continue;
+        if (parentRows.length === 0 || (nullOk && rng.chance(this.#profile.nullRate + 0.1))) {
+          if (!nullOk) continue;
           values = deferred.foreignKey.columns.map(() => null);
         } else {
-          const parent = rng.pick(parentRows);
-          values = deferred.foreignKey.parentColumns.map((pc) => parent.values[parentColumns.indexOf(pc)] ?? null);
+          values = keyOf(rng.pick(parentRows));
         }
         try {
           update.run(...values.map(bindable), row.rowid);

@@ -142,7 +142,7 @@ export async function buildTestSuite(input: BuildTestSuiteInput): Promise<TestSu
   const planFor = lazy(() => createGeneratorPlan({ schema, snapshots: snapshots.map((s) => s.path), literals: executed.flatMap((g) => extractGoldLiterals(g, schema)), invariants, nulls }));
 
   const cached = readSuiteRecord<SuiteRecord>(folder, key);
-  if (cached !== undefined && restoreDatabases(cached, folder, planFor)) return fromRecord(cached, folder, policy, snapshots, golds, true);
+  if (cached !== undefined && restoreDatabases(cached, folder, planFor)) return fromRecord(cached, folder, policy, snapshots, golds, input.invariants ?? [], true);
 
   // Build.
   const catalog = await input.engine.catalog(schemaDb);
@@ -200,10 +200,12 @@ export async function buildTestSuite(input: BuildTestSuiteInput): Promise<TestSu
         .map(([index, db]) => ({ index, name: generatedName(index), checksum: db.checksum, rowCounts: db.rowCounts, tier: db.tier })),
       draws: distilled.draws,
       generationFailures: distilled.generationFailures,
+      rejectedDatabases: distilled.rejectedDatabases,
+      nulls,
       buildMs: Math.round(performance.now() - started),
     };
     const published = publishSuite(temp, folder, record);
-    return fromRecord(record, published, policy, snapshots, golds, false);
+    return fromRecord(record, published, policy, snapshots, golds, input.invariants ?? [], false);
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }

@@ -16,11 +16,12 @@
 import type { FormatInvariant, RangeInvariant, ValuesInvariant } from '../fixtures/fixture-invariant.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { constantsFor } from './constant-neighbours.js';
-import { numericValue, valueKey, type GenValue } from './gen-value.js';
+import { numericValue, valueKey, type GenValue, type StorageClass } from './gen-value.js';
 import type { GoldLiteral } from './gold-literals.js';
 import { columnDomains, columnKey, type BoundInvariant } from './invariants.js';
 import type { ObservedColumn, ObservedData } from './observed-values.js';
 import type { ColumnSchema, DatabaseSchema, TableSchema } from './schema-reader.js';
+import { allowedStorageClasses, storedClassOf } from './storage-class.js';
 import { dayNumber, dayOf, isDate, isTime, isTimestamp, kindOf, type ValueKind } from './value-kind.js';
 
 /** Where generated values of one column come from. */
@@ -28,8 +29,10 @@ export interface ColumnPool {
   readonly table: string;
   readonly column: string;
   readonly kind: ValueKind;
-  /** True when the generator may put NULL here. */
+  /** True when the generator may put NULL here: the schema allows it, a `values` invariant lists it, and under `nulls: 'observed'` the snapshots hold one. */
   readonly nullable: boolean;
+  /** Storage classes the column may hold (storage-class.ts): the snapshots', the declared type's and the kind's. */
+  readonly storageClasses: ReadonlySet<StorageClass>;
   /** Share of NULLs in the snapshots (0 when none or no rows). */
   readonly observedNullFraction: number;
   /** With a `values` invariant: the only values allowed (NULL decided by `nullable`). */
@@ -47,7 +50,7 @@ export interface ColumnPool {
   readonly days: { readonly min: number; readonly max: number };
   /** Bounds of fresh text lengths. */
   readonly textLength: { readonly min: number; readonly max: number };
-  /** True when a value satisfies the column's declared invariants. */
+  /** True when a value satisfies the column's declared invariants and is stored in one of its {@link ColumnPool.storageClasses}. */
   accepts(value: GenValue): boolean;
 }
 
@@ -84,7 +87,7 @@ export function buildValuePools(input: BuildPoolsInput): Map<string, ColumnPool>
   for (const table of input.schema.tables) {
     for (const column of table.columns) {
       const key = columnKey(table.name, column.name);
-      const observed = input.observed.columns.get(key) ?? { values: [], counts: [], nullCount: 0, rowCount: 0 };
+      const observed = input.observed.columns.get(key) ?? { values: [], counts: [], nullCount: 0, rowCount: 0, storageClasses: [] };
       pools.set(key, buildPool(table, column, observed, literalsByColumn.get(key) ?? [], domains.get(key) ?? [], input.nulls ?? 'allowed'));
     }
   }
@@ -120,8 +123,10 @@ function buildPool(
   const ranges = domains.filter((d): d is RangeInvariant => d.kind === 'range');
   const format = domains.find((d): d is FormatInvariant => d.kind === 'format');
   const kind = format?.format ?? kindOf(column, observed, ranges);
+  const storageClasses = allowedStorageClasses(column.affinity, kind, observed.storageClasses);
   const accepts = (value: GenValue): boolean => {
     if (value === null) return true;
+    if (!storageClasses.has(storedClassOf(value, column.affinity)!)) return false;
     if (valuesDomain && !valuesDomain.values.some((v) => v !== null && valueKey(toGen(v, kind)) === valueKey(value))) return false;
     for (const range of ranges) {
       const n = numericValue(value);
@@ -166,6 +171,7 @@ function buildPool(
     column: column.name,
     kind,
     nullable,
+    storageClasses,
     observedNullFraction: observed.rowCount > 0 ? observed.nullCount / observed.rowCount : 0,
     ...(fixedValues === undefined ? {} : { fixedValues, fixedWeights: fixedValues.map((v) => countOf.get(valueKey(v)) ?? 1) }),
     observed: observedValues,

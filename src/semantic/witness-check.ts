@@ -21,6 +21,7 @@ import { compareResults, type Verdict } from '../compare/compare-results.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { ExecutionOutcome, QueryResult } from '../engine/engine.js';
+import { fileContractViolation, type ContractViolation, type DatabaseContract } from './database-contract.js';
 import { runGold, type DistinguishContext } from './distinguish.js';
 import { ROW_REORDERINGS, writeReorderedCopy } from './edit-database.js';
 import { isEmptyVsNullRow, type EmptyVsNullRow } from './empty-vs-null-row.js';
@@ -138,4 +139,45 @@ export async function confirmOrderIndependent(
     });
   }
   return kept;
+}
+
+/** What a generated database showed: the contract broken (it refutes nothing), or the judgement with the golds it refutes. */
+export type GeneratedJudgement =
+  | { readonly kind: 'rejected'; readonly violation: ContractViolation }
+  | {
+      readonly kind: 'judged';
+      readonly judgement: DatabaseJudgement;
+      /** Golds the database refutes: distinguished, on every reordered copy too. */
+      readonly refuted: readonly number[];
+    };
+
+/**
+ * Judges one generated database the way both L5 steps do (the suite's kept databases and the
+ * search's witnesses): the golds and the prediction run on it under the item's policy and
+ * empty-vs-NULL-row rule ({@link judgeDatabase}); a distinction counts only when the database keeps
+ * the contract of generated databases (database-contract.ts) and the distinction survives every
+ * reordering of its rows ({@link confirmOrderIndependent}).
+ *
+ * @param ctx - engine, policy, deadline, `goldOrdered`, empty-vs-NULL-row rule.
+ * @param contract - what the database must obey (schema, invariants, NULL policy).
+ * @param db - the database file (read-only).
+ * @param scratch - a file for the reordered copies (overwritten).
+ * @param golds - the golds as they run; `only` limits the golds judged (default all).
+ * @returns `rejected` with the rule broken (checked only when some gold is distinguished), or the
+ *   judgement and the golds refuted.
+ */
+export async function judgeGeneratedDatabase(
+  ctx: JudgeContext,
+  contract: DatabaseContract,
+  db: string,
+  scratch: string,
+  golds: readonly string[],
+  predictedSql: string,
+  only?: ReadonlySet<number>,
+): Promise<GeneratedJudgement> {
+  const judgement = await judgeDatabase(ctx, db, golds, predictedSql, only);
+  if (judgement.distinguished.length === 0) return { kind: 'judged', judgement, refuted: [] };
+  const violation = fileContractViolation(contract, db);
+  if (violation !== null) return { kind: 'rejected', violation };
+  return { kind: 'judged', judgement, refuted: await confirmOrderIndependent(ctx, contract.schema, db, scratch, golds, predictedSql, judgement) };
 }

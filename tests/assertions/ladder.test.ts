@@ -142,8 +142,8 @@ describe('ladder assertion', () => {
     expect(result.namedScores).toEqual({ L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 1, L5_semantic: 0, L7_answer: 0, end_to_end: 0 });
     expect(result.pass).toBe(false);
     expect(result.reason).toMatch(/^L5_semantic fail: refuted on a \d+-row database: gold returns .*INSERT INTO /);
-    const l5 = (result.metadata?.['text2sqlLadder'] as { rungs: { rung: string; details: { search: { verdict: string; witnesses: unknown[] } } }[] }).rungs.find((r) => r.rung === 'semantic');
-    expect([l5?.details.search.verdict, l5?.details.search.witnesses.length]).toEqual(['refuted', 1]);
+    const l5 = (result.metadata?.['text2sqlLadder'] as { rungs: { rung: string; details: { rejectedBy: string; search: { verdict: string; witnesses: unknown[] } } }[] }).rungs.find((r) => r.rung === 'semantic');
+    expect([l5?.details.rejectedBy, l5?.details.search.verdict, l5?.details.search.witnesses.length]).toEqual(['search', 'refuted', 1]);
   });
 
   it('nonsense output objects are failures, not errors', async () => {

@@ -7,7 +7,8 @@ import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/s
 import { resolveFixture } from '../../src/fixtures/registry.js';
 import { createCounterexampleSearcher, searchCounterexample, type CounterexampleSearcher } from '../../src/semantic/counterexample-search.js';
 import type { RefutedOutcome, SearchOutcome } from '../../src/semantic/search-outcome.js';
-import { verifyDatabaseFile } from '../../src/semantic/verify-database.js';
+import { fileContractViolation } from '../../src/semantic/database-contract.js';
+import { createGeneratorPlan } from '../../src/semantic/generator-plan.js';
 import { resolveSearchBudget, tierOfDraw } from '../../src/semantic/search-budget.js';
 import { bindInvariants, readFixtureInvariants } from '../../src/semantic/invariants.js';
 import { readSchema } from '../../src/semantic/schema-reader.js';
@@ -189,7 +190,8 @@ describe('counterexample search on the warehouse fixture (declared invariants)',
       }),
     );
     const schema = readSchema(fixture.snapshots[0]!.path);
-    expect(verifyDatabaseFile(outcome.witness.file!, schema, bindInvariants(schema, invariants))).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
+    const contract = createGeneratorPlan({ schema, snapshots: fixture.snapshots.map((s) => s.path), invariants: bindInvariants(schema, invariants) }).contract;
+    expect(fileContractViolation(contract, outcome.witness.file!)).toBeNull();
     expect(outcome.witness.maxRowsPerTable).toBeLessThanOrEqual(3);
   });
 });

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editDatabase, readStoredTables, removeRows, writeReorderedCopy } from '../../src/semantic/edit-database.js';
 import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generator-plan.js';
-import { verifyDatabaseFile } from '../../src/semantic/verify-database.js';
+import { fileContractViolation } from '../../src/semantic/database-contract.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
@@ -46,7 +46,7 @@ describe('editDatabase (edit-database.ts, schema SCHEMA)', () => {
     ], out);
     expect(outcome.ok && outcome.database.rowCounts).toEqual({ team: 2, player: 1, tag: 0 });
     expect(rows(out, 'SELECT team_id, code FROM team ORDER BY rowid')).toEqual([[10, 'red'], [30, 'green']]);
-    expect(verifyDatabaseFile(out, schema, [])).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
+    expect(fileContractViolation(plan.contract, out)).toBeNull();
   });
 
   it('sets a key cell and carries the new value into the cells that referenced it', () => {
@@ -55,16 +55,16 @@ describe('editDatabase (edit-database.ts, schema SCHEMA)', () => {
     expect(outcome.ok).toBe(true);
     expect(rows(out, 'SELECT team_id FROM player ORDER BY player_id')).toEqual([[10], [2], [2]]);
     expect(rows(out, 'SELECT team_id, label FROM tag')).toEqual([[2, 'y'], [2, 'z'], [10, 'x']]);
-    expect(verifyDatabaseFile(out, schema, []).foreignKeyViolations).toBe(0);
+    expect(fileContractViolation(plan.contract, out)).toBeNull();
   });
 
   it('refuses an edit that breaks a UNIQUE or CHECK constraint, and names unknown tables and columns', () => {
     const out = path.join(temp.dir, 'bad.sqlite');
     expect(editDatabase(plan, temp.file, [{ kind: 'set', table: 'team', row: [1n], column: 'code', value: 'blue' }], out)).toEqual({
-      ok: false, attempts: 1, reason: 'edit breaks a constraint: UNIQUE constraint failed: team.code',
+      ok: false, attempts: 1, rejected: {}, reason: 'edit breaks a constraint: UNIQUE constraint failed: team.code',
     });
     expect(editDatabase(plan, temp.file, [{ kind: 'set', table: 'team', row: [1n], column: 'size', value: -1n }], out)).toEqual({
-      ok: false, attempts: 1, reason: 'edit breaks a constraint: CHECK constraint failed: size >= 0',
+      ok: false, attempts: 1, rejected: {}, reason: 'edit breaks a constraint: CHECK constraint failed: size >= 0',
     });
     expect(() => editDatabase(plan, temp.file, [{ kind: 'delete', table: 'nope', rows: [] }], out)).toThrow(new RangeError('editDatabase: no table nope in the schema'));
     expect(() => editDatabase(plan, temp.file, [{ kind: 'set', table: 'team', row: [1n], column: 'nope', value: 1n }], out)).toThrow(new RangeError('editDatabase: no insertable column nope in table team'));
@@ -79,7 +79,7 @@ describe('editDatabase (edit-database.ts, schema SCHEMA)', () => {
     expect(outcome.ok).toBe(true);
     expect(rows(out, 'SELECT rowid, team_id, code FROM team ORDER BY rowid')).toEqual([[1, 20, 'blue'], [2, 10, 'red'], [3, 3, 'green']]);
     expect(rows(out, 'SELECT player_id, team_id FROM player ORDER BY player_id')).toEqual([[1, 20], [2, 10], [3, 10]]);
-    expect(verifyDatabaseFile(out, schema, [])).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
+    expect(fileContractViolation(plan.contract, out)).toBeNull();
   });
 
   it('removeRows names rows by rowid, and sends WITHOUT ROWID tables to editDatabase', () => {
@@ -112,6 +112,6 @@ describe('readStoredTables and writeReorderedCopy', () => {
     const sorted = path.join(temp.dir, 'sorted.sqlite');
     writeReorderedCopy(schema, temp.file, sorted, 'descending');
     expect(rows(sorted, 'SELECT code FROM team NOT INDEXED')).toEqual([['green'], ['blue'], ['red']]);
-    expect(verifyDatabaseFile(reversed, schema, [])).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
+    expect(fileContractViolation(plan.contract, reversed)).toBeNull();
   });
 });

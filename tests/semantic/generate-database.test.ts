@@ -8,7 +8,7 @@ import { resolveFixture } from '../../src/fixtures/registry.js';
 import { generateDatabase, GENERATOR_VERSION } from '../../src/semantic/generate-database.js';
 import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generator-plan.js';
 import { removeRows } from '../../src/semantic/edit-database.js';
-import { verifyDatabaseFile } from '../../src/semantic/verify-database.js';
+import { fileContractViolation } from '../../src/semantic/database-contract.js';
 import { bindInvariants, readFixtureInvariants, type BoundInvariant } from '../../src/semantic/invariants.js';
 import { createPrng } from '../../src/semantic/prng.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
@@ -46,14 +46,13 @@ describe('generateDatabase on a schema with every constraint kind (CONSTRAINT_SC
     );
   });
 
-  it.each(Array.from({ length: 12 }, (_, i) => i))('draw %i passes integrity_check and foreign_key_check and keeps every constraint', (i) => {
+  it.each(Array.from({ length: 12 }, (_, i) => i))('draw %i keeps the contract of generated databases (integrity, keys, CHECK, types, foreign keys)', (i) => {
     const file = path.join(temp.dir, `draw-${i}.sqlite`);
     const outcome = generateDatabase(plan, { rng: createPrng(`constraints/${i}`), file, ...(i % 3 === 0 ? { rows: { min: 1, max: 3 } } : {}) });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.database.checksum).toBe(sha256(file));
-    const verification = verifyDatabaseFile(file, schema, []);
-    expect(verification).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
+    expect(fileContractViolation(plan.contract, file)).toBeNull();
     // CHECK constraints, UNIQUE keys and the trigger-free copy.
     expect(query(file, "SELECT COUNT(*) FROM emp WHERE salary NOT BETWEEN 1000 AND 9000 OR grade NOT IN ('A', 'B', 'C')")).toEqual([[0]]);
     expect(query(file, 'SELECT COUNT(*) FROM (SELECT lower(email) FROM emp GROUP BY lower(email) HAVING COUNT(*) > 1)')).toEqual([[0]]);
@@ -76,7 +75,7 @@ describe('generateDatabase on a schema with every constraint kind (CONSTRAINT_SC
     // A new SQLite (better-sqlite3 upgrade) or generator version may change the bytes: update both pins together.
     expect({ sqlite: sqliteLibraryVersion(), generator: GENERATOR_VERSION, rows: a.database.rowCounts, checksum: a.database.checksum }).toEqual({
       sqlite: '3.53.2',
-      generator: 2,
+      generator: 3,
       rows: PINNED_ROWS,
       checksum: PINNED_CHECKSUM,
     });
@@ -101,7 +100,7 @@ describe('generateDatabase on a schema with every constraint kind (CONSTRAINT_SC
     const broken = createGeneratorPlan({ schema, snapshots: [temp.file], invariants });
     const file = path.join(temp.dir, 'impossible.sqlite');
     const outcome = generateDatabase(broken, { rng: createPrng('impossible'), file, rows: { min: 2, max: 2 }, maxAttempts: 2 });
-    expect(outcome).toEqual({ ok: false, attempts: 2, reason: 'invariant values emp.hired: 2 violating rows' });
+    expect(outcome).toEqual({ ok: false, attempts: 2, reason: 'invariants: invariant values emp.hired: 2 violating rows', rejected: { invariants: 2 } });
     expect(existsSync(file)).toBe(false);
   });
 });
@@ -119,7 +118,7 @@ describe('generateDatabase on the bundled warehouse fixture with its declared in
     const file = path.join(warehouse.dir, `warehouse-${i}.sqlite`);
     const outcome = generateDatabase(warehouse.plan, { rng: createPrng(`warehouse/${i}`), file });
     expect(outcome.ok).toBe(true);
-    expect(verifyDatabaseFile(file, warehouse.schema, warehouse.invariants)).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
+    expect(fileContractViolation(warehouse.plan.contract, file)).toBeNull();
     expect(
       query(file, 'SELECT COUNT(*) FROM orders o WHERE order_total IS NOT (SELECT SUM(quantity * unit_price - COALESCE(discount, 0)) FROM order_items i WHERE i.order_id = o.order_id)'),
     ).toEqual([[0]]);
@@ -148,7 +147,7 @@ describe('removeRows (the shrinking step of a counterexample search)', () => {
     if (!outcome.ok) return;
     expect(outcome.database.rowCounts['orders']).toBe((drawn.ok ? drawn.database.rowCounts['orders']! : 0) - 1);
     expect(outcome.database.rowCounts['order_items']).toBe(before[0] - before[1]);
-    expect(verifyDatabaseFile(shrunk, whSchema, invariants)).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
+    expect(fileContractViolation(whPlan.contract, shrunk)).toBeNull();
     expect(() => removeRows(whPlan, source, [{ table: 'nope', rowids: [1n] }], shrunk)).toThrow(new RangeError('removeRows: no table nope in the schema'));
   });
 });

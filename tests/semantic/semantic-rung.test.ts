@@ -46,7 +46,7 @@ const NOT_REFUTED = 'not refuted within budget: 100 databases tried (60 tiny, 25
 describe('L5 options', () => {
   it('true means both steps with the library budgets', () => {
     expect(readSemanticOptions(true)).toBe(DEFAULT_SEMANTIC_OPTIONS);
-    expect(DEFAULT_SEMANTIC_OPTIONS).toEqual({ suite: { budget: {}, seed: 0, nulls: 'allowed' }, search: { budget: {}, seed: 0, nulls: 'allowed', emptyVsNullRow: 'same' } });
+    expect(DEFAULT_SEMANTIC_OPTIONS).toEqual({ suite: { budget: {}, seed: 0, nulls: 'allowed', emptyVsNullRow: 'same' }, search: { budget: {}, seed: 0, nulls: 'allowed', emptyVsNullRow: 'same' } });
     expect(readSemanticOptions({ suite: false, search: { maxSeconds: 2 }, seed: 'x', nulls: 'observed', emptyVsNullRow: 'different' })).toEqual({
       suite: false,
       search: { budget: { maxSeconds: 2 }, seed: 'x', nulls: 'observed', emptyVsNullRow: 'different' },
@@ -69,15 +69,16 @@ describe('checkSemantic on the shop (base snapshot: every order paid)', () => {
     const result = await checkSemantic({ predictedSql: ALL, golds: [PAID], snapshots: snapshots(), engine, policy, options: options(), service });
     expect({ status: result.status, reason: result.reason }).toEqual({
       status: 'fail',
-      reason: `test suite: generated database gen-1 (customers 6, orders 10): gold [6] vs predicted [10]; ${WITNESS}`,
+      reason: `refuted on generated database gen-1 (customers 6, orders 10): gold [6] vs predicted [10]; ${WITNESS}`,
     });
-    expect(result.details.suite).toMatchObject({ status: 'fail', databases: 2, generated: 1, failing: { database: 'gen-1', generated: true } });
+    expect(result.details.suite).toMatchObject({ status: 'fail', databases: 2, generated: 1, failing: { database: 'gen-1', generated: true }, rejectedDatabases: {} });
+    expect({ rejectedBy: result.details.rejectedBy, rejectedDatabases: result.details.rejectedDatabases }).toEqual({ rejectedBy: 'suite', rejectedDatabases: {} });
     expect(result.details.search?.witnesses[0]?.rowsPerTable).toEqual({ customers: 1, orders: 1 });
   });
 
   it('with the suite off, the search alone refutes it, the witness in the reason', async () => {
     const result = await checkSemantic({ predictedSql: ALL, golds: [PAID], snapshots: snapshots(), engine, policy, options: options({ suite: false }), service });
-    expect({ status: result.status, reason: result.reason, suite: result.details.suite }).toEqual({ status: 'fail', reason: WITNESS, suite: null });
+    expect({ status: result.status, reason: result.reason, suite: result.details.suite, rejectedBy: result.details.rejectedBy }).toEqual({ status: 'fail', reason: WITNESS, suite: null, rejectedBy: 'search' });
   });
 
   it('a commuted predicate passes both steps: matched on the suite, not refuted within budget', async () => {

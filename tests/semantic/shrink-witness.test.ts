@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generator-plan.js';
-import { verifyDatabaseFile } from '../../src/semantic/verify-database.js';
+import { fileContractViolation } from '../../src/semantic/database-contract.js';
 import { extractGoldLiterals } from '../../src/semantic/gold-literals.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
 import { shrinkWitness } from '../../src/semantic/shrink-witness.js';
@@ -51,7 +51,7 @@ describe('shrinkWitness (schema WITNESS, refuting while an open order above 10 e
     // The key renamed to 1 (with its reference), the name and city to 'a'; 30.25 keeps its side of 10.
     expect(rows(result.file, 'SELECT * FROM customers')).toEqual([[1, 'a', 'a']]);
     expect(rows(result.file, 'SELECT * FROM orders')).toEqual([[1, 1, 11, 'open']]);
-    expect(verifyDatabaseFile(result.file, schema, [])).toEqual({ integrity: ['ok'], foreignKeyViolations: 0, invariantViolations: [] });
+    expect(fileContractViolation(plan.contract, result.file)).toBeNull();
     expect(rows(temp.file, 'SELECT COUNT(*) FROM orders')).toEqual([[5]]);
   });
 

@@ -58,7 +58,17 @@ export class ConnectionPool {
   async #connect(database: string): Promise<PooledConnection> {
     this.#open += 1;
     try {
-      return { client: await connect(this.server, 'reader', database), database };
+      const connection: PooledConnection = { client: await connect(this.server, 'reader', database), database };
+      // An idle connection the server closed (its backend ended, the server stopped) leaves the pool
+      // at once, so the next statement does not start on it.
+      connection.client.once('end', () => {
+        const index = this.#idle.indexOf(connection);
+        if (index < 0) return;
+        this.#idle.splice(index, 1);
+        this.#open -= 1;
+        this.#wakeWaiter();
+      });
+      return connection;
     } catch (error) {
       this.#open -= 1;
       this.#wakeWaiter();

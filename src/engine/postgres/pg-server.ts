@@ -45,6 +45,12 @@ export interface PgServer {
   readonly start?: { readonly ms: number; readonly initialized: boolean; readonly started: boolean };
   /** Gives up the server (a private one stops when its last user goes). */
   release(): Promise<void>;
+  /**
+   * Private server only: starts it again when its postmaster is gone; `true` when it runs again
+   * (see `PrivateServer.revive`).
+   * @throws LadderError `engine_failure` when it cannot be started again.
+   */
+  revive?(): Promise<boolean>;
 }
 
 /** Connects as `role` to `database`; the caller ends the client. */
@@ -104,6 +110,7 @@ async function privateServer(options: ResolvedPostgresEngineOptions): Promise<Pg
         config,
         start: { ms: server.startMs, initialized: server.initialized, started: server.started },
         release: () => server.release(),
+        revive: () => server.revive(),
       };
     } finally {
       await admin.end();

@@ -29,7 +29,10 @@ export interface DescribedField {
   readonly dataTypeID: number;
 }
 
-/** What one statement gave: its columns and raw rows (text or NULL), or an error. */
+/**
+ * What one statement gave: its columns and raw rows (text or NULL), or an error; `connectionBroken`
+ * when the connection must not be used again (it broke, or a cancel request was sent for it).
+ */
 export type StatementOutcome =
   | { readonly ok: true; readonly fields: readonly DescribedField[]; readonly rows: readonly (readonly (string | null)[])[] }
   | { readonly ok: false; readonly error: ExecutionError; readonly connectionBroken?: boolean };
@@ -156,7 +159,7 @@ export class ExtendedStatement {
       this.#finish();
       return;
     }
-    this.#failure = { ok: false, error: { code: 'engine_failure', message: `engine failure: the connection to the server broke (${error.message})` }, connectionBroken: true };
+    this.#failure = { ok: false, error: { code: 'engine_failure', message: `engine failure: the connection to the server broke (${error.message}); replaced` }, connectionBroken: true };
     this.#finish();
   }
 

@@ -67,7 +67,24 @@ export interface PostgresEngine extends Engine {
  * await engine.close();
  */
 export function createPostgresEngine(options?: PostgresEngineOptions): PostgresEngine {
+  return buildEngine(options, true);
+}
+
+/**
+ * A PostgreSQL engine without the text check (step 1 of the boundary): every text goes to the
+ * server as it is, so the red-team slice can show what the database alone stops — the extended
+ * protocol, the read-only transaction, the role and the server's limits. Not part of the package's
+ * API; nothing in the ladder creates one.
+ * @param options - see {@link PostgresEngineOptions}.
+ * @throws LadderError `invalid_option` as {@link createPostgresEngine}.
+ */
+export function createPostgresEngineWithoutTextCheck(options?: PostgresEngineOptions): PostgresEngine {
+  return buildEngine(options, false);
+}
+
+function buildEngine(options: PostgresEngineOptions | undefined, textCheck: boolean): PostgresEngine {
   const resolved = resolvePostgresEngineOptions(options);
+  const check = textCheck ? checkPostgresQueryText : (): undefined => undefined;
   let closed = false;
   let serving: Promise<{ server: PgServer; pool: ConnectionPool }> | undefined;
   const typeInfo = new Map<number, TypeInfo>();
@@ -91,18 +108,11 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
    */
   async function runStatement(job: ResolvedPostgresRequest, text: string, mode: 'prepare' | 'execute', timing: { ms: number } = { ms: 0 }): Promise<StatementOutcome> {
     const { server, pool } = await ready();
-    let connection: PooledConnection;
-    try {
-      connection = await pool.acquire(job.db);
-    } catch (error) {
-      if (error instanceof pg.DatabaseError && error.code === '3D000') {
-        return { ok: false, error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
-      }
-      return { ok: false, error: { code: 'engine_failure', message: `engine failure: cannot connect to database ${job.db}: ${(error as Error).message}` } };
-    }
+    const opened = await begun(server, pool, job);
+    if ('error' in opened) return { ok: false, error: opened.error };
+    const { connection, begin } = opened;
     let healthy = false;
     try {
-      const begin = await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes, job.role));
       const pinned = settingsOf(begin);
       const statement = new ExtendedStatement(text, { mode, maxRows: job.maxRows, maxResultBytes: resolved.maxResultBytes });
       const started = performance.now();
@@ -127,6 +137,32 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
     }
   }
 
+  /**
+   * A connection with the statement's transaction begun. An idle connection that broke before its
+   * BEGIN (its backend ended, the server restarted) is closed and a fresh one taken, once: nothing
+   * of the statement was sent yet.
+   */
+  async function begun(server: PgServer, pool: ConnectionPool, job: ResolvedPostgresRequest): Promise<{ connection: PooledConnection; begin: pg.QueryResult | pg.QueryResult[] } | { error: ExecutionError }> {
+    for (let attempt = 1; ; attempt += 1) {
+      let connection: PooledConnection;
+      try {
+        connection = await acquire(server, pool, job.db);
+      } catch (error) {
+        if (error instanceof pg.DatabaseError && error.code === '3D000') {
+          return { error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
+        }
+        return { error: { code: 'engine_failure', message: `engine failure: cannot connect to database ${job.db}: ${(error as Error).message}` } };
+      }
+      try {
+        return { connection, begin: (await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes, job.role))) as pg.QueryResult | pg.QueryResult[] };
+      } catch (error) {
+        pool.release(connection, false);
+        if (error instanceof pg.DatabaseError) return { error: postgresError(error) };
+        if (attempt === 2) return { error: { code: 'engine_failure', message: `engine failure: the connection to the server broke (${(error as Error).message}); replaced` } };
+      }
+    }
+  }
+
   function toQueryOutcome(outcome: StatementOutcome, sql: string, elapsedMs: number): ExecutionOutcome {
     if (!outcome.ok) return { ok: false, error: outcome.error };
     const decoders = outcome.fields.map((field) => decoderFor(field.dataTypeID, typeInfo));
@@ -137,7 +173,7 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
   async function execute(request: unknown, mode: 'prepare' | 'execute'): Promise<ExecutionOutcome> {
     ensureOpen();
     const job = resolvePostgresRequest(request, resolved);
-    const refused = checkPostgresQueryText(job.sql);
+    const refused = check(job.sql);
     if (refused !== undefined) return { ok: false, error: refused };
     const timing = { ms: 0 };
     const outcome = await runStatement(job, job.sql, mode, timing);
@@ -156,7 +192,7 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
     async explain(request): Promise<ExplainOutcome> {
       ensureOpen();
       const job = resolvePostgresRequest(request, resolved);
-      const refused = checkPostgresQueryText(job.sql);
+      const refused = check(job.sql);
       if (refused !== undefined) return { ok: false, error: refused };
       // The text check above let one query through; EXPLAIN without ANALYZE does not run it.
       const outcome = await runStatement({ ...job, maxRows: 1 }, `${EXPLAIN_PREFIX}${job.sql}`, 'execute');
@@ -196,15 +232,42 @@ export function createPostgresEngine(options?: PostgresEngineOptions): PostgresE
   };
 }
 
+/**
+ * A connection to `db`; when none can be made and the private server's postmaster is gone (killed
+ * mid-run), the server is started again once and the connection tried again.
+ * @throws the connection's error, or LadderError `engine_failure` naming why the server could not
+ *   be started again.
+ */
+async function acquire(server: PgServer, pool: ConnectionPool, db: string): Promise<PooledConnection> {
+  try {
+    return await pool.acquire(db);
+  } catch (error) {
+    if (server.revive === undefined || error instanceof pg.DatabaseError) throw error;
+    let revived: boolean;
+    try {
+      revived = await server.revive();
+    } catch (failure) {
+      throw new Error(`${(error as Error).message}; the private server is gone and could not be started again: ${(failure as Error).message}`, { cause: failure });
+    }
+    if (!revived) throw error;
+    return pool.acquire(db);
+  }
+}
+
 /** What `explain` puts before the statement. */
 const EXPLAIN_PREFIX = 'EXPLAIN (FORMAT JSON) ';
 
 /**
- * The transaction every statement runs in, then the pinned values as the server prints them. With
- * `role`, the transaction runs as that role (`SET LOCAL ROLE`): the reader is NOINHERIT, so only
- * this switch gives it the role's grants and row-level security, and only until the rollback.
+ * The transaction every statement runs in (`BEGIN … READ ONLY` and the `SET LOCAL` limits and
+ * pinned settings), then a query of the watched settings' values as the server prints them.
+ * Exported for the red-team slice, which runs statements in the same transaction without the
+ * engine's other lines.
+ * @param timeoutMs - the deadline: `statement_timeout` and `lock_timeout`, ms.
+ * @param workMemBytes - `work_mem`, bytes (at least 64 kB).
+ * @param role - a server role to run as (`SET LOCAL ROLE`): the reader is NOINHERIT, so only this
+ *   switch gives it the role's grants and row-level security, and only until the rollback.
  */
-function beginText(timeoutMs: number, workMemBytes: number, role?: string): string {
+export function beginText(timeoutMs: number, workMemBytes: number, role?: string): string {
   const limits: readonly (readonly [string, string])[] = [
     ['statement_timeout', `'${timeoutMs}ms'`],
     ['lock_timeout', `'${timeoutMs}ms'`],
@@ -234,6 +297,11 @@ function changedSetting(before: readonly string[], after: readonly string[]): st
  * Runs the statement with a client-side deadline: at `timeoutMs` a cancel request (the server's
  * `statement_timeout` normally fires at the same moment); {@link CANCEL_GRACE_MS} later the
  * connection is terminated. Either way the outcome is `timeout`.
+ *
+ * Once a cancel request is sent, the connection is never used again (`connectionBroken`): the
+ * request travels on a connection of its own and the server acts on it whenever it arrives, so a
+ * late one would cancel whatever that backend runs next — the rollback, or the next item's
+ * statement. Closing the connection rolls the transaction back and releases its locks.
  */
 async function withDeadline(server: PgServer, connection: PooledConnection, statement: ExtendedStatement, timeoutMs: number): Promise<StatementOutcome> {
   const client = connection.client as pg.Client & { processID?: number; secretKey?: number; connection: { stream: { destroy(): void } } };
@@ -241,8 +309,10 @@ async function withDeadline(server: PgServer, connection: PooledConnection, stat
   let cancelTimer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;
   let terminated = false;
+  let cancelSent = false;
   const killed = new Promise<StatementOutcome>((resolve) => {
     cancelTimer = setTimeout(() => {
+      cancelSent = true;
       void cancelBackend(server, client);
       killTimer = setTimeout(() => {
         terminated = true;
@@ -256,8 +326,10 @@ async function withDeadline(server: PgServer, connection: PooledConnection, stat
     void client.query(statement as unknown as pg.QueryConfig);
     const outcome = await Promise.race([statement.outcome, killed]);
     if (terminated) return { ok: false, error: timeout('the connection did not answer the cancel and was terminated'), connectionBroken: true };
-    if (!outcome.ok && outcome.error.code === 'timeout') return { ok: false, error: timeout('the server cancelled the statement') };
-    return outcome;
+    if (!outcome.ok && outcome.error.code === 'timeout') return { ok: false, error: timeout('the server cancelled the statement'), ...(cancelSent ? { connectionBroken: true } : {}) };
+    if (!cancelSent) return outcome;
+    // The deadline passed before the statement ended: its result came too late, its own error stands.
+    return outcome.ok ? { ok: false, error: timeout('the statement ended after it'), connectionBroken: true } : { ...outcome, connectionBroken: true };
   } finally {
     clearTimeout(cancelTimer);
     clearTimeout(killTimer);

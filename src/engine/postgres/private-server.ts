@@ -11,6 +11,8 @@
  * - A running server with no live lease was left by a run that was killed (SIGKILL runs no exit
  *   handler): it is stopped, and a fresh one started. A `postmaster.pid` whose process is gone,
  *   or is no PostgreSQL process, is removed before the start.
+ * - A server killed mid-run is started again by `revive()` (the engine calls it when it cannot
+ *   connect and the postmaster is gone), on the same socket, the lease kept.
  * - `release()` (the engine's `close`) removes the lease; the last lease out stops the server
  *   (fast shutdown, then immediate, then SIGKILL). A process that exits without `close` removes its
  *   lease and signals the server the same way from its `exit` handler.
@@ -69,6 +71,16 @@ export interface PrivateServer {
   readonly initialized: boolean;
   /** Removes this process's lease; the last one out stops the server. Idempotent. */
   release(): Promise<void>;
+  /**
+   * Starts the server again when its postmaster is gone (killed mid-run), under the folder's lock,
+   * on the same socket; the lease is kept.
+   * @returns `true` when a server is running again (started here, or by another process meanwhile),
+   *   `false` when the postmaster is still the one this lease started (it is alive: the fault was
+   *   elsewhere) or the lease was released.
+   * @throws LadderError `engine_failure` when the data folder is gone (deleted mid-run) or the
+   *   server does not start (with the log's last lines).
+   */
+  revive(): Promise<boolean>;
 }
 
 interface RunAs {
@@ -247,14 +259,16 @@ function initialize(account: RunAs, options: PrivateServerOptions, dataDir: stri
   }
 }
 
-/** Server settings: socket only, no durability (a cache that is rebuilt), no parallel workers, no JIT. */
+/** Server settings: socket only, no sync to disk (a cache that is rebuilt; commits survive a killed server, not a crashed machine), no parallel workers, no JIT. */
 function serverArguments(dataDir: string, socketDir: string): string[] {
   const settings: Record<string, string> = {
     listen_addresses: '',
     unix_socket_directories: socketDir,
     unix_socket_permissions: '0700',
     fsync: 'off',
-    synchronous_commit: 'off',
+    // A commit is written to the kernel before it returns (not synced: fsync is off), so a build
+    // that committed survives a server killed mid-run; only the machine crashing loses it.
+    synchronous_commit: 'on',
     full_page_writes: 'off',
     max_connections: '100',
     shared_buffers: '32MB',
@@ -314,7 +328,16 @@ export async function startPrivateServer(options: PrivateServerOptions): Promise
   const holder = shared;
   let released = false;
   return {
-    ...server,
+    socketDir: server.socketDir,
+    port: server.port,
+    dataDir: server.dataDir,
+    get pid() {
+      return server.pid;
+    },
+    started: server.started,
+    startMs: server.startMs,
+    initialized: server.initialized,
+    revive: () => server.revive(),
     async release() {
       if (released) return;
       released = true;
@@ -371,14 +394,58 @@ async function leaseServer(options: PrivateServerOptions): Promise<PrivateServer
   heldLeases.add(entry);
   installExitHandler();
   let released = false;
+  let reviving: Promise<boolean> | undefined;
+  const revive = async (): Promise<boolean> => {
+    if (released) return false;
+    const gone = (): LadderError =>
+      new LadderError('engine_failure', `the private PostgreSQL server's data folder ${where.dataDir} is gone (deleted while the run used it); the fixtures it held are gone with it: start the run again`);
+    if (!existsSync(path.join(where.dataDir, 'PG_VERSION'))) throw gone();
+    const unlock = await lock(where.lock);
+    try {
+      const running = readPostmasterFile(where.dataDir);
+      if (running !== undefined && isPostgresProcess(running.pid)) {
+        if (running.pid === pid) return false;
+        // Another process started it again meanwhile.
+        pid = running.pid;
+        return true;
+      }
+      if (!existsSync(path.join(where.dataDir, 'PG_VERSION'))) throw gone();
+      rmSync(path.join(where.dataDir, 'postmaster.pid'), { force: true });
+      ownedFolder(account, where.socketDir, 0o700);
+      // The killed postmaster's backends hold its shared memory until they notice it is gone (a
+      // busy one at its statement's deadline); until then a new postmaster refuses to start.
+      const until = Date.now() + START_TIMEOUT_MS;
+      for (;;) {
+        try {
+          pid = await launch(account, options, where);
+          return true;
+        } catch (error) {
+          if (Date.now() > until || !/pre-existing shared memory block/.test((error as Error).message)) throw error;
+          rmSync(path.join(where.dataDir, 'postmaster.pid'), { force: true });
+          await sleep(100);
+        }
+      }
+    } finally {
+      unlock();
+    }
+  };
   return {
     socketDir: where.socketDir,
     port: PORT,
     dataDir: where.dataDir,
-    pid,
+    get pid() {
+      return pid;
+    },
     started,
     initialized,
     startMs: performance.now() - begun,
+    revive() {
+      // Statements that fail together share one restart.
+      reviving ??= revive().finally(() => {
+        reviving = undefined;
+      });
+      return reviving;
+    },
     async release() {
       if (released) return;
       released = true;
