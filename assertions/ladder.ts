@@ -23,7 +23,7 @@
 import { createLadderRungs, executionFacts } from '../src/rungs/ladder-rungs.js';
 import { guardAssertion } from '../src/promptfoo/adapter.js';
 import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.js';
-import { COMMON_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js';
+import { LADDER_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js';
 import { readItem } from '../src/promptfoo/item.js';
 import { runItemLadder } from '../src/promptfoo/item-ladder.js';
 import { effectiveFixtureLocation, promptfooConfigDir, readFixtureLocation } from '../src/promptfoo/fixture-location.js';
@@ -37,7 +37,7 @@ import { OPTIONAL_RUNG_IDS } from '../src/rungs/scores.js';
 export const LADDER_FILE = 'assertions/ladder.ts:ladder';
 
 /** The options the ladder accepts (src/promptfoo/config.ts). */
-export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', ...OPTIONAL_RUNG_IDS, 'answerInEndToEnd', 'gold_result_ordered'] as const;
+export { LADDER_OPTIONS };
 
 /** promptfoo assertion: the whole ladder on the provider output. */
 export function ladder(output: unknown, context: AssertionContext): Promise<GradingResult> {

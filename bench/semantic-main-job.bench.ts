@@ -7,11 +7,16 @@
  *
  * 1. warm-up, L5 off (fixtures resolved, modules loaded; not timed);
  * 2. L5 off;
- * 3. L5 on (`semantic: true`, the commented line of the config), an empty suite cache: the first
- *    run of a dataset, every item building the suite of its own golds;
- * 4. L5 on again, in a fresh runtime over the same suite cache: every later run.
- * 5. L5 on over the same cache with `search: false` (the suite only): the search's own share,
- *    the main job with the search on vs off.
+ * 3. L5 on (`semantic: true`, the commented line of the config), cold: an empty suite cache and an
+ *    empty verdict cache — the first run of a dataset, every item building the suite of its golds;
+ * 4. L5 on in a fresh runtime, the suites cached and the verdict cache emptied: the first run of a
+ *    new model (every prediction judged, no suite built);
+ * 5. L5 on again over both caches: the rerun of an unchanged run (every verdict a lookup);
+ * 6. L5 on over the suite cache with `search: false` and no verdict cache: the search's share.
+ *
+ * Targets (L5 on against L5 off): cold ≤ ×10, suites cached ≤ ×3, rerun ≤ ×1.2. Each ratio is
+ * printed with the load average before and after its pass (the machine is shared), and the
+ * L5 verdicts of passes 3–5 are checked to be the same row by row (status and reason).
  *
  * promptfoo's own work per row (prompt rendering, storing results) is not in these times; it adds
  * the same to each pass, so the ratios here are upper bounds of what L5 does to `npm run eval`.
@@ -31,6 +36,7 @@ import ReplayProvider from '../src/promptfoo/replay-provider.js';
 import { closeSharedEngine } from '../src/promptfoo/runtime.js';
 import type { BenchReport } from './report.js';
 import { END_TO_END, SCORES } from '../src/rungs/scores.js';
+import { targetNote } from './targets.js';
 
 /** promptfoo's default number of rows evaluated at once. */
 const PROMPTFOO_CONCURRENCY = 4;
@@ -103,19 +109,58 @@ export async function run(): Promise<BenchReport> {
   try {
     const off = generator.ladder;
     const on = { ...generator.ladder, semantic: { cacheDir } };
-    const loadBefore = loadAverage();
+    const timed = async (ladderConfig: Record<string, unknown>): Promise<PassOutcome & { load: string }> => {
+      const before = loadAverage();
+      const outcome = await pass(ladderConfig);
+      return { ...outcome, load: `${before} → ${loadAverage()}` };
+    };
     await pass(off);
-    const offPass = await pass(off);
-    const cold = await pass(on);
-    const warm = await pass(on);
-    const warmSuiteOnly = await pass({ ...generator.ladder, semantic: { cacheDir, search: false } });
-    const loadAfter = loadAverage();
+    const offPass = await timed(off);
+    const cold = await timed(on);
+    rmSync(path.join(cacheDir, 'verdicts'), { recursive: true, force: true });
+    const suitesCached = await timed(on);
+    const rerun = await timed(on);
+    const suiteOnly = await timed({ ...generator.ladder, semantic: { cacheDir, search: false, verdictCache: false } });
 
+    const ratio = (p: PassOutcome): number => p.ms / offPass.ms;
     const lines: string[] = [];
-    const times = { offSeconds: offPass.ms / 1000, onColdSeconds: cold.ms / 1000, onWarmSeconds: warm.ms / 1000, coldVsOffRatio: cold.ms / offPass.ms, warmVsOffRatio: warm.ms / offPass.ms, warmSuiteOnlySeconds: warmSuiteOnly.ms / 1000, searchOnVsOffRatio: warm.ms / warmSuiteOnly.ms };
-    const figures: Record<string, number> = { rows: rows.length, ...times };
-    lines.push(`${tests.length} tests x ${providers.length} providers, ${PROMPTFOO_CONCURRENCY} rows at a time`);
-    lines.push(`L5 off ${times.offSeconds.toFixed(1)} s; L5 on, empty suite cache ${times.onColdSeconds.toFixed(1)} s (${times.coldVsOffRatio.toFixed(1)}x); L5 on, warm cache ${times.onWarmSeconds.toFixed(1)} s (${times.warmVsOffRatio.toFixed(1)}x); the search's share: warm with the search ${times.onWarmSeconds.toFixed(1)} s vs warm suite only (search: false) ${times.warmSuiteOnlySeconds.toFixed(1)} s (${times.searchOnVsOffRatio.toFixed(1)}x)`);
+    const figures: Record<string, number> = {
+      rows: rows.length,
+      offSeconds: offPass.ms / 1000,
+      coldSeconds: cold.ms / 1000,
+      suitesCachedSeconds: suitesCached.ms / 1000,
+      rerunSeconds: rerun.ms / 1000,
+      suiteOnlySeconds: suiteOnly.ms / 1000,
+      coldVsOffRatio: ratio(cold),
+      suitesCachedVsOffRatio: ratio(suitesCached),
+      rerunVsOffRatio: ratio(rerun),
+      searchShareRatio: suitesCached.ms / suiteOnly.ms,
+    };
+    const l5Verdicts = (p: PassOutcome): string[] => p.rows.map((r) => {
+      const rung = (r.result.metadata?.['text2sqlLadder'] as { rungs?: { rung: string; status?: string; reason?: string }[] } | undefined)?.rungs?.find((x) => x.rung === 'semantic');
+      return `${r.provider} ${r.id} ${rung?.status ?? '-'} ${rung?.reason ?? ''}`;
+    });
+    // What the verdict cache did per pass: hits, stores, and why a verdict was not stored.
+    const cacheUse = (p: PassOutcome): string => {
+      const counts = new Map<string, number>();
+      for (const r of p.rows) {
+        const rung = (r.result.metadata?.['text2sqlLadder'] as { rungs?: { rung: string; details?: { verdictCache?: { status: string; reason?: string } } }[] } | undefined)?.rungs?.find((x) => x.rung === 'semantic');
+        const use = rung?.details?.verdictCache;
+        if (use === undefined) continue;
+        const name = use.reason === undefined ? use.status : `${use.status} (${use.reason})`;
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+      return [...counts].map(([name, n]) => `${n} ${name}`).join(', ') || 'no L5 verdict';
+    };
+    const sameVerdicts = l5Verdicts(cold).join('\n') === l5Verdicts(suitesCached).join('\n') && l5Verdicts(cold).join('\n') === l5Verdicts(rerun).join('\n');
+    const x = (value: number): string => `×${value.toFixed(2)}`;
+    lines.push(`${tests.length} tests x ${providers.length} providers, ${PROMPTFOO_CONCURRENCY} rows at a time; L5 off ${figures['offSeconds']!.toFixed(1)} s (load ${offPass.load})`);
+    lines.push(`  cold (suite and verdict caches empty): ${figures['coldSeconds']!.toFixed(1)} s, ${x(figures['coldVsOffRatio']!)} L5 off (${targetNote(Number(figures['coldVsOffRatio']!.toFixed(2)), { max: 10 })}; load ${cold.load})`);
+    lines.push(`  suites cached, verdict cache empty: ${figures['suitesCachedSeconds']!.toFixed(1)} s, ${x(figures['suitesCachedVsOffRatio']!)} (${targetNote(Number(figures['suitesCachedVsOffRatio']!.toFixed(2)), { max: 3 })}; load ${suitesCached.load})`);
+    lines.push(`  rerun, both caches: ${figures['rerunSeconds']!.toFixed(1)} s, ${x(figures['rerunVsOffRatio']!)} (${targetNote(Number(figures['rerunVsOffRatio']!.toFixed(2)), { max: 1.2 })}; load ${rerun.load})`);
+    lines.push(`  the search's share: suites cached with the search ${figures['suitesCachedSeconds']!.toFixed(1)} s vs the suite only ${figures['suiteOnlySeconds']!.toFixed(1)} s (${x(figures['searchShareRatio']!)}; load ${suiteOnly.load})`);
+    lines.push(`  verdict cache: cold ${cacheUse(cold)}; suites cached ${cacheUse(suitesCached)}; rerun ${cacheUse(rerun)}`);
+    lines.push(`  L5 verdicts (status and reason, row by row) the same cold, suites cached and from the verdict cache: ${sameVerdicts ? 'yes' : 'NO (a verdict a time budget stopped is neither cached nor reproducible: see the verdict cache line)'}`);
     const [l4, l5] = [SCORES.execution.scoreName, SCORES.semantic.scoreName];
     for (const { label } of providers) {
       const score = (p: PassOutcome, name: string): number =>
@@ -124,14 +169,14 @@ export async function run(): Promise<BenchReport> {
         p.rows.filter((r) => r.provider === label && statusOf(r.result, l5) === 'fail').map((r) => `${r.id} (${rejectedBy(r.result)})`);
       const l5Scored = cold.rows.filter((r) => r.provider === label && ['pass', 'fail'].includes(statusOf(r.result, l5) ?? '')).length;
       lines.push(
-        `${label}: L4 pass ${score(offPass, l4)}, L5 pass ${score(cold, l5)}/${l5Scored} (warm ${score(warm, l5)}), end_to_end off ${score(offPass, END_TO_END)} / on ${score(cold, END_TO_END)} of ${tests.length}; L5 rejects ${rejected(cold).join(', ') || 'none'}${rejected(warm).join(',') === rejected(cold).join(',') ? '' : ` (warm: ${rejected(warm).join(', ')})`}`,
+        `${label}: L4 pass ${score(offPass, l4)}, L5 pass ${score(cold, l5)}/${l5Scored}, end_to_end off ${score(offPass, END_TO_END)} / on ${score(cold, END_TO_END)} of ${tests.length}; L5 rejects ${rejected(cold).join(', ') || 'none'}`,
       );
       figures[`${label}L4Pass`] = score(offPass, l4);
       figures[`${label}L5Pass`] = score(cold, l5);
       figures[`${label}EndToEndOff`] = score(offPass, END_TO_END);
       figures[`${label}EndToEndOn`] = score(cold, END_TO_END);
     }
-    lines.push(`load average before / after: ${loadBefore} / ${loadAfter}`);
+    figures['sameVerdicts'] = sameVerdicts ? 1 : 0;
     return { name: 'semantic-main-job', lines, figures };
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });

@@ -9,6 +9,7 @@
  */
 import type { SqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { createLadderRuntime } from '../src/runtime/ladder-runtime.js';
+import { throwingOnUnavailable } from '../src/engine/unavailable-database.js';
 import type { LadderRuntime } from '../src/runtime/ladder-runtime.js';
 
 /**
@@ -26,10 +27,20 @@ export function matcherRuntime(): LadderRuntime {
   return runtime;
 }
 
-/** The process's matcher engine, created on first call with {@link MATCHER_ENGINE_OPTIONS}. */
+/**
+ * The process's matcher engine, created on first call with {@link MATCHER_ENGINE_OPTIONS}. A
+ * database that cannot be used (not a SQLite database, corrupt, unreadable) makes the matcher
+ * throw LadderError('db_unavailable') instead of failing the assertion: the test fails with the
+ * machine's fault, never with a verdict on the SQL (src/engine/unavailable-database.ts).
+ */
 export function getMatcherEngine(): SqliteEngine {
-  return runtime.engine();
+  const engine = runtime.engine();
+  // One view per engine, so that every call returns the same object until the engine is closed.
+  if (view?.engine !== engine) view = { engine, checked: throwingOnUnavailable(engine) };
+  return view.checked;
 }
+
+let view: { readonly engine: SqliteEngine; readonly checked: SqliteEngine } | undefined;
 
 /** True when the matcher engine exists (created and not yet closed). */
 export function hasMatcherEngine(): boolean {

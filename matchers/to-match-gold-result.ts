@@ -338,13 +338,17 @@ function formatVerdictDiff(snapshot: string, verdict: Verdict, names: ColumnName
   }
   const first = verdict.firstDifference;
   if (first !== null) {
+    // predictedRow -1: every predicted row matched another gold row (or there is none), so the
+    // gold row has no counterpart; predictedColumn -1: the gold column has none.
     const predicted =
-      first.predictedColumn < 0 || first.predicted === undefined
-        ? 'has no such column'
-        : `column ${predName(first.predictedColumn)} = ${formatCell(first.predicted)}`;
+      first.predictedRow < 0
+        ? 'no prediction row left to compare it with (the prediction lacks this row)'
+        : first.predictedColumn < 0 || first.predicted === undefined
+          ? `prediction row ${first.predictedRow} has no column mapped to it`
+          : `prediction row ${first.predictedRow}, column ${predName(first.predictedColumn)} = ${formatCell(first.predicted)}`;
     lines.push(
       // Rows counted from 0, as in the comparison's reasons (`row order differs at row 0`).
-      `First differing cell (rows from 0): gold row ${first.goldRow}, column ${goldName(first.goldColumn)} = ${formatCell(first.gold)}; prediction row ${first.predictedRow}, ${predicted}`,
+      `First differing cell (rows from 0): gold row ${first.goldRow}, column ${goldName(first.goldColumn)} = ${formatCell(first.gold)}; ${predicted}`,
     );
   }
   return lines.join('\n');

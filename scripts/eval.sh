@@ -2,9 +2,11 @@
 # npm run eval [-- extra promptfoo flags]: runs the main job offline.
 #   CONFIG   promptfoo config (default promptfooconfig.yaml)
 #   OUTPUT   results file (default out/eval.json); the run is also stored in .promptfoo/ for the viewer
-# Exit code: 0 when the run completes, even with failing tests; 1 when another run holds the same
-# promptfoo state or output file (this run refuses to start), or when the run lost rows (the
-# ladder summary says which); promptfoo's own code otherwise.
+# Exit code (one rule, src/exit-codes.ts): 0 when the run completes, even with failing tests; 2 when
+# the test generator finds misuse before any row (a misspelt option, an invalid item, an unknown
+# fixture); 3 when the run is incomplete (ERROR rows, or lost rows; the summary names them); 1 when
+# another run holds the same promptfoo state or output file (this run refuses to start);
+# promptfoo's own code otherwise (1 for its config errors).
 #
 # One run at a time per promptfoo state folder and per output file: two runs sharing them lose rows
 # silently (measured: both printed "84 passed / 58 failed" while the output held 55-67 of 142 rows).
@@ -14,7 +16,6 @@ cd "$(dirname "$0")/.."
 . scripts/promptfoo-env.sh
 CONFIG="${CONFIG:-promptfooconfig.yaml}"
 OUTPUT="${OUTPUT:-out/eval.json}"
-export LADDER_SUMMARY_JSON="${LADDER_SUMMARY_JSON:-${OUTPUT%.json}-summary.json}"
 mkdir -p "$(dirname "$OUTPUT")" "$PROMPTFOO_CONFIG_DIR"
 
 refuse() {

@@ -5,6 +5,7 @@
  *
  * Every error carries a stable string `code` so that callers can branch without parsing messages.
  */
+import { escapeControls } from './format.js';
 
 /** Stable codes for {@link LadderError}. Add new codes here, never inline elsewhere. */
 export type LadderErrorCode =
@@ -25,8 +26,18 @@ export type LadderErrorCode =
   | 'input_invalid'
   /** The engine was used after `close()`. */
   | 'engine_closed'
-  /** A child process of the engine failed in a way that is not the statement's fault. */
+  /**
+   * The engine failed in a way that is not the statement's fault, thrown rather than reported as a
+   * statement's outcome: its children cannot start, a catalog cannot be read, a PostgreSQL server
+   * cannot be started or reached.
+   */
   | 'engine_failure'
+  /**
+   * A database exists but cannot be used: a file that is not a SQLite database, is corrupt or
+   * cannot be read; a PostgreSQL server that refuses the connection. Found when the engine opens
+   * the database, before any statement of the caller runs, so the caller's SQL never causes it.
+   */
+  | 'db_unavailable'
   /**
    * The fixture cache folder cannot be used: not writable, full, or a cached snapshot that fails
    * its checksum even after a rebuild or changed on disk during the run. The message names the folder.
@@ -49,8 +60,12 @@ export class LadderError extends Error {
   /** Stable machine-readable code. */
   readonly code: LadderErrorCode;
 
+  /**
+   * @param message - what went wrong; control characters in it (quoted from a file, SQL or a
+   *   server) are escaped by the one rule of format.ts (`escapeControls`), newlines kept.
+   */
   constructor(code: LadderErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(escapeControls(message, { keepNewlines: true }), options);
     this.name = 'LadderError';
     this.code = code;
   }
@@ -74,6 +89,20 @@ export const MISUSE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCod
   'fixture_cache',
   'missing_dependency',
 ]);
+
+/**
+ * Codes that mean the machine failed, not the caller and not the model's output: the database
+ * cannot be opened or reached, the engine cannot run. Front ends never charge them to the model:
+ * promptfoo shows an ERROR row (counted in `errored rows`, the run exits 3), the CLI exits 3, the
+ * matchers throw. A statement the engine could not finish because of the statement itself (a
+ * timeout, a memory cap, a child that died running it) is the statement's outcome, never one of these.
+ */
+export const INFRASTRUCTURE_CODES: ReadonlySet<LadderErrorCode> = new Set<LadderErrorCode>(['engine_failure', 'engine_closed', 'db_unavailable']);
+
+/** True when `error` is a {@link LadderError} whose code is one of {@link INFRASTRUCTURE_CODES}. */
+export function isInfrastructureError(error: unknown): error is LadderError {
+  return error instanceof LadderError && INFRASTRUCTURE_CODES.has(error.code);
+}
 
 /** True when `error` is a {@link LadderError} whose code is one of {@link MISUSE_CODES}. */
 export function isMisuseError(error: unknown): error is LadderError {

@@ -5,12 +5,40 @@
  */
 
 /**
- * One line: every whitespace run (newlines included) becomes one space, ends trimmed. Text that is
- * one line already is returned as it is without a copy (reasons are, and reports read thousands).
+ * Characters no message carries as they are, since a terminal acts on them: the C0 controls
+ * (ESC starts the sequences that retitle a window or clear the screen), DEL, the C1 controls
+ * (U+009B is a one-character CSI), and the Unicode controls that reorder or break what a
+ * terminal shows (bidirectional embeddings, overrides and isolates, the Arabic letter mark, the
+ * line and paragraph separators).
+ */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const CONTROL_CHARACTERS_GLOBAL = new RegExp(CONTROL_CHARACTERS.source, 'g');
+const CONTROLS_BUT_NEWLINE_GLOBAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The one escaping rule for text that quotes user or model input (SQL, an error of SQLite or of
+ * a server, a value, a file's content): each character of {@link CONTROL_CHARACTERS} becomes its
+ * JSON escape, `\u001b` (six characters), so a message shows what was there and a terminal acts on
+ * none of it. The form is JSON's own, so a JSON string that holds escaped text decodes back to
+ * the same characters. Text without such characters is returned as it is, without a copy.
+ * @param options.keepNewlines - keep `\n` (a message with hint lines below it); default false.
+ * @example escapeControls('near "\u001b]0;x\u0007": syntax error') // 'near "\\u001b]0;x\\u0007": syntax error'
+ */
+export function escapeControls(text: string, options: { readonly keepNewlines?: boolean } = {}): string {
+  if (!CONTROL_CHARACTERS.test(text)) return text;
+  const pattern = options.keepNewlines === true ? CONTROLS_BUT_NEWLINE_GLOBAL : CONTROL_CHARACTERS_GLOBAL;
+  return text.replace(pattern, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * One line: every whitespace run (newlines included) becomes one space, ends trimmed, and any
+ * other control character is escaped ({@link escapeControls}). Text that is one clean line already
+ * is returned as it is without a copy (reasons are, and reports read thousands).
  * @example oneLine('SELECT a\n  FROM t ') // 'SELECT a FROM t'
  */
 export function oneLine(text: string): string {
-  return /[\t\n\r\f\v]| {2}|^\s|\s$/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+  const folded = /[\t\n\r\f\v]| {2}|^\s|\s$/.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+  return escapeControls(folded);
 }
 
 /**

@@ -10,7 +10,7 @@
  * the first failing test. {@link checkToolOnNode} says so, with what to install instead; `init`
  * scaffolds {@link promptfooForNode}.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,6 +117,9 @@ export function installedPackage(name: string, from: string = fileOfThisModule()
     const file = path.join(dir, name, 'package.json');
     if (!existsSync(file)) continue;
     try {
+      // A package.json in the user's folder: a regular file of a sane size, never a FIFO or a device.
+      const stats = statSync(file);
+      if (!stats.isFile() || stats.size > 1 << 20) return undefined;
       const manifest = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown; engines?: { node?: unknown } };
       if (typeof manifest.version !== 'string') return undefined;
       const node = manifest.engines?.node;

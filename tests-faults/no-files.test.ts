@@ -117,7 +117,7 @@ describe('a WAL-mode database', () => {
       const before = snapshot(wal.dir);
       expect(Object.keys(before)).toEqual(['live.sqlite', 'live.sqlite-shm', 'live.sqlite-wal']);
       const outcome = await engine.execute({ db: wal.file, sql: 'SELECT count(*) FROM t' });
-      expect(outcome).toMatchObject({ ok: false, error: { code: 'query_error', message: expect.stringContaining('that are not checkpointed') } });
+      expect(outcome).toMatchObject({ ok: false, error: { code: 'db_unavailable', message: expect.stringContaining('that are not checkpointed') } });
       expect(snapshot(wal.dir)).toEqual(before);
     } finally {
       await engine.close();

@@ -79,7 +79,7 @@ describe('no server reachable', () => {
     );
   });
 
-  it('spider: each item of the database is reported and left unscored; the run completes', async () => {
+  it('spider: each item of the database is errored (the machine failed: in no rate) and the run exits 3', async () => {
     let err = '';
     let out = '';
     const spider = path.join(dir, 'spider');
@@ -87,8 +87,11 @@ describe('no server reachable', () => {
       { gold: path.join(spider, 'gold.sql'), pred: path.join(spider, 'pred.sql'), db: path.join(spider, 'db'), dialect: 'postgres', postgresUrl: UNREACHABLE, preset: 'default', keepDistinct: false },
       { stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (err += text) } },
     );
-    expect(code).toBe(0);
-    expect(err).toBe('item 0 (shop): cannot connect to the PostgreSQL server at postgres://ladder@127.0.0.1:1/postgres: connect ECONNREFUSED 127.0.0.1:1\n');
+    expect(code).toBe(3);
+    expect(err).toBe(
+      'item 0 (shop): not graded, the machine failed: cannot connect to the PostgreSQL server at postgres://ladder@127.0.0.1:1/postgres: connect ECONNREFUSED 127.0.0.1:1\n' +
+        'error: incomplete run: 1 of 1 items errored (not graded, in no rate; listed above)\n',
+    );
     expect(out).toContain('scored 0 of 1');
   });
 });

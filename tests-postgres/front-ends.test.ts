@@ -247,14 +247,14 @@ describe('spider on a folder of PostgreSQL scripts', () => {
 });
 
 describe('audit', () => {
-  it('audits the PostgreSQL twin dataset on its server: its golds agree and hold no error', async () => {
+  it('audits the PostgreSQL twin dataset on its server: its golds agree and hold no error; the gold-less wh-057 is named', async () => {
     let out = '';
     const code = await runAuditCommand(path.relative(process.cwd(), path.join(ROOT, 'datasets', 'warehouse_pg.yaml')), { fixtures: fixturesDir, format: 'table' }, { stdout: { write: (text: string) => (out += text) }, stderr: { write: () => undefined } });
     expect(code).toBe(0);
     expect(out.split('\n').slice(0, 3)).toEqual([
       `gold audit of ${path.relative(process.cwd(), path.join(ROOT, 'datasets', 'warehouse_pg.yaml'))} (dataset)`,
-      '71 items loaded, 60 with gold: 91 golds, 273 gold runs (every gold on every snapshot of its item); policy default',
-      '0 errors, 0 warnings, 10 notes',
+      '71 items loaded, 60 with gold: 91 golds, 273 gold runs (every gold on every snapshot of its item); 1 answer item without gold (unscored: no_gold); policy default',
+      '0 errors, 1 warning, 10 notes',
     ]);
   });
 });

@@ -42,8 +42,10 @@ describe('a URL in scratch mode', () => {
     try {
       const fixture = await resolveFixture('pgshop', { fixturesDir, postgres: () => engine });
       const db = fixture.snapshots[0]!.path;
-      const who = await engine.execute({ db, sql: 'SELECT current_user, (SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = current_database())' });
-      expect(who).toMatchObject({ ok: true, result: { rows: [[expect.stringMatching(/^ladder_[0-9a-f]{10}_reader$/), expect.stringMatching(/^ladder_[0-9a-f]{10}_owner$/)]] } });
+      // The owner role built the tables; the finished database belongs to the URL's admin, so the
+      // owner role (every fixture's scripts run as it) owns no database but the one it builds.
+      const who = await engine.execute({ db, sql: "SELECT current_user, (SELECT tableowner FROM pg_tables WHERE tablename = 'orders'), (SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = current_database())" });
+      expect(who).toMatchObject({ ok: true, result: { rows: [[expect.stringMatching(/^ladder_[0-9a-f]{10}_reader$/), expect.stringMatching(/^ladder_[0-9a-f]{10}_owner$/), 'app_admin']] } });
       expect(await engine.execute({ db, sql: 'SELECT count(*) FROM orders' })).toMatchObject({ ok: true, result: { rows: [[5]] } });
       // The roles' passwords stay in the cache folder, readable by this user only.
       const [file] = (await import('node:fs')).readdirSync(path.join(cacheDir, 'url-roles'));

@@ -33,7 +33,7 @@ const BOTH_AGAINST_GOLD = ['16', '54', '66', '75', '102', '112', '114', '116', '
 describe('audit of the shared Spider slice', () => {
   it('every gold runs; 24 ties at a LIMIT (2 inside a subquery), 6 unordered ties, 38 empty golds without a twin', async () => {
     const report = await audit({});
-    expect(report.counts).toEqual({ loaded: 507, audited: 507, golds: 507, goldRuns: 507, error: 0, warning: 68, info: 0 });
+    expect(report.counts).toEqual({ loaded: 507, audited: 507, withoutGold: 0, golds: 507, goldRuns: 507, error: 0, warning: 68, info: 0 });
     expect(report.byKind).toEqual({ tie_at_limit: { findings: 24, items: 24 }, ties_in_result: { findings: 6, items: 6 }, empty_without_twin: { findings: 38, items: 38 } });
     expect(itemsOf(report, 'tie_at_limit')).toEqual(TIES_AT_LIMIT);
     expect(report.findings.filter((f) => f.kind === 'tie_at_limit' && f.message.startsWith('in the subquery')).map((f) => f.item)).toEqual(['159', '160']);

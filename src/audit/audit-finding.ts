@@ -15,6 +15,8 @@ export type AuditOnlyKind =
   | 'fixture_error'
   /** The item names a snapshot its fixture does not have. */
   | 'unknown_snapshot'
+  /** An `answer` item without gold SQL: unscored, nothing grades it (its promptfoo rows fail). */
+  | 'no_gold'
   /** The gold returns no rows on a snapshot and no twin item returns rows there. */
   | 'empty_without_twin'
   /** Most of the earlier runs agree with each other and not with the gold. */
@@ -39,6 +41,7 @@ export const AUDIT_FINDING_KINDS: Readonly<Record<AuditFindingKind, AuditKindInf
   dataset_error: { severity: 'error', summary: 'a record that did not load' },
   fixture_error: { severity: 'error', summary: "the item's fixture, role or database cannot be resolved" },
   unknown_snapshot: { severity: 'error', summary: 'the item names a snapshot its fixture does not have' },
+  no_gold: { severity: 'warning', summary: 'an answer item without gold SQL: unscored, nothing grades it (its promptfoo rows fail)' },
   gold_error: GOLD_CHECK_KINDS.gold_error,
   gold_timeout: GOLD_CHECK_KINDS.gold_timeout,
   golds_disagree: GOLD_CHECK_KINDS.golds_disagree,

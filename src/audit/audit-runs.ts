@@ -14,7 +14,7 @@
  * agreement — a run joins a group when L4 accepts it against the group's first run as if that were
  * the gold, on every snapshot. A group holding more than half of the runs given is the finding.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
@@ -32,6 +32,7 @@ import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { createFinding, type AuditFinding } from './audit-finding.js';
 import type { AuditItem } from './audit-source.js';
+import { readUserText } from '../files/user-file.js';
 import { isObject } from '../objects.js';
 
 /** One earlier run: its outputs by item id. */
@@ -53,13 +54,7 @@ export interface AuditRun {
  */
 export function readAuditRun(spec: string): AuditRun {
   const { file, selector } = parseRunSpec(spec);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new LadderError('input_invalid', `--runs: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message}`, { cause: error });
-  }
+  const text = readUserText(file, { what: 'run file', prefix: '--runs: ' });
   const label = path.basename(file).replace(/\.[^.]+$/, '');
   const noSelector = (format: AuditRun['format']): void => {
     if (selector !== undefined) throw new LadderError('invalid_option', `--runs: ${file} holds one run (${format}); drop "#${selector}"`);
@@ -118,8 +113,9 @@ function spiderJsonlRun(spec: string, file: string): AuditRun {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(runFile, 'utf8'));
+    parsed = JSON.parse(readUserText(runFile, { what: 'run identity', prefix: '--runs: ' }));
   } catch (error) {
+    if (error instanceof LadderError) throw error;
     throw new LadderError('input_invalid', `--runs: ${runFile}: cannot read the run identity (${(error as Error).message})`);
   }
   const identity = parseRunIdentity(parsed, runFile);

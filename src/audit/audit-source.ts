@@ -11,7 +11,7 @@
  * Records that do not load are `dataset_error` findings naming `file:line`; an unreadable or
  * unrecognised path is misuse (LadderError `dataset_invalid` / `input_invalid` / `db_not_found`).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { snapshotOfFile } from '../fixtures/snapshot.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
@@ -23,6 +23,7 @@ import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { readSpiderGold } from '../benchmarks/spider/read-spider-files.js';
 import { createFinding, type AuditFinding } from './audit-finding.js';
+import { readUserText } from '../files/user-file.js';
 
 /** One item to audit: its golds and what decides where and how they run. */
 export interface AuditItem {
@@ -62,6 +63,8 @@ export interface AuditSource {
   readonly loaded: number;
   /** Records that did not load (`dataset_error`). */
   readonly loadErrors: readonly AuditFinding[];
+  /** `answer` items without gold SQL (`no_gold`): loaded, not audited, graded by nothing. */
+  readonly withoutGold: readonly AuditFinding[];
   /** The item's snapshots (role-scoped where it has a role). */
   resolve(item: AuditItem): Promise<ResolvedSnapshots>;
   /** Every snapshot of a fixture or db_id, full databases (for fixture strength). */
@@ -113,7 +116,7 @@ export async function readAuditSource(input: string, options: ReadAuditSourceOpt
 
 function isSpiderJson(file: string): boolean {
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const data = JSON.parse(readUserText(file, { what: 'Spider file' })) as unknown;
     const first = Array.isArray(data) ? (data[0] as Record<string, unknown> | undefined) : undefined;
     return first !== undefined && typeof first === 'object' && first !== null && 'db_id' in first && 'query' in first;
   } catch {
@@ -127,6 +130,16 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
   const loadErrors = errors.map((error) =>
     createFinding({ kind: 'dataset_error', item: error.id ?? null, source: `${error.file}:${error.line}`, message: error.message }),
   );
+  const withoutGold = items
+    .filter((item) => item.expected_behavior === 'answer' && item.gold_sql.length === 0)
+    .map((item) =>
+      createFinding({
+        kind: 'no_gold',
+        item: item.id,
+        source: `${item.source.file}:${item.source.line}`,
+        message: 'no gold_sql: the item is unscored and nothing grades it (in promptfoo its row fails with "unscored: no gold SQL"); add a gold, or make it a clarify / refuse item',
+      }),
+    );
   const audited: AuditItem[] = items
     .filter((item) => item.gold_sql.length > 0)
     .map((item) => ({
@@ -159,6 +172,7 @@ async function readDatasetSource(file: string, options: ReadAuditSourceOptions):
     items: audited,
     loaded: items.length,
     loadErrors,
+    withoutGold,
     async resolve(item) {
       if (item.dbPaths !== undefined) return { ok: true, snapshots: item.dbPaths.map((file) => fileSnapshot(file)), unknown: [] };
       let fixture;
@@ -216,6 +230,7 @@ async function readSpiderSource(input: string, goldFile: string, dbDir: string, 
     items,
     loaded: gold.length - loadErrors.length,
     loadErrors,
+    withoutGold: [],
     async resolve(item) {
       try {
         return { ok: true, snapshots: await list(item.db), unknown: [] };
@@ -232,7 +247,7 @@ async function readSpiderSource(input: string, goldFile: string, dbDir: string, 
 function readQuestions(file: string, count: number): string[] | undefined {
   if (!existsSync(file)) return undefined;
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const data = JSON.parse(readUserText(file, { what: 'Spider dev.json' })) as unknown;
     if (!Array.isArray(data) || data.length !== count) return undefined;
     return data.map((entry) => (typeof (entry as { question?: unknown })?.question === 'string' ? (entry as { question: string }).question : ''));
   } catch {

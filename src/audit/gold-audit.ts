@@ -78,6 +78,8 @@ export interface AuditReport {
     readonly loaded: number;
     /** Items with gold SQL, audited. */
     readonly audited: number;
+    /** `answer` items without gold SQL (unscored; each a `no_gold` finding). */
+    readonly withoutGold: number;
     readonly golds: number;
     /** Gold executions: golds × snapshots. */
     readonly goldRuns: number;
@@ -158,7 +160,7 @@ export async function auditGolds(source: AuditSource, options: AuditOptions): Pr
   }
 
   const kindRank = new Map(AUDIT_KIND_ORDER.map((kind, i) => [kind, i]));
-  const findings: AuditFinding[] = [...source.loadErrors];
+  const findings: AuditFinding[] = [...source.loadErrors, ...source.withoutGold];
   for (const state of states) {
     const snapshotRank = new Map(state.snapshots.map((s, i) => [s.name, i]));
     const rank = (f: AuditFinding): number => (f.snapshot === null ? -1 : snapshotRank.get(f.snapshot) ?? state.snapshots.length);
@@ -191,6 +193,7 @@ export async function auditGolds(source: AuditSource, options: AuditOptions): Pr
     counts: {
       loaded: source.loaded,
       audited: source.items.length,
+      withoutGold: source.withoutGold.length,
       golds: source.items.reduce((n, item) => n + item.golds.length, 0),
       goldRuns: states.reduce((n, state) => n + state.item.golds.length * state.snapshots.length, 0),
       error: count('error'),

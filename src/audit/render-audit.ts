@@ -34,7 +34,8 @@ function headline(report: AuditReport): string {
 function scope(report: AuditReport): string {
   const { counts } = report;
   const runs = report.runs.length > 0 ? `; runs ${report.runs.map((run) => run.label).join(', ')}` : '';
-  return `${counted(counts.loaded, 'item')} loaded, ${counts.audited} with gold: ${counted(counts.golds, 'gold')}, ${counted(counts.goldRuns, 'gold run')} (every gold on every snapshot of its item); policy ${report.policy}${runs}`;
+  const withoutGold = counts.withoutGold > 0 ? `; ${counted(counts.withoutGold, 'answer item')} without gold (unscored: no_gold)` : '';
+  return `${counted(counts.loaded, 'item')} loaded, ${counts.audited} with gold: ${counted(counts.golds, 'gold')}, ${counted(counts.goldRuns, 'gold run')} (every gold on every snapshot of its item)${withoutGold}; policy ${report.policy}${runs}`;
 }
 
 function listed(report: AuditReport, options: RenderAuditOptions): { shown: AuditFinding[]; hidden: number } {

@@ -16,8 +16,7 @@
  * unreadable or unrecognised input, a `--runs` file that is not a run, a `--fixtures` folder that
  * does not exist.
  */
-import { statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { PRESET_NAMES, type PresetName } from '../compare/policy.js';
 import type { GoldCheckSeverity } from '../dataset/gold-checks.js';
@@ -30,6 +29,7 @@ import { readAuditSource } from '../audit/audit-source.js';
 import { auditGolds } from '../audit/gold-audit.js';
 import { auditJson, renderAuditMarkdown, renderAuditText } from '../audit/render-audit.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
+import { checkFolder, fixturesFolder, FIXTURES_OPTION_HELP } from './fixtures-folder.js';
 import { progressBarOn } from './progress-bar.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
 
@@ -68,7 +68,7 @@ export interface AuditCommandOptions {
 /** Where the command writes (injectable for tests). */
 export interface AuditCommandIo {
   readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly terminal?: NodeJS.WritableStream };
 }
 
 /** Registers `text2sql-ladder audit` on the program. */
@@ -77,7 +77,7 @@ export function registerAuditCommand(program: Command): void {
   applyCliConventions(command)
     .description('Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more')
     .argument('<input>', 'a dataset file (YAML/JSONL), a Spider folder (dev_gold.sql, database/) or a Spider gold file')
-    .option('--fixtures <dir>', 'folder of fixture folders the dataset names (default: $TEXT2SQL_LADDER_FIXTURES, else the bundled fixtures)')
+    .option('--fixtures <dir>', FIXTURES_OPTION_HELP)
     .option('--db <dir>', 'Spider input: the database folder DBDIR/<db_id>/*.sqlite (default: database/ beside the gold)')
     .option('--preset <name>', `comparison policy of golds with golds and runs with golds: ${PRESET_NAMES.join(', ')}`, parseChoice(PRESET_NAMES), 'default' as PresetName)
     .option('--runs <runs...>', 'earlier runs: promptfoo results (FILE.json, FILE.json#COLUMN), spider --out JSONL, recordings, prediction files; finds items where most runs agree against the gold')
@@ -107,8 +107,7 @@ export async function runAuditCommand(input: string, options: AuditCommandOption
   try {
     // Validate and interpret the options.
     // The app's fixtures: --fixtures, else $TEXT2SQL_LADDER_FIXTURES (as the promptfoo front end), else the bundled ones.
-    const fixturesFlag = options.fixtures ?? (process.env['TEXT2SQL_LADDER_FIXTURES']?.trim() ? process.env['TEXT2SQL_LADDER_FIXTURES'] : undefined);
-    const fixturesDir = fixturesFlag === undefined ? defaultFixturesDir() : checkFolder(fixturesFlag, options.fixtures === undefined ? '$TEXT2SQL_LADDER_FIXTURES' : '--fixtures');
+    const fixturesDir = fixturesFolder(options.fixtures).dir ?? defaultFixturesDir();
     if (options.db !== undefined) checkFolder(options.db, '--db');
     const runs = distinctLabels((options.runs ?? []).map((spec) => readAuditRun(spec)));
     runtime = createLadderRuntime({
@@ -150,18 +149,6 @@ function distinctLabels(runs: readonly AuditRun[]): AuditRun[] {
   const seen = new Map<string, number>();
   for (const run of runs) seen.set(run.label, (seen.get(run.label) ?? 0) + 1);
   return runs.map((run) => ((seen.get(run.label) ?? 0) > 1 ? { ...run, label: run.spec } : run));
-}
-
-function checkFolder(dir: string, flag: string): string {
-  const resolved = path.resolve(dir);
-  let isFolder = false;
-  try {
-    isFolder = statSync(resolved).isDirectory();
-  } catch {
-    throw new LadderError('invalid_option', `${flag}: expected a folder; received ${dir}, which does not exist`);
-  }
-  if (!isFolder) throw new LadderError('invalid_option', `${flag}: expected a folder; received ${dir}, which is a file`);
-  return resolved;
 }
 
 function writeOutput(file: string, text: string, flag: string): void {

@@ -5,8 +5,9 @@
  *   echo "SELECT amont FROM orders" | text2sql-ladder check --db shop.sqlite
  *   text2sql-ladder check --db warehouse --role analyst --max-limit 1000 --json < output.txt
  *
- * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`; `--role` needs a
- * fixture, and L3 then allows only the role's tables; a `dialect: postgres` fixture runs on PostgreSQL), a `postgres://` URL (a database you
+ * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`, or an app's own, found in
+ * `--fixtures <dir>` or `$TEXT2SQL_LADDER_FIXTURES`; `--role` needs a fixture, and L3 then allows
+ * only the role's tables; a `dialect: postgres` fixture runs on PostgreSQL), a `postgres://` URL (a database you
  * loaded on your own server, read as the URL's role), or, for a dialect other than SQLite, a DDL
  * file (`.sql`) that gives the catalog. `--dialect` defaults to the database's (`postgres` for a
  * URL or a PostgreSQL fixture), else `sqlite`. On PostgreSQL the server decides L1 (its parse and
@@ -23,7 +24,6 @@
  */
 import { catalogAsRole } from '../engine/role-scope.js';
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Catalog, Engine, EngineName } from '../engine/engine.js';
 import { isPostgresUrl, shownUrl, urlDatabase } from '../engine/postgres/postgres-url.js';
@@ -41,9 +41,11 @@ import { DATABASE_NAMES, DIALECTS, parseSql, positionAt, type Dialect } from '..
 import type { SqlNode } from '../sql/sql-tree.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
-import { checkSqliteFile } from './database-file.js';
+import { checkSqliteFile } from '../fixtures/sqlite-file.js';
+import { fixturesFolder, FIXTURES_OPTION_HELP, withFixturesHint, type FixturesFolder } from './fixtures-folder.js';
 import { parseChoice, parseList, parsePositiveInteger } from './flags.js';
 import { oneLine, truncate } from '../format.js';
+import { MAX_INPUT_BYTES_ENV, maxInputBytes, readUserTextAsync } from '../files/user-file.js';
 
 /** Parsed flags of the `check` command. */
 export interface CheckCommandOptions {
@@ -55,6 +57,8 @@ export interface CheckCommandOptions {
   readonly postgresUrl?: string;
   /** Role whose scoped snapshot to check against (`--db` must then be a fixture name). */
   readonly role?: string;
+  /** Folder of fixture folders a fixture name in `--db` resolves in (default: `$TEXT2SQL_LADDER_FIXTURES`, else the bundled fixtures). */
+  readonly fixtures?: string;
   /** Allowed-tables policy (comma-separated on the command line). */
   readonly allowedTables?: readonly string[];
   /** LIMIT policy: largest allowed integer literal (rows). */
@@ -120,6 +124,7 @@ export function registerCheckCommand(program: Command): void {
     .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')} (default: the database's, else sqlite)`, parseChoice(DIALECTS))
     .option('--postgres-url <url>', 'the PostgreSQL server PostgreSQL fixtures are built on (default: $TEXT2SQL_LADDER_POSTGRES_URL, else a private server)')
     .option('--role <name>', 'run as this role of the fixture (its tables, columns and rows; L3 allows only its tables unless --allowed-tables)')
+    .option('--fixtures <dir>', FIXTURES_OPTION_HELP)
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
     .option('--max-limit <n>', 'LIMIT policy: the outermost query needs LIMIT n with 1 <= n <= this', parsePositiveInteger)
     .option('--allowed-functions <list>', "functions L3 allows beyond the dialect's list of pure functions: comma-separated names (e.g. your UDFs)", parseList)
@@ -134,20 +139,31 @@ export function registerCheckCommand(program: Command): void {
  * Runs the checks. Resolves to the exit status: 0 all pass, 1 a failure or no SQL, 2 misuse.
  */
 export async function runCheckCommand(options: CheckCommandOptions, io: CheckCommandIo): Promise<number> {
-  // One child: the command checks one text.
-  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 }, postgres: { poolSize: 1 } });
+  // One child: the command checks one text. An app's fixtures resolve by name from --fixtures or
+  // $TEXT2SQL_LADDER_FIXTURES (a bad folder is misuse, reported below).
+  let folder: FixturesFolder | undefined;
+  let folderError: unknown;
+  try {
+    folder = fixturesFolder(options.fixtures);
+  } catch (error) {
+    folderError = error;
+  }
+  const runtime: LadderRuntime = createLadderRuntime({ engine: { poolSize: 1 }, postgres: { poolSize: 1 }, ...(folder?.dir !== undefined ? { fixtures: { fixturesDir: folder.dir } } : {}) });
   // Start-up in parallel: the engine child and the parser thread boot while stdin and --db are read.
   const maybeSqlite = (options.dialect === undefined || options.dialect === 'sqlite') && !(options.db !== undefined && isPostgresUrl(options.db));
   if (maybeSqlite && io.engine === undefined) runtime.engine().warm(1);
   warmParserThread();
   try {
     // Validate the interpreted options.
+    if (folderError !== undefined) throw folderError;
     if (options.dialect !== undefined && !DIALECTS.includes(options.dialect)) throw invalidValue('--dialect', `one of ${DIALECTS.join(', ')}`, options.dialect);
     if (options.postgresUrl !== undefined) {
       if (!isPostgresUrl(options.postgresUrl)) throw invalidValue('--postgres-url', 'a postgres:// or postgresql:// URL', shownUrl(options.postgresUrl));
       runtime.usePostgres({ url: options.postgresUrl });
     }
-    const target = await resolveTarget(options, runtime);
+    const target = await resolveTarget(options, runtime).catch((error: unknown) => {
+      throw folder === undefined ? error : withFixturesHint(error, folder);
+    });
     // With --role, L3's allowed tables default to the role's.
     const allowedTables = options.allowedTables ?? (target.kind === 'database' ? target.roleTables : undefined);
     const policy = {
@@ -174,7 +190,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     if (target.kind === 'database') {
       const engine = target.engine === 'sqlite' ? (io.engine ?? runtime.engine()) : await runtime.postgresEngine();
       const catalog: Catalog = await catalogAsRole(engine, target.db).catch((error: unknown) => {
-        if (error instanceof LadderError && error.code === 'engine_failure' && /cannot open /.test(error.message)) {
+        if (error instanceof LadderError && (error.code === 'db_unavailable' || error.code === 'engine_failure') && /cannot open /.test(error.message)) {
           // A file SQLite cannot open is the wrong kind of --db: misuse.
           throw new LadderError('input_invalid', `--db: ${error.message} (${DDL_HINT})`, { cause: error });
         }
@@ -272,7 +288,7 @@ async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntim
     if (dialect === 'snowflake') {
       return { kind: 'none', db: options.db, schemaSkipped: `Snowflake names are not checked (no scope resolution for its trees yet), so ${options.db} is not read` };
     }
-    return { kind: 'ddl', db: options.db, catalog: catalogFromDdl(await readFile(options.db, 'utf8'), dialect) };
+    return { kind: 'ddl', db: options.db, catalog: catalogFromDdl(await readUserTextAsync(options.db, { what: 'DDL file', prefix: '--db: ' }), dialect) };
   }
   if (options.db === undefined) {
     throw new LadderError('invalid_option', "--db is required with --dialect sqlite: a database file or a fixture name (e.g. warehouse); other dialects run without it (L2 is then skipped)");
@@ -309,10 +325,23 @@ function jsonReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
-/** Reads all of stdin; on a terminal, first says on `prompt` (stderr) how to end the input. */
+/**
+ * Reads all of stdin, at most the input limit of every file the user gives (files/user-file.ts);
+ * on a terminal, first says on `prompt` (stderr) how to end the input.
+ * @throws LadderError `input_invalid` when stdin holds more than the limit (it stops reading there).
+ */
 async function readStdin(prompt: { write(text: string): unknown }): Promise<string> {
   if (process.stdin.isTTY) prompt.write('reading SQL from stdin; end with Ctrl-D\n');
+  const limit = maxInputBytes();
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    total += (chunk as Buffer).length;
+    if (total > limit) {
+      process.stdin.destroy();
+      throw new LadderError('input_invalid', `stdin holds more than ${limit} bytes, the limit read from one input (${MAX_INPUT_BYTES_ENV} raises it)`);
+    }
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,36 +1,45 @@
 /**
  * What every `text2sql-ladder` subcommand shares: where it writes, how it ends, and the misuse rule.
  *
- * Exit status, for every command: 0 when the command did its job (a run with per-item problems
- * included), 1 when it reports a failure it was asked to find (`check`: a rung failed), 2 for
- * misuse — an unknown flag, a bad or missing value, a file or folder that is not what the flag
- * needs. Misuse prints one line on stderr, `error: …` naming the flag or `file:line`, the expected
- * and the received value, and never a stack. commander's own messages (unknown option, missing
- * required option, a value its parser rejected) follow the same rule, with the command's `--help`
- * named at the end of the line.
+ * Exit status, for every command (src/exit-codes.ts): 0 when the command did its job (a run with
+ * per-item problems included), 1 when it reports a failure it was asked to find (`check`: a rung
+ * failed), 2 for misuse — an unknown flag, a bad or missing value, a file or folder that is not
+ * what the flag needs — and 3 when the machine failed (a database that cannot be read, an engine
+ * that cannot run) or a run ended with items it could not grade. Misuse prints one line on stderr,
+ * `error: …` naming the flag or `file:line`, the expected and the received value, and never a
+ * stack; an infrastructure fault prints one `error: …` line too. commander's own messages (unknown
+ * option, missing required option, a value its parser rejected) follow the same rule, with the
+ * command's `--help` named at the end of the line.
  */
 import { CommanderError } from 'commander';
 import type { Command } from 'commander';
-import { isLadderError, isMisuseError } from '../errors.js';
-import { oneLine } from '../format.js';
+import { isInfrastructureError, isMisuseError } from '../errors.js';
+import { EXIT_INCOMPLETE, EXIT_MISUSE } from '../exit-codes.js';
+import { escapeControls, oneLine } from '../format.js';
 
 export { oneLine } from '../format.js';
 
 /** Where a command reads and writes (injectable for tests). */
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: {
+    write(text: string): unknown;
+    readonly isTTY?: boolean;
+    /** The terminal itself, for a progress bar that moves the cursor (absent: `stderr` is the stream). */
+    readonly terminal?: NodeJS.WritableStream;
+  };
 }
 
-/** Exit status of misuse. */
-export const MISUSE_EXIT_CODE = 2;
+/** Exit status of misuse (src/exit-codes.ts holds the whole rule). */
+export const MISUSE_EXIT_CODE = EXIT_MISUSE;
 
 /**
- * Exit status when the engine cannot run at all (`engine_failure`: no PostgreSQL server reachable,
- * a wrong password, a server older than the minimum, a private server that cannot start): an
- * infrastructure fault, neither the SQL's nor the command line's.
+ * Exit status of an infrastructure fault (`INFRASTRUCTURE_CODES` in src/errors.ts: an engine that
+ * cannot run at all — no PostgreSQL server reachable, a wrong password, a server older than the
+ * minimum, a private server that cannot start — or a database that cannot be used): neither the
+ * SQL's nor the command line's fault. The "incomplete" code of src/exit-codes.ts.
  */
-export const ENGINE_EXIT_CODE = 3;
+export const ENGINE_EXIT_CODE = EXIT_INCOMPLETE;
 
 interface CliState {
   readonly io: CliIo;
@@ -45,9 +54,18 @@ function root(command: Command): Command {
   return current;
 }
 
-/** The process's own streams. */
+/**
+ * The process's own streams, behind the one escaping rule (format.ts `escapeControls`, newlines
+ * kept): whatever a command prints — a file's content, a model's SQL, SQLite's words — reaches the
+ * terminal with no control character it would act on. JSON output is unchanged by it (its escapes
+ * are JSON's own). Only the progress bar draws on the terminal directly (`stderr.terminal`).
+ */
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr };
+  const escaping = (stream: NodeJS.WriteStream): { write(text: string): boolean } => ({ write: (text: string) => stream.write(escapeControls(text, { keepNewlines: true })) });
+  return {
+    stdout: escaping(process.stdout),
+    stderr: { ...escaping(process.stderr), isTTY: process.stderr.isTTY === true, terminal: process.stderr },
+  };
 }
 
 /** Attaches `io` to a program (its subcommands find it through {@link cliIoOf}). */
@@ -105,8 +123,9 @@ export function applyCliConventions(command: Command): Command {
 /**
  * Turns what a command threw into its exit status: commander's help / version exits (0), its
  * usage errors (2; commander printed the line), the library's misuse errors (2, one line on
- * stderr) and an engine that cannot run (3, one line: {@link ENGINE_EXIT_CODE}). Anything else is
- * a bug and is rethrown (Node prints its stack).
+ * stderr) and infrastructure faults (3, one line: {@link ENGINE_EXIT_CODE}; a database that cannot
+ * be read, an engine or a server that cannot run). Anything else is a bug and is rethrown (Node
+ * prints its stack).
  */
 export function exitCodeForError(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : MISUSE_EXIT_CODE;
@@ -114,7 +133,7 @@ export function exitCodeForError(error: unknown, io: CliIo): number {
     io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
     return MISUSE_EXIT_CODE;
   }
-  if (isLadderError(error, 'engine_failure')) {
+  if (isInfrastructureError(error)) {
     io.stderr.write(`error: ${misuseMessage(error.message)}\n`);
     return ENGINE_EXIT_CODE;
   }

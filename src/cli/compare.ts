@@ -17,7 +17,7 @@
  * flags, unreadable or unrecognised files, an unknown column or metric, runs sharing no item) and,
  * with `--strict`, when the runs are not comparable. Every error is one line on stderr.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { LadderError } from '../errors.js';
 import { applyCliConventions, cliIoOf, setExitCode } from './cli-io.js';
@@ -26,6 +26,7 @@ import { evaluateGate, FAIL_ON_VALUES, type FailOn } from '../report/comparison-
 import { DEFAULT_BOOTSTRAP_REPLICATES, DEFAULT_BOOTSTRAP_SEED } from '../report/paired-statistics.js';
 import { readRun } from '../report/read-run.js';
 import { comparisonJson, renderComparisonMarkdown, renderComparisonText } from '../report/render-comparison.js';
+import { readUserText } from '../files/user-file.js';
 
 /** Output formats of `--format`. */
 export const COMPARE_FORMATS = ['table', 'json', 'markdown'] as const;
@@ -150,12 +151,7 @@ export function runCompareCommand(base: string, cand: string, options: CompareCo
  * @throws LadderError `input_invalid` when the file cannot be read or holds no id.
  */
 export function readRequiredIds(file: string): RequiredItemSource[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new LadderError('input_invalid', `--required: cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`, { cause: error });
-  }
+  const text = readUserText(file, { what: 'file of required ids', prefix: '--required: ' });
   const ids: RequiredItemSource[] = [];
   text.split(/\r?\n/).forEach((line, index) => {
     const id = line.trim();

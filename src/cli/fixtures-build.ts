@@ -4,7 +4,13 @@
  * before `promptfoo eval`, pin the checksums in review, and see a broken data script as one
  * `file:line` error instead of a column of ERROR rows.
  *
- *   text2sql-ladder fixtures build [DIR] [--cache-dir DIR] [--postgres-url URL] [--json]
+ *   text2sql-ladder fixtures build [DIR] [--cache-dir DIR] [--postgres-url URL] [--timeout-ms MS]
+ *     [--max-database-bytes N] [--max-memory-bytes N] [--json]
+ *
+ * Each build runs under limits (fixtures/build-limits.ts), since a fixture's scripts are as
+ * untrusted as a model's SQL: a deadline per script and per step of the builder, a size cap per
+ * snapshot, a memory cap on the SQLite build's child; the flags (or their environment variables)
+ * set them.
  *
  * A `dialect: postgres` fixture is built into databases of a PostgreSQL server: the private one
  * (started for the command and stopped at its end), or the one `--postgres-url` (else
@@ -25,6 +31,8 @@ import type { Command } from 'commander';
 import { LadderError } from '../errors.js';
 import { appCacheDir, CACHE_ENV, defaultFixtureCacheDir, listFixtures, resolveFixture } from '../fixtures/registry.js';
 import { applyCliConventions, cliIoOf, setExitCode } from './cli-io.js';
+import { parsePositiveInteger } from './flags.js';
+import { FIXTURE_BUILD_DEFAULTS, FIXTURE_BUILD_ENV, resolveBuildLimits } from '../fixtures/build-limits.js';
 import type { CliIo } from './cli-io.js';
 import type { PostgresEngine } from '../engine/postgres/postgres-engine.js';
 import { shownUrl } from '../engine/postgres/postgres-url.js';
@@ -39,6 +47,12 @@ export interface FixturesBuildOptions {
   readonly json?: boolean;
   /** The PostgreSQL server for `dialect: postgres` fixtures (default: the private one). */
   readonly postgresUrl?: string;
+  /** Deadline of each script and builder step, in ms (build-limits.ts). */
+  readonly timeoutMs?: number;
+  /** Largest database a snapshot may grow to, in bytes. */
+  readonly maxDatabaseBytes?: number;
+  /** RSS cap of a SQLite build's child process, in bytes. */
+  readonly maxMemoryBytes?: number;
 }
 
 /** One built file. */
@@ -77,6 +91,9 @@ export function registerFixturesBuildCommand(fixtures: Command): void {
     .argument('[dir]', `a folder of fixture folders, or one fixture folder (default: $${FIXTURES_ENV}, else ./fixtures)`)
     .option('--cache-dir <dir>', `where builds go (default: ./.text2sql-ladder/cache/fixtures, or $${CACHE_ENV}/fixtures)`)
     .option('--postgres-url <url>', 'the PostgreSQL server for dialect: postgres fixtures (default: $TEXT2SQL_LADDER_POSTGRES_URL, else a private server started for the command); never DATABASE_URL')
+    .option('--timeout-ms <ms>', `deadline of each script and of each step of the builder (default ${FIXTURE_BUILD_DEFAULTS.timeoutMs}, or $${FIXTURE_BUILD_ENV.timeoutMs})`, parsePositiveInteger)
+    .option('--max-database-bytes <n>', `largest database a snapshot may grow to (default ${FIXTURE_BUILD_DEFAULTS.maxDatabaseBytes}, or $${FIXTURE_BUILD_ENV.maxDatabaseBytes})`, parsePositiveInteger)
+    .option('--max-memory-bytes <n>', `resident memory of a SQLite build's child process (default ${FIXTURE_BUILD_DEFAULTS.maxMemoryBytes}, or $${FIXTURE_BUILD_ENV.maxMemoryBytes})`, parsePositiveInteger)
     .option('--json', 'print the report as JSON', false)
     .action(async (dir: string | undefined, options: FixturesBuildOptions) => {
       setExitCode(command, await runFixturesBuild(dir, options, cliIoOf(command)));
@@ -97,7 +114,13 @@ export async function runFixturesBuild(dir: string | undefined, options: Fixture
 }
 
 /** Builds every fixture of `dir` (see the module doc for the defaults). */
-export async function buildFixtures(dir: string | undefined, options: Pick<FixturesBuildOptions, 'cacheDir' | 'postgresUrl'> = {}): Promise<FixturesBuildReport> {
+export async function buildFixtures(dir: string | undefined, options: Omit<FixturesBuildOptions, 'json'> = {}): Promise<FixturesBuildReport> {
+  const build = {
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.maxDatabaseBytes === undefined ? {} : { maxDatabaseBytes: options.maxDatabaseBytes }),
+    ...(options.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: options.maxMemoryBytes }),
+  };
+  const limits = resolveBuildLimits(build, 'fixtures build: ');
   const given = dir ?? (process.env[FIXTURES_ENV]?.trim() ? process.env[FIXTURES_ENV] : 'fixtures')!;
   const resolved = path.resolve(given);
   if (!existsSync(resolved) || !statSync(resolved).isDirectory()) {
@@ -123,11 +146,11 @@ export async function buildFixtures(dir: string | undefined, options: Pick<Fixtu
   try {
     for (const name of names) {
       const before = new Set(existsSync(cacheDir) ? listBuilds(cacheDir, name) : []);
-      const full = await resolveFixture(name, { fixturesDir, cacheDir, postgres: postgresEngine });
+      const full = await resolveFixture(name, { fixturesDir, cacheDir, postgres: postgresEngine, build: limits });
       const hex = (checksum: string | undefined): string => (checksum ?? '').replace(/^sha256:/, '');
       const files: BuiltFile[] = full.snapshots.map((s) => ({ fixture: name, snapshot: s.name, role: null, path: s.path, sha256: hex(s.checksum) }));
       for (const role of Object.keys(full.roles)) {
-        const scoped = await resolveFixture(name, { fixturesDir, cacheDir, role });
+        const scoped = await resolveFixture(name, { fixturesDir, cacheDir, role, build: limits });
         files.push(...scoped.snapshots.map((s) => ({ fixture: name, snapshot: s.name, role, path: s.path, sha256: hex(s.checksum) })));
       }
       if (full.dialect === 'postgres') {

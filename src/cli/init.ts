@@ -10,6 +10,8 @@
  *   text2sql-ladder init [DIR] [--force]
  *
  * Nothing is overwritten without `--force`: existing files are listed and the command exits 2.
+ * Nothing is written outside DIR: a symbolic link inside it that leads out (`fixtures/shop` →
+ * elsewhere, a `package.json` linked to another project's) is misuse naming the link.
  * An existing `package.json` keeps its fields; missing scripts and dev dependencies are added.
  * An existing `.gitignore` gets the missing lines appended.
  *
@@ -17,11 +19,12 @@
  * promptfoo 0.122 and later refuse Node 20. A promptfoo already installed in the app that is not
  * tested on this Node, or a Node outside the tested releases, is a warning on stderr.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import semver from 'semver';
 import { LadderError } from '../errors.js';
+import { readUserText } from '../files/user-file.js';
 import { findPackageRoot } from '../fixtures/package-root.js';
 import { checkToolOnNode, installedPackage, promptfooForNode, TESTED_NODE, TESTED_RELEASES } from '../supported-versions.js';
 import { applyCliConventions, cliIoOf, setExitCode } from './cli-io.js';
@@ -98,8 +101,9 @@ function listFiles(root: string, prefix = ''): string[] {
 
 /**
  * Writes the scaffold into `dir` (created when missing).
- * @throws LadderError `invalid_option` when `dir` is a file, or when scaffold files exist and
- *   `force` is not set (the message lists them).
+ * @throws LadderError `invalid_option` when `dir` is a file, when a scaffold path passes through a
+ *   symbolic link that leads outside `dir` (the message names it), or when scaffold files exist
+ *   and `force` is not set (the message lists them).
  */
 export function initApp(dir: string, options: InitOptions = {}): InitReport {
   const target = path.resolve(dir);
@@ -107,6 +111,9 @@ export function initApp(dir: string, options: InitOptions = {}): InitReport {
   const source = templateDir();
   const files = listFiles(source).filter((file) => file !== 'gitignore');
   const destinationOf = (file: string): string => RENAMED[file] ?? file;
+  // Nothing is written through a symbolic link that leads out of the folder (fixtures/shop → elsewhere).
+  const boundary = existsSync(target) ? realpathSync(target) : target;
+  for (const file of [...files.map(destinationOf), '.gitignore', 'package.json']) checkInsideFolder(target, boundary, file, dir);
   const existing = files.map(destinationOf).filter((file) => existsSync(path.join(target, file)));
   if (existing.length > 0 && options.force !== true) {
     throw new LadderError('invalid_option', `init: ${existing.length} file${existing.length === 1 ? '' : 's'} of the scaffold exist in ${dir}: ${existing.sort().join(', ')}; pass --force to overwrite them`);
@@ -121,6 +128,32 @@ export function initApp(dir: string, options: InitOptions = {}): InitReport {
   const node = options.node ?? process.version;
   const scripts = writePackageJson(target, scaffoldPromptfooVersion(node));
   return { dir: target, written: [...files.map(destinationOf), '.gitignore', 'package.json'].sort(), scripts, warnings: versionWarnings(target, node) };
+}
+
+/**
+ * Refuses a scaffold path under `target` that passes through a symbolic link leading outside
+ * `boundary` (the folder's real path): each existing part of the path is checked, the file itself
+ * included; a link that leads nowhere counts by where it points.
+ * @throws LadderError `invalid_option` naming the link and where it leads.
+ */
+function checkInsideFolder(target: string, boundary: string, relative: string, dir: string): void {
+  let current = target;
+  for (const part of relative.split(/[\\/]/)) {
+    current = path.join(current, part);
+    const stats = lstatSync(current, { throwIfNoEntry: false });
+    if (stats === undefined) return;
+    if (!stats.isSymbolicLink()) continue;
+    let leadsTo: string;
+    try {
+      leadsTo = realpathSync(current);
+    } catch {
+      leadsTo = path.resolve(path.dirname(current), readlinkSync(current));
+    }
+    const inside = path.relative(boundary, leadsTo);
+    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
+      throw new LadderError('invalid_option', `init: ${path.relative(target, current)} in ${dir} is a symbolic link to ${leadsTo}, outside ${dir}; init writes only inside the folder it is given (remove the link, or init another folder)`);
+    }
+  }
 }
 
 /** A Node outside the tested releases, and a promptfoo installed in the app that is not tested on this Node. */
@@ -139,7 +172,7 @@ function versionWarnings(target: string, node: string): string[] {
 }
 
 function appendMissingLines(file: string, template: string): void {
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const current = existsSync(file) ? readUserText(file, { what: '.gitignore', code: 'invalid_option', prefix: 'init: ' }) : '';
   const have = new Set(current.split('\n').map((line) => line.trim()));
   const missing = template.split('\n').filter((line) => line.trim() !== '' && !have.has(line.trim()));
   if (missing.length === 0) return;
@@ -157,8 +190,9 @@ function writePackageJson(target: string, promptfooVersion: string): InitReport[
   let manifest: Record<string, unknown>;
   if (existsSync(file)) {
     try {
-      manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      manifest = JSON.parse(readUserText(file, { what: 'package.json', code: 'invalid_option', prefix: 'init: ' })) as Record<string, unknown>;
     } catch (error) {
+      if (error instanceof LadderError) throw error;
       throw new LadderError('invalid_option', `init: ${file} is not valid JSON (${(error as Error).message})`, { cause: error });
     }
   } else {

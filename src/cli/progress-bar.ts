@@ -10,12 +10,13 @@ export type ProgressBar = SingleBar | undefined;
 
 /**
  * Creates a bar with cli-progress's `shades_classic` look.
- * @param stderr - the command's stderr (a bar only when `isTTY`).
+ * @param stderr - the command's stderr (a bar only when `isTTY`; drawn on `terminal` when given).
  * @param format - cli-progress format, e.g. `spider [{bar}] {value}/{total} items | {duration_formatted}`.
  * @returns the bar (not started), or `undefined`.
  */
-export async function progressBarOn(stderr: { readonly isTTY?: boolean }, format: string): Promise<ProgressBar> {
+export async function progressBarOn(stderr: { readonly isTTY?: boolean; readonly terminal?: NodeJS.WritableStream }, format: string): Promise<ProgressBar> {
   if (stderr.isTTY !== true) return undefined;
   const { default: cliProgress } = await import('cli-progress');
-  return new cliProgress.SingleBar({ format, hideCursor: true, stream: stderr as NodeJS.WritableStream }, cliProgress.Presets.shades_classic);
+  // The bar's own escape sequences go to the terminal itself, not through the escaping writer.
+  return new cliProgress.SingleBar({ format, hideCursor: true, stream: stderr.terminal ?? (stderr as NodeJS.WritableStream) }, cliProgress.Presets.shades_classic);
 }

@@ -5,14 +5,15 @@
  * names the flag, the file and what was found.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isLadderError, LadderError } from '../errors.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { POSTGRES_SCRIPT_ENDING, postgresScripts } from '../benchmarks/spider/postgres-snapshots.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
-import { checkSqliteFile } from './database-file.js';
+import { checkSqliteFile } from '../fixtures/sqlite-file.js';
+import { readUserTextAsync } from '../files/user-file.js';
 
 /**
  * Checks `--db` before the run: the folder must exist, and at least one db_id of the gold must
@@ -61,8 +62,9 @@ export async function checkDbDir(dbDir: string, gold: readonly SpiderGoldItem[],
 export async function readTables(file: string): Promise<Set<string>> {
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(file, 'utf8'));
+    data = JSON.parse(await readUserTextAsync(file, { what: 'tables file' }));
   } catch (error) {
+    if (error instanceof LadderError) throw error;
     throw new LadderError('input_invalid', `cannot read tables file ${file}: ${(error as Error).message}`, { cause: error });
   }
   if (!Array.isArray(data)) throw new LadderError('input_invalid', `${file}: expected a JSON array of schemas with "db_id"`);
@@ -90,7 +92,7 @@ export async function checkGoldFile(file: string, gold: readonly SpiderGoldItem[
   const expected = 'one "sql<TAB>db_id" per line (Spider\'s dev_gold.sql)';
   if (gold.length === 0) throw new LadderError('input_invalid', `--gold: ${file} holds no item (no non-blank line); expected ${expected}`);
   if (gold.some((item) => item.error === undefined)) return;
-  const text = await readFile(file, 'utf8');
+  const text = await readUserTextAsync(file, { what: 'gold file', prefix: '--gold: ' });
   const start = text.trimStart()[0];
   if (start === '[' || start === '{') {
     throw new LadderError('input_invalid', `--gold: ${file} is JSON (Spider's dev.json?); expected ${expected}`);
@@ -100,10 +102,16 @@ export async function checkGoldFile(file: string, gold: readonly SpiderGoldItem[
 
 /**
  * A prediction line that names a db_id (`sql<TAB>db_id`) must name its gold item's: one that does
- * not means the two files are not aligned, and every verdict after it would be wrong.
- * @throws LadderError `input_invalid` naming both `file:line`s and the count of such lines.
+ * not means the two files are not aligned, and every verdict after it would be wrong. An empty
+ * prediction file (no line at all) for a gold with items is misuse too: scoring it would print
+ * 0.000 for a run that was lost.
+ * @throws LadderError `input_invalid` naming both `file:line`s and the count of such lines, or the empty file.
  */
 export function checkAligned(goldFile: string, predFile: string, gold: readonly SpiderGoldItem[], predictions: readonly SpiderPrediction[]): void {
+  // An empty prediction file is a lost run, not a model that answered nothing (that would be blank lines).
+  if (predictions.length === 0 && gold.length > 0) {
+    throw new LadderError('input_invalid', `--pred: ${predFile} is empty: no prediction line for the ${gold.length} gold items of ${goldFile} (a model that answered nothing has one blank line per item)`);
+  }
   const mismatched = gold.flatMap((item, index) => {
     const prediction = predictions[index];
     return item.error === undefined && prediction?.dbId !== undefined && prediction.dbId !== '' && prediction.dbId !== item.dbId ? [{ item, prediction }] : [];

@@ -22,14 +22,17 @@
  * required flag; `--out` in a folder that does not exist; a gold file that is empty, is JSON (e.g.
  * Spider's `dev.json`) or has no `sql<TAB>db_id` line at all; a `--db` folder that resolves none
  * of the gold's db_ids; a snapshot file that is empty or not a SQLite database; a prediction line
- * whose `<TAB>db_id` differs from the gold's (the files are not aligned). A malformed line among
- * good ones is a per-item problem, reported and not scored.
+ * whose `<TAB>db_id` differs from the gold's (the files are not aligned); an empty prediction
+ * file. A malformed line among good ones is a per-item problem, reported and not scored.
+ * Incomplete (exit 3, after the summary): items whose evaluation could not finish (errored, in no
+ * rate) or gold items without a prediction line (src/exit-codes.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
 import { LadderError } from '../errors.js';
+import { EXIT_INCOMPLETE, EXIT_OK } from '../exit-codes.js';
 import { PRESET_NAMES, resolvePolicy, type PresetName } from '../compare/policy.js';
 import { evaluateSpider, type SpiderSummary } from '../harness/evaluate-spider.js';
 import { readPredictions, readSpiderGold } from '../benchmarks/spider/read-spider-files.js';
@@ -111,16 +114,18 @@ export function registerSpiderCommand(program: Command): void {
 /** Where the command writes (injectable for tests). */
 export interface SpiderCommandIo {
   readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean; readonly terminal?: NodeJS.WritableStream };
 }
 
 /** Per-item problems listed on stderr before the rest are only counted. */
 const MAX_LISTED_PROBLEMS = 20;
 
 /**
- * Runs the command. Resolves to the exit code: 0 after a run (even with per-item problems),
- * 2 for misuse (unreadable files, bad options, a `--db` folder that does not exist or holds a
- * snapshot for none of the gold's db_ids).
+ * Runs the command. Resolves to the exit code (src/exit-codes.ts): 0 after a run (even with
+ * per-item problems of the model's or the gold's); 2 for misuse (unreadable files, bad options, an
+ * empty prediction file, a `--db` folder that does not exist or holds a snapshot for none of the
+ * gold's db_ids); 3 for an incomplete run: items whose evaluation could not finish (errored, in no
+ * rate) or gold items with no prediction line (lost rows), named on stderr.
  */
 export async function runSpiderCommand(options: SpiderCommandOptions, io: SpiderCommandIo): Promise<number> {
   let runtime: LadderRuntime | undefined;
@@ -233,13 +238,29 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
     }
     io.stdout.write(formatSpiderSummary(output.summary, policy.preset, options.keepDistinct));
     if (testSuite !== undefined) io.stdout.write(formatTestSuiteSummary(output.summary, testSuite, semantic!, options.out));
-    return 0;
+    const incomplete = incompleteRunMessage(output.summary, gold.length);
+    if (incomplete === undefined) return EXIT_OK;
+    io.stderr.write(`error: ${incomplete}\n`);
+    return EXIT_INCOMPLETE;
   } catch (error) {
     return exitCodeForError(error, io);
   } finally {
     stopListening();
     await runtime?.close();
   }
+}
+
+/**
+ * Why a finished run is incomplete (exit 3), or `undefined`: errored items (their evaluation threw:
+ * a database that cannot be read, an engine that cannot run) and gold items without a prediction line.
+ * @example incompleteRunMessage({ internalErrors: 0, missingPredictions: 7, … }, 507)
+ * // 'incomplete run: 7 of 507 gold items have no prediction line (scored 0); the prediction file is shorter than the gold'
+ */
+export function incompleteRunMessage(summary: Pick<SpiderSummary, 'internalErrors' | 'missingPredictions'>, items: number): string | undefined {
+  const parts: string[] = [];
+  if (summary.internalErrors > 0) parts.push(`${summary.internalErrors} of ${items} items errored (not graded, in no rate; listed above)`);
+  if (summary.missingPredictions > 0) parts.push(`${summary.missingPredictions} of ${items} gold items have no prediction line (scored 0); the prediction file is shorter than the gold`);
+  return parts.length === 0 ? undefined : `incomplete run: ${parts.join('; ')}`;
 }
 
 const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -280,6 +301,7 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
   // The words shared with the ladder summary come from one place (src/report/summary-terms.ts).
   const T = SUMMARY_TERMS;
   text += `${T.scored.label} ${all.scored} of ${all.count} | ${T.correct.label} ${all.correct} | ${T.executed.label} ${summary.executed} | ${T.predictionErrors.label} ${summary.predictionErrors} | ${T.goldErrors.label} ${summary.goldErrors} | ${T.emptyGoldMatches.label} ${summary.emptyGoldMatches} | undecided ${summary.undecided}`;
+  if (summary.internalErrors > 0) text += ` | ${T.errored.label} ${summary.internalErrors}`;
   if (summary.malformedGoldLines > 0) text += ` | malformed gold lines ${summary.malformedGoldLines}`;
   if (summary.unknownHardness > 0) text += ` | hardness unknown ${summary.unknownHardness} (counted in all only)`;
   text += '\n';

@@ -47,7 +47,7 @@ export interface GoldRunKey {
  * Error codes that say something about the moment (a killed or crashed child, a file gone), not
  * about the snapshot or the SQL: an outcome with one is never kept by a cache of this run.
  */
-export const TRANSIENT_ERROR_CODES: ReadonlySet<ExecutionErrorCode> = new Set(['timeout', 'memory_limit', 'engine_failure', 'db_not_found']);
+export const TRANSIENT_ERROR_CODES: ReadonlySet<ExecutionErrorCode> = new Set(['timeout', 'memory_limit', 'engine_failure', 'db_not_found', 'db_unavailable']);
 
 /**
  * A bounded cache of gold results (oldest entries evicted first). Keep one per runtime (one per

@@ -39,7 +39,7 @@ export interface RowSample {
 export interface CellDifference {
   /** 0-based row position in the gold result (for unordered results: the first missing gold row). */
   readonly goldRow: number;
-  /** 0-based row position in the predicted result. */
+  /** 0-based row position in the predicted result; −1 when the gold row has no predicted row to compare with (all were matched, or there are none). */
   readonly predictedRow: number;
   readonly goldColumn: number;
   /** −1 when the gold column has no predicted counterpart. */

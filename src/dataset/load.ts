@@ -13,7 +13,6 @@
  * anything else that makes reading one item throw. A byte-order mark at the start of the file is
  * skipped.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode, YAMLMap } from 'yaml';
@@ -22,6 +21,7 @@ import type { DatasetError, DatasetItem, LoadedDataset } from './item.js';
 import { makeError, makeFileError, validateRecord } from './validate.js';
 import type { RecordLocation } from './validate.js';
 import { errorText } from '../format.js';
+import { readUserTextAsync } from '../files/user-file.js';
 
 export type { DatasetError, DatasetItem, ExpectedBehavior, LoadedDataset, SourceLocation, TagValue } from './item.js';
 
@@ -54,12 +54,7 @@ export async function loadDataset(file: string): Promise<LoadedDataset> {
       `${file}: unsupported dataset extension "${extension}"; expected one of ${[...YAML_EXTENSIONS, ...JSONL_EXTENSIONS].join(', ')}`,
     );
   }
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new LadderError('dataset_invalid', `${file}: cannot read dataset: ${(error as Error).message}`, { cause: error });
-  }
+  let text = await readUserTextAsync(file, { what: 'dataset', code: 'dataset_invalid' });
   // A UTF-8 byte-order mark is not part of the first item.
   if (text.startsWith('\uFEFF')) text = text.slice(1);
   const records = JSONL_EXTENSIONS.includes(extension) ? readJsonl(file, text) : readYaml(file, text);
@@ -151,11 +146,15 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
     doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   } catch (error) {
     // The parser itself gave up (e.g. flow collections nested past the stack).
+    if (STACK_EXHAUSTED.test(errorText(error))) throw tooDeeplyNested(file, 1);
     throw new LadderError('dataset_invalid', `${file}: cannot parse YAML: ${errorText(error)}`, { cause: error });
   }
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
   const lineOf = (node: YamlNode | null | undefined, fallback: number): number => (node?.range ? lineAt(node.range[0]) : fallback);
   const parseErrors = doc.errors.map((e) => ({ offset: e.pos[0], message: e.message.split('\n')[0] ?? e.message }));
+  // Nesting past the reader's stack fails at every level it unwinds through: one error for the file.
+  const tooDeep = parseErrors.find((e) => STACK_EXHAUSTED.test(e.message));
+  if (tooDeep !== undefined) throw tooDeeplyNested(file, lineAt(tooDeep.offset));
 
   const root = doc.contents as YamlNode | null;
   let itemsNode: YamlNode | null | undefined = root;
@@ -229,6 +228,7 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
     try {
       own = itemNode.toJS(doc);
     } catch (error) {
+      if (STACK_EXHAUSTED.test(errorText(error))) throw tooDeeplyNested(file, line);
       // E.g. "Excessive alias count indicates a resource exhaustion attack" (a billion-laughs item).
       const id = isMap(itemNode) ? scalarString(itemNode.get('id', true) as YamlNode | undefined) : undefined;
       return { location, errors: [makeError(file, line, id, undefined, `YAML: ${errorText(error)}`)] };
@@ -240,6 +240,14 @@ function readYaml(file: string, text: string): { records: RawRecord[]; fileError
     if (!used.has(i)) fileErrors.push(makeFileError(file, lineAt(e.offset), `YAML: ${e.message}`));
   });
   return { records, fileErrors };
+}
+
+/** What V8 says when a recursive reader runs out of stack. */
+const STACK_EXHAUSTED = /Maximum call stack size exceeded/;
+
+/** The one error of a YAML file nested deeper than the reader can follow. */
+function tooDeeplyNested(file: string, line: number): LadderError {
+  return new LadderError('dataset_invalid', `${file}:${line}: YAML nested too deeply to read (the reader ran out of stack); a dataset item is a mapping of fields, each a value or a short list`);
 }
 
 function scalarString(node: YamlNode | undefined): string | undefined {

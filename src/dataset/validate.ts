@@ -37,6 +37,13 @@ export interface RecordLocation {
   readonly entryLines?: (field: string) => readonly number[] | undefined;
 }
 
+/**
+ * Most characters a question may have: 16 384 (about eight pages; Spider's and BIRD's longest
+ * questions are under 1 000). A longer one is an item error, so a 10 MB question costs the load
+ * one length check instead of being carried into every prompt, parse and report.
+ */
+export const MAX_QUESTION_CHARS = 16_384;
+
 /** The outcome for one record: the item when valid, and its problems. */
 export interface RecordValidation {
   readonly item?: DatasetItem;
@@ -46,7 +53,8 @@ export interface RecordValidation {
 /**
  * Validates one raw record.
  *
- * Rules: `id`, `question` non-empty strings; `db` a fixture name, or instead of it `db_path` (a
+ * Rules: `id`, `question` non-empty strings (a question at most {@link MAX_QUESTION_CHARS}
+ * characters); `db` a fixture name, or instead of it `db_path` (a
  * SQLite file or a non-empty list of them: one snapshot each), or `snapshots` as a list of SQLite
  * files; paths are relative to the dataset file's folder and are returned absolute in `db_path`
  * (then `db` is the first path as written, a label); with `db`, `snapshots` a non-empty list of
@@ -79,14 +87,19 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
   }
 
   if (id === undefined) problem(rawId === undefined ? undefined : 'id', `id must be a non-empty string; received ${describeReceived(rawId)}`);
-  const question = requireString(record, 'question', problem);
+  let question = requireString(record, 'question', problem);
+  if (question !== undefined && question.length > MAX_QUESTION_CHARS) {
+    problem('question', `question is ${question.length} characters, over the limit of ${MAX_QUESTION_CHARS} (a question is a prompt's text, not a document)`);
+    question = undefined;
+  }
   const baseDir = path.dirname(path.resolve(at.file));
   let dbPaths: string[] | undefined;
   const rawDbPath = record['db_path'];
   if (rawDbPath !== undefined && rawDbPath !== null) {
     if (typeof rawDbPath === 'string' && rawDbPath.trim() !== '') dbPaths = [rawDbPath];
     else dbPaths = optionalNameList(record, 'db_path', problem, true, 'a SQLite file path or a non-empty list of them');
-    if (dbPaths !== undefined && record['db'] !== undefined) problem('db_path', 'give db (a fixture name) or db_path (SQLite files), not both');
+    // `db:` with no value (YAML null) is absent: it is how an item cancels `defaults: { db: … }`.
+    if (dbPaths !== undefined && record['db'] !== undefined && record['db'] !== null) problem('db_path', 'give db (a fixture name) or db_path (SQLite files), not both');
   }
   let snapshots = optionalNameList(record, 'snapshots', problem, true);
   if (dbPaths === undefined && snapshots !== undefined && (record['db'] === undefined || record['db'] === null)) {

@@ -10,9 +10,11 @@
  * - Databases are read only; a missing database is `db_not_found`, never a new empty one.
  * - No statement may change the connection later statements run on.
  * - Every failure of the statement itself comes back as `{ ok: false, error }` with an
- *   engine-neutral code and the engine's own message; only misuse (bad options, a closed engine)
- *   throws a LadderError.
+ *   engine-neutral code and the engine's own message; so does a database that cannot be used
+ *   (`db_unavailable`); only misuse (bad options, a closed engine) and an engine that cannot run
+ *   at all (`engine_failure`) throw a LadderError.
  */
+import { escapeControls } from '../format.js';
 import type { Catalog } from '../sql/catalog-types.js';
 import type { DoubleQuoteMode } from '../sql/parse.js';
 import type { Cell } from './cells.js';
@@ -88,6 +90,13 @@ export type ExecutionErrorCode =
   | 'result_too_large'
   /** The database does not exist (it is never created). */
   | 'db_not_found'
+  /**
+   * The database exists but cannot be used: a file that is not a SQLite database, is corrupt or
+   * cannot be read, a WAL-mode file the engine cannot read safely; a PostgreSQL server that refuses
+   * the connection. The machine's fault, never the statement's: runLadder turns it into a thrown
+   * LadderError('db_unavailable'), which no front end charges to the model.
+   */
+  | 'db_unavailable'
   /** A database whose checksum was verified in this run (a fixture snapshot) changed since. */
   | 'db_changed'
   /** The engine failed for a reason that is not the statement's (a child died, a connection broke); it replaced what failed. */
@@ -108,6 +117,18 @@ export interface ExecutionError {
 export type ExecutionOutcome =
   | { readonly ok: true; readonly result: QueryResult }
   | { readonly ok: false; readonly error: ExecutionError };
+
+/**
+ * An outcome as an engine hands it out: an error's message (which quotes the statement, SQLite's
+ * or the server's words) with its control characters escaped (format.ts `escapeControls`, the one
+ * rule for every message). A result, or an error without such characters, is returned as it is.
+ */
+export function escapedOutcome<T extends { readonly ok: boolean }>(outcome: T): T {
+  const error = (outcome as { readonly error?: ExecutionError }).error;
+  if (outcome.ok || error === undefined) return outcome;
+  const message = escapeControls(error.message);
+  return message === error.message ? outcome : { ...outcome, error: { ...error, message } };
+}
 
 /** What to run and under which limits. Defaults come from the engine's options. */
 export interface ExecuteRequest {

@@ -4,14 +4,18 @@
  * code too.
  *
  * Bad input never stops the run; each item concerned gets a message:
- * - prediction file shorter than the gold → the missing items score 0 (`no prediction line`);
- *   longer → the extra lines are reported in `warnings` and ignored;
+ * - prediction file shorter than the gold → the missing items score 0 (`no prediction line`) and
+ *   `missingPredictions` counts them (the CLI exits 3: lost rows); longer → the extra lines are
+ *   reported in `warnings` and ignored;
  * - a prediction with no SQL → 0 (`no SQL`);
  * - unknown db_id, a database no gold can run on, a malformed gold line → `exec: null` (not scored);
- * - anything that throws while one item is evaluated (a bug, never the model's fault to exploit)
- *   → that item scores 0 with flag `internal_error` and the message; with `diagnostics`, a
- *   diagnostics failure only drops that item's diagnostics row (`diagnostics: null`, flag
- *   `diagnostics_error`). The other items and the output are never lost.
+ * - anything that throws while one item is evaluated (a database that cannot be read, an engine
+ *   that cannot run, a bug) → that item is errored: `exec: null`, flag `internal_error` and the
+ *   message, counted in `internalErrors` and in no rate (an infrastructure fault is not the model's
+ *   failure); the CLI then exits 3, so a model cannot dodge scoring by making its item throw: the
+ *   run reads as incomplete. With `diagnostics`, a diagnostics failure only drops that item's
+ *   diagnostics row (`diagnostics: null`, flag `diagnostics_error`). The other items and the
+ *   output are never lost.
  */
 import type { ExecutionDetails } from '../rungs/execution.js';
 import { runLadder } from '../rungs/ladder.js';
@@ -20,7 +24,7 @@ import type { Engine } from '../engine/engine.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
-import { isLadderError } from '../errors.js';
+import { INFRASTRUCTURE_CODES, isInfrastructureError, isLadderError } from '../errors.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { spiderHardness, spiderSchemaOf, HARDNESS_LEVELS, type Hardness, type SpiderSchema } from '../benchmarks/spider/hardness.js';
 import type { SpiderGoldItem, SpiderPrediction } from '../benchmarks/spider/read-spider-files.js';
@@ -34,6 +38,9 @@ import { countItems, type CountedItem } from '../report/summary-terms.js';
  * 0.94× the wall time of the CLI); each item in flight holds only its two results.
  */
 export const SPIDER_CONCURRENCY = 16;
+
+/** The message of a gold item the prediction file has no line for (the file is shorter than the gold). */
+export const NO_PREDICTION_LINE = 'no prediction line';
 
 /** One item's outcome, as written to the JSONL output. */
 export interface SpiderItemVerdict {
@@ -73,7 +80,7 @@ export interface SpiderSummary {
   readonly levels: Readonly<Record<Hardness | 'all', LevelSummary>>;
   /** Scored items whose prediction ran without error on every snapshot. */
   readonly executed: number;
-  /** Scored items whose prediction did not run (no line, no SQL, an SQLite error, a timeout, an internal error). */
+  /** Scored items whose prediction did not run (no line, no SQL, an SQLite error, a timeout). */
   readonly predictionErrors: number;
   /** Items with a gold that could not run, or whose db_id names no database (malformed lines apart). */
   readonly goldErrors: number;
@@ -83,8 +90,10 @@ export interface SpiderSummary {
   readonly undecided: number;
   /** Items whose gold the official reader cannot read (counted in `all` only). */
   readonly unknownHardness: number;
-  /** Items whose evaluation threw (scored 0, flag `internal_error`). */
+  /** Items whose evaluation threw (errored: not scored, in no rate; flag `internal_error`). */
   readonly internalErrors: number;
+  /** Gold items with no prediction line (the prediction file is shorter than the gold; they score 0). */
+  readonly missingPredictions: number;
   /** With `diagnostics: true`: averages of the items' diagnostics rows. */
   readonly diagnostics?: DiagnosticsSummary;
 }
@@ -150,7 +159,9 @@ export async function evaluateSpider(input: EvaluateSpiderInput): Promise<Evalua
         input.knownDbIds !== undefined && !input.knownDbIds.has(dbId)
           ? Promise.resolve(`unknown db_id ${JSON.stringify(dbId)}: not in tables.json`)
           : (input.snapshotsOf ?? ((id: string) => listSnapshots(input.dbDir, id)))(dbId).catch((error: unknown) => {
-              if (isLadderError(error)) return error.message;
+              // A db_id with no usable snapshot is the gold's problem; a server that cannot be
+              // reached is the machine's: its items are errored (in no rate), never unknown.
+              if (isLadderError(error) && !INFRASTRUCTURE_CODES.has(error.code)) return error.message;
               throw error;
             });
       snapshotsByDb.set(dbId, found);
@@ -236,7 +247,7 @@ async function evaluateItem(
   if (prediction !== undefined && prediction.dbId !== undefined && prediction.dbId !== gold.dbId) flags.push('db_id_mismatch');
   if (prediction === undefined || prediction.sql === '') {
     const base: ItemBase = { i: index, db_id: gold.dbId, hardness: await hardness };
-    const why = prediction === undefined ? 'no prediction line' : 'no SQL';
+    const why = prediction === undefined ? NO_PREDICTION_LINE : 'no SQL';
     return { verdict: { ...base, exec: 0, error: why, flags: [...flags, 'prediction_error', 'no_sql'], goldIndex: null }, result: null };
   }
   // The ladder's L4, run alone on the prediction as written.
@@ -289,7 +300,7 @@ function loadDiagnostics(): Promise<typeof import('../diagnostics/diagnose.js')>
   return import('../diagnostics/diagnose.js');
 }
 
-/** The verdict of an item whose evaluation threw: 0, with the message (see the module doc). */
+/** The verdict of an item whose evaluation threw: errored (not scored), with the message (see the module doc). */
 function internalError(input: EvaluateSpiderInput, index: number, error: unknown): { verdict: SpiderItemVerdict; result: null } {
   const gold = input.gold[index]!;
   let hardness: Hardness | null = null;
@@ -302,9 +313,11 @@ function internalError(input: EvaluateSpiderInput, index: number, error: unknown
     verdict: {
       i: index,
       db_id: gold.dbId,
-      exec: 0,
-      error: `internal error while evaluating this item: ${truncate(errorText(error, { withName: true }), 500)}`,
-      flags: ['prediction_error', 'internal_error'],
+      exec: null,
+      error: isInfrastructureError(error)
+        ? `not graded, the machine failed: ${truncate(errorText(error), 500)}`
+        : `internal error while evaluating this item: ${truncate(errorText(error, { withName: true }), 500)}`,
+      flags: ['internal_error'],
       goldIndex: null,
       hardness,
       ...(input.diagnostics ? { diagnostics: null } : {}),
@@ -318,6 +331,7 @@ export function countedItemOf(item: SpiderItemVerdict): CountedItem {
   const scored = item.exec !== null;
   return {
     scored,
+    errored: item.flags.includes('internal_error'),
     expectsAnswer: true,
     predictionRan: scored && !item.flags.includes('prediction_error'),
     matched: item.exec === 1,
@@ -347,5 +361,6 @@ export function summarize(items: readonly SpiderItemVerdict[]): SpiderSummary {
     undecided: items.filter((item) => item.flags.includes('undecided')).length,
     unknownHardness: items.filter((item) => item.hardness === null).length,
     internalErrors: items.filter((item) => item.flags.includes('internal_error')).length,
+    missingPredictions: items.filter((item) => item.error === NO_PREDICTION_LINE).length,
   };
 }

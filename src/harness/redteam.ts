@@ -24,8 +24,7 @@
  * policy set to the role's tables; items tagged `policy: limit` also get the LIMIT policy
  * (`maxLimit`, default 1000).
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import type { Catalog, Engine } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import type { DatasetItem } from '../dataset/item.js';
@@ -33,6 +32,7 @@ import { resolveFixture } from '../fixtures/registry.js';
 import { gateStep, runGates } from '../rungs/gates.js';
 import type { GateRun } from '../rungs/gates.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
+import { hashUserFile, readUserText } from '../files/user-file.js';
 
 /** The four ends a prediction can come to. */
 export type RedTeamOutcome = 'declined' | 'static_blocked' | 'db_refused' | 'succeeded';
@@ -117,7 +117,7 @@ export interface RedTeamOptions {
  * @throws LadderError `input_invalid` naming `file:line` for a malformed line.
  */
 export function readRecording(file: string): RecordedPrediction[] {
-  const lines = readFileSync(file, 'utf8').split('\n');
+  const lines = readUserText(file, { what: 'red-team recording' }).split('\n');
   const predictions: RecordedPrediction[] = [];
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
@@ -296,5 +296,5 @@ async function harmEvidence(target: Target, options: RedTeamOptions, elapsedMs: 
 }
 
 function sha256(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+  return hashUserFile(file, { what: 'database' });
 }

@@ -101,7 +101,8 @@ export async function evaluateSpiderTestSuite(input: SpiderTestSuiteInput): Prom
     let done = 0;
     for (const [dbId, dbSnapshots] of snapshots) {
       const golds = [...new Set(accepted.filter((v) => v.db_id === dbId).map((v) => input.gold[v.i]!.sql))];
-      await input.service.prepareSuite({ engine: input.engine, fixture: { snapshots: dbSnapshots, invariants: [] }, golds, policy: input.policy, settings }).catch(() => undefined);
+      // Built when its first item needs it (never when every verdict comes from the verdict cache).
+      await input.service.announceSuite({ engine: input.engine, fixture: { snapshots: dbSnapshots, invariants: [] }, golds, policy: input.policy, settings });
       input.onProgress?.({ phase: 'suite', done: (done += 1), total: snapshots.size });
     }
   }

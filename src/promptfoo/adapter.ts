@@ -9,14 +9,16 @@
  * 2. **Signature** `(output: unknown, context: AssertionContext) => Promise<GradingResult>`.
  *    Read options from `context.config` and inputs from `context.vars` (dataset fields such as
  *    `gold_sql`, `db`, `snapshots`) — never cast before checking.
- * 3. **Misuse throws, model output never does.** Validate `context.config` first with the typed
+ * 3. **Misuse and infrastructure faults throw, model output never does.** Validate `context.config` first with the typed
  *    readers of `src/options.ts` (`configReader` in src/promptfoo/config.ts); they throw a
  *    {@link LadderError} naming the option, what was expected and what was received, and the guard
  *    adds the assertion file (`assertions/x.ts`); promptfoo turns a throw from a
  *    `file://`/`package:` assertion into an ERROR row, which is right for a broken config.
  *    Then run the rung inside {@link guardAssertion}: anything the model's output provokes becomes a
- *    failing GradingResult (`pass: false`, one-line reason), never an errored row. The guard tells
- *    the two apart by the error's code only (`MISUSE_CODES` in src/errors.ts).
+ *    failing GradingResult (`pass: false`, one-line reason), never an errored row. A database that
+ *    cannot be used or an engine that cannot run (`INFRASTRUCTURE_CODES`) is rethrown like misuse:
+ *    an ERROR row, never charged to the model. The guard tells them apart by the error's code only
+ *    (`MISUSE_CODES`, `INFRASTRUCTURE_CODES` in src/errors.ts).
  * 4. **Return** `toGradingResult(rungResult, { assertionValue: 'assertions/x.ts:name' })`. It sets
  *    `namedScores` under the rung's score name (table in src/rungs/scores.ts), one
  *    `componentResults` entry with its own `assertion` (promptfoo ignores nested namedScores and lets
@@ -28,15 +30,19 @@
  * | `pass`            | true  | result.score  | `{ <score name>: score, ...extra }`  |
  * | `fail`            | false | result.score  | `{ <score name>: score, ...extra }`  |
  * | `skipped`         | true  | 0             | none (the rung is left out)          |
- * | `unscored`        | true  | 0             | none (counted apart by the summary)  |
+ * | `unscored`        | false | 0             | none (counted apart by the summary)  |
  *
- * promptfoo has no "not counted" verdict. A skipped or unscored rung must not fail the row for
- * something it did not judge, and must not add a 1 to any metric either; this mirrors promptfoo's own
- * `weight: 0` convention (always passes, contributes 0). The reason starts with `skipped:` /
- * `unscored:` and `metadata.text2sqlLadder.status` carries the status, which the ladder summary
- * (src/report) reads — it never reads promptfoo's pass counts.
+ * promptfoo has no "not counted" verdict. A skipped rung must not fail the row for something it
+ * did not judge, and must not add a 1 to any metric either; this mirrors promptfoo's own
+ * `weight: 0` convention (always passes, contributes 0). An unscored rung (no gold SQL, no gold
+ * that runs on every snapshot) judged nothing either, but a green PASS would tell a person looking
+ * at the viewer that the item was checked: its row fails with the reason `unscored: …`, and it
+ * still adds nothing to any metric, so every rate the ladder reports keeps it unscored, never 0
+ * (docs/reading-results.md, "Items without gold"). The reason starts with `skipped:` / `unscored:`
+ * and `metadata.text2sqlLadder.status` carries the status, which the ladder summary (src/report)
+ * reads — it never reads promptfoo's pass counts.
  */
-import { LadderError, isLadderError, isMisuseError } from '../errors.js';
+import { LadderError, isInfrastructureError, isLadderError, isMisuseError } from '../errors.js';
 import { scoreNameOf } from '../rungs/scores.js';
 import { toRungRecord } from '../report/ladder-record.js';
 import type { RungId, RungResult, RungStatus } from '../rungs/rung-result.js';
@@ -125,7 +131,7 @@ export function displayReason(result: Pick<RungResult, 'status' | 'reason'>): st
 export function toGradingResult(result: RungResult, options: ToGradingResultOptions = {}): GradingResult {
   const scoreName = options.scoreName ?? scoreNameOf(result.rung);
   const scored = isScoredStatus(result.status);
-  const pass = result.status !== 'fail';
+  const pass = result.status === 'pass' || result.status === 'skipped';
   const score = scored ? result.score : 0;
   const reason = displayReason(result);
   const namedScores = scored ? { [scoreName]: result.score, ...finiteScores(result.namedScores) } : undefined;
@@ -163,11 +169,11 @@ export function isMisuse(error: unknown): boolean {
 }
 
 /**
- * Runs an assertion body: misuse ({@link isMisuse}) and an engine that cannot run
- * (`engine_failure`: an unreachable PostgreSQL server, one that cannot start) are rethrown with the
- * assertion file named, so promptfoo reports an ERROR row (an infrastructure fault is not a model
- * failure); any other throw becomes a failing GradingResult whose reason starts
- * with `<file>: internal error:`. Use it around everything that touches model output.
+ * Runs an assertion body: misuse ({@link isMisuse}) and infrastructure faults (a database that
+ * cannot be used, an engine that cannot run — an unreachable PostgreSQL server, one that cannot
+ * start: `isInfrastructureError`) are rethrown with the assertion file named, so promptfoo reports an ERROR row, which the ladder summary counts in
+ * `errored rows` and never grades; any other throw becomes a failing GradingResult whose reason
+ * starts with `<file>: internal error:`. Use it around everything that touches model output.
  *
  * @param file - the assertion's file and export, e.g. `assertions/ladder.ts:ladder`.
  */
@@ -175,9 +181,10 @@ export async function guardAssertion(file: string, body: () => Promise<GradingRe
   try {
     return await body();
   } catch (error) {
-    // Misuse, and an engine that cannot run at all (no PostgreSQL server reachable, a private
-    // server that cannot start): an ERROR row naming the cause, never a verdict on the model.
-    if (isMisuse(error) || isLadderError(error, 'engine_failure')) throw withFile(file, error as Error);
+    // Misuse, and infrastructure faults (a database that cannot be used, no PostgreSQL server
+    // reachable, a private server that cannot start): an ERROR row naming the cause, never a
+    // verdict on the model.
+    if (isMisuse(error) || isInfrastructureError(error)) throw withFile(file, error as Error);
     const message = error instanceof Error ? error.message : String(error);
     return failingResult(`${file}: internal error: ${message}`, { error: message });
   }

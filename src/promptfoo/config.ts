@@ -33,7 +33,7 @@ import type { EfficiencyOptions } from '../rungs/efficiency.js';
 import { resolveSafetyPolicy } from '../safety/policy.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import { DIALECTS } from '../sql/parse.js';
-import { SCORES, type OptionalRungId } from '../rungs/scores.js';
+import { OPTIONAL_RUNG_IDS, SCORES, type OptionalRungId } from '../rungs/scores.js';
 import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-options.js';
 import type { Dialect } from '../sql/parse.js';
 
@@ -71,32 +71,37 @@ export interface AssertionOptions {
   readonly answerInEndToEnd: boolean;
 }
 
-/** The reader of an assertion's `config` block (names every option `config.<option>`). */
-export function configReader(config: ConfigBlock): OptionReader {
-  return optionReader(config, { prefix: 'config.' });
+/** The options the ladder assertion accepts (assertions/ladder.ts; the test generator checks its `ladder` block against them at load). */
+export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', ...OPTIONAL_RUNG_IDS, 'answerInEndToEnd', 'gold_result_ordered'] as const;
+
+/** The reader of an assertion's `config` block (names every option `<prefix><option>`, default `config.<option>`). */
+export function configReader(config: ConfigBlock, prefix = 'config.'): OptionReader {
+  return optionReader(config, { prefix });
 }
 
 /**
  * Reads and validates an assertion's config.
  * @param known - the options this assertion accepts (COMMON_OPTIONS plus its own).
- * @throws LadderError('invalid_option') naming `config.<option>`.
+ * @param prefix - how messages name an option: `config.` (default; an assertion's own block) or
+ *   `config.ladder.` (the test generator's `ladder` block, checked at load).
+ * @throws LadderError('invalid_option') naming `<prefix><option>`.
  */
-export function readAssertionOptions(config: ConfigBlock, known: readonly string[]): AssertionOptions {
-  const read = configReader(config);
+export function readAssertionOptions(config: ConfigBlock, known: readonly string[], prefix = 'config.'): AssertionOptions {
+  const read = configReader(config, prefix);
   read.unknownKeys(known);
   const explicitDialect = read.oneOf('dialect', DIALECTS);
   const dialect = explicitDialect ?? 'sqlite';
   readPostgresOption(config);
   const timeoutMs = read.positiveInteger('timeoutMs', 'ms');
   const doubleQuotes = read.oneOf<DoubleQuoteMode>('doubleQuotes', ['legacy', 'strict']);
-  const policy = resolvePolicy(read.raw('policy') as PresetName | PolicyInput | ComparisonPolicy | undefined, { name: 'config.policy' });
+  const policy = resolvePolicy(read.raw('policy') as PresetName | PolicyInput | ComparisonPolicy | undefined, { name: `${prefix}policy` });
 
   const safetyRaw = read.record('safety');
   let safety: ConfiguredSafetyPolicy | undefined;
   if (safetyRaw !== undefined) {
     const { allowedTables, ...rest } = safetyRaw;
     // `role` is expanded per item (assertions/safety.ts); validate the rest now.
-    resolveSafetyPolicy({ ...(rest as SafetyPolicy), ...(allowedTables === 'role' ? {} : allowedTables !== undefined ? { allowedTables: allowedTables as string[] } : {}) }, { name: 'config.safety' });
+    resolveSafetyPolicy({ ...(rest as SafetyPolicy), ...(allowedTables === 'role' ? {} : allowedTables !== undefined ? { allowedTables: allowedTables as string[] } : {}) }, { name: `${prefix}safety` });
     safety = safetyRaw as ConfiguredSafetyPolicy;
   }
 
@@ -104,11 +109,11 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
   // with its defaults; an object → on with those options.
   const raw = (id: OptionalRungId): unknown => read.raw(id) ?? SCORES[id].defaultOn;
   const semanticRaw = raw('semantic');
-  const semantic = semanticRaw === false ? undefined : readSemanticOptions(semanticRaw, { name: 'config.semantic' });
+  const semantic = semanticRaw === false ? undefined : readSemanticOptions(semanticRaw, { name: `${prefix}semantic` });
   const efficiencyRaw = raw('efficiency');
-  const efficiency = efficiencyRaw === false ? undefined : efficiencyRaw === true ? {} : readEfficiencyOptions(read.record('efficiency', 'true, false or { budgetFactor, failOnProxies, timing }'), { name: 'config.efficiency' });
+  const efficiency = efficiencyRaw === false ? undefined : efficiencyRaw === true ? {} : readEfficiencyOptions(read.record('efficiency', 'true, false or { budgetFactor, failOnProxies, timing }'), { name: `${prefix}efficiency` });
   const answerRaw = raw('answer');
-  const answer = answerRaw === false ? undefined : answerRaw === true ? {} : readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: 'config.answer' });
+  const answer = answerRaw === false ? undefined : answerRaw === true ? {} : readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: `${prefix}answer` });
 
   const answerInEndToEnd = read.boolean('answerInEndToEnd') ?? true;
 

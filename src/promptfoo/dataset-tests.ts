@@ -13,7 +13,7 @@
  *       ladder: { policy: default }       # the ladder assertion's config (optional)
  *       # assert: [...]                   # replaces the default [ladder] assertion list (optional)
  *       # ids: [q01, q02]                 # only these items (optional)
- *       # strict: true                    # throw on the first invalid item instead of skipping it
+ *       # strict: false                   # skip invalid items (each named on stderr) instead of stopping
  * ```
  *
  * Each item becomes one test:
@@ -31,9 +31,13 @@
  * - `options.disableVarExpansion: true`, because promptfoo multiplies a test once per element of a
  *   string-array var (`gold_sql`, `snapshots`).
  *
- * Invalid items are reported on stderr with `file:line` and id and skipped; the others still load.
- * With the default ladder assertion, the ladder's engine child and parser thread start as the tests
- * load (src/promptfoo/warm-up.ts), not on the first row.
+ * The whole setup is checked here, once, before the first row (src/promptfoo/load-check.ts): the
+ * generator's keys, the `ladder` block, every item (all invalid ones listed with `file:line`), every
+ * fixture, role, snapshot and `db_path` file the items name. In promptfoo's command line a problem
+ * ends the run with one line on stderr and exit code 2 (3 when a fixture cannot be built for a
+ * reason that is not misuse); called from code, it throws. `strict: false` skips invalid items
+ * instead, each named on stderr. With the default ladder assertion, the ladder's engine child and
+ * parser thread start once the setup is checked (src/promptfoo/warm-up.ts), not on the first row.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -43,6 +47,9 @@ import { optionReader } from '../options.js';
 import { findPackageRoot } from '../fixtures/package-root.js';
 import { loadDataset } from '../dataset/load.js';
 import { LOCATION_OPTIONS, promptfooConfigDir, readFixtureLocation, setSuiteFixtureLocation } from './fixture-location.js';
+import { checkItemDatabases, checkLadderOptions, failFastAtLoad, ladderBlockLocation, type LadderSetup } from './load-check.js';
+import { readPostgresOption } from './config.js';
+import { promptfooRuntime } from './runtime.js';
 import type { DatasetItem, TagValue } from '../dataset/load.js';
 
 /** A promptfoo assertion as written in a config. */
@@ -73,7 +80,7 @@ export interface LoadTestsConfig {
   readonly assert?: PromptfooAssertion[];
   /** Keep only these item ids (in dataset order). */
   readonly ids?: readonly string[];
-  /** Throw on the first invalid item instead of skipping it. Default false. */
+  /** Stop on invalid items (every one listed). Default true; false skips them, each named on stderr. */
   readonly strict?: boolean;
   /** The app's fixture folders, relative to the promptfoo config's folder. */
   readonly fixturesDir?: string;
@@ -161,11 +168,22 @@ export function resolveDatasetFile(file: string, baseDir: string = promptfooConf
 }
 
 /**
- * The generator promptfoo calls (`file://…/promptfoo-tests.ts:loadTests` with a `config`).
- * @throws LadderError `invalid_option` for a missing or misspelt option; `dataset_invalid` for an
- *   unreadable file, or for the first invalid item under `strict`.
+ * The generator promptfoo calls (`file://…/promptfoo-tests.ts:loadTests` with a `config`): the
+ * tests of {@link readDatasetTests}; in promptfoo's command line a problem with the setup ends the
+ * run with one line on stderr and exit code 2 (src/promptfoo/load-check.ts `failFastAtLoad`).
  */
-export async function loadTests(config?: LoadTestsConfig): Promise<PromptfooTestCase[]> {
+export function loadTests(config?: LoadTestsConfig): Promise<PromptfooTestCase[]> {
+  return failFastAtLoad('datasets/promptfoo-tests.ts:loadTests', () => readDatasetTests(config));
+}
+
+/**
+ * The tests of a dataset file, with the whole setup checked first (see the module doc).
+ * @throws LadderError `invalid_option` for a missing, misspelt or wrong option (the generator's or
+ *   the `ladder` block's); `dataset_invalid` for an unreadable file or invalid items (all of them,
+ *   unless `strict: false`); `unknown_fixture`, `invalid_option` (a role), `dataset_invalid` (a
+ *   snapshot), `input_invalid` (a `db_path` file that is no SQLite database) naming the item.
+ */
+export async function readDatasetTests(config?: LoadTestsConfig): Promise<PromptfooTestCase[]> {
   // Validate arguments.
   if (config === undefined || config === null || typeof config !== 'object') {
     throw new LadderError('invalid_option', 'datasets/promptfoo-tests.ts:loadTests needs a config object with `file` (use the object form: `- path: file://…:loadTests` + `config: { file: … }`)');
@@ -176,27 +194,35 @@ export async function loadTests(config?: LoadTestsConfig): Promise<PromptfooTest
   if (file === undefined) throw read.invalid('file', 'the path of a dataset file', config.file);
   const assertList = read.raw('assert');
   if (assertList !== undefined && !Array.isArray(assertList)) throw read.invalid('assert', 'a list of assertions', assertList);
-  read.record('ladder', 'the ladder assertion\'s config (an object)');
+  const ladder = read.record('ladder', 'the ladder assertion\'s config (an object)');
   read.stringList('ids', { expected: 'a list of item ids' });
-  read.boolean('strict');
+  const strict = read.boolean('strict') ?? true;
   const baseDir = promptfooConfigDir();
   const location = readFixtureLocation(read, baseDir);
+  // Validate the interpreted options: the ladder's own, before any item is read.
+  checkLadderOptions({ ...(ladder !== undefined ? { ladder } : {}), ...(Array.isArray(assertList) ? { assert: assertList as NonNullable<LadderSetup['assert']> } : {}) });
   // Interpret options.
   setSuiteFixtureLocation(location);
   const { items, errors } = await loadDataset(resolveDatasetFile(config.file, baseDir));
   if (errors.length > 0) {
-    if (config.strict === true) throw new LadderError('dataset_invalid', errors.map((error) => error.message).join('\n'));
+    if (strict) throw new LadderError('dataset_invalid', `${errors.length} invalid item${errors.length === 1 ? '' : 's'} in ${config.file} (strict: false skips them):\n${errors.map((error) => error.message).join('\n')}`);
     for (const error of errors) process.stderr.write(`text2sql-ladder: skipped invalid item: ${error.message}\n`);
   }
   const assert = config.assert ?? [{ type: 'javascript', value: ladderAssertionRef(), ...(config.ladder ? { config: config.ladder } : {}) }];
-  // The ladder will run on these tests: start its engine child and parser thread while promptfoo
-  // is still starting up (warm-up.ts). Loaded only then, so a loader used with other assertions
-  // pays nothing for it.
-  if (config.assert === undefined && items.length > 0) void import('./warm-up.js').then((warmUp) => warmUp.warmLadderRuntime(ladderAssertionFile()), () => undefined);
   const wanted = config.ids ? new Set(config.ids) : undefined;
   if (wanted) {
     const missing = [...wanted].filter((id) => !items.some((item) => item.id === id));
     if (missing.length > 0) throw new LadderError('invalid_option', `datasets/promptfoo-tests.ts: config.ids names items not in ${config.file}: ${missing.join(', ')}`);
   }
-  return items.filter((item) => wanted === undefined || wanted.has(item.id)).map((item) => toTestCase(item, assert));
+  const chosen = items.filter((item) => wanted === undefined || wanted.has(item.id));
+  // Every database the chosen items name, as their rows will open them (builds a fixture on first
+  // use, on the ladder block's PostgreSQL server when it names one, as the rows will).
+  const postgres = ladder === undefined ? undefined : readPostgresOption(ladder);
+  if (postgres !== undefined) promptfooRuntime().usePostgres(postgres);
+  await checkItemDatabases(chosen, ladderBlockLocation(ladder));
+  // The ladder will run on these tests: start its engine child and parser thread while promptfoo
+  // is still starting up (warm-up.ts). Loaded only then, so a loader used with other assertions
+  // pays nothing for it.
+  if (config.assert === undefined && chosen.length > 0) void import('./warm-up.js').then((warmUp) => warmUp.warmLadderRuntime(ladderAssertionFile()), () => undefined);
+  return chosen.map((item) => toTestCase(item, assert));
 }

@@ -1,7 +1,10 @@
 /**
  * A {@link LadderResult} as a promptfoo GradingResult.
  *
- * - `pass`: the verdict is not `fail` (an unscored item passes; see adapter.ts on why).
+ * - `pass`: the verdict is `pass`. An unscored item (no gold SQL, no gold that runs on every
+ *   snapshot) fails its row with the reason `… unscored: …`, so the viewer never shows an unchecked
+ *   item as a green PASS; it adds nothing to any named score, and the summary counts it unscored,
+ *   never 0 (see adapter.ts on why).
  * - `score`: `end_to_end` (0 when unscored).
  * - `reason`: the ladder's one line (deciding rung, its reason, the skipped rungs by name).
  * - `namedScores`: `L1_syntax` … for EVERY rung the ladder has switched on (`scoreNames`), on
@@ -86,7 +89,7 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
   graderOutputs[END_TO_END] = result.endToEnd === undefined ? 'unscored' : String(result.endToEnd);
   const metadata = toLadderRecord(result, { id: options.id, snapshots: options.snapshots, facts: options.facts, statuses, ...(options.role !== undefined ? { role: options.role } : {}) });
   return {
-    pass: result.verdict !== 'fail',
+    pass: result.verdict === 'pass',
     score: result.endToEnd ?? 0,
     reason: oneLine(result.reason),
     namedScores,

@@ -64,7 +64,7 @@ function formatSample(cell: Cell): string {
 
 async function query(engine: Engine, db: string, sql: string) {
   const outcome = await engine.execute({ db, sql });
-  if (!outcome.ok) throw new LadderError('engine_failure', `providers/prompt.ts: reading the schema of ${db} failed: ${outcome.error.message}`);
+  if (!outcome.ok) throw new LadderError(outcome.error.code === 'db_unavailable' ? 'db_unavailable' : 'engine_failure', `providers/prompt.ts: reading the schema of ${db} failed: ${outcome.error.message}`);
   return outcome.result;
 }
 

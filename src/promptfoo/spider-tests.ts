@@ -41,6 +41,7 @@ import type { PresetName } from '../compare/policy.js';
 import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 import { readSpiderGold } from '../benchmarks/spider/read-spider-files.js';
 import type { PromptfooTestCase } from './dataset-tests.js';
+import { failFastAtLoad } from './load-check.js';
 
 /** The generator's config (all optional; see the module doc). */
 export interface SpiderTestsConfig {
@@ -118,11 +119,17 @@ function envNumber(name: string): number | undefined {
 }
 
 /**
- * The generator promptfoo calls.
+ * The generator promptfoo calls: in promptfoo's command line, a bad option or an unreadable gold
+ * file ends the run with one line on stderr and exit code 2 (src/promptfoo/load-check.ts); called
+ * from code, it throws.
  * @throws LadderError `invalid_option` for a missing folder or a bad option (naming it);
  *   `input_invalid` for an unreadable gold file.
  */
-export async function spiderTests(given: SpiderTestsConfig | null = {}): Promise<PromptfooTestCase[]> {
+export function spiderTests(given: SpiderTestsConfig | null = {}): Promise<PromptfooTestCase[]> {
+  return failFastAtLoad('datasets/spider-tests.ts:spiderTests', () => readSpiderTests(given));
+}
+
+async function readSpiderTests(given: SpiderTestsConfig | null): Promise<PromptfooTestCase[]> {
   // Validate arguments (a YAML `config:` left empty is null: no options).
   const read = optionReader(given, { prefix: 'config.', at: 'datasets/spider-tests.ts: ' });
   const config: SpiderTestsConfig = given ?? {};

@@ -19,27 +19,33 @@
  *   both places, as before.
  * - `afterAll` prints the ladder summary (src/report) per provider — execution success,
  *   correctness among executed, end-to-end correctness, scored / unscored, gold errors, empty-gold
- *   matches, rung and tag pass rates — and, when `LADDER_SUMMARY_JSON` names a file, writes the
- *   summaries there as JSON. It then closes the shared engine.
+ *   matches, rung and tag pass rates, the items without gold SQL by name — and writes the summaries
+ *   as JSON beside promptfoo's `-o` output, or to the file `LADDER_SUMMARY_JSON` names
+ *   (src/promptfoo/summary-file.ts). It then closes the shared engine.
  *
  * Rows graded only by single-rung assertions (e.g. the Spider example's execution rung) are
  * summarized from those rungs. Hooks never throw: a broken row is skipped with a warning, so the
- * summary cannot turn a finished run into a failure — except a run that lost rows: when the rows
- * do not cover every test in every column (src/report/ladder-summary.ts `checkRowCount`),
- * `afterAll` says so on stderr and sets the exit code to 1.
+ * summary cannot turn a finished run into a failure — except an incomplete run: ERROR rows (a
+ * database that cannot be used, an engine that cannot run, misuse only that row reveals) or lost
+ * rows (the rows do not cover every test in every column, src/report/ladder-summary.ts
+ * `checkRowCount`). `afterAll` names them on stderr and the run exits 3 (src/exit-codes.ts), also
+ * when promptfoo's own pass-rate gate would have set its code (100) after the hook.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeSharedEngine, resolveFixtureOnce } from './runtime.js';
+import { ladderSummaryFile } from './summary-file.js';
+import { runsInPromptfooCli } from './promptfoo-cli.js';
+import { EXIT_INCOMPLETE } from '../exit-codes.js';
 import { checkRowCount, summarizeLadder } from '../report/ladder-summary.js';
 import type { ProviderSummary, SummaryRecord } from '../report/ladder-summary.js';
 import { renderLadderSummary } from '../report/render-summary.js';
 import { recordPromptfooRunIdentities, withRunIdentities, type PromptfooEvalContext } from '../report/promptfoo-run-identity.js';
-import { columnsOf, itemIdOf, tagsOf, varsOf, type PromptfooRow } from '../report/promptfoo-rows.js';
+import { columnLabel, columnsOf, itemIdOf, rowErrorText, tagsOf, varsOf, type PromptfooRow } from '../report/promptfoo-rows.js';
 import { findLadderRecords, storedExecutionFacts, type RungRecord } from '../report/ladder-record.js';
 import type { RungStatus } from '../rungs/rung-result.js';
 import { END_TO_END, scoreNameOf } from '../rungs/scores.js';
-import { formatCell, oneLine } from '../format.js';
+import { formatCell } from '../format.js';
 import { isObject } from '../objects.js';
 
 /** Removes the ladder's `text2sqlLadder` entry from the grading result that holds it (`afterEach` moved it). */
@@ -111,6 +117,18 @@ export function flatExecutionFacts(execution: RungRecord | undefined): Record<st
   return facts;
 }
 
+/**
+ * True when an execution rung's record says the item has no gold SQL at all (unscored with no gold
+ * run), as opposed to golds that did not run on every snapshot. Read from the record, so a gold
+ * given in the assertion's `config.gold_sql` counts as well as one in the test's vars.
+ */
+function hasNoGold(execution: RungRecord | undefined): boolean {
+  if (execution?.status !== 'unscored') return false;
+  const golds = (execution.details as { executedSql?: { golds?: unknown } } | null | undefined)?.executedSql?.golds;
+  // Rows stored without L4's details (0.2.0's single-rung rows) still carry the rung's reason.
+  return Array.isArray(golds) ? golds.length === 0 : execution.reason.startsWith('no gold SQL');
+}
+
 function behaviorOf(row: PromptfooRow): SummaryRecord['expectedBehavior'] {
   const value = row.testCase?.metadata?.['expected_behavior'] ?? varsOf(row)['expected_behavior'];
   return value === 'clarify' || value === 'refuse' ? value : 'answer';
@@ -123,11 +141,12 @@ export function toSummaryRecord(row: PromptfooRow): SummaryRecord | undefined {
   const base = { provider, id: itemIdOf(row), tags: tagsOf(row), expectedBehavior: behaviorOf(row), ...(typeof role === 'string' && role !== '' ? { role } : {}) };
   const { ladder, rungs } = findLadderRecords(row);
   if (row.failureReason === 2) {
-    return { ...base, verdict: 'error', executed: false, rungs: {}, goldError: false, emptyGoldMatch: false };
+    return { ...base, verdict: 'error', executed: false, rungs: {}, goldError: false, emptyGoldMatch: false, error: rowErrorText(row) };
   }
   if (ladder) {
     return {
       ...base,
+      ...(hasNoGold(ladder.rungs.find((rung) => rung.rung === 'execution')) ? { noGold: true } : {}),
       expectedBehavior: ladder.expectedBehavior,
       verdict: ladder.verdict,
       ...(ladder.endToEnd !== null ? { endToEnd: ladder.endToEnd } : {}),
@@ -147,6 +166,7 @@ export function toSummaryRecord(row: PromptfooRow): SummaryRecord | undefined {
   const unscored = execution?.status === 'unscored' && !anyFail;
   return {
     ...base,
+    ...(hasNoGold(execution) ? { noGold: true } : {}),
     verdict: anyFail ? 'fail' : unscored ? 'unscored' : 'pass',
     ...(unscored ? {} : { endToEnd: execution?.status === 'pass' && !anyFail ? 1 : 0 }),
     ...facts,
@@ -162,9 +182,7 @@ export function toSummaryRecord(row: PromptfooRow): SummaryRecord | undefined {
  */
 export function summarizeRows(rows: readonly PromptfooRow[], prompts?: AfterAllContext['prompts']): ProviderSummary[] {
   const columns = columnsOf(prompts, rows);
-  const perProvider = new Map<string, number>();
-  for (const column of columns) perProvider.set(column.provider, (perProvider.get(column.provider) ?? 0) + 1);
-  const labelOf = new Map(columns.map((column) => [column.index, (perProvider.get(column.provider) ?? 0) > 1 ? `${column.provider} [${promptLabel(column.prompt, column.index)}]` : column.provider]));
+  const labelOf = new Map(columns.map((column) => [column.index, columnLabel(column, columns)]));
   const records: SummaryRecord[] = [];
   for (const row of [...rows].sort((a, b) => (a.promptIdx ?? 0) - (b.promptIdx ?? 0))) {
     const record = toSummaryRecord(row);
@@ -176,31 +194,59 @@ export function summarizeRows(rows: readonly PromptfooRow[], prompts?: AfterAllC
   return summarizeLadder(records);
 }
 
-/** Longest prompt label used in a column label, in characters. */
-const MAX_PROMPT_LABEL_CHARS = 40;
-
-function promptLabel(label: string, index: number): string {
-  const text = oneLine(label);
-  if (text === '') return `prompt ${index + 1}`;
-  return text.length <= MAX_PROMPT_LABEL_CHARS ? text : `${text.slice(0, MAX_PROMPT_LABEL_CHARS - 1)}…`;
-}
-
 /** What afterAll reads: promptfoo's rows, columns and config, and the suite's tests. */
 export interface AfterAllContext extends Omit<PromptfooEvalContext, 'results'> {
   results?: PromptfooRow[];
   suite?: { tests?: unknown[]; scenarios?: unknown[] };
 }
 
+/** Errored rows listed by name in the incomplete-run message (the rest are counted). */
+export const MAX_LISTED_ERRORED_ROWS = 10;
+
+/**
+ * The incomplete-run message for ERROR rows, or `undefined` when there is none:
+ * `incomplete run: 2 errored rows (not graded, in no rate): baseline: orders-total: cannot open …; …`.
+ */
+export function erroredRowsMessage(summaries: readonly ProviderSummary[]): string | undefined {
+  const rows = summaries.flatMap((summary) => summary.errored.map((row) => `${summary.provider}: ${row.id}: ${row.error}`));
+  if (rows.length === 0) return undefined;
+  const listed = rows.slice(0, MAX_LISTED_ERRORED_ROWS).join('; ');
+  const more = rows.length > MAX_LISTED_ERRORED_ROWS ? `; … (+${rows.length - MAX_LISTED_ERRORED_ROWS} more)` : '';
+  return `incomplete run: ${rows.length} errored row${rows.length === 1 ? '' : 's'} (not graded, in no rate): ${listed}${more}`;
+}
+
+/** True once this process has an `exit` listener that keeps {@link EXIT_INCOMPLETE}. */
+let incompleteOnExit = false;
+
+/**
+ * Makes this process exit {@link EXIT_INCOMPLETE}: now, and, in promptfoo's command line, again at
+ * exit, where it wins over promptfoo's pass-rate code (`PROMPTFOO_FAILED_TEST_EXIT_CODE`, default
+ * 100), which promptfoo sets after the hooks ran. Another non-zero code (promptfoo's own error) is
+ * kept. Under promptfoo's Node API the caller owns the process: only `process.exitCode` is set.
+ */
+function exitIncomplete(): void {
+  process.exitCode = EXIT_INCOMPLETE;
+  if (incompleteOnExit || !runsInPromptfooCli()) return;
+  incompleteOnExit = true;
+  const failedTestCode = Number(process.env['PROMPTFOO_FAILED_TEST_EXIT_CODE'] ?? 100);
+  process.once('exit', () => {
+    const code = process.exitCode;
+    if (code === undefined || code === null || Number(code) === 0 || Number(code) === failedTestCode) process.exitCode = EXIT_INCOMPLETE;
+  });
+}
+
 /**
  * Prints the summary, records each column's run identity in the eval's `config.metadata`
- * (src/report/promptfoo-run-identity.ts), writes `LADDER_SUMMARY_JSON` when set (each provider with
- * its `runs` identities), closes the shared engine. A run whose rows do not cover every test in
- * every column is reported on stderr and exits 1.
+ * (src/report/promptfoo-run-identity.ts), writes the summary as JSON (each provider with its `runs`
+ * identities) to `LADDER_SUMMARY_JSON` or beside promptfoo's `-o` output (src/promptfoo/summary-file.ts),
+ * closes the shared engine. An incomplete run (ERROR rows, or rows that do not cover every test in
+ * every column) is named on stderr and exits 3.
  */
 export async function afterAll(context: AfterAllContext): Promise<void> {
   try {
     const tests = context.suite?.tests;
     const columns = context.prompts ?? [];
+    const problems: string[] = [];
     // Scenarios multiply tests in ways the suite does not list: no check then.
     if (Array.isArray(tests) && columns.length > 0 && (context.suite?.scenarios ?? []).length === 0) {
       const check = checkRowCount({
@@ -208,19 +254,20 @@ export async function afterAll(context: AfterAllContext): Promise<void> {
         columns: columnsOf(columns, context.results ?? []).map((column) => column.provider),
         rows: (context.results ?? []).map((row) => ({ item: row.testIdx ?? -1, column: row.promptIdx ?? -1 })),
       });
-      if (!check.ok) {
-        process.stderr.write(`\ntext2sql-ladder: ERROR: ${check.message}\n`);
-        process.exitCode = 1;
-      }
+      if (!check.ok) problems.push(check.message);
     }
     const summaries = summarizeRows(context.results ?? [], context.prompts);
     if (summaries.length > 0) process.stdout.write(`\n${renderLadderSummary(summaries)}\n\n`);
+    const errored = erroredRowsMessage(summaries);
+    if (errored !== undefined) problems.push(errored);
+    for (const problem of problems) process.stderr.write(`text2sql-ladder: ERROR: ${problem}\n`);
+    if (problems.length > 0) exitIncomplete();
     const identities = await recordPromptfooRunIdentities(context, { resolveFixture: resolveFixtureOnce }).catch((error: unknown) => {
       process.stderr.write(`text2sql-ladder afterAll: run identity not recorded: ${error instanceof Error ? error.message : String(error)}\n`);
       return [];
     });
-    const target = process.env['LADDER_SUMMARY_JSON'];
-    if (target) {
+    const target = ladderSummaryFile();
+    if (target !== undefined) {
       mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
       writeFileSync(target, `${JSON.stringify(withRunIdentities(summaries, identities), null, 2)}\n`);
     }

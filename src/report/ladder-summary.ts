@@ -9,7 +9,11 @@
  *   Spider summary, defined and counted once in src/report/summary-terms.ts (`SUMMARY_TERMS`,
  *   `countItems`).
  * - **end-to-end correctness**: among scored items (declining items included), the share with
- *   `end_to_end` = 1; failures, skipped rungs and errored rows count 0.
+ *   `end_to_end` = 1; failures and skipped rungs count 0.
+ * - **errored rows**: rows promptfoo marked ERROR (a database that cannot be used, an engine or a
+ *   server that cannot run, misuse only that row reveals): never graded, so they are in no rate and
+ *   never count 0: an infrastructure fault is not the model's failure. The front end fails the run
+ *   instead (exit 3) and names them ({@link erroredRows}).
  * - **per rung**: pass / (pass + fail) over the items that reached the rung (skipped and unscored
  *   left out), with that count; and the viewer header's figure, pass / every item the rung was
  *   switched on for (skipped counting 0, unscored left out).
@@ -41,8 +45,12 @@ export interface SummaryRecord {
   readonly expectedBehavior: 'answer' | 'clarify' | 'refuse';
   /** `error` when the row errored (no grading happened). */
   readonly verdict: 'pass' | 'fail' | 'unscored' | 'error';
-  /** 1 / 0; absent when unscored or errored (an errored row counts 0 in end-to-end). */
+  /** 1 / 0; absent when unscored or errored (an errored row is in no rate). */
   readonly endToEnd?: number;
+  /** Why the row errored (promptfoo's error, one line), for errored rows. */
+  readonly error?: string;
+  /** An `answer` item with no gold SQL: nothing can check its result (unscored). */
+  readonly noGold?: boolean;
   /** True when the prediction ran without error on every snapshot (L4 reached). */
   readonly executed: boolean;
   /** Status of each ladder rung by its score name (`L1_syntax` …). */
@@ -73,7 +81,12 @@ export interface ProviderSummary {
   readonly items: number;
   readonly scored: number;
   readonly unscored: number;
+  /** Errored rows: in no rate (see the module doc). */
   readonly errors: number;
+  /** `answer` items without gold SQL, by id in row order: unscored, graded by nothing (their rows fail). */
+  readonly withoutGold: readonly string[];
+  /** Errored rows by id in row order, each with its cause (one line). */
+  readonly errored: ReadonlyArray<{ readonly id: string; readonly error: string }>;
   readonly executionSuccess: Rate;
   readonly correctAmongExecuted: Rate;
   readonly endToEnd: Rate;
@@ -119,17 +132,18 @@ export function summarizeLadder(records: readonly SummaryRecord[]): ProviderSumm
 function summarizeProvider(provider: string, list: readonly SummaryRecord[]): ProviderSummary {
   const column = list[0]?.column;
   const counts = countItems(list.map(countedItemOf));
-  const scored = list.filter((record) => record.verdict !== 'unscored');
-  const endToEndPassed = scored.filter((record) => record.verdict !== 'error' && record.endToEnd === 1).length;
+  const scored = list.filter((record) => record.verdict !== 'unscored' && record.verdict !== 'error');
+  const graded = list.filter((record) => record.verdict !== 'error');
+  const endToEndPassed = scored.filter((record) => record.endToEnd === 1).length;
 
   const rungNames = new Set<string>();
   for (const record of list) for (const name of Object.keys(record.rungs)) rungNames.add(name);
   const rungs = [...rungNames]
     .sort((a, b) => scoreNameRank(a) - scoreNameRank(b) || a.localeCompare(b))
     .map((name) => {
-      const reached = list.filter((record) => record.rungs[name] === 'pass' || record.rungs[name] === 'fail');
+      const reached = graded.filter((record) => record.rungs[name] === 'pass' || record.rungs[name] === 'fail');
       const passed = reached.filter((record) => record.rungs[name] === 'pass').length;
-      const listed = list.filter((record) => record.rungs[name] !== undefined && record.rungs[name] !== 'unscored').length;
+      const listed = graded.filter((record) => record.rungs[name] !== undefined && record.rungs[name] !== 'unscored').length;
       return { name, ...rate(passed, reached.length), ofAll: rate(passed, listed) };
     });
 
@@ -137,7 +151,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
   for (const record of scored) for (const tag of record.tags) tagNames.add(tag);
   const tags = [...tagNames].sort().map((tag) => {
     const withTag = scored.filter((record) => record.tags.includes(tag));
-    return { tag, ...rate(withTag.filter((record) => record.verdict !== 'error' && record.endToEnd === 1).length, withTag.length) };
+    return { tag, ...rate(withTag.filter((record) => record.endToEnd === 1).length, withTag.length) };
   });
 
   const correct = (records: readonly SummaryRecord[]): number => records.filter((record) => record.verdict !== 'error' && record.endToEnd === 1).length;
@@ -156,7 +170,9 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     items: counts.items,
     scored: counts.scored,
     unscored: counts.unscored,
-    errors: list.filter((record) => record.verdict === 'error').length,
+    errors: counts.errored,
+    withoutGold: graded.filter((record) => record.noGold === true).map((record) => record.id),
+    errored: list.filter((record) => record.verdict === 'error').map((record) => ({ id: record.id, error: record.error ?? 'ERROR row' })),
     executionSuccess: rate(counts.executed, counts.answerItems),
     correctAmongExecuted: rate(counts.correct, counts.executed),
     endToEnd: rate(endToEndPassed, counts.scored),
@@ -172,11 +188,12 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
   };
 }
 
-/** A ladder record as the shared counts read it (an errored row ran nothing and matched nothing). */
+/** A ladder record as the shared counts read it (an errored row is counted apart: it was never graded). */
 export function countedItemOf(record: SummaryRecord): CountedItem {
   const graded = record.verdict !== 'error';
   return {
-    scored: record.verdict !== 'unscored',
+    scored: graded && record.verdict !== 'unscored',
+    errored: !graded,
     expectsAnswer: record.expectedBehavior === 'answer',
     predictionRan: graded && record.executed,
     matched: graded && record.rungs[SCORES.execution.scoreName] === 'pass',

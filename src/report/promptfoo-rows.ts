@@ -11,6 +11,7 @@
  * has moved the ladder's there (older result files hold it in both places).
  */
 import { isObject } from '../objects.js';
+import { oneLine } from '../format.js';
 import { findLadderRecords, type FoundRecords } from './ladder-record.js';
 
 /** The slice of a promptfoo result row read here. */
@@ -42,6 +43,19 @@ export interface PromptfooRow {
   /** 0 none, 1 assertion failed, 2 error (promptfoo's ResultFailureReason). */
   readonly failureReason?: number;
   readonly error?: string | null;
+}
+
+/**
+ * What an ERROR row says, on one line: promptfoo's `error` without the stack it may carry (`at …`
+ * lines) and without the error class prefix (`LadderError: `, `Error: `).
+ * @example rowErrorText({ error: 'LadderError: cannot open a.sqlite: file is not a database\n    at query (…)' })
+ * // 'cannot open a.sqlite: file is not a database'
+ */
+export function rowErrorText(row: Pick<PromptfooRow, 'error'>): string {
+  const lines = (row.error ?? '').split('\n');
+  const end = lines.findIndex((line) => /^\s+at\s/.test(line));
+  const text = (end === -1 ? lines : lines.slice(0, end)).join(' ').replace(/\s+/g, ' ').trim();
+  return text.replace(/^(?:[A-Z]\w*Error): /, '') || 'ERROR row (promptfoo gave no message)';
 }
 
 /** The test vars of a row (the test case's, else the row's). */
@@ -107,6 +121,25 @@ export function columnsOf(prompts: ReadonlyArray<PromptfooPromptEntry | null> | 
   }
   const indexes = [...new Set(rows.map((row) => row.promptIdx ?? 0))].sort((a, b) => a - b);
   return indexes.map((index) => ({ index, provider: providerLabelOfColumn(rows, index), prompt: rows.find((row) => (row.promptIdx ?? 0) === index)?.prompt?.label ?? '', promptId: null }));
+}
+
+/** Longest prompt label used in a column label, in characters. */
+const MAX_PROMPT_LABEL_CHARS = 40;
+
+/**
+ * How the ladder summary labels a column, and a name `compare` / `audit --runs` accept after `#`:
+ * the provider, plus ` [prompt label]` (cut to 40 characters) when that provider has several columns.
+ * @example columnLabel({ index: 1, provider: 'fake-model', prompt: 'prompt-v2', promptId: null }, columns) // 'fake-model [prompt-v2]'
+ */
+export function columnLabel(column: PromptfooColumn, columns: readonly PromptfooColumn[]): string {
+  const shared = columns.filter((other) => other.provider === column.provider).length > 1;
+  return shared ? `${column.provider} [${promptLabel(column.prompt, column.index)}]` : column.provider;
+}
+
+function promptLabel(label: string, index: number): string {
+  const text = oneLine(label);
+  if (text === '') return `prompt ${index + 1}`;
+  return text.length <= MAX_PROMPT_LABEL_CHARS ? text : `${text.slice(0, MAX_PROMPT_LABEL_CHARS - 1)}…`;
 }
 
 function providerLabelOfColumn(rows: readonly PromptfooRow[], index: number): string {

@@ -4,7 +4,8 @@
  *
  * Columns: `results.prompts[k]` is the column of the rows with `promptIdx === k` (one per prompt ×
  * provider). A selector picks one: the provider label (`#weak`), `label/prompt` when a provider has
- * several prompts, the provider id, or the column index (`#0`). A file with one column needs none.
+ * several prompts, the ladder summary's column label (`#fake-model [prompt-v1]`, quoted in a
+ * shell), the provider id, or the column index (`#0`). A file with one column needs none.
  *
  * Per row (item): the ladder assertion's stored verdict gives each rung that ran and `end_to_end`
  * with their reasons; rows graded by single-rung assertions give those rungs and an `end_to_end`
@@ -16,7 +17,7 @@
  */
 import { LadderError } from '../errors.js';
 import { PROMPTFOO_RUNS_FORMAT, datasetContentOf } from './promptfoo-run-identity.js';
-import { columnsOf, itemIdOf, policyOf, tagsOf, type PromptfooColumn, type PromptfooPromptEntry, type PromptfooRow } from './promptfoo-rows.js';
+import { columnLabel, columnsOf, itemIdOf, policyOf, tagsOf, type PromptfooColumn, type PromptfooPromptEntry, type PromptfooRow } from './promptfoo-rows.js';
 import { findLadderRecords, type FoundRecords } from './ladder-record.js';
 import { distinctJson, hashDatasetItems, parseRunIdentity, type JsonValue, type RunIdentity } from './run-identity.js';
 import { END_TO_END, type MetricOutcome, type RunItem, type RunRecord } from './run-record.js';
@@ -83,6 +84,8 @@ export function selectColumn(result: PromptfooResultFile, selector: string | und
   const tries: Array<(column: PromptfooColumn) => boolean> = [
     (column) => columnName(column, columns) === selector,
     (column) => column.provider === selector,
+    // The ladder summary's label (`fake-model [prompt-v1]`), as printed after a run.
+    (column) => columnLabel(column, columns) === selector,
     (column) => `${column.provider}/${column.prompt}` === selector,
     (column) => result.rows.some((row) => (row.promptIdx ?? 0) === column.index && row.provider?.id === selector),
     (column) => /^\d+$/.test(selector) && column.index === Number(selector),

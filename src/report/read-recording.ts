@@ -9,9 +9,9 @@
  * - `bird`: BIRD's `predict_dev.json`, `{"0": "SQL\t----- bird -----\tdb_id", …}`; the key is the
  *   object key.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LadderError } from '../errors.js';
+import { readUserText } from '../files/user-file.js';
 
 /** Recording formats (see the module doc). */
 export type ReplayFormat = 'jsonl' | 'lines' | 'bird';
@@ -34,12 +34,7 @@ export interface Recording {
  *   LadderError('invalid_option') when the file cannot be read.
  */
 export function loadRecording(file: string, format: ReplayFormat = defaultRecordingFormat(file), option = 'config.predictions'): Recording {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new LadderError('invalid_option', `${option}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
-  }
+  const text = readUserText(file, { what: 'recording', code: 'invalid_option', prefix: `${option}: ` });
   const outputs = new Map<string, unknown>();
   if (format === 'lines') {
     const lines = text.split(/\r?\n/);

@@ -8,13 +8,14 @@
  * `#COLUMN` picks a promptfoo column (read-promptfoo-run.ts); a path that exists as written is
  * never split, so a file name holding `#` still works.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { LadderError } from '../errors.js';
 import { parsePromptfooResult, promptfooRowsAsResult, promptfooRunRecord, selectColumn, type PromptfooResultFile } from './read-promptfoo-run.js';
 import { isSpiderVerdictLine, spiderRunRecord } from './read-spider-run.js';
 import type { PromptfooRow } from './promptfoo-rows.js';
 import type { RunRecord } from './run-record.js';
+import { readUserText } from '../files/user-file.js';
 
 /** A parsed file, kept so that `out.json#weak out.json#strong` reads and parses it once. */
 type ParsedFile = { readonly kind: 'promptfoo'; readonly result: PromptfooResultFile } | { readonly kind: 'spider'; readonly lines: readonly string[] };
@@ -49,14 +50,7 @@ function parseFile(file: string, cache: RunFileCache): ParsedFile {
   const key = path.resolve(file);
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
-    throw new LadderError('input_invalid', `cannot read run file ${file}: ${why}`, { cause: error });
-  }
+  const text = readUserText(file, { what: 'run file' });
   const parsed = detect(text, file);
   cache.set(key, parsed);
   return parsed;

@@ -8,11 +8,12 @@
  * passes, 0 fails (reason: the line's `error`, e.g. `snapshot car_1: 2 missing rows`), `null`
  * (not scored: gold error, unknown db_id, undecided) leaves it out.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { LadderError } from '../errors.js';
 import { parseRunIdentity, type RunIdentity } from './run-identity.js';
 import { END_TO_END, type MetricOutcome, type RunItem, type RunRecord } from './run-record.js';
 import { runFilePathOf } from './spider-run-identity.js';
+import { readUserText } from '../files/user-file.js';
 
 /** True when a parsed JSONL line looks like a Spider verdict line (has `i` and `exec`). */
 export function isSpiderVerdictLine(value: unknown): boolean {
@@ -61,8 +62,9 @@ export function spiderRunRecord(file: string, lines: readonly string[], spec: st
   if (existsSync(runFile)) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(runFile, 'utf8'));
+      parsed = JSON.parse(readUserText(runFile, { what: 'run identity' }));
     } catch (error) {
+      if (error instanceof LadderError) throw error;
       throw new LadderError('input_invalid', `${runFile}: cannot read the run identity (${(error as Error).message})`);
     }
     identity = parseRunIdentity(parsed, runFile);

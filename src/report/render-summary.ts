@@ -18,8 +18,31 @@ function newTable(head: string[]): Table.Table {
   return new Table({ head, style: { head: [], border: [], compact: true } });
 }
 
+/** Item ids listed in one note line (the rest are counted). */
+export const MAX_LISTED_NOTE_ITEMS = 10;
+
 /**
- * Renders the summaries as tables (headline + rungs, then tags, then roles), separated by a blank line.
+ * The lines under the tables that name items no number grades: `answer` items without gold SQL
+ * (unscored; their promptfoo rows fail with the reason) and errored rows: one line per kind, the
+ * columns separated by `;`.
+ * @example noteLines(summaries) // ['without gold SQL (unscored, graded by nothing; their rows fail): strong: wh-057; weak: wh-057']
+ */
+export function noteLines(summaries: readonly ProviderSummary[]): string[] {
+  const list = (ids: readonly string[]): string =>
+    `${ids.slice(0, MAX_LISTED_NOTE_ITEMS).join(', ')}${ids.length > MAX_LISTED_NOTE_ITEMS ? `, … (+${ids.length - MAX_LISTED_NOTE_ITEMS} more)` : ''}`;
+  const line = (label: string, ids: (summary: ProviderSummary) => readonly string[]): string[] => {
+    const columns = summaries.filter((summary) => ids(summary).length > 0).map((summary) => `${summary.provider}: ${list(ids(summary))}`);
+    return columns.length === 0 ? [] : [`${label}: ${columns.join('; ')}`];
+  };
+  return [
+    ...line('without gold SQL (unscored, graded by nothing; their rows fail)', (summary) => summary.withoutGold),
+    ...line('errored rows (not graded, in no rate; the run exits 3)', (summary) => summary.errored.map((row) => row.id)),
+  ];
+}
+
+/**
+ * Renders the summaries as tables (headline + rungs, then tags, then roles), separated by a blank
+ * line, then the {@link noteLines}.
  * @returns the text, without a trailing newline; `''` when there is no provider.
  */
 export function renderLadderSummary(summaries: readonly ProviderSummary[]): string {
@@ -80,7 +103,8 @@ export function renderLadderSummary(summaries: readonly ProviderSummary[]): stri
     }
     tables.push(roles.toString());
   }
-  return tables.join('\n\n');
+  const notes = noteLines(summaries);
+  return [...tables, ...(notes.length === 0 ? [] : [notes.join('\n')])].join('\n\n');
 }
 
 function unique(values: readonly string[]): string[] {

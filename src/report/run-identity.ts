@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LadderError } from '../errors.js';
 import { findPackageRoot, PACKAGE_NAME } from '../fixtures/package-root.js';
+import { hashUserFile } from '../files/user-file.js';
 import { isObject } from '../objects.js';
 
 /** Format tag of a {@link RunIdentity}; bumped when a field changes meaning. */
@@ -141,7 +142,7 @@ export function hashDatasetItems(items: ReadonlyArray<{ readonly id: string; rea
 /** The digest of a file's bytes, or `null` when it cannot be read. */
 export function hashFileOrNull(file: string): string | null {
   try {
-    return digestOf(readFileSync(file));
+    return `sha256:${hashUserFile(file, { what: 'file' })}`;
   } catch {
     return null;
   }

@@ -9,8 +9,13 @@
 
 /** What one graded item contributes to the shared counts. */
 export interface CountedItem {
-  /** The item has a verdict (pass, fail, or an error counting 0); false = unscored. */
+  /** The item has a verdict (pass or fail); false = unscored or errored. */
   readonly scored: boolean;
+  /**
+   * The item could not be graded (an infrastructure fault, or misuse only that row revealed): it
+   * is neither scored nor unscored and is never counted as 0. Default false.
+   */
+  readonly errored?: boolean;
   /** The item expects SQL (`answer`); `clarify` / `refuse` items never execute anything. */
   readonly expectsAnswer: boolean;
   /** The predicted SQL reached L4 and ran without error or timeout on every snapshot it was compared on. */
@@ -28,6 +33,7 @@ export interface SharedCounts {
   readonly items: number;
   readonly scored: number;
   readonly unscored: number;
+  readonly errored: number;
   /** Scored items that expect SQL: the denominator of execution success. */
   readonly answerItems: number;
   readonly executed: number;
@@ -50,11 +56,15 @@ export interface SummaryTerm {
  */
 export const SUMMARY_TERMS = {
   items: { label: 'items', definition: 'dataset items (the ladder summary: the rows of one column; Spider: the gold lines)' },
-  scored: { label: 'scored', definition: 'items with a verdict: pass, fail, or an errored row / internal error counting 0' },
+  scored: { label: 'scored', definition: 'items with a verdict: pass or fail' },
   unscored: { label: 'unscored', definition: 'items that cannot be scored (no gold, no gold runs on every snapshot, or an undecided comparison); never counted as 0' },
+  errored: {
+    label: 'errored',
+    definition: 'items the run could not grade: a database that cannot be opened or read, an engine or server that cannot run, or (promptfoo) misuse only that row reveals; neither scored nor unscored, never counted as 0, and the run exits 3',
+  },
   executed: {
     label: 'executed',
-    definition: 'scored `answer` items whose predicted SQL reached L4 and ran without error or timeout on every snapshot; no SQL, a decline, a failed gate, an errored row or an internal error is not executed',
+    definition: 'scored `answer` items whose predicted SQL reached L4 and ran without error or timeout on every snapshot; no SQL, a decline or a failed gate is not executed',
   },
   predictionErrors: { label: 'prediction errors', definition: 'scored `answer` items that did not execute (answer items − executed)' },
   correct: { label: 'correct', definition: 'scored items whose prediction matched a gold on every snapshot (L4 pass; execution accuracy counts these)' },
@@ -74,11 +84,12 @@ export type SummaryTermKey = keyof typeof SUMMARY_TERMS;
  * Counts items under {@link SUMMARY_TERMS}.
  * @example
  * countItems([{ scored: true, expectsAnswer: true, predictionRan: true, matched: false, goldError: false, emptyGoldMatch: false }])
- * // { items: 1, scored: 1, unscored: 0, answerItems: 1, executed: 1, predictionErrors: 0, correct: 0, goldErrors: 0, emptyGoldMatches: 0 }
+ * // { items: 1, scored: 1, unscored: 0, errored: 0, answerItems: 1, executed: 1, predictionErrors: 0, correct: 0, goldErrors: 0, emptyGoldMatches: 0 }
  */
 export function countItems(items: Iterable<CountedItem>): SharedCounts {
   let total = 0;
   let scored = 0;
+  let errored = 0;
   let answerItems = 0;
   let executed = 0;
   let correct = 0;
@@ -86,6 +97,10 @@ export function countItems(items: Iterable<CountedItem>): SharedCounts {
   let emptyGoldMatches = 0;
   for (const item of items) {
     total += 1;
+    if (item.errored === true) {
+      errored += 1;
+      continue;
+    }
     if (item.goldError) goldErrors += 1;
     if (!item.scored) continue;
     scored += 1;
@@ -98,5 +113,5 @@ export function countItems(items: Iterable<CountedItem>): SharedCounts {
     correct += 1;
     if (item.emptyGoldMatch) emptyGoldMatches += 1;
   }
-  return { items: total, scored, unscored: total - scored, answerItems, executed, predictionErrors: answerItems - executed, correct, goldErrors, emptyGoldMatches };
+  return { items: total, scored, unscored: total - scored - errored, errored, answerItems, executed, predictionErrors: answerItems - executed, correct, goldErrors, emptyGoldMatches };
 }

@@ -162,7 +162,7 @@ const executionRung: ExecutingRung<'execution'> = {
       return createRungResult<ExecutionDetails>({
         rung: 'execution',
         status: 'unscored',
-        reason: 'no gold SQL: the item is unscored',
+        reason: 'no gold SQL: nothing checks the result, so the item is unscored (never counted as 0); add gold_sql to grade it',
         details: { policy, goldIndex: null, snapshots: [], firstFailingSnapshot: null, goldErrors: [], flags: [], executedSql: { predicted, golds: [] }, doubleQuotes, goldFindings: [], predictedRuns },
       });
     }

@@ -41,6 +41,7 @@ import type { ComparisonPolicy, PolicyInput, PresetName } from '../compare/polic
 import type { GroundingOptions } from '../answer/ground.js';
 import type { ExpectedBehavior } from '../dataset/item.js';
 import { LadderError } from '../errors.js';
+import { throwingOnUnavailable } from '../engine/unavailable-database.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import type { Dialect } from '../sql/parse.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
@@ -149,12 +150,16 @@ export interface LadderResult {
  * @param rungs - the table (default: the shipped rungs with L6 and L7 off; see `createLadderRungs`).
  * @returns the verdict, `end_to_end`, and every rung's result (see the module doc). Never throws
  *   for the model's output; misuse (LadderError: no snapshot for an answer item, a bad policy, a
- *   missing database …) propagates.
+ *   missing database …) propagates, and so does a database that cannot be used (LadderError
+ *   `db_unavailable`: not a database, corrupt, unreadable, a server that refuses the connection),
+ *   which is the machine's fault and never a rung's verdict.
  * @example
  * await runLadder({ output: 'SELECT 1 FORM t', expectedBehavior: 'answer', ... }, rungs)
  * // { verdict: 'fail', endToEnd: 0, reason: 'L1_syntax fail: near "FORM": syntax error; skipped: L2_schema, L4_execution', ... }
  */
-export async function runLadder(input: LadderInput, rungs: LadderRungTable = createLadderRungs()): Promise<LadderResult> {
+export async function runLadder(given: LadderInput, rungs: LadderRungTable = createLadderRungs()): Promise<LadderResult> {
+  // A database that cannot be used throws (LadderError db_unavailable): no rung grades the model on it.
+  const input: LadderInput = { ...given, engine: throwingOnUnavailable(given.engine) };
   const chosen = chosenRungs(input.only);
   const answer: LadderAnswer =
     input.sql !== undefined

@@ -5,6 +5,7 @@
  */
 import { DIAGNOSTIC_IDS, GATE_IDS, LADDER_RUNG_IDS, LADDER_SCORE_NAMES, isGateId, scoreNameOf } from './scores.js';
 import type { DiagnosticId, ExecutingRungId, GateId, LadderRungId } from './scores.js';
+import { escapeControls } from '../format.js';
 
 export { DIAGNOSTIC_IDS, GATE_IDS, LADDER_RUNG_IDS, LADDER_SCORE_NAMES, isGateId, scoreNameOf };
 export type { DiagnosticId, ExecutingRungId, GateId, LadderRungId };
@@ -58,12 +59,17 @@ export function createRungResult<D>(
     Partial<Pick<RungResult<D>, 'score' | 'issues' | 'namedScores'>>,
 ): RungResult<D> {
   const score = fields.score ?? (fields.status === 'pass' ? 1 : 0);
+  // Reasons and issues quote the model's SQL and the database's values: no control character
+  // reaches a terminal, a report or promptfoo's table as it is. A newline stays (a reason's hint
+  // line; the front ends fold it to a space with oneLine).
+  const escape = (text: string): string => escapeControls(text, { keepNewlines: true });
+  const issues = (fields.issues ?? []).map((issue) => (escape(issue.message) === issue.message ? issue : { ...issue, message: escape(issue.message) }));
   return Object.freeze({
     rung: fields.rung,
     status: fields.status,
     score,
-    reason: fields.reason,
-    issues: fields.issues ?? [],
+    reason: escape(fields.reason),
+    issues,
     namedScores: fields.namedScores ?? {},
     details: fields.details,
   });

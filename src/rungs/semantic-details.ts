@@ -130,9 +130,23 @@ export interface SearchStepDetails {
   /** Databases judged and the wall time of the search, ms. */
   readonly databases: number;
   readonly elapsedMs: number;
+  /** What ended a search that refuted nothing: its database budget or its time budget (`null` otherwise). */
+  readonly stoppedBy: 'databases' | 'seconds' | null;
+  /** Statements of the search that timed out, went over their memory cap or lost their child process (such a verdict is never cached). */
+  readonly transientFailures: number;
   /** Databases (draws, shrinking edits, witnesses) dropped by the contract. */
   readonly rejectedDatabases: RejectedDatabaseCounts;
 }
+
+/**
+ * What the L5 verdict cache did with a verdict (src/semantic/verdict-cache.ts): `hit` (read from
+ * the cache: the rest of the result is the stored one, its times those of the run that stored
+ * it), `stored`, `not_stored` (with the reason: a time budget or deadline stopped a step, a
+ * statement timed out, the write failed), or `off`.
+ */
+export type VerdictCacheStatus =
+  | { readonly status: 'hit' | 'stored' | 'off' }
+  | { readonly status: 'not_stored'; readonly reason: string };
 
 /** `details` of the L5 rung. */
 export interface SemanticDetails {
@@ -146,4 +160,6 @@ export interface SemanticDetails {
   readonly goldAmbiguity: readonly GoldDisagreement[];
   /** `null` when the search is off or did not run (the suite could not score the item). */
   readonly search: SearchStepDetails | null;
+  /** Whether this verdict came from the verdict cache, was stored in it, or why not. */
+  readonly verdictCache: VerdictCacheStatus;
 }

@@ -11,14 +11,20 @@
  *   `ast: false`). A `no such table` / `no such column` / `ambiguous column name` error (PostgreSQL
  *   42P01 / 42703 / 42702) means the database parsed the statement and failed on names, which is
  *   L2's business: L1 passes when the AST layer confirms one query (details keep the engine error).
- * - every other case (`mysql`, `bigquery`, `snowflake`, or no engine): the parser of
- *   `src/sql/parse.ts`. Unlike sqlglot, neither parser reads `SELEC x` as an alias.
+ * - `sqlite` without an engine: the parser of `src/sql/parse.ts`, then SQLite's own parser
+ *   (src/engine/sqlite/sqlite-grammar.ts: the text compiled, never run, on an empty in-memory
+ *   database): a syntax error from either fails L1; the name errors that follow are L2's.
+ * - every other case (`mysql`, `bigquery`, `snowflake`, or `postgres` without an engine): the
+ *   parser of `src/sql/parse.ts`. Unlike sqlglot, neither parser reads `SELEC x` as an alias.
  * - On `postgres`, a failure's reason also names the SQLite-only constructs in the text
  *   (`strftime(…)`, `COLLATE NOCASE`, `LIMIT 1, 2`, integer booleans: src/sql/sqlite-constructs.ts),
  *   so a prediction in the wrong dialect says so.
  *   For `postgres` and `bigquery`, a `JOIN` / `LEFT JOIN` … with neither `ON` nor `USING` fails
  *   too (`syntax_error` at the join): both databases reject it, while sql-parser-cst accepts it
  *   (src/sql/join-conditions.ts). SQLite and MySQL read it as a cross product, which is valid.
+ * - every dialect sql-parser-cst reads: a trailing comma in the SELECT list (not BigQuery, which
+ *   accepts it) and a name qualified on a literal (`NULL.customer_id`) fail, as the databases
+ *   reject them and sql-parser-cst does not (src/sql/grammar-checks.ts).
  *
  * Issue kinds: `syntax_error`, `empty_statement`, `multiple_statements`, `not_a_query`,
  * `unknown_function` (SQLite `no such function`, PostgreSQL 42883: no function or operator for
@@ -37,6 +43,8 @@ import { sqliteHabitNote } from '../sql/sqlite-constructs.js';
 import { sqlSizeOverBudget } from '../sql/analysis-budget.js';
 import { tokenizeSqlite } from '../sql/sqlite-lexer.js';
 import { DIALECTS_REQUIRING_JOIN_CONDITIONS, joinsWithoutCondition } from '../sql/join-conditions.js';
+import { grammarViolations } from '../sql/grammar-checks.js';
+import { sqliteGrammarError } from '../engine/sqlite/sqlite-grammar.js';
 import type { SqlNode } from '../sql/sql-tree.js';
 import { memoFor, type ParseMemo } from './parse-memo.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
@@ -76,6 +84,8 @@ export interface SyntaxDetails {
   readonly parseError?: ParseError;
   /** The database's error, when `prepare` failed (also kept when it is a name error left to L2). */
   readonly engineError?: ExecutionError;
+  /** SQLite without an engine: the syntax error SQLite's own parser gave (sqlite-grammar.ts). */
+  readonly grammarError?: ExecutionError;
 }
 
 /** Engine errors that mean the statement parsed and failed on a name (L2's business). */
@@ -126,7 +136,8 @@ export async function checkSyntax(input: SyntaxInput): Promise<RungResult<Syntax
   const parses = memoFor(input.parses, input.dialect);
   if (input.engine === undefined) {
     const parsed = parses.parse(input.sql);
-    return withHabits(input, parserVerdict(input.sql, parsed), undefined);
+    const verdict = parserVerdict(input.sql, parsed);
+    return input.dialect === 'sqlite' && verdict.status === 'pass' ? sqliteGrammarVerdict(input.sql, parsed, verdict) : withHabits(input, verdict, undefined);
   }
   // With the engine: the parse starts in the parser thread, SQLite is asked, and the tree is read
   // once both have answered. A parse read at once would block this thread until the parser thread
@@ -198,6 +209,12 @@ function parserVerdict(sql: string, parsed: ParseResult): RungResult<SyntaxDetai
     );
   }
   const details = { ...base, statementType: only.type };
+  const rejected = parsed.kind === 'cst' ? grammarViolations(parsed.program as unknown as SqlNode, parsed.dialect, DATABASE_NAMES[parsed.dialect]) : [];
+  if (rejected.length > 0) {
+    const issues = rejected.map((violation) => ({ kind: 'syntax_error', message: violation.message, ...at(sql, violation.start) }));
+    const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
+    return fail(`syntax error: ${issues[0]!.message}${more}`, issues, details);
+  }
   const unconditioned = missingJoinConditions(parsed);
   if (unconditioned.length > 0) {
     const database = DATABASE_NAMES[parsed.dialect];
@@ -210,6 +227,16 @@ function parserVerdict(sql: string, parsed: ParseResult): RungResult<SyntaxDetai
     return fail(`syntax error: ${issues[0]!.message}${more}`, issues, details);
   }
   return createRungResult({ rung: 'syntax', status: 'pass', reason: 'one query; parses in the dialect', details });
+}
+
+/**
+ * SQLite without an engine: SQLite's own parser (sqlite-grammar.ts, an empty in-memory database)
+ * must accept what the AST layer accepted; its syntax error fails L1 as the engine's would.
+ */
+function sqliteGrammarVerdict(sql: string, parsed: ParseResult, fromParser: RungResult<SyntaxDetails>): RungResult<SyntaxDetails> {
+  const error = sqliteGrammarError(sql);
+  if (error === undefined) return fromParser;
+  return fail(`SQLite: ${error.message}`, [{ kind: 'syntax_error', message: error.message, ...sqlitePosition(sql, error.message, parsed) }], { ...fromParser.details, grammarError: error });
 }
 
 /** Joins the dialect requires a condition on and that have none (none for dialects that take them as cross products). */

@@ -25,23 +25,41 @@
  * may refute anything; a database that breaks it is dropped and counted in
  * `details.rejectedDatabases`. `details.rejectedBy` names the step that rejected the prediction.
  *
+ * A finished verdict is stored in the verdict cache (verdict-cache.ts: keyed by everything that can
+ * change it; never when a time budget, a deadline or a timeout shaped it), so that a rerun of an
+ * unchanged item costs one file read; `details.verdictCache` says `hit`, `stored`, `not_stored`
+ * (why) or `off`, and is the only part of a verdict that differs with the cache on or off.
+ *
  * The rung is off by default (a release-candidate check: building suites costs seconds per gold,
  * the search up to its budget per item); it runs only after a passed L4, on SQLite, and counts in
  * `end_to_end` when it is on. The suites and searchers live in a {@link SemanticService} the front
  * end shares across items. The rung's entry in the ladder (semantic-rung.ts) loads this module on
  * its first run, so a front end with L5 off never loads it.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Engine } from '../engine/engine.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
+import { sqliteLibraryVersion } from '../fixtures/build.js';
+import { findPackageRoot } from '../fixtures/package-root.js';
+import { LadderError } from '../errors.js';
 import { createRungResult, type RungIssue, type RungResult } from '../rungs/rung-result.js';
 import type { GoldDisagreement, SearchStepDetails, SemanticDetails, SuiteStepDetails } from '../rungs/semantic-details.js';
 import { addRejections } from './database-contract.js';
+import { DISTILL_VERSION } from './distill.js';
 import { evaluateAfterSnapshots, judgeOnSnapshots } from './evaluate-on-suite.js';
 import { DEFAULT_SEMANTIC_OPTIONS, type SearchSettings, type SemanticOptions } from './semantic-options.js';
+import { GENERATOR_VERSION } from './generate-database.js';
+import { canonicalInvariants } from './invariants.js';
 import { createSemanticService, type SemanticService } from './semantic-service.js';
+import { defaultVerdictCacheDir, SUITE_FORMAT } from './suite-cache.js';
+import type { TestSuite } from './suite-types.js';
+import { countTransientFailures } from './transient-failures.js';
+import { asCacheHit, machineBoundCause, readVerdict, storeVerdict, verdictKey, withCacheStatus } from './verdict-cache.js';
 
 /** Inputs of {@link checkSemantic}. */
 export interface CheckSemanticInput {
@@ -74,7 +92,9 @@ export interface CheckSemanticInput {
  * @returns `pass`, `fail` (a snapshot, the suite or the search refutes it; the reason names the
  *   database and `details.rejectedBy` the step), or `unscored` (no gold runs on every snapshot, or
  *   the comparison is undecided there).
- * @throws LadderError for misuse (no gold, a missing database, a bad option); the model's SQL never
+ * @throws LadderError for misuse (no gold, a missing database, a bad option), and when the item's
+ *   suite cannot be built (`L5 could not build the test suite of the item's golds: <cause>`; the
+ *   code of the builder's LadderError, else `fixture_cache`); the model's SQL never
  *   throws.
  */
 export async function checkSemantic(input: CheckSemanticInput): Promise<RungResult<SemanticDetails>> {
@@ -82,65 +102,140 @@ export async function checkSemantic(input: CheckSemanticInput): Promise<RungResu
   const own = input.service === undefined;
   const service = input.service ?? createSemanticService();
   try {
-    const fixture = { snapshots: input.snapshots, invariants: input.invariants ?? [] };
-    const cache = input.goldCache ?? new GoldResultCache();
-    const optional = {
-      ...(input.goldOrdered === undefined ? {} : { goldOrdered: input.goldOrdered }),
-      ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }),
-    };
-    const result = (status: 'pass' | 'fail' | 'unscored', reason: string, details: Omit<SemanticDetails, 'rejectedDatabases'>, issues: RungIssue[] = []): RungResult<SemanticDetails> =>
-      createRungResult({ rung: 'semantic', status, reason, issues, details: { ...details, rejectedDatabases: addRejections(details.suite?.rejectedDatabases ?? {}, details.search?.rejectedDatabases ?? {}) } });
-
-    // The fixture's own snapshots first: when one already shows the difference (L4 would fail),
-    // the user's data is the witness, and nothing is generated.
-    const onSnapshots = await judgeOnSnapshots({ engine: input.engine, golds: input.golds, predictedSql: input.predictedSql, suite: fixture, policy: input.policy, cache, ...optional });
-    if (onSnapshots.execution.status === 'fail') {
-      return result('fail', `refuted on ${onSnapshots.execution.reason}`, { rejectedBy: 'snapshot', suite: null, goldAmbiguity: [], search: null });
-    }
-    if (onSnapshots.execution.status !== 'pass') {
-      return result('unscored', `snapshots: ${onSnapshots.execution.reason}`, { rejectedBy: null, suite: null, goldAmbiguity: [], search: null });
-    }
-
-    let suite: SuiteStepDetails | null = null;
-    let goldAmbiguity: readonly GoldDisagreement[] = [];
-    const issues: RungIssue[] = [];
-    if (options.suite !== false) {
-      const built = await service.suiteFor({ engine: input.engine, fixture, golds: input.golds, policy: input.policy, settings: options.suite });
-      const evaluation = await evaluateAfterSnapshots(
-        { engine: input.engine, suite: built, golds: input.golds, predictedSql: input.predictedSql, policy: input.policy, emptyVsNullRow: options.suite.emptyVsNullRow, cache, ...optional },
-        onSnapshots,
-      );
-      const generated = evaluation.databases - built.snapshots.length;
-      suite = {
-        status: evaluation.status,
-        reason: evaluation.reason,
-        databases: evaluation.databases,
-        generated,
-        failing: evaluation.failing,
-        key: built.key,
-        rejectedDatabases: addRejections(built.rejectedDatabases, evaluation.rejectedDatabases),
-      };
-      goldAmbiguity = evaluation.goldAmbiguity;
-      for (const d of goldAmbiguity) issues.push({ kind: 'gold_ambiguity', message: `golds ${d.goldA} and ${d.goldB} disagree on ${d.database}: ${d.reason}` });
-      if (evaluation.status === 'unscored') return result('unscored', `test suite: ${evaluation.reason}`, { rejectedBy: null, suite, goldAmbiguity, search: null }, issues);
-      if (evaluation.status === 'fail') {
-        // The suite's database can hold hundreds of rows: the search, when on, adds a small witness.
-        const search = options.search === false ? null : await runSearch(service, input, fixture, options.search);
-        const witness = search?.verdict === 'refuted' ? `; ${search.reason}` : '';
-        const rejectedBy = evaluation.failing?.generated === false ? 'snapshot' : 'suite';
-        return result('fail', `refuted on ${evaluation.reason}${witness}`, { rejectedBy, suite, goldAmbiguity, search }, issues);
-      }
-    }
-    let search: SearchStepDetails | null = null;
-    if (options.search !== false) {
-      search = await runSearch(service, input, fixture, options.search);
-      if (search.verdict === 'refuted') return result('fail', search.reason, { rejectedBy: 'search', suite, goldAmbiguity, search }, issues);
-    }
-    const parts = [suite === null ? null : suite.reason, search === null ? null : search.verdict === 'not_searched' ? `search not run: ${search.reason}` : search.reason];
-    const ambiguity = goldAmbiguity.length > 0 ? `; gold ambiguity: ${goldAmbiguity.length} pair${goldAmbiguity.length === 1 ? '' : 's'} of golds disagree` : '';
-    return result('pass', `${parts.filter((p) => p !== null).join('; ') || 'no step enabled'}${ambiguity}`, { rejectedBy: null, suite, goldAmbiguity, search }, issues);
+    if (options.verdictCache === false) return withCacheStatus((await judge(input, options, service)).result, { status: 'off' });
+    const folder = options.verdictCache.cacheDir ?? defaultVerdictCacheDir();
+    const executedGolds = input.golds.map((g) => applySqlRewrites(g, 'gold', input.policy.rewrites));
+    const key = verdictKey({
+      snapshots: input.snapshots,
+      invariants: canonicalInvariants(input.invariants ?? []),
+      executedGolds,
+      executedPrediction: applySqlRewrites(input.predictedSql, 'predicted', input.policy.rewrites),
+      policy: input.policy,
+      options,
+      goldOrdered: input.goldOrdered,
+      asOfDate: input.asOfDate,
+      engine: input.engine,
+      versions: verdictVersions(),
+    });
+    const stored = readVerdict(folder, key);
+    if (stored !== undefined) return asCacheHit(stored);
+    const judged = await judge(input, options, service);
+    const cause = machineBoundCause(judged.result.details, judged.transientFailures, judged.suite, executedGolds);
+    if (cause !== null) return withCacheStatus(judged.result, { status: 'not_stored', reason: cause });
+    const result = withCacheStatus(judged.result, { status: 'stored' });
+    const failed = storeVerdict(folder, key, result);
+    return failed === null ? result : withCacheStatus(judged.result, { status: 'not_stored', reason: `the cache could not be written: ${failed}` });
   } finally {
     if (own) service.close();
+  }
+}
+
+/** A verdict as judged (before the cache), with what decides whether it may be stored. */
+interface Judged {
+  readonly result: RungResult<SemanticDetails>;
+  /** Transient failures of the snapshot and suite steps (the search counts its own). */
+  readonly transientFailures: number;
+  /** The suite the item was judged on, when the step ran. */
+  readonly suite: TestSuite | null;
+}
+
+/** Judges one prediction (the module doc's steps); `details.verdictCache` is set by the caller. */
+async function judge(input: CheckSemanticInput, options: SemanticOptions, service: SemanticService): Promise<Judged> {
+  const counting = countTransientFailures(input.engine);
+  const engine = counting.engine;
+  let built: TestSuite | null = null;
+  const fixture = { snapshots: input.snapshots, invariants: input.invariants ?? [] };
+  const cache = input.goldCache ?? new GoldResultCache();
+  const optional = {
+    ...(input.goldOrdered === undefined ? {} : { goldOrdered: input.goldOrdered }),
+    ...(input.asOfDate === undefined ? {} : { asOfDate: input.asOfDate }),
+  };
+  const result = (status: 'pass' | 'fail' | 'unscored', reason: string, details: Omit<SemanticDetails, 'rejectedDatabases' | 'verdictCache'>, issues: RungIssue[] = []): Judged => ({
+    result: createRungResult({
+      rung: 'semantic',
+      status,
+      reason,
+      issues,
+      details: { ...details, rejectedDatabases: addRejections(details.suite?.rejectedDatabases ?? {}, details.search?.rejectedDatabases ?? {}), verdictCache: { status: 'off' } },
+    }),
+    transientFailures: counting.count(),
+    suite: built,
+  });
+
+  // The fixture's own snapshots first: when one already shows the difference (L4 would fail),
+  // the user's data is the witness, and nothing is generated.
+  const onSnapshots = await judgeOnSnapshots({ engine, golds: input.golds, predictedSql: input.predictedSql, suite: fixture, policy: input.policy, cache, ...optional });
+  if (onSnapshots.execution.status === 'fail') {
+    return result('fail', `refuted on ${onSnapshots.execution.reason}`, { rejectedBy: 'snapshot', suite: null, goldAmbiguity: [], search: null });
+  }
+  if (onSnapshots.execution.status !== 'pass') {
+    return result('unscored', `snapshots: ${onSnapshots.execution.reason}`, { rejectedBy: null, suite: null, goldAmbiguity: [], search: null });
+  }
+
+  let suite: SuiteStepDetails | null = null;
+  let goldAmbiguity: readonly GoldDisagreement[] = [];
+  const issues: RungIssue[] = [];
+  if (options.suite !== false) {
+    built = await service.suiteFor({ engine: input.engine, fixture, golds: input.golds, policy: input.policy, settings: options.suite }).catch((error: unknown) => {
+      // Every row waiting on this build gets the cause; the service forgets the failed build.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new LadderError(error instanceof LadderError ? error.code : 'fixture_cache', `L5 could not build the test suite of the item's golds: ${message}`, { cause: error });
+    });
+    const evaluation = await evaluateAfterSnapshots(
+      { engine, suite: built, golds: input.golds, predictedSql: input.predictedSql, policy: input.policy, emptyVsNullRow: options.suite.emptyVsNullRow, cache, ...optional },
+      onSnapshots,
+    );
+    const generated = evaluation.databases - built.snapshots.length;
+    suite = {
+      status: evaluation.status,
+      reason: evaluation.reason,
+      databases: evaluation.databases,
+      generated,
+      failing: evaluation.failing,
+      key: built.key,
+      rejectedDatabases: addRejections(built.rejectedDatabases, evaluation.rejectedDatabases),
+    };
+    goldAmbiguity = evaluation.goldAmbiguity;
+    for (const d of goldAmbiguity) issues.push({ kind: 'gold_ambiguity', message: `golds ${d.goldA} and ${d.goldB} disagree on ${d.database}: ${d.reason}` });
+    if (evaluation.status === 'unscored') return result('unscored', `test suite: ${evaluation.reason}`, { rejectedBy: null, suite, goldAmbiguity, search: null }, issues);
+    if (evaluation.status === 'fail') {
+      // The suite's database can hold hundreds of rows: the search, when on, adds a small witness.
+      const search = options.search === false ? null : await runSearch(service, input, fixture, options.search);
+      const witness = search?.verdict === 'refuted' ? `; ${search.reason}` : '';
+      const rejectedBy = evaluation.failing?.generated === false ? 'snapshot' : 'suite';
+      return result('fail', `refuted on ${evaluation.reason}${witness}`, { rejectedBy, suite, goldAmbiguity, search }, issues);
+    }
+  }
+  let search: SearchStepDetails | null = null;
+  if (options.search !== false) {
+    search = await runSearch(service, input, fixture, options.search);
+    if (search.verdict === 'refuted') return result('fail', search.reason, { rejectedBy: 'search', suite, goldAmbiguity, search }, issues);
+  }
+  const parts = [suite === null ? null : suite.reason, search === null ? null : search.verdict === 'not_searched' ? `search not run: ${search.reason}` : search.reason];
+  const ambiguity = goldAmbiguity.length > 0 ? `; gold ambiguity: ${goldAmbiguity.length} pair${goldAmbiguity.length === 1 ? '' : 's'} of golds disagree` : '';
+  return result('pass', `${parts.filter((p) => p !== null).join('; ') || 'no step enabled'}${ambiguity}`, { rejectedBy: null, suite, goldAmbiguity, search }, issues);
+}
+
+let versions: Readonly<Record<string, string | number>> | undefined;
+
+/** The versions a stored verdict is keyed on (read once per process). */
+function verdictVersions(): Readonly<Record<string, string | number>> {
+  versions ??= {
+    generator: GENERATOR_VERSION,
+    distill: DISTILL_VERSION,
+    suiteFormat: SUITE_FORMAT,
+    sqlite: sqliteLibraryVersion(),
+    package: packageVersion(),
+  };
+  return versions;
+}
+
+/** This package's version (package.json at the package root). */
+function packageVersion(): string {
+  try {
+    return String((JSON.parse(readFileSync(path.join(findPackageRoot(), 'package.json'), 'utf8')) as { version?: unknown }).version ?? 'unknown');
+  } catch {
+    return 'unknown';
   }
 }
 
@@ -162,6 +257,8 @@ async function runSearch(service: SemanticService, input: CheckSemanticInput, fi
     witnesses: outcome.verdict === 'refuted' ? outcome.witnesses : [],
     databases: outcome.tried.databases,
     elapsedMs: outcome.tried.elapsedMs,
+    stoppedBy: outcome.verdict === 'not_refuted_within_budget' ? outcome.stoppedBy : null,
+    transientFailures: outcome.tried.transientFailures,
     rejectedDatabases: outcome.tried.rejectedDatabases,
   };
 }

@@ -25,12 +25,12 @@
  *
  * Budgets bound the databases drawn, the seconds spent and the shrinking trials.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Engine } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
+import { createScratchFolder, scratchRootDir } from '../files/scratch.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { invalidValue, rejectUnknownKeys } from '../options.js';
@@ -39,12 +39,14 @@ import { shrinkAndVerify } from './confirm-witness.js';
 import { addRejections } from './database-contract.js';
 import { findCandidates, type Tally } from './find-candidates.js';
 import { createGeneratorPlan } from './generator-plan.js';
+import { releaseGeneratorPlan } from './generate-database.js';
 import { extractGoldLiterals, type GoldLiteral } from './gold-literals.js';
 import { bindInvariants } from './invariants.js';
 import { readObservedValues } from './observed-values.js';
 import { readSchema, type DatabaseSchema } from './schema-reader.js';
 import type { RefutedOutcome, SearchOutcome, SearchStats } from './search-outcome.js';
 import { interpretRequest, SEARCH_KEYS, type SearchContext, type SearchInput } from './search-request.js';
+import { countTransientFailures } from './transient-failures.js';
 import type { NullPolicy } from './value-pools.js';
 import { formatRefutationReason } from './witness-format.js';
 
@@ -64,7 +66,7 @@ export interface CounterexampleSearcherInput {
   readonly invariants?: readonly FixtureInvariant[];
   /** NULLs wherever the schema allows them (`allowed`, default) or only where the snapshots hold some. */
   readonly nulls?: NullPolicy;
-  /** Scratch folder for the drawn databases (default: a new folder under the system's temp folder, removed by `close`). */
+  /** Scratch folder for the drawn databases (default: a new folder `search-<pid>-<hex>` under `<cache folder>/tmp`, removed by `close`, at exit or on an interrupt, and by the next searcher after a SIGKILL). */
   readonly workDir?: string;
 }
 
@@ -113,8 +115,10 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
   const snapshotFiles = (input.snapshots ?? [input.schemaDb]).map((s) => path.resolve(typeof s === 'string' ? s : s.path));
   const rowTables = invariants.filter((i) => i.kind === 'lookup').map((i) => i.tableName);
   const observed = readObservedValues(snapshotFiles, schema, { rowTables });
-  const ownDir = input.workDir === undefined;
-  const workDir = ownDir ? mkdtempSync(path.join(os.tmpdir(), 'ladder-search-')) : path.resolve(input.workDir!);
+  // Scratch lives under the cache folder, removed on close, at exit or on an interrupt, and swept by
+  // the next searcher when its process was killed (files/scratch.ts).
+  const scratch = input.workDir === undefined ? createScratchFolder(scratchRootDir(), 'search') : undefined;
+  const workDir = scratch?.path ?? path.resolve(input.workDir!);
   mkdirSync(workDir, { recursive: true });
   const nulls = input.nulls ?? 'allowed';
   // Scratch slots, reused by every search so the engine keeps a bounded number of connections.
@@ -136,7 +140,7 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
     close() {
       if (closed) return;
       closed = true;
-      if (ownDir) rmSync(workDir, { recursive: true, force: true });
+      scratch?.remove();
     },
   };
 }
@@ -164,12 +168,14 @@ export async function searchCounterexample(input: CounterexampleSearcherInput & 
   }
 }
 
-async function runSearch(ctx: SearchContext, input: SearchInput): Promise<SearchOutcome> {
+async function runSearch(searcherContext: SearchContext, input: SearchInput): Promise<SearchOutcome> {
   const started = performance.now();
+  const counting = countTransientFailures(searcherContext.engine);
+  const ctx: SearchContext = { ...searcherContext, engine: counting.engine };
   const request = interpretRequest(input, ctx, started);
   const { judge, predicted, allGolds } = request;
   const tally: Tally = { databases: 0, byTier: {}, generationFailures: 0, unusable: { gold_error: 0, nondeterministic: 0, ties: 0 }, noEvidence: 0, emptyVsNullRow: 0, orderDependent: 0, rejectedDatabases: {} };
-  const tried = (): SearchStats => ({ ...tally, byTier: { ...tally.byTier }, unusable: { ...tally.unusable }, rejectedDatabases: { ...tally.rejectedDatabases }, elapsedMs: Math.round(performance.now() - started) });
+  const tried = (): SearchStats => ({ ...tally, byTier: { ...tally.byTier }, unusable: { ...tally.unusable }, rejectedDatabases: { ...tally.rejectedDatabases }, transientFailures: counting.count(), elapsedMs: Math.round(performance.now() - started) });
 
   // The queries must at least prepare on the schema; golds that do not can never match, so only
   // the others need distinguishing.
@@ -186,48 +192,53 @@ async function runSearch(ctx: SearchContext, input: SearchInput): Promise<Search
   const literals: GoldLiteral[] = [...golds, predicted].flatMap((sql) => extractGoldLiterals(sql, ctx.schema));
   const plan = createGeneratorPlan({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls });
 
-  const found = await findCandidates(ctx, plan, request, golds, tally);
-  if (found.stoppedBy !== 'refuted') {
-    if (tally.databases === 0 && tally.generationFailures > 0) {
-      return { verdict: 'not_searched', cause: 'no_database', reason: `not searched: the generator could not draw a database for this schema (${tally.generationFailures} failed draws)`, tried: tried() };
-    }
-    const distinguishedGolds = [...found.covered].sort((a, b) => a - b).map((g) => live[g]!);
-    const stats = tried();
-    const bound = found.stoppedBy === 'seconds' ? `time budget of ${request.budget.maxSeconds} s` : `database budget of ${request.budget.maxDatabases}`;
-    const partial = distinguishedGolds.length > 0 ? `; only golds ${distinguishedGolds.join(', ')} of ${allGolds.length} were distinguished` : '';
-    return {
-      verdict: 'not_refuted_within_budget',
-      stoppedBy: found.stoppedBy,
-      distinguishedGolds,
-      reason: `not refuted within budget: ${stats.databases} ${stats.databases === 1 ? 'database' : 'databases'} tried (${Object.entries(stats.byTier).map(([t, n]) => `${n} ${t}`).join(', ')}), stopped by the ${bound}${partial}`,
-      tried: stats,
-      policy: judge.policy,
-      emptyVsNullRow: request.emptyVsNullRow,
-    };
-  }
-
-  // Shrink each witness, then run everything again on it.
-  const witnesses: Witness[] = [];
-  for (const candidate of found.candidates) {
-    const witness = await shrinkAndVerify(ctx, plan, request, golds, live, candidate, (counts) => {
-      tally.rejectedDatabases = addRejections(tally.rejectedDatabases, counts);
-    });
-    rmSync(candidate.file, { force: true });
-    if (witness === null) {
+  try {
+    const found = await findCandidates(ctx, plan, request, golds, tally);
+    if (found.stoppedBy !== 'refuted') {
+      if (tally.databases === 0 && tally.generationFailures > 0) {
+        return { verdict: 'not_searched', cause: 'no_database', reason: `not searched: the generator could not draw a database for this schema (${tally.generationFailures} failed draws)`, tried: tried() };
+      }
+      const distinguishedGolds = [...found.covered].sort((a, b) => a - b).map((g) => live[g]!);
       const stats = tried();
+      const bound = found.stoppedBy === 'seconds' ? `time budget of ${request.budget.maxSeconds} s` : `database budget of ${request.budget.maxDatabases}`;
+      const partial = distinguishedGolds.length > 0 ? `; only golds ${distinguishedGolds.join(', ')} of ${allGolds.length} were distinguished` : '';
       return {
         verdict: 'not_refuted_within_budget',
-        stoppedBy: 'databases',
-        distinguishedGolds: [],
-        reason: `not refuted within budget: a distinguishing database did not distinguish again when re-run (${stats.databases} databases tried)`,
+        stoppedBy: found.stoppedBy,
+        distinguishedGolds,
+        reason: `not refuted within budget: ${stats.databases} ${stats.databases === 1 ? 'database' : 'databases'} tried (${Object.entries(stats.byTier).map(([t, n]) => `${n} ${t}`).join(', ')}), stopped by the ${bound}${partial}`,
         tried: stats,
         policy: judge.policy,
         emptyVsNullRow: request.emptyVsNullRow,
       };
     }
-    witnesses.push(witness);
+
+    // Shrink each witness, then run everything again on it.
+    const witnesses: Witness[] = [];
+    for (const candidate of found.candidates) {
+      const witness = await shrinkAndVerify(ctx, plan, request, golds, live, candidate, (counts) => {
+        tally.rejectedDatabases = addRejections(tally.rejectedDatabases, counts);
+      });
+      rmSync(candidate.file, { force: true });
+      if (witness === null) {
+        const stats = tried();
+        return {
+          verdict: 'not_refuted_within_budget',
+          stoppedBy: 'databases',
+          distinguishedGolds: [],
+          reason: `not refuted within budget: a distinguishing database did not distinguish again when re-run (${stats.databases} databases tried)`,
+          tried: stats,
+          policy: judge.policy,
+          emptyVsNullRow: request.emptyVsNullRow,
+        };
+      }
+      witnesses.push(witness);
+    }
+    const outcome: RefutedOutcome = { verdict: 'refuted', witness: witnesses[0]!, witnesses, reason: '', tried: tried(), policy: judge.policy, emptyVsNullRow: request.emptyVsNullRow };
+    return { ...outcome, reason: formatRefutationReason(outcome, allGolds.length) };
+  } finally {
+    // The draws' in-memory connection is the plan's; this search is its only user.
+    releaseGeneratorPlan(plan);
   }
-  const outcome: RefutedOutcome = { verdict: 'refuted', witness: witnesses[0]!, witnesses, reason: '', tried: tried(), policy: judge.policy, emptyVsNullRow: request.emptyVsNullRow };
-  return { ...outcome, reason: formatRefutationReason(outcome, allGolds.length) };
 }
 

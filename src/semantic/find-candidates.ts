@@ -34,10 +34,27 @@ export interface Tally {
   rejectedDatabases: RejectedDatabases;
 }
 
+/** Databases drawn and sent to the engine together: one message per child instead of one per query. */
+export const SEARCH_BATCH = 10;
+
+/** One draw of a batch: the database (or `null` when the generator could not make one) and what the generator dropped. */
+interface BatchDraw {
+  readonly database: { readonly file: string; readonly tier: string } | null;
+  readonly rejected: RejectedDatabases;
+  /** The golds and prediction run on it (never rejects: a failure is remembered for the draw's turn). */
+  readonly judgement: Promise<{ ok: true; value: DatabaseJudgement } | { ok: false; error: unknown }> | null;
+}
+
 /**
  * Draws and judges databases until every gold is distinguished (by one database, or one per
- * gold) or the budget is spent. Two slots alternate so that the next database is drawn while the
- * engine runs the queries on the current one.
+ * gold) or the budget is spent.
+ *
+ * The engine gets the databases {@link SEARCH_BATCH} at a time: a batch is drawn, every query on
+ * every database of it is handed to the engine in one turn of the event loop (one message per
+ * child), and the next batch is drawn while the children run them. Judgements are read in draw
+ * order and the loop stops at the first database that completes the refutation, so the outcome,
+ * the witness and every count are those of judging the draws one by one: a database judged after
+ * the stopping one is never looked at (the loop waits for its queries so none outlives the search).
  */
 export async function findCandidates(
   ctx: SearchContext,
@@ -47,44 +64,81 @@ export async function findCandidates(
   tally: Tally,
 ): Promise<{ candidates: Candidate[]; covered: Set<number>; stoppedBy: 'databases' | 'seconds' | 'refuted' }> {
   const { judge, budget, predicted } = request;
-  const slots = [path.join(ctx.dir, 'draw-a.sqlite'), path.join(ctx.dir, 'draw-b.sqlite')];
   const reordered = path.join(ctx.dir, 'reordered.sqlite');
   const candidates: Candidate[] = [];
   const covered = new Set<number>();
-  const draw = (index: number): { file: string; tier: string } | null => {
-    const tier = tierOfDraw(index, budget.maxDatabases);
-    const file = slots[index % 2]!;
-    const outcome = generateDatabase(plan, { rng: createPrng(`${request.seed}/search/${index}`), file, rows: tier.rows, maxAttempts: 2 });
-    tally.rejectedDatabases = addRejections(tally.rejectedDatabases, outcome.rejected);
-    if (outcome.ok) return { file, tier: tier.name };
-    tally.generationFailures += 1;
-    return null;
+  // Two banks of slots: one batch is judged from one bank while the next is drawn into the other.
+  const slot = (index: number): string => path.join(ctx.dir, `draw-${Math.floor(index / SEARCH_BATCH) % 2}-${index % SEARCH_BATCH}.sqlite`);
+  const batches = new Map<number, BatchDraw[]>();
+  const issue = (batch: number): void => {
+    if (batches.has(batch) || batch * SEARCH_BATCH >= budget.maxDatabases) return;
+    const draws: BatchDraw[] = [];
+    for (let index = batch * SEARCH_BATCH; index < Math.min(budget.maxDatabases, (batch + 1) * SEARCH_BATCH); index += 1) {
+      const tier = tierOfDraw(index, budget.maxDatabases);
+      const file = slot(index);
+      const outcome = generateDatabase(plan, { rng: createPrng(`${request.seed}/search/${index}`), file, rows: tier.rows, maxAttempts: 2 });
+      const database = outcome.ok ? { file, tier: tier.name } : null;
+      draws.push({ database, rejected: outcome.rejected, judgement: null });
+    }
+    // Every query of the batch is queued in this turn, so the engine sends them together.
+    batches.set(
+      batch,
+      draws.map((draw) => ({
+        ...draw,
+        judgement: draw.database === null ? null : judgeDatabase(judge, draw.database.file, golds, predicted).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })),
+      })),
+    );
   };
-  let next = draw(0);
-  for (let index = 0; index < budget.maxDatabases; index += 1) {
-    if (performance.now() >= request.deadline) return { candidates, covered, stoppedBy: 'seconds' };
-    const current = next;
-    const pending = current === null ? null : judgeDatabase(judge, current.file, golds, predicted);
-    next = index + 1 < budget.maxDatabases ? draw(index + 1) : null;
-    if (current === null || pending === null) continue;
-    const judgement = await pending;
-    tally.databases += 1;
-    tally.byTier[current.tier] = (tally.byTier[current.tier] ?? 0) + 1;
-    countNoEvidence(tally, judgement);
-    if (judgement.distinguished.every((g) => covered.has(g))) continue;
-    const confirmed = await confirmOrderIndependent(judge, ctx.schema, current.file, reordered, golds, predicted, judgement);
-    tally.orderDependent += judgement.distinguished.length - confirmed.length;
-    const all = confirmed.length === golds.length;
-    if (!all && confirmed.every((g) => covered.has(g))) continue;
-    // One database that distinguishes every gold replaces the per-gold ones.
-    if (all) candidates.splice(0, candidates.length);
-    const file = path.join(ctx.dir, `candidate-${candidates.length}.sqlite`);
-    copyFileSync(current.file, file);
-    candidates.push({ file, golds: confirmed, draw: { index, tier: current.tier } });
-    for (const g of confirmed) covered.add(g);
-    if (covered.size === golds.length) return { candidates, covered, stoppedBy: 'refuted' };
+  const drawAt = (index: number): BatchDraw => batches.get(Math.floor(index / SEARCH_BATCH))![index % SEARCH_BATCH]!;
+  // What the generator dropped is counted one draw ahead of the judging, as when the next
+  // database was drawn while the current one was judged.
+  const account = (index: number): void => {
+    if (index >= budget.maxDatabases) return;
+    const draw = drawAt(index);
+    tally.rejectedDatabases = addRejections(tally.rejectedDatabases, draw.rejected);
+    if (draw.database === null) tally.generationFailures += 1;
+  };
+  const settle = async (): Promise<void> => {
+    await Promise.all([...batches.values()].flatMap((draws) => draws.map((d) => d.judgement)));
+  };
+
+  try {
+    issue(0);
+    account(0);
+    for (let index = 0; index < budget.maxDatabases; index += 1) {
+      if (performance.now() >= request.deadline) return { candidates, covered, stoppedBy: 'seconds' };
+      const batch = Math.floor(index / SEARCH_BATCH);
+      if (index % SEARCH_BATCH === 0 && !batches.has(batch + 1)) {
+        // Let this batch's queries leave before the parent spends its turn drawing the next one.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        issue(batch + 1);
+      }
+      const current = drawAt(index);
+      account(index + 1);
+      if (current.database === null || current.judgement === null) continue;
+      const settled = await current.judgement;
+      if (!settled.ok) throw settled.error;
+      const judgement = settled.value;
+      tally.databases += 1;
+      tally.byTier[current.database.tier] = (tally.byTier[current.database.tier] ?? 0) + 1;
+      countNoEvidence(tally, judgement);
+      if (judgement.distinguished.every((g) => covered.has(g))) continue;
+      const confirmed = await confirmOrderIndependent(judge, ctx.schema, current.database.file, reordered, golds, predicted, judgement);
+      tally.orderDependent += judgement.distinguished.length - confirmed.length;
+      const all = confirmed.length === golds.length;
+      if (!all && confirmed.every((g) => covered.has(g))) continue;
+      // One database that distinguishes every gold replaces the per-gold ones.
+      if (all) candidates.splice(0, candidates.length);
+      const file = path.join(ctx.dir, `candidate-${candidates.length}.sqlite`);
+      copyFileSync(current.database.file, file);
+      candidates.push({ file, golds: confirmed, draw: { index, tier: current.database.tier } });
+      for (const g of confirmed) covered.add(g);
+      if (covered.size === golds.length) return { candidates, covered, stoppedBy: 'refuted' };
+    }
+    return { candidates, covered, stoppedBy: 'databases' };
+  } finally {
+    await settle();
   }
-  return { candidates, covered, stoppedBy: 'databases' };
 }
 
 /** Counts why a database told nothing about some gold. */

@@ -4,7 +4,6 @@
  * schema (names in the schema's spelling) and keyed for caches. Their SQL (violation queries,
  * quoting) is invariant-sql.ts.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode, YAMLMap } from 'yaml';
@@ -19,6 +18,7 @@ import {
   type ValuesInvariant,
 } from '../fixtures/fixture-invariant.js';
 import { findColumn, findTable, type DatabaseSchema, type TableSchema } from './schema-reader.js';
+import { readUserText } from '../files/user-file.js';
 
 const KEYS: Readonly<Record<FixtureInvariant['kind'], readonly string[]>> = {
   values: ['column', 'values'],
@@ -40,7 +40,7 @@ const KEYS: Readonly<Record<FixtureInvariant['kind'], readonly string[]>> = {
  */
 export function readFixtureInvariants(manifestFile: string): FixtureInvariant[] {
   const file = path.resolve(manifestFile);
-  const text = readFileSync(file, 'utf8');
+  const text = readUserText(file, { what: 'fixture manifest' });
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const lineOf = (node: YamlNode | null | undefined): number => (node?.range ? lineCounter.linePos(node.range[0]).line : 1);

@@ -26,6 +26,8 @@ export interface SearchStats {
   readonly orderDependent: number;
   /** Databases (draws, shrinking edits, witnesses) dropped because they broke the contract of generated databases, by rule (database-contract.ts). */
   readonly rejectedDatabases: RejectedDatabases;
+  /** Statements that timed out, went over their memory cap or lost their child process (transient-failures.ts): evidence of the moment, so such an outcome is never cached. */
+  readonly transientFailures: number;
   /** Wall time of the call, ms. */
   readonly elapsedMs: number;
 }

@@ -4,6 +4,7 @@
  * option, `spider --test-suite` flags), so this module loads only the option readers and the
  * budgets' rules: nothing of the suite builder or the counterexample search.
  */
+import path from 'node:path';
 import { invalidValue, isPlainRecord, optionReader } from '../options.js';
 import { DEFAULT_EMPTY_VS_NULL_ROW, EMPTY_VS_NULL_ROW_VALUES, type EmptyVsNullRow } from './empty-vs-null-row.js';
 import { DEFAULT_SEARCH_BUDGET, resolveSearchBudget, type SearchBudget } from './search-budget.js';
@@ -36,21 +37,30 @@ export interface SearchSettings {
   readonly emptyVsNullRow: EmptyVsNullRow;
 }
 
+/** Settings of the verdict cache (src/semantic/verdict-cache.ts). */
+export interface VerdictCacheSettings {
+  /** Folder of the stored verdicts (default: `verdicts` beside the default suite cache; `<cacheDir>/verdicts` when `cacheDir` is given). */
+  readonly cacheDir?: string;
+}
+
 /** The rung's options, validated (see {@link readSemanticOptions}). */
 export interface SemanticOptions {
   /** The distilled test suite step, or `false` to skip it. */
   readonly suite: SuiteSettings | false;
   /** The counterexample search step, or `false` to skip it. */
   readonly search: SearchSettings | false;
+  /** The verdict cache, or `false` to judge every item afresh (and store nothing). */
+  readonly verdictCache: VerdictCacheSettings | false;
 }
 
-/** Both steps on, library budgets (suite: 300 databases / 60 s / patience 100 per gold; search: 100 databases / 10 s / 150 shrinking trials per item), seed 0, NULLs wherever allowed, empty vs one NULL row judged the same. */
+/** Both steps on, library budgets (suite: 300 databases / 60 s / patience 100 per gold; search: 100 databases / 10 s / 150 shrinking trials per item), seed 0, NULLs wherever allowed, empty vs one NULL row judged the same, the verdict cache on in its default folder. */
 export const DEFAULT_SEMANTIC_OPTIONS: SemanticOptions = Object.freeze({
   suite: Object.freeze({ budget: {}, seed: 0, nulls: 'allowed' as NullPolicy, emptyVsNullRow: DEFAULT_EMPTY_VS_NULL_ROW }),
   search: Object.freeze({ budget: {}, seed: 0, nulls: 'allowed' as NullPolicy, emptyVsNullRow: DEFAULT_EMPTY_VS_NULL_ROW }),
+  verdictCache: Object.freeze({}),
 });
 
-const OPTION_NAMES = ['suite', 'search', 'seed', 'nulls', 'emptyVsNullRow', 'cacheDir'] as const;
+const OPTION_NAMES = ['suite', 'search', 'seed', 'nulls', 'emptyVsNullRow', 'cacheDir', 'verdictCache'] as const;
 
 /**
  * Reads the rung's options from an unchecked value (a promptfoo config block, a matcher option,
@@ -58,7 +68,8 @@ const OPTION_NAMES = ['suite', 'search', 'seed', 'nulls', 'emptyVsNullRow', 'cac
  *
  * Shape: `{ suite?: true | false | { maxDatabases, maxSeconds, patience }, search?: true | false |
  * { maxDatabases, maxSeconds, maxShrinkTrials }, seed?: string | number, nulls?: 'allowed' |
- * 'observed', emptyVsNullRow?: 'same' | 'different', cacheDir?: string }`.
+ * 'observed', emptyVsNullRow?: 'same' | 'different', cacheDir?: string, verdictCache?: boolean }`.
+ * `cacheDir` holds the suites, and the verdicts in its `verdicts` folder.
  * @param naming.name - how messages name the block (default `semantic`; e.g. `config.semantic`).
  * @throws LadderError('invalid_option') naming the option, the expected and the received value.
  * @example readSemanticOptions({ search: { maxSeconds: 2 } }) // suite defaults, search budget 2 s
@@ -66,7 +77,7 @@ const OPTION_NAMES = ['suite', 'search', 'seed', 'nulls', 'emptyVsNullRow', 'cac
 export function readSemanticOptions(value: unknown, naming: { readonly name?: string } = {}): SemanticOptions {
   const name = naming.name ?? 'semantic';
   if (value === undefined || value === null || value === true) return DEFAULT_SEMANTIC_OPTIONS;
-  if (!isPlainRecord(value)) throw invalidValue(name, 'true or { suite, search, seed, nulls, emptyVsNullRow, cacheDir }', value);
+  if (!isPlainRecord(value)) throw invalidValue(name, 'true or { suite, search, seed, nulls, emptyVsNullRow, cacheDir, verdictCache }', value);
   const read = optionReader(value, { prefix: `${name}.` });
   read.unknownKeys(OPTION_NAMES);
   const seedRaw = read.raw('seed');
@@ -75,6 +86,8 @@ export function readSemanticOptions(value: unknown, naming: { readonly name?: st
   const nulls = read.oneOf<NullPolicy>('nulls', ['allowed', 'observed']) ?? 'allowed';
   const emptyVsNullRow = read.oneOf<EmptyVsNullRow>('emptyVsNullRow', EMPTY_VS_NULL_ROW_VALUES) ?? DEFAULT_EMPTY_VS_NULL_ROW;
   const cacheDir = read.string('cacheDir', 'a folder path');
+  const verdictCacheRaw = read.raw('verdictCache');
+  if (verdictCacheRaw !== undefined && typeof verdictCacheRaw !== 'boolean') throw read.invalid('verdictCache', 'true or false', verdictCacheRaw);
   const step = <B>(key: 'suite' | 'search', resolve: (budget: B) => unknown, fields: string): B | false => {
     const raw = read.raw(key);
     if (raw === false) return false;
@@ -94,5 +107,6 @@ export function readSemanticOptions(value: unknown, naming: { readonly name?: st
   return {
     suite: suiteBudget === false ? false : { budget: suiteBudget, seed, nulls, emptyVsNullRow, ...(cacheDir === undefined ? {} : { cacheDir }) },
     search: searchBudget === false ? false : { budget: searchBudget, seed, nulls, emptyVsNullRow },
+    verdictCache: verdictCacheRaw === false ? false : cacheDir === undefined ? {} : { cacheDir: path.join(cacheDir, 'verdicts') },
   };
 }

@@ -5,9 +5,10 @@
  * (src/runtime/ladder-runtime.ts), and closes it when the run ends.
  *
  * Suites are built once per dataset when the front end announces the dataset's golds first
- * ({@link SemanticService.prepareSuite}, as `spider --test-suite` does); otherwise the first item
- * of a schema builds a suite for its own golds, and a later item whose golds are not in any built
- * suite builds one for its golds. Either way a suite is content-addressed on disk, so the next run
+ * ({@link SemanticService.announceSuite}, as `spider --test-suite` does: the build starts when the
+ * first item needs it, so a run whose verdicts all come from the verdict cache builds nothing);
+ * otherwise the first item of a schema builds a suite for its own golds, and a later item whose
+ * golds are not in any suite builds one for its golds. Rows that ask at once wait on one build. Either way a suite is content-addressed on disk, so the next run
  * reads it from the cache.
  *
  * Every front end's runtime holds a service, with L5 on or off; the suite builder, the
@@ -58,6 +59,13 @@ export interface SemanticService {
    */
   prepareSuite(input: SuiteRequest): Promise<TestSuite>;
   /**
+   * Announces the suite of a dataset's golds on one schema without building it: the first item
+   * that needs a suite holding its golds ({@link SemanticService.suiteFor}) starts the one build,
+   * and a run whose every verdict comes from the verdict cache builds nothing.
+   * @throws (rejects) only when the service's code cannot be imported.
+   */
+  announceSuite(input: SuiteRequest): Promise<void>;
+  /**
    * A suite that holds every gold of the item: a prepared one, else one built for these golds.
    * @throws (rejects) as {@link SemanticService.prepareSuite}.
    */
@@ -73,6 +81,12 @@ export interface SemanticService {
    * a later `searcherFor` creates a new searcher. Idempotent.
    */
   close(): void;
+}
+
+/** A suite the service knows of: the executed golds it holds, and its build, started on first call. */
+interface SuiteEntry {
+  readonly golds: ReadonlySet<string>;
+  suite(): Promise<TestSuite>;
 }
 
 /** The modules that build suites and searchers, imported on a service's first use. */
@@ -110,8 +124,8 @@ async function loadMachinery(): Promise<Machinery> {
  * service.close();
  */
 export function createSemanticService(): SemanticService {
-  /** Suites by settings key; each entry lists the executed golds it holds. */
-  const suites = new Map<string, { golds: Set<string>; suite: Promise<TestSuite> }[]>();
+  /** Suites by settings key; each entry lists the executed golds it holds and builds (or reads) the suite on first `suite()`. */
+  const suites = new Map<string, SuiteEntry[]>();
   const searchers = new Map<string, CounterexampleSearcher>();
   const invariantsIn = new Map<string, readonly FixtureInvariant[]>();
   let machinery: Promise<Machinery> | undefined;
@@ -151,46 +165,52 @@ export function createSemanticService(): SemanticService {
     return kept;
   };
 
-  const build = (m: Machinery, input: SuiteRequest): { golds: Set<string>; suite: Promise<TestSuite> } => {
+  const build = (m: Machinery, input: SuiteRequest): SuiteEntry => {
     const invariants = applicableInvariants(m, input.fixture);
-    const suite = m.buildTestSuite({
-      engine: input.engine,
-      schemaDb: input.fixture.snapshots[0]!.path,
-      snapshots: input.fixture.snapshots,
-      golds: input.golds,
-      policy: input.policy,
-      budget: input.settings.budget,
-      seed: input.settings.seed,
-      nulls: input.settings.nulls,
-      ...(invariants.length > 0 ? { invariants } : {}),
-      ...(input.settings.cacheDir === undefined ? {} : { cacheDir: input.settings.cacheDir }),
-      ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-    });
-    return { golds: new Set(input.golds.map((g) => m.applySqlRewrites(g, 'gold', input.policy.rewrites))), suite };
-  };
-
-  const remember = (key: string, entry: { golds: Set<string>; suite: Promise<TestSuite> }): Promise<TestSuite> => {
+    let started: Promise<TestSuite> | undefined;
+    const entry: SuiteEntry = {
+      golds: new Set(input.golds.map((g) => m.applySqlRewrites(g, 'gold', input.policy.rewrites))),
+      suite: () => {
+        started ??= m.buildTestSuite({
+          engine: input.engine,
+          schemaDb: input.fixture.snapshots[0]!.path,
+          snapshots: input.fixture.snapshots,
+          golds: input.golds,
+          policy: input.policy,
+          budget: input.settings.budget,
+          seed: input.settings.seed,
+          nulls: input.settings.nulls,
+          ...(invariants.length > 0 ? { invariants } : {}),
+          ...(input.settings.cacheDir === undefined ? {} : { cacheDir: input.settings.cacheDir }),
+          ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+        });
+        // A failed build is not remembered: the next item tries again and reports its own error.
+        started.catch(() => suites.set(key, (suites.get(key) ?? []).filter((e) => e !== entry)));
+        return started;
+      },
+    };
+    const key = settingsKey(m, input.fixture, input.policy, input.settings);
     const list = suites.get(key) ?? [];
     list.push(entry);
     suites.set(key, list);
-    // A failed build is not remembered: the next item tries again and reports its own error.
-    entry.suite.catch(() => suites.set(key, (suites.get(key) ?? []).filter((e) => e !== entry)));
-    return entry.suite;
+    return entry;
   };
 
   // Each method looks up and records its entry in one synchronous step after the import, so two
   // items that ask at once still share one suite or searcher.
   return {
     async prepareSuite(input) {
-      const m = await load();
-      return remember(settingsKey(m, input.fixture, input.policy, input.settings), build(m, input));
+      return build(await load(), input).suite();
+    },
+    async announceSuite(input) {
+      build(await load(), input);
     },
     async suiteFor(input) {
       const m = await load();
       const key = settingsKey(m, input.fixture, input.policy, input.settings);
       const wanted = input.golds.map((g) => m.applySqlRewrites(g, 'gold', input.policy.rewrites));
       const holding = (suites.get(key) ?? []).find((entry) => wanted.every((g) => entry.golds.has(g)));
-      return holding?.suite ?? remember(key, build(m, input));
+      return (holding ?? build(m, input)).suite();
     },
     async searcherFor(input) {
       const m = await load();

@@ -16,6 +16,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { ownScratch, sweepLeftovers } from '../files/scratch.js';
+import { hashUserFile } from '../files/user-file.js';
 
 /** Bumped when the layout of `suite.json` changes. */
 export const SUITE_FORMAT = 2;
@@ -32,6 +34,14 @@ export function defaultSuiteCacheDir(): string {
   return path.join(base, 'text2sql-ladder', 'suites');
 }
 
+/**
+ * The default verdict cache folder (src/semantic/verdict-cache.ts): `verdicts` beside the default
+ * suite cache folder (`$TEXT2SQL_LADDER_CACHE_DIR/verdicts`, …).
+ */
+export function defaultVerdictCacheDir(): string {
+  return path.join(path.dirname(defaultSuiteCacheDir()), 'verdicts');
+}
+
 /** sha256 (hex) of a JSON-serializable description (keys in the order given). */
 export function contentKey(description: unknown): string {
   return createHash('sha256').update(JSON.stringify(description)).digest('hex');
@@ -39,7 +49,7 @@ export function contentKey(description: unknown): string {
 
 /** sha256 (hex) of a file's bytes. */
 export function fileChecksum(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+  return hashUserFile(file, { what: 'database file', code: 'db_not_found' });
 }
 
 /** The folder of a suite in the cache. */
@@ -66,6 +76,8 @@ export function readSuiteRecord<T extends { readonly key: string; readonly forma
  */
 export function publishSuite(tempFolder: string, folder: string, record: unknown): string {
   writeFileSync(path.join(tempFolder, 'suite.json'), `${JSON.stringify(record, null, 1)}\n`);
+  ownedTemp.get(tempFolder)?.();
+  ownedTemp.delete(tempFolder);
   try {
     if (existsSync(folder)) rmSync(folder, { recursive: true, force: true });
     renameSync(tempFolder, folder);
@@ -76,10 +88,18 @@ export function publishSuite(tempFolder: string, folder: string, record: unknown
   return folder;
 }
 
-/** A fresh private folder next to where the suite will live. */
+/** Temporary folders of this process, each with the function that gives it up (files/scratch.ts). */
+const ownedTemp = new Map<string, () => void>();
+
+/**
+ * A fresh private folder next to where the suite will live, owned by this process (removed if it
+ * is interrupted); the leftovers of builds whose process is gone are removed first.
+ */
 export function createTempFolder(cacheDir: string, key: string): string {
   mkdirSync(cacheDir, { recursive: true });
+  sweepLeftovers(cacheDir, (name) => name.startsWith('.tmp-'));
   const folder = path.join(cacheDir, `.tmp-${key.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
   mkdirSync(folder);
+  ownedTemp.set(folder, ownScratch(folder));
   return folder;
 }

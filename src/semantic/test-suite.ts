@@ -22,7 +22,7 @@ import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { DISTILL_VERSION, distillSuites, generatedName } from './distill.js';
 import { finiteDomains } from './finite-domains.js';
-import { GENERATOR_VERSION } from './generate-database.js';
+import { GENERATOR_VERSION, releaseGeneratorPlan } from './generate-database.js';
 import { createGeneratorPlan } from './generator-plan.js';
 import { extractGoldLiterals } from './gold-literals.js';
 import { bindInvariants, canonicalInvariants } from './invariants.js';
@@ -208,6 +208,7 @@ export async function buildTestSuite(input: BuildTestSuiteInput): Promise<TestSu
     return fromRecord(record, published, policy, snapshots, golds, input.invariants ?? [], false);
   } finally {
     rmSync(temp, { recursive: true, force: true });
+    releaseGeneratorPlan(planFor());
   }
 }
 

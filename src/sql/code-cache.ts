@@ -91,10 +91,21 @@ export function preloadWithCodeCache(load: NodeJS.Require, file: string, cacheDi
         try {
           fs.mkdirSync(cacheDir, { recursive: true });
           const prefix = `${nodePath.basename(file)}-`;
-          // A process killed in the middle of a write leaves its temporary file: drop old ones.
+          // A process killed in the middle of a write leaves its temporary file (`.<pid>-<ms>.tmp`):
+          // drop those whose process is gone, and any older than an hour (a pid reused).
+          const gone = (pid: number): boolean => {
+            try {
+              process.kill(pid, 0);
+              return false;
+            } catch (error) {
+              return (error as { code?: string }).code === 'ESRCH';
+            }
+          };
           for (const name of fs.readdirSync(cacheDir)) {
             const stale = nodePath.join(cacheDir, name);
-            if (name.startsWith(prefix) && name.endsWith('.tmp') && Date.now() - fs.statSync(stale).mtimeMs > 3_600_000) fs.rmSync(stale, { force: true });
+            if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+            const pid = Number(/\.(\d+)-\d+\.tmp$/.exec(name)?.[1]);
+            if ((Number.isSafeInteger(pid) && pid !== process.pid && gone(pid)) || Date.now() - fs.statSync(stale).mtimeMs > 3_600_000) fs.rmSync(stale, { force: true });
           }
           const temporary = `${cacheFile}.${process.pid}-${Date.now()}.tmp`;
           fs.writeFileSync(temporary, script.createCachedData());

@@ -15,7 +15,8 @@
  * - The file is named after the store's format, the tree depth limit and the two parsers'
  *   versions, so an upgrade starts an empty store, never reads another version's trees. It is
  *   read once, on the first lookup, and written when the process exits, only when answers were
- *   added: to a temporary name, then renamed, so a concurrent run never reads a torn file (the
+ *   added: to a temporary name (`<file>-<pid>-<hex>.tmp`; one whose process is gone is removed by
+ *   the next run that reads or writes the store), then renamed, so a concurrent run never reads a torn file (the
  *   last writer wins; two module instances of this file in one process keep a store each). The
  *   file starts with a SHA-256 digest of the rest, so a file changed after it was written (a bad
  *   disk, a cut copy, an edit that still decodes) is never trusted: an unreadable, corrupt or
@@ -32,6 +33,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { scratchName, sweepLeftovers } from '../files/scratch.js';
 import { MAX_TREE_DEPTH } from './analysis-budget.js';
 import { codeCacheDir } from './code-cache.js';
 import { snowflakeParserVersion } from './snowflake-parser.js';
@@ -131,7 +133,7 @@ export class ParseStore {
       mkdirSync(dir, { recursive: true });
       removeStaleFiles(dir, this.file);
       const body = serialize({ format: FORMAT, entries: [...this.#entries] });
-      temporary = `${this.file}.${process.pid}-${Date.now()}.tmp`;
+      temporary = path.join(dir, `${scratchName(path.basename(this.file))}.tmp`);
       writeFileSync(temporary, Buffer.concat([digestOf(body), body]));
       renameSync(temporary, this.file);
     } catch {
@@ -150,6 +152,8 @@ export class ParseStore {
   #load(): Map<string, Uint8Array> {
     if (this.#entries !== undefined) return this.#entries;
     this.#entries = new Map();
+    // A run that only reads the store still clears what killed runs left beside it.
+    sweepLeftovers(path.dirname(this.file), (name) => name.startsWith('parses-') && name.endsWith('.tmp'));
     let stored: unknown;
     try {
       const file = readFileSync(this.file);
@@ -177,7 +181,13 @@ function digestOf(bytes: Uint8Array): Buffer {
   return createHash('sha256').update(bytes).digest();
 }
 
+/**
+ * Removes the store files of other versions untouched for 30 days, the temporary files of writes
+ * whose process is gone (killed while it wrote: files/scratch.ts), and any temporary file older
+ * than an hour.
+ */
 function removeStaleFiles(dir: string, keep: string): void {
+  sweepLeftovers(dir, (name) => name.startsWith('parses-') && name.endsWith('.tmp'));
   const now = Date.now();
   for (const name of readdirSync(dir)) {
     const file = path.join(dir, name);

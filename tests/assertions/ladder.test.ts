@@ -93,13 +93,13 @@ describe('ladder assertion', () => {
     expect([answered.pass, answered.namedScores]).toEqual([false, { L1_syntax: 1, L2_schema: 1, L3_safety: 1, L4_execution: 0, L7_answer: 0, end_to_end: 0 }]);
   });
 
-  it('an answer item without gold is unscored: passes, no L4 or end_to_end score', async () => {
+  it('an answer item without gold is unscored: its row fails with the reason (never a green PASS), no L4 or end_to_end score', async () => {
     const result = await ladder('SELECT COUNT(*) FROM products', context({ gold_sql: [] }));
     expect([result.pass, result.score, result.namedScores, result.reason]).toEqual([
-      true,
+      false,
       0,
       { L1_syntax: 1, L2_schema: 1, L3_safety: 1, L7_answer: 0 },
-      'L4_execution unscored: no gold SQL: the item is unscored',
+      'L4_execution unscored: no gold SQL: nothing checks the result, so the item is unscored (never counted as 0); add gold_sql to grade it',
     ]);
   });
 

@@ -111,8 +111,8 @@ describe('execution assertion', () => {
     expect([result.pass, result.reason]).toEqual([false, expect.stringMatching(/^snapshot later: /)]);
   });
 
-  it('an item without gold is unscored: passes with no named score', async () => {
+  it('an item without gold is unscored: fails its row with the reason, no named score', async () => {
     const result = await execution('SELECT 1', context({ gold_sql: [] }));
-    expect([result.pass, result.score, result.namedScores, result.reason]).toEqual([true, 0, undefined, 'unscored: no gold SQL: the item is unscored']);
+    expect([result.pass, result.score, result.namedScores, result.reason]).toEqual([false, 0, undefined, 'unscored: no gold SQL: nothing checks the result, so the item is unscored (never counted as 0); add gold_sql to grade it']);
   });
 });

@@ -61,7 +61,7 @@ describe('readAuditRun', () => {
   });
 
   it.each([
-    ['a missing file', path.join(dir, 'nope.json'), `--runs: cannot read ${path.join(dir, 'nope.json')}: no such file`],
+    ['a missing file', path.join(dir, 'nope.json'), `--runs: cannot read run file ${path.join(dir, 'nope.json')}: no such file`],
     ['an empty file', 'empty.jsonl', 'is empty'],
     ['JSON lines of something else', 'other.jsonl', 'not a run: expected a promptfoo result, a text2sql-ladder spider --out JSONL, a recording ({"id", "output"} lines) or a prediction file (one SQL per line)'],
     ['a column of a file with one run', 'one.sql#weak', 'holds one run (lines); drop "#weak"'],

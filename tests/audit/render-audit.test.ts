@@ -8,7 +8,7 @@ const tie = (item: string) =>
 const report: AuditReport = {
   input: { kind: 'dataset', path: 'd.yaml' },
   policy: 'default',
-  counts: { loaded: 3, audited: 3, golds: 3, goldRuns: 3, error: 0, warning: 2, info: 1 },
+  counts: { loaded: 3, audited: 3, withoutGold: 0, golds: 3, goldRuns: 3, error: 0, warning: 2, info: 1 },
   byKind: { tie_at_limit: { findings: 2, items: 2 }, same_on_every_snapshot: { findings: 1, items: 1 } },
   items: [],
   findings: [tie('a'), tie('b'), createFinding({ kind: 'same_on_every_snapshot', item: 'c', gold: 0, message: 'returns the same 1 row on base, edge', rows: [{ label: 'on every snapshot', columns: ['x'], rows: [[new Uint8Array([10, 27])]], count: 1 }] })],

@@ -31,6 +31,8 @@ describe('the seeded-defect dataset', () => {
     expect(report.findings.map((f) => [f.kind, f.item, f.snapshot, f.gold])).toEqual([
       ['dataset_error', 'd-no-snapshots', null, null],
       ['dataset_error', 'd-no-question', null, null],
+      // An answer item awaiting its gold: unscored, and said so in every audit.
+      ['no_gold', 'c-pending', null, null],
       ['fixture_error', 'f-unknown-fixture', null, null],
       ['fixture_error', 'f-unknown-role', null, null],
       ['unknown_snapshot', 's-future', 'future', null],
@@ -88,11 +90,14 @@ describe('the seeded-defect dataset', () => {
   it('finds nothing on the clean items, though they hold ties, an empty result with a twin, two golds, a pinned clock and a role', () => {
     const clean = report.items.filter((item) => item.id.startsWith('c-')).map((item) => item.id);
     expect(clean).toEqual(['c-count', 'c-oldest', 'c-paid', 'c-refunded', 'c-open', 'c-role', 'c-two-golds', 'c-asof']);
-    expect(report.findings.filter((f) => f.item?.startsWith('c-'))).toEqual([]);
+    expect(report.findings.filter((f) => f.item?.startsWith('c-') && f.kind !== 'no_gold')).toEqual([]);
   });
 
   it('counts: every gold on every snapshot, items without gold counted but not audited', () => {
-    expect(report.counts).toEqual({ loaded: 45, audited: 43, golds: 46, goldRuns: 83, error: 21, warning: 22, info: 9 });
+    expect(report.counts).toEqual({ loaded: 45, audited: 43, withoutGold: 1, golds: 46, goldRuns: 83, error: 21, warning: 23, info: 9 });
+    expect(report.findings.filter((f) => f.kind === 'no_gold').map((f) => [f.item, f.severity, f.message])).toEqual([
+      ['c-pending', 'warning', 'no gold_sql: the item is unscored and nothing grades it (in promptfoo its row fails with "unscored: no gold SQL"); add a gold, or make it a clarify / refuse item'],
+    ]);
     expect(report.byKind.tie_at_limit).toEqual({ findings: 5, items: 3 });
     // Declining items (c-refuse) and items awaiting a gold (c-pending) are loaded, not audited.
     expect(report.items.some((item) => item.id === 'c-pending' || item.id === 'c-refuse')).toBe(false);

@@ -122,7 +122,7 @@ describe('text2sql-ladder fixtures build', () => {
     writeFileSync(path.join(broken, 'schema.sql'), 'CREATE TABLE t (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n');
     const result = await cli(['fixtures', 'build', path.join(dir, 'broken'), '--cache-dir', path.join(dir, 'broken-cache')]);
     expect(result.code).toBe(2);
-    expect(result.err).toBe('error: <dir>/broken/bad/schema.sql: fails while building snapshot "base" of fixture bad: no such table: nowhere\n');
+    expect(result.err).toBe('error: <dir>/broken/bad/schema.sql:2: fails while building snapshot "base" of fixture bad: no such table: nowhere\n');
     expect(existsSync(path.join(dir, 'broken-cache'))).toBe(true);
   });
 });

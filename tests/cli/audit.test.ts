@@ -85,7 +85,7 @@ describe('text2sql-ladder audit', () => {
     expect(code).toBe(1);
     expect(out.split('\n').slice(-3)).toEqual(['people  base=1 edge=1', 'broken  base=ERR edge=ERR', '']);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { counts: unknown; items: { id: string; snapshots: { name: string; results: unknown[] }[] }[] };
-    expect(report.counts).toEqual({ loaded: 2, audited: 2, golds: 2, goldRuns: 4, error: 2, warning: 0, info: 0 });
+    expect(report.counts).toEqual({ loaded: 2, audited: 2, withoutGold: 0, golds: 2, goldRuns: 4, error: 2, warning: 0, info: 0 });
     expect(report.items[1]!.snapshots.map((s) => [s.name, s.results])).toEqual([
       ['base', [{ error: 'unknown_column: no such column: nickname' }]],
       ['edge', [{ error: 'unknown_column: no such column: nickname' }]],
@@ -127,7 +127,7 @@ describe('text2sql-ladder audit', () => {
     expect(report.input).toEqual({ kind: 'spider', path: '<dir>/spider' });
     // Item 1 (0-based) is line 2 of dev_gold.sql; item 2 is line 3.
     expect(report.findings.map((f) => `${f.item} ${f.source}`)).toEqual(['1 <dir>/spider/dev_gold.sql:2', '1 <dir>/spider/dev_gold.sql:2', '1 <dir>/spider/dev_gold.sql:2', '2 <dir>/spider/dev_gold.sql:3', '2 <dir>/spider/dev_gold.sql:3']);
-    expect(report.counts).toEqual({ loaded: 3, audited: 3, golds: 3, goldRuns: 6, error: 0, warning: 3, info: 2 });
+    expect(report.counts).toEqual({ loaded: 3, audited: 3, withoutGold: 0, golds: 3, goldRuns: 6, error: 0, warning: 3, info: 2 });
     expect(report.findings.map((f) => [f.kind, f.item, f.snapshot, f.message])).toEqual([
       ['tie_at_limit', '1', 'shop', 'LIMIT cuts a tie of 2 rows on price = 3: keeps 1, leaves out 1'],
       ['tie_at_limit', '1', 'shop_edge', 'LIMIT cuts a tie of 2 rows on price = 3: keeps 1, leaves out 1'],
@@ -142,7 +142,7 @@ describe('text2sql-ladder audit', () => {
     ['a folder that is not Spider-format', () => ['audit', FIXTURES.replace(dir, '')], `error: ${FIXTURES}: a folder without dev_gold.sql; expected a Spider folder (dev_gold.sql, database/) or a dataset file\n`],
     ['a Spider dev.json', () => ['audit', path.join(dir, 'spider', 'dev.json')], 'error: <dir>/spider/dev.json is a Spider dev.json; audit its folder (with dev_gold.sql and database/) or its gold file dev_gold.sql\n'],
     ['a --fixtures folder that does not exist', () => ['audit', path.join(dir, 'app.yaml'), '--fixtures', path.join(dir, 'fixtures')], 'error: --fixtures: expected a folder; received <dir>/fixtures, which does not exist\n'],
-    ['a --runs file that does not exist', () => ['audit', path.join(dir, 'app.yaml'), '--runs', path.join(dir, 'run.jsonl')], 'error: --runs: cannot read <dir>/run.jsonl: no such file\n'],
+    ['a --runs file that does not exist', () => ['audit', path.join(dir, 'app.yaml'), '--runs', path.join(dir, 'run.jsonl')], 'error: --runs: cannot read run file <dir>/run.jsonl: no such file\n'],
     ['a bad --severity', () => ['audit', path.join(dir, 'app.yaml'), '--severity', 'loud'], "error: option '--severity <level>' argument 'loud' is invalid. expected one of error, warning, info (text2sql-ladder audit --help lists the options)\n"],
     ['no input', () => ['audit'], "error: missing required argument 'input' (text2sql-ladder audit --help lists the options)\n"],
   ])('misuse: %s exits 2 with one line', async (_name, args, message) => {

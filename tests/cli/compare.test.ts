@@ -155,7 +155,7 @@ describe('misuse', () => {
   it.each<[string, () => ReturnType<typeof compare>, string]>([
     ['a missing file', () => compare(path.join(dir, 'nope.jsonl'), candidate), `error: cannot read run file ${path.join(dir, 'nope.jsonl')}: no such file\n`],
     ['an unknown --min metric', () => compare(baseline, candidate, { min: { L3_safety: 1 } }), 'error: --min: unknown metric "L3_safety"; the runs have: end_to_end\n'],
-    ['an unreadable --required file', () => compare(baseline, candidate, { required: path.join(dir, 'none.txt') }), `error: --required: cannot read ${path.join(dir, 'none.txt')}: no such file\n`],
+    ['an unreadable --required file', () => compare(baseline, candidate, { required: path.join(dir, 'none.txt') }), `error: --required: cannot read file of required ids ${path.join(dir, 'none.txt')}: no such file\n`],
     ['a required id in neither run', () => (writeFileSync(path.join(dir, 'req.txt'), '# ids\n3\n99\n'), compare(baseline, candidate, { required: path.join(dir, 'req.txt') })), `error: required item "99" (${path.join(dir, 'req.txt')}:3) is in neither run\n`],
   ])('%s: exit 2, one line, no report', (_name, run, err) => {
     expect(run()).toEqual({ code: 2, out: '', err });

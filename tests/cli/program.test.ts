@@ -65,7 +65,7 @@ function projectModulesLoaded(args: readonly string[]): { status: number | null;
 }
 
 /** What every run that builds the program loads: the program, its I/O rules and their helpers. */
-const PROGRAM_MODULES = ['bin/text2sql-ladder.ts', 'src/cli/cli-io.ts', 'src/cli/program.ts', 'src/cli/subcommands.ts', 'src/errors.ts', 'src/fixtures/package-root.ts', 'src/format.ts'];
+const PROGRAM_MODULES = ['bin/text2sql-ladder.ts', 'src/cli/cli-io.ts', 'src/cli/program.ts', 'src/cli/subcommands.ts', 'src/errors.ts', 'src/exit-codes.ts', 'src/fixtures/package-root.ts', 'src/format.ts'];
 
 const argv = (...args: string[]): string[] => ['node', 'text2sql-ladder', ...args];
 

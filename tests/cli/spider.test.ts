@@ -63,10 +63,10 @@ const options = (overrides: Partial<SpiderCommandOptions> = {}): SpiderCommandOp
 });
 
 describe('text2sql-ladder spider', () => {
-  it('scores every item, writes JSONL, and reports bad input per item', async () => {
+  it('scores every item, writes JSONL, and reports bad input per item; a prediction file shorter than the gold makes the run incomplete (exit 3)', async () => {
     const out = path.join(dir, 'default.jsonl');
     const { io, out: stdout, err } = capture();
-    expect(await runSpiderCommand(options({ out }), io)).toBe(0);
+    expect(await runSpiderCommand(options({ out }), io)).toBe(3);
     const items = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(items).toEqual([
       { i: 0, db_id: 'shop', hardness: 'easy', exec: 1, error: null, flags: [], goldIndex: 0 },
@@ -95,6 +95,7 @@ describe('text2sql-ladder spider', () => {
         `item 4 (nowhere): unknown db_id "nowhere": no folder ${path.join(dbDir, 'nowhere')}`,
         'item 5 (shop): no SQL',
         'item 6 (shop): no prediction line',
+        'error: incomplete run: 1 of 7 gold items have no prediction line (scored 0); the prediction file is shorter than the gold',
         '',
       ].join('\n'),
     );
@@ -136,7 +137,7 @@ describe('text2sql-ladder spider', () => {
   it('an unreadable gold file is misuse: exit code 2 and a message', async () => {
     const { io, err } = capture();
     expect(await runSpiderCommand(options({ gold: path.join(dir, 'missing.sql') }), io)).toBe(2);
-    expect(err()).toMatch(/^error: cannot read gold file .*missing\.sql: ENOENT/);
+    expect(err()).toMatch(/^error: cannot read gold file .*missing\.sql: no such file\n$/);
   });
 
   it('--tables marks db_ids outside tables.json as unknown', async () => {
@@ -271,12 +272,13 @@ describe('text2sql-ladder spider stderr problem list', () => {
 
   it('caps the list at 20; without --out, says how to get the rest', async () => {
     const { io, err } = capture();
-    expect(await runSpiderCommand(options(manyProblems()), io)).toBe(0);
+    expect(await runSpiderCommand(options(manyProblems()), io)).toBe(3);
     expect(err()).toBe(
       [
         'warning: prediction file has 22 lines, gold has 23 items: items 22…22 have no prediction and score 0',
         ...first20,
         '… and 3 more items with problems (rerun with --out verdicts.jsonl to get every item)',
+        'error: incomplete run: 1 of 23 gold items have no prediction line (scored 0); the prediction file is shorter than the gold',
         '',
       ].join('\n'),
     );
@@ -285,8 +287,8 @@ describe('text2sql-ladder spider stderr problem list', () => {
   it('caps the list at 20; with --out, names the file', async () => {
     const out = path.join(dir, 'many.jsonl');
     const { io, err } = capture();
-    expect(await runSpiderCommand(options({ ...manyProblems(), out }), io)).toBe(0);
-    expect(err().split('\n').slice(-2)).toEqual([`… and 3 more items with problems (every item is in --out ${out})`, '']);
+    expect(await runSpiderCommand(options({ ...manyProblems(), out }), io)).toBe(3);
+    expect(err().split('\n').slice(-3)).toEqual([`… and 3 more items with problems (every item is in --out ${out})`, 'error: incomplete run: 1 of 23 gold items have no prediction line (scored 0); the prediction file is shorter than the gold', '']);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(23);
   });
 });

@@ -245,7 +245,7 @@ describe('loadDataset: JSONL', () => {
 describe('loadDataset: misuse', () => {
   it('throws dataset_invalid for a missing file, naming it', async () => {
     const missing = path.join(dir, 'nope.yaml');
-    await expect(loadDataset(missing)).rejects.toSatisfy((e: unknown) => isLadderError(e, 'dataset_invalid') && (e as Error).message.startsWith(`${missing}: cannot read dataset: ENOENT`));
+    await expect(loadDataset(missing)).rejects.toSatisfy((e: unknown) => isLadderError(e, 'dataset_invalid') && (e as Error).message === `cannot read dataset ${missing}: no such file`);
   });
 
   it('throws dataset_invalid for an unsupported extension', async () => {

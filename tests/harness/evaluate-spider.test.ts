@@ -26,16 +26,17 @@ afterAll(async () => {
 });
 
 describe('evaluateSpider', () => {
-  it('an unreadable database is a gold error for its items; the rest is scored', async () => {
+  it('an unreadable database errors its items (the machine\'s fault: not a gold error, in no rate); the rest is scored', async () => {
     const gold = parseSpiderGold('SELECT a FROM t\tbad\nSELECT a FROM t\tok\nSELECT count(*) FROM t\tok\n');
     const predictions = parseSpiderPredictions('SELECT a FROM t\nSELECT a FROM t\tother\nSELECT count(a) FROM t WHERE a > 1\n');
     const output = await evaluateSpider({ gold, predictions, dbDir, engine, policy: resolvePolicy('default'), concurrency: 2 });
     expect(output.items.map((item) => [item.exec, item.flags])).toEqual([
-      [null, ['gold_error']],
+      [null, ['internal_error']],
       [1, ['db_id_mismatch']],
       [0, []],
     ]);
-    expect(output.items[0]!.error).toMatch(/^gold_error: no gold runs on every snapshot \(gold 0 on bad: /);
+    expect(output.items[0]!.error).toBe(`not graded, the machine failed: cannot open ${path.join(dbDir, 'bad', 'bad.sqlite')}: file is not a database`);
+    expect([output.summary.internalErrors, output.summary.goldErrors, output.summary.levels.all.scored]).toEqual([1, 0, 2]);
     expect(output.items[2]!.error).toBe('snapshot ok: gold [2] vs predicted [1]');
     expect(output.warnings).toEqual([]);
   });
@@ -115,7 +116,7 @@ describe('evaluateSpider: start of a database', () => {
 });
 
 describe('evaluateSpider: one item never costs the run', () => {
-  it('an item whose evaluation throws scores 0 with internal_error; the others are scored', async () => {
+  it('an item whose evaluation throws is errored (internal_error, unscored, in no rate); the others are scored', async () => {
     const throwing: Engine = {
       ...engine,
       dialect: engine.dialect,
@@ -133,7 +134,7 @@ describe('evaluateSpider: one item never costs the run', () => {
       policy: resolvePolicy('default'),
     });
     expect(output.items.map((item) => [item.exec, item.flags, item.error])).toEqual([
-      [0, ['prediction_error', 'internal_error'], 'internal error while evaluating this item: TypeError: boom'],
+      [null, ['internal_error'], 'internal error while evaluating this item: TypeError: boom'],
       [1, [], null],
     ]);
     expect(output.summary.internalErrors).toBe(1);
@@ -198,6 +199,7 @@ describe('summarize', () => {
       undecided: 1,
       unknownHardness: 1,
       internalErrors: 0,
+      missingPredictions: 0,
     });
   });
 });

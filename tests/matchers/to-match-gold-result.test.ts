@@ -172,6 +172,14 @@ describe('toMatchGoldResult: failing', () => {
     `);
   });
 
+  it('a gold row the prediction lacks has no prediction row to compare with (never "row -1")', async () => {
+    const message = await failureOf(() => expect("SELECT name FROM customers WHERE name <> 'Ada'").toMatchGoldResult('SELECT name FROM customers', { db: shopDb }));
+    expect(message.split('\n').filter((line) => line.startsWith('First differing cell'))).toEqual([
+      "First differing cell (rows from 0): gold row 0, column name = 'Ada'; no prediction row left to compare it with (the prediction lacks this row)",
+    ]);
+    expect(message).not.toContain('-1');
+  });
+
   it('reports rows in the wrong order when the gold orders them', async () => {
     const message = await failureOf(() =>
       expect('SELECT name, city FROM customers ORDER BY name DESC').toMatchGoldResult('SELECT name, city FROM customers ORDER BY name', { db: shopDb }),

@@ -71,11 +71,12 @@ describe('toGradingResult', () => {
   });
 
   it.each([
-    ['skipped', createSkippedResult('efficiency', 'L4 execution failed'), 'skipped: L4 execution failed'],
-    ['unscored', createRungResult({ rung: 'execution', status: 'unscored', reason: 'no gold SQL', details: null }), 'unscored: no gold SQL'],
-  ])('a %s rung passes with score 0 and no named score', (_status, result, reason) => {
+    ['skipped', createSkippedResult('efficiency', 'L4 execution failed'), true, 'skipped: L4 execution failed'],
+    // Unscored judged nothing: never a green PASS, and still no named score (no 0 in any rate).
+    ['unscored', createRungResult({ rung: 'execution', status: 'unscored', reason: 'no gold SQL', details: null }), false, 'unscored: no gold SQL'],
+  ])('a %s rung: pass %s, score 0 and no named score', (_status, result, pass, reason) => {
     const graded = toGradingResult(result);
-    expect([graded.pass, graded.score, graded.reason, graded.namedScores]).toEqual([true, 0, reason, undefined]);
+    expect([graded.pass, graded.score, graded.reason, graded.namedScores]).toEqual([pass, 0, reason, undefined]);
   });
 });
 

@@ -36,7 +36,7 @@ afterEach(() => vi.restoreAllMocks());
 describe('loadTests', () => {
   it('turns each valid item into one test with vars, metadata, no var expansion and the ladder assertion', async () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const tests = await loadTests({ file, ladder: { policy: 'spider' } });
+    const tests = await loadTests({ file, strict: false, ladder: { policy: 'spider' } });
     expect(tests.map((test) => test.description)).toEqual(['q1: How many orders?', 'q2: Which year?']);
     expect(tests[0]).toEqual({
       description: 'q1: How many orders?',
@@ -77,19 +77,19 @@ describe('loadTests', () => {
     [{ file: '' }, /^datasets\/promptfoo-tests\.ts: config\.file must be the path of a dataset file; received a string \(""\)$/],
     [{ file, filter: 'x' }, /^datasets\/promptfoo-tests\.ts: config\.filter is not an option \(did you mean config\.file\?\); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir$/],
     [{ file, ids: 'wh-001' }, /^datasets\/promptfoo-tests\.ts: config\.ids must be a list of item ids; received a string \("wh-001"\)$/],
-    [{ file, ids: ['q9'] }, /config\.ids names items not in .*items\.yaml: q9/],
+    [{ file, strict: false, ids: ['q9'] }, /config\.ids names items not in .*items\.yaml: q9/],
   ])('misuse %j throws naming the option', async (config, message) => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     await expect(loadTests(config as never)).rejects.toThrow(message);
   });
 
-  it('strict mode throws with file:line on the first invalid item', async () => {
-    await expect(loadTests({ file, strict: true })).rejects.toMatchObject({ code: 'dataset_invalid', message: expect.stringMatching(/items\.yaml:15: item "q3"/) });
+  it('by default (strict) invalid items throw with file:line', async () => {
+    await expect(loadTests({ file })).rejects.toMatchObject({ code: 'dataset_invalid', message: expect.stringMatching(/items\.yaml:15: item "q3"/) });
   });
 
   it('keeps only the requested ids, with a custom assertion list', async () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const tests = await loadTests({ file, ids: ['q2'], assert: [{ type: 'javascript', value: 'file://x.ts:y' }] });
+    const tests = await loadTests({ file, strict: false, ids: ['q2'], assert: [{ type: 'javascript', value: 'file://x.ts:y' }] });
     expect(tests.map((test) => [test.vars['id'], test.assert])).toEqual([['q2', [{ type: 'javascript', value: 'file://x.ts:y' }]]]);
   });
 });
@@ -98,8 +98,8 @@ describe('loadTests: warm-up', () => {
   it('starts the ladder\'s engine child, parser thread and assertion module when its tests carry the ladder assertion, and not for other assertions', async () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     vi.mocked(warmLadderRuntime).mockClear();
-    await loadTests({ file, ids: ['q2'], assert: [{ type: 'javascript', value: 'file://x.ts:y' }] });
-    await loadTests({ file, ids: ['q1'] });
+    await loadTests({ file, strict: false, ids: ['q2'], assert: [{ type: 'javascript', value: 'file://x.ts:y' }] });
+    await loadTests({ file, strict: false, ids: ['q1'] });
     await vi.waitFor(() => expect(warmLadderRuntime).toHaveBeenCalledTimes(1));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(warmLadderRuntime).toHaveBeenCalledTimes(1);

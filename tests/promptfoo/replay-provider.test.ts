@@ -23,7 +23,7 @@ describe('ReplayProvider options', () => {
     [{ predictions: 'x.jsonl', format: 'csv' }, 'providers/replay: config.format must be one of "jsonl", "lines", "bird"; received a string ("csv")'],
     [{ predictions: 'x.jsonl', key: '' }, 'providers/replay: config.key must be a var name; received a string ("")'],
     [{ predictons: 'x.jsonl' }, 'providers/replay: config.predictons is not an option (did you mean config.predictions?); known options: predictions, format, key, basePath'],
-    [{ predictions: 'nope.jsonl' }, `config.predictions: cannot read ${path.join(dir, 'nope.jsonl')} (ENOENT)`],
+    [{ predictions: 'nope.jsonl' }, `config.predictions: cannot read recording ${path.join(dir, 'nope.jsonl')}: no such file`],
   ])('config %j → an ERROR row for every test: %s', async (config, message) => {
     const provider = new ReplayProvider({ config: { basePath: dir, ...config } });
     expect(provider.problem?.message).toBe(message);

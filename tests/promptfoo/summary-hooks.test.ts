@@ -5,6 +5,8 @@ import { afterEach as restore, describe, expect, it, vi } from 'vitest';
 import { toGradingResult } from '../../src/promptfoo/adapter.js';
 import { toLadderGradingResult } from '../../src/promptfoo/ladder-result.js';
 import { afterAll, afterEach, flatExecutionFacts, summarizeRows, toSummaryRecord } from '../../src/promptfoo/summary-hooks.js';
+import { ladderSummaryFile } from '../../src/promptfoo/summary-file.js';
+import { noteLines } from '../../src/report/render-summary.js';
 import { resolvePolicy } from '../../src/compare/policy.js';
 import type { PromptfooRow as ResultRow } from '../../src/report/promptfoo-rows.js';
 import type { LadderResult } from '../../src/rungs/ladder.js';
@@ -139,7 +141,7 @@ describe('afterAll', () => {
 });
 
 describe('afterAll: a run that lost rows', () => {
-  it('says so on stderr and sets exit code 1; a complete run does not', async () => {
+  it('says so on stderr and sets exit code 3 (incomplete); a complete run does not', async () => {
     const written: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
       written.push(String(chunk));
@@ -155,7 +157,7 @@ describe('afterAll: a run that lost rows', () => {
       expect(process.exitCode).toBe(before);
       expect(written.join('')).not.toContain('incomplete run');
       await afterAll({ results: rows([[0, 0], [1, 0], [0, 1]]), suite, prompts });
-      expect(process.exitCode).toBe(1);
+      expect(process.exitCode).toBe(3);
       expect(written.join('')).toContain('text2sql-ladder: ERROR: incomplete run: 3 of 4 rows (2 items × 2 columns); missing: weak: item 1; the summary does not cover the dataset');
     } finally {
       process.exitCode = before;
@@ -179,5 +181,80 @@ describe('summarizeRows: one summary per prompt × provider', () => {
   it('one prompt per provider keeps the provider as the label', () => {
     const summaries = summarizeRows([{ ...ladderRow(), promptIdx: 0 }], [{ provider: 'weak', label: 'p' }]);
     expect(summaries.map((summary) => summary.provider)).toEqual(['weak']);
+  });
+});
+
+describe('afterAll: errored rows', () => {
+  it('an infrastructure fault on a row is an ERROR row: named on stderr with its cause, in no rate, exit code 3', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const printed: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    const before = process.exitCode;
+    try {
+      const errored: ResultRow = {
+        ...ladderRow(),
+        testCase: { metadata: { id: 'q2', tags: [], expected_behavior: 'answer' } },
+        metadata: { id: 'q2' },
+        failureReason: 2,
+        gradingResult: null,
+        error: 'LadderError: cannot open /app/db/corrupt.sqlite: file is not a database (in assertions/ladder.ts:ladder)\n    at checked (file:///x.js:1:1)',
+      };
+      await afterAll({ results: [ladderRow(), errored] });
+      expect(process.exitCode).toBe(3);
+      expect(written.join('')).toBe('text2sql-ladder: ERROR: incomplete run: 1 errored row (not graded, in no rate): weak: q2: cannot open /app/db/corrupt.sqlite: file is not a database (in assertions/ladder.ts:ladder)\n');
+      const summary = printed.join('');
+      expect(summary).toMatch(/│ errored rows +│ 1 +│/);
+      expect(summary).toMatch(/│ scored +│ 1 +│/);
+      expect(summary).toMatch(/│ end-to-end correct +│ 0\/1 \(0\.0%\) +│/);
+      expect(summary).toContain('errored rows (not graded, in no rate; the run exits 3): weak: q2');
+    } finally {
+      process.exitCode = before;
+    }
+  });
+});
+
+describe('items without gold SQL', () => {
+  const unscored: LadderResult = {
+    verdict: 'unscored',
+    endToEnd: undefined,
+    expectedBehavior: 'answer',
+    answer: { kind: 'sql', sql: 'SELECT COUNT(*) FROM t', source: 'text' },
+    rungs: [
+      createRungResult({ rung: 'syntax', status: 'pass', reason: 'SQLite prepared it', details: null }),
+      createRungResult({ rung: 'execution', status: 'unscored', reason: 'no gold SQL: nothing checks the result, so the item is unscored (never counted as 0); add gold_sql to grade it', details: { executedSql: { predicted: 'SELECT COUNT(*) FROM t', golds: [] } } }),
+    ],
+    results: {},
+    reason: 'unscored: no gold SQL',
+  };
+
+  it('the row fails (never a green PASS) with score 0 and no end_to_end named score; the summary lists it by id', () => {
+    const graded = toLadderGradingResult(unscored, { id: 'q9', snapshots: ['base'], facts: { executed: true, goldError: false, emptyGoldMatch: false } });
+    expect([graded.pass, graded.score, graded.namedScores?.['end_to_end']]).toEqual([false, 0, undefined]);
+    const noGold = row(graded, { testCase: { vars: { gold_sql: [] }, metadata: { id: 'q9', tags: [], expected_behavior: 'answer' } }, metadata: { id: 'q9' } });
+    expect(toSummaryRecord(noGold)).toMatchObject({ id: 'q9', verdict: 'unscored', noGold: true });
+    const [summary] = summarizeRows([ladderRow(), noGold]);
+    expect([summary?.scored, summary?.unscored, summary?.withoutGold, summary?.endToEnd]).toEqual([1, 1, ['q9'], { passed: 0, n: 1, rate: 0 }]);
+    expect(noteLines(summarizeRows([ladderRow(), noGold]))).toEqual(['without gold SQL (unscored, graded by nothing; their rows fail): weak: q9']);
+  });
+});
+
+describe('ladderSummaryFile', () => {
+  it.each([
+    [{}, ['node', 'promptfoo', 'eval', '-o', 'out/v2.json'], 'out/v2-summary.json'],
+    [{}, ['node', 'promptfoo', 'eval', '-o', 'out/a.json', 'out/a.html'], 'out/a-summary.json'],
+    [{}, ['node', 'promptfoo', 'eval', '--output=runs/x.json'], 'runs/x-summary.json'],
+    [{}, ['node', 'promptfoo', 'eval', '-o', 'out/a.html'], undefined],
+    [{}, ['node', 'promptfoo', 'eval'], undefined],
+    [{ LADDER_SUMMARY_JSON: 'mine.json' }, ['node', 'promptfoo', 'eval', '-o', 'out/v2.json'], 'mine.json'],
+    [{ LADDER_SUMMARY_JSON: 'off' }, ['node', 'promptfoo', 'eval', '-o', 'out/v2.json'], undefined],
+  ])('%j %j → %s', (env, argv, expected) => {
+    expect(ladderSummaryFile(env, argv)).toBe(expected);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRowCount, summarizeLadder } from '../../src/report/ladder-summary.js';
 import type { SummaryRecord } from '../../src/report/ladder-summary.js';
-import { renderLadderSummary } from '../../src/report/render-summary.js';
+import { noteLines, renderLadderSummary } from '../../src/report/render-summary.js';
 
 const PASS4 = { L1_syntax: 'pass', L2_schema: 'pass', L3_safety: 'pass', L4_execution: 'pass' } as const;
 
@@ -32,17 +32,19 @@ const records: SummaryRecord[] = [
 ];
 
 describe('summarizeLadder', () => {
-  it('counts errors and failures as 0, leaves unscored items out, keeps rung denominators to items that reached them', () => {
+  it('counts failures as 0, leaves unscored items and errored rows out of every rate, keeps rung denominators to items that reached them', () => {
     const [strong, weak] = summarizeLadder(records);
     expect(strong).toMatchObject({
       provider: 'strong',
       items: 7,
-      scored: 6,
+      scored: 5,
       unscored: 1,
       errors: 1,
-      executionSuccess: { passed: 3, n: 5 },
+      errored: [{ id: 'a6', error: 'ERROR row' }],
+      withoutGold: [],
+      executionSuccess: { passed: 3, n: 4 },
       correctAmongExecuted: { passed: 2, n: 3 },
-      endToEnd: { passed: 3, n: 6, rate: 0.5 },
+      endToEnd: { passed: 3, n: 5, rate: 0.6 },
       goldErrors: 1,
       emptyGoldMatches: 1,
     });
@@ -61,12 +63,12 @@ describe('renderLadderSummary', () => {
       │ ladder summary            │ strong       │ weak         │
       ├───────────────────────────┼──────────────┼──────────────┤
       │ items                     │ 7            │ 1            │
-      │ scored                    │ 6            │ 1            │
+      │ scored                    │ 5            │ 1            │
       │ unscored                  │ 1            │ 0            │
       │ errored rows              │ 1            │ 0            │
-      │ execution success         │ 3/5 (60.0%)  │ 0/1 (0.0%)   │
+      │ execution success         │ 3/4 (75.0%)  │ 0/1 (0.0%)   │
       │ correct among executed    │ 2/3 (66.7%)  │ —            │
-      │ end-to-end correct        │ 3/6 (50.0%)  │ 0/1 (0.0%)   │
+      │ end-to-end correct        │ 3/5 (60.0%)  │ 0/1 (0.0%)   │
       │ gold errors               │ 1            │ 0            │
       │ empty-gold matches        │ 1            │ 0            │
       │ L1_syntax pass rate       │ 4/5 (80.0%)  │ 1/1 (100.0%) │
@@ -84,7 +86,9 @@ describe('renderLadderSummary', () => {
       ├───────────────────┼──────────────┼────────────┤
       │ difficulty:easy   │ 1/1 (100.0%) │ 0/1 (0.0%) │
       │ difficulty:hard   │ 0/2 (0.0%)   │ —          │
-      └───────────────────┴──────────────┴────────────┘"
+      └───────────────────┴──────────────┴────────────┘
+
+      errored rows (not graded, in no rate; the run exits 3): strong: a6"
     `);
   });
 
@@ -158,5 +162,17 @@ describe('the per-role table', () => {
       '└──────────────────────────────────────────────┴────────────────────────────────┘',
     ]);
     expect(summarizeLadder(records)[0]!.roles).toBeUndefined();
+  });
+});
+
+describe('noteLines', () => {
+  it('one line per kind, the columns separated by ";"', () => {
+    const noGold = (provider: string, id: string) => record({ id, provider, verdict: 'unscored', endToEnd: undefined, noGold: true, rungs: { ...PASS4, L4_execution: 'unscored' } });
+    const errored = (provider: string, id: string) => record({ id, provider, verdict: 'error', endToEnd: undefined, executed: false, rungs: {}, error: 'cannot open x.sqlite: file is not a database' });
+    expect(noteLines(summarizeLadder([noGold('strong', 'wh-057'), noGold('weak', 'wh-057'), errored('weak', 'q2'), errored('weak', 'q3')]))).toEqual([
+      'without gold SQL (unscored, graded by nothing; their rows fail): strong: wh-057; weak: wh-057',
+      'errored rows (not graded, in no rate; the run exits 3): weak: q2, q3',
+    ]);
+    expect(noteLines(summarizeLadder(records.slice(0, 2)))).toEqual([]);
   });
 });

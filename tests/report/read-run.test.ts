@@ -125,6 +125,9 @@ describe('readRun: promptfoo result files', () => {
     );
     expect(() => readRun(`${file}#gpt`)).toThrow(`${file}#gpt names 2 columns (#gpt/short, #gpt/long); use one of those`);
     expect(readRun(`${file}#gpt/long`).label).toBe('gpt/long');
+    // The ladder summary's label for the same column picks it too.
+    expect(readRun(`${file}#gpt [long]`).label).toBe('gpt/long');
+    expect(readRun(`${file}#gpt [short]`).label).toBe('gpt/short');
   });
 
   it('a repeated item id in one column is an error naming the rows (promptfoo --repeat)', () => {

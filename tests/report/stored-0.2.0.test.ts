@@ -39,13 +39,17 @@ describe.each(['eval-0.2.0.json', 'single-rung-0.2.0.json'])('%s, written by 0.2
     }
   });
 
-  it('gives the summary 0.2.0 gave', () => {
+  it('gives the summary 0.2.0 gave, with the items without gold, the errored rows and the roles named', () => {
+    const summaries = JSON.parse(JSON.stringify(summarizeRows(data.results.results, data.results.prompts))) as Array<Record<string, unknown>>;
+    // Both files hold wh-057 (no gold SQL, unscored) and no errored row.
+    expect(summaries.map((summary) => [summary['provider'], summary['withoutGold'], summary['errored']])).toEqual(
+      file === 'eval-0.2.0.json' ? [['strong', ['wh-057'], []], ['weak', ['wh-057'], []]] : [['weak', ['wh-057'], []]],
+    );
     // The per-role table came later: every figure 0.2.0 gave is the same, and the roles are new.
-    const now = JSON.parse(JSON.stringify(summarizeRows(data.results.results, data.results.prompts))) as Record<string, unknown>[];
-    expect(now.map(({ roles: _roles, ...rest }) => rest)).toEqual(readBy020[file]!.summaries);
-    expect(now.map((summary) => (summary['roles'] as { role: string }[] | undefined)?.map((entry) => entry.role) ?? [])).toEqual(
+    expect(summaries.map((summary) => (summary['roles'] as { role: string }[] | undefined)?.map((entry) => entry.role) ?? [])).toEqual(
       file === 'eval-0.2.0.json' ? [['analyst'], ['analyst']] : [['analyst']],
     );
+    expect(summaries.map(({ withoutGold: _withoutGold, errored: _errored, roles: _roles, ...rest }) => rest)).toEqual(readBy020[file]!.summaries);
   });
 
   it("gives compare the run records 0.2.0's reader gave", () => {

@@ -16,8 +16,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASS4 = { L1_syntax: 'pass', L2_schema: 'pass', L3_safety: 'pass', L4_execution: 'pass' } as const;
 
 /**
- * The same seven situations, as a ladder record and as a Spider verdict (Spider has no declining
- * items, no gates and no errored rows, so those cases are the ladder's only).
+ * The same eight situations, as a ladder record and as a Spider verdict (Spider has no declining
+ * items and no gates, so those cases are the ladder's only). An errored item is the machine's
+ * fault in both: never scored, never counted as 0.
  */
 const CASES: ReadonlyArray<{ readonly name: string; readonly ladder: Partial<SummaryRecord>; readonly spider?: Partial<SpiderItemVerdict> }> = [
   { name: 'matched', ladder: {}, spider: { exec: 1 } },
@@ -31,7 +32,7 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly ladder: Partial<Sum
   { name: 'undecided', ladder: { verdict: 'unscored', endToEnd: undefined, executed: false, rungs: { ...PASS4, L4_execution: 'unscored' } }, spider: { exec: null, flags: ['undecided', 'prediction_error'] } },
   { name: 'failed a gate', ladder: { verdict: 'fail', endToEnd: 0, executed: false, rungs: { L1_syntax: 'fail', L2_schema: 'skipped', L3_safety: 'skipped', L4_execution: 'skipped' } } },
   { name: 'declined as asked', ladder: { expectedBehavior: 'refuse', executed: false, rungs: {} } },
-  { name: 'errored row', ladder: { verdict: 'error', endToEnd: undefined, executed: false, rungs: {} } },
+  { name: 'errored row', ladder: { verdict: 'error', endToEnd: undefined, executed: false, rungs: {} }, spider: { exec: null, flags: ['internal_error'] } },
 ];
 
 function ladderRecord(id: string, fields: Partial<SummaryRecord>): SummaryRecord {
@@ -59,9 +60,11 @@ describe('countItems', () => {
         item({ expectsAnswer: false, predictionRan: false, matched: false }),
         // An empty-gold flag on an item that did not match is no empty-gold match.
         item({ matched: false, emptyGoldMatch: true }),
+        // Errored: neither scored nor unscored, and none of its other flags count.
+        item({ errored: true, scored: false, predictionRan: false, matched: false, goldError: true }),
       ]),
-    ).toEqual({ items: 8, scored: 7, unscored: 1, answerItems: 6, executed: 5, predictionErrors: 1, correct: 3, goldErrors: 2, emptyGoldMatches: 1 });
-    expect(countItems([])).toEqual({ items: 0, scored: 0, unscored: 0, answerItems: 0, executed: 0, predictionErrors: 0, correct: 0, goldErrors: 0, emptyGoldMatches: 0 });
+    ).toEqual({ items: 9, scored: 7, unscored: 1, errored: 1, answerItems: 6, executed: 5, predictionErrors: 1, correct: 3, goldErrors: 2, emptyGoldMatches: 1 });
+    expect(countItems([])).toEqual({ items: 0, scored: 0, unscored: 0, errored: 0, answerItems: 0, executed: 0, predictionErrors: 0, correct: 0, goldErrors: 0, emptyGoldMatches: 0 });
   });
 });
 
@@ -70,10 +73,11 @@ describe('the ladder summary and the Spider summary count the same item the same
     const shared = CASES.flatMap((c, i) => (c.spider === undefined ? [] : [ladderRecords[i]!]));
     const [ladder] = summarizeLadder(shared);
     const spider = summarize(spiderVerdicts);
-    expect(spider).toMatchObject({ executed: 4, predictionErrors: 1, goldErrors: 2, emptyGoldMatches: 1, levels: { all: { count: 7, scored: 5, correct: 3 } } });
+    expect(spider).toMatchObject({ executed: 4, predictionErrors: 1, goldErrors: 2, emptyGoldMatches: 1, internalErrors: 1, levels: { all: { count: 8, scored: 5, correct: 3 } } });
     expect(ladder).toMatchObject({
       items: spider.levels.all.count,
       scored: spider.levels.all.scored,
+      errors: spider.internalErrors,
       executionSuccess: { passed: spider.executed, n: spider.executed + spider.predictionErrors },
       correctAmongExecuted: { passed: spider.levels.all.correct, n: spider.executed },
       goldErrors: spider.goldErrors,
@@ -81,14 +85,14 @@ describe('the ladder summary and the Spider summary count the same item the same
     });
   });
 
-  it('on every case in the ladder summary: gates, declines and errored rows are scored and not executed', () => {
+  it('on every case in the ladder summary: gates and declines are scored and not executed; an errored row is in no count but its own', () => {
     const [summary] = summarizeLadder(ladderRecords);
     expect(summary).toMatchObject({
       items: 10,
-      scored: 8,
+      scored: 7,
       unscored: 2,
       errors: 1,
-      executionSuccess: { passed: 4, n: 7 },
+      executionSuccess: { passed: 4, n: 6 },
       correctAmongExecuted: { passed: 3, n: 4 },
       goldErrors: 2,
       emptyGoldMatches: 1,
@@ -101,7 +105,7 @@ describe('the ladder summary and the Spider summary count the same item the same
       expect(table).toMatch(new RegExp(`^│ ${SUMMARY_TERMS[key].label} +│`, 'm'));
     }
     const text = formatSpiderSummary(summarize(spiderVerdicts), 'default', false);
-    expect(text.split('\n').at(-2)).toBe('scored 5 of 7 | correct 3 | executed 4 | prediction errors 1 | gold errors 2 | empty-gold matches 1 | undecided 1');
+    expect(text.split('\n').at(-2)).toBe('scored 5 of 8 | correct 3 | executed 4 | prediction errors 1 | gold errors 2 | empty-gold matches 1 | undecided 1 | errored 1');
   });
 });
 

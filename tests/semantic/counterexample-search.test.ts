@@ -117,7 +117,7 @@ describe('counterexample search on the shop (every order of the base snapshot is
   });
 
   it('reports an equivalent rewrite as not refuted within budget, never as equivalent', async () => {
-    const outcome = await searcher.search({ golds: [PAID], predictedSql: "SELECT COUNT(order_id) FROM orders AS o WHERE 'paid' = o.status", budget: { maxDatabases: 40 } });
+    const outcome = await searcher.search({ golds: [PAID], predictedSql: "SELECT COUNT(order_id) FROM orders AS o WHERE 'paid' = o.status", budget: { maxDatabases: 40, maxSeconds: 3600 } });
     expect({ verdict: outcome.verdict, reason: outcome.reason, databases: outcome.tried.databases }).toEqual({
       verdict: 'not_refuted_within_budget',
       reason: 'not refuted within budget: 40 databases tried (24 tiny, 10 small, 6 medium), stopped by the database budget of 40',
@@ -128,16 +128,16 @@ describe('counterexample search on the shop (every order of the base snapshot is
   it('judges an empty result against one row of NULLs by the emptyVsNullRow policy (default same)', async () => {
     const gold = 'SELECT MAX(amount) FROM orders';
     const predictedSql = 'SELECT amount FROM orders ORDER BY amount DESC LIMIT 1';
-    const same = await searcher.search({ golds: [gold], predictedSql, budget: { maxDatabases: 40 } });
+    const same = await searcher.search({ golds: [gold], predictedSql, budget: { maxDatabases: 40, maxSeconds: 3600 } });
     expect({ verdict: same.verdict, emptyVsNullRow: same.tried.emptyVsNullRow }).toEqual({ verdict: 'not_refuted_within_budget', emptyVsNullRow: 4 });
-    const different = refuted(await searcher.search({ golds: [gold], predictedSql, emptyVsNullRow: 'different', budget: { maxDatabases: 40 } }));
+    const different = refuted(await searcher.search({ golds: [gold], predictedSql, emptyVsNullRow: 'different', budget: { maxDatabases: 40, maxSeconds: 3600 } }));
     expect(different.reason).toBe('refuted on a 0-row database: gold returns [NULL], prediction no rows; ');
   });
 
   it('with several golds, refutes only when every gold is distinguished', async () => {
     const golds = [PAID, "SELECT COUNT(*) FROM orders WHERE status IN ('paid', 'open')"];
     // Matches the second gold everywhere: never refuted.
-    const matchesOne = await searcher.search({ golds, predictedSql: "SELECT COUNT(*) FROM orders WHERE status <> 'void'", budget: { maxDatabases: 40 } });
+    const matchesOne = await searcher.search({ golds, predictedSql: "SELECT COUNT(*) FROM orders WHERE status <> 'void'", budget: { maxDatabases: 40, maxSeconds: 3600 } });
     expect({ verdict: matchesOne.verdict, distinguished: matchesOne.verdict === 'not_refuted_within_budget' && matchesOne.distinguishedGolds }).toEqual({ verdict: 'not_refuted_within_budget', distinguished: [0] });
     // Differs from both: one database tells it apart from each.
     const neither = refuted(await searcher.search({ golds, predictedSql: 'SELECT COUNT(*) FROM orders' }));
@@ -161,14 +161,14 @@ describe('counterexample search on the shop (every order of the base snapshot is
 
   it('drops a difference that rests on the order rows are read in', async () => {
     // LIMIT without ORDER BY: the gold's answer is whichever row SQLite reads first.
-    const outcome = await searcher.search({ golds: ['SELECT name FROM tags LIMIT 1'], predictedSql: 'SELECT MIN(name) FROM tags', budget: { maxDatabases: 30 } });
+    const outcome = await searcher.search({ golds: ['SELECT name FROM tags LIMIT 1'], predictedSql: 'SELECT MIN(name) FROM tags', budget: { maxDatabases: 30, maxSeconds: 3600 } });
     expect(outcome.verdict).toBe('not_refuted_within_budget');
     expect(outcome.tried.orderDependent).toBeGreaterThan(0);
   });
 
   it('runs the prediction in the engine under the deadline: a runaway query is no evidence', async () => {
     const runaway = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
-    const outcome = await searcher.search({ golds: [PAID], predictedSql: runaway, timeoutMs: 200, budget: { maxDatabases: 2 } });
+    const outcome = await searcher.search({ golds: [PAID], predictedSql: runaway, timeoutMs: 200, budget: { maxDatabases: 2, maxSeconds: 3600 } });
     expect({ verdict: outcome.verdict, databases: outcome.tried.databases, noEvidence: outcome.tried.noEvidence }).toEqual({ verdict: 'not_refuted_within_budget', databases: 2, noEvidence: 2 });
   });
 });

@@ -46,11 +46,14 @@ const NOT_REFUTED = 'not refuted within budget: 100 databases tried (60 tiny, 25
 describe('L5 options', () => {
   it('true means both steps with the library budgets', () => {
     expect(readSemanticOptions(true)).toBe(DEFAULT_SEMANTIC_OPTIONS);
-    expect(DEFAULT_SEMANTIC_OPTIONS).toEqual({ suite: { budget: {}, seed: 0, nulls: 'allowed', emptyVsNullRow: 'same' }, search: { budget: {}, seed: 0, nulls: 'allowed', emptyVsNullRow: 'same' } });
+    expect(DEFAULT_SEMANTIC_OPTIONS).toEqual({ suite: { budget: {}, seed: 0, nulls: 'allowed', emptyVsNullRow: 'same' }, search: { budget: {}, seed: 0, nulls: 'allowed', emptyVsNullRow: 'same' }, verdictCache: {} });
     expect(readSemanticOptions({ suite: false, search: { maxSeconds: 2 }, seed: 'x', nulls: 'observed', emptyVsNullRow: 'different' })).toEqual({
       suite: false,
       search: { budget: { maxSeconds: 2 }, seed: 'x', nulls: 'observed', emptyVsNullRow: 'different' },
+      verdictCache: {},
     });
+    expect(readSemanticOptions({ cacheDir: path.join('cache', 'l5'), verdictCache: true }).verdictCache).toEqual({ cacheDir: path.join('cache', 'l5', 'verdicts') });
+    expect(readSemanticOptions({ cacheDir: 'x', verdictCache: false }).verdictCache).toBe(false);
   });
 
   it.each([
@@ -58,7 +61,8 @@ describe('L5 options', () => {
     [{ search: { maxSeconds: 0 } }, 'config.semantic.search must be { maxDatabases, maxSeconds, maxShrinkTrials } with valid values (config.semantic.search.maxSeconds must be a finite number > 0 (seconds); received a number (0))'],
     [{ suite: { patience: 0 } }, 'config.semantic.suite must be { maxDatabases, maxSeconds, patience } with valid values (config.semantic.suite.patience must be an integer ≥ 1; received 0)'],
     [{ nulls: 'some' }, 'config.semantic.nulls must be one of'],
-    ['yes', 'config.semantic must be true or { suite, search, seed, nulls, emptyVsNullRow, cacheDir }; received a string ("yes")'],
+    ['yes', 'config.semantic must be true or { suite, search, seed, nulls, emptyVsNullRow, cacheDir, verdictCache }; received a string ("yes")'],
+    [{ verdictCache: 'no' }, 'config.semantic.verdictCache must be true or false; received a string ("no")'],
   ])('rejects %o naming the option', (value, message) => {
     expect(() => readSemanticOptions(value, { name: 'config.semantic' })).toThrow(message);
   });

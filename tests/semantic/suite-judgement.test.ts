@@ -64,7 +64,7 @@ function database(name: string, rows: string): string {
 
 /** A suite built for `gold` whose only generated database is `file` (kept for the gold as gen-90). */
 async function suiteWith(gold: string, file: string, nulls: 'allowed' | 'observed'): Promise<TestSuite> {
-  const built = await buildTestSuite({ engine, schemaDb: temp.file, golds: [gold], nulls, seed: 3, cacheDir: path.join(temp.dir, 'cache'), budget: { maxDatabases: 1 } });
+  const built = await buildTestSuite({ engine, schemaDb: temp.file, golds: [gold], nulls, seed: 3, cacheDir: path.join(temp.dir, 'cache'), budget: { maxDatabases: 1, maxSeconds: 3600 } });
   const kept = path.join(temp.dir, `gen-90-${path.basename(file)}`);
   copyFileSync(file, kept);
   return {
@@ -86,7 +86,7 @@ describe('the suite step judges generated databases as the search does', () => {
   it('the option reaches the suite step through checkSemantic (search off): same by default, different when asked', async () => {
     const suite = await suiteWith(MAX, database('empty-rung', ''), 'allowed');
     // A service that hands out the prepared suite, so that the rung meets the empty database.
-    const stub: SemanticService = { prepareSuite: async () => suite, suiteFor: async () => suite, searcherFor: () => Promise.reject(new Error('search is off')), close: () => undefined };
+    const stub: SemanticService = { prepareSuite: async () => suite, announceSuite: async () => undefined, suiteFor: async () => suite, searcherFor: () => Promise.reject(new Error('search is off')), close: () => undefined };
     const run = async (emptyVsNullRow: 'same' | 'different'): Promise<[string, string | null]> => {
       const result = await checkSemantic({ predictedSql: TOP, golds: [MAX], snapshots: suite.snapshots, engine, policy, options: readSemanticOptions({ search: false, emptyVsNullRow }), service: stub });
       return [result.status, result.details.rejectedBy];

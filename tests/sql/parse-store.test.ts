@@ -184,6 +184,18 @@ describe('ParseStore', () => {
     store.save();
     expect(readdirSync(dir).sort()).toEqual(['parses-1-current.bin', 'parses-1-current.bin.456-2.tmp', 'parses-1-other-install.bin', 'unrelated.bin']);
   });
+
+  it('on save, removes at once the temporary file of a write whose process is gone, and keeps a live one', () => {
+    const file = tempFile('parses-1-current.bin');
+    const dir = path.dirname(file);
+    // A pid past Linux's highest (2^22) runs no process; this process's own pid runs.
+    writeFileSync(path.join(dir, 'parses-1-current.bin-4194305-0123abcd.tmp'), 'half');
+    writeFileSync(path.join(dir, `parses-1-current.bin-${process.ppid}-89abcdef.tmp`), 'half');
+    const store = new ParseStore(file);
+    store.set('a', 1);
+    store.save();
+    expect(readdirSync(dir).sort()).toEqual(['parses-1-current.bin', `parses-1-current.bin-${process.ppid}-89abcdef.tmp`]);
+  });
 });
 
 describe('parseStoreTurnedOff', () => {

@@ -5,11 +5,11 @@
  * substring test `'.sqlite' in basename` would also pick `x.sqlite-journal`), and the order is
  * fixed: `<db_id>.sqlite` first, then the others by name.
  */
-import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LadderError } from '../../errors.js';
 import { snapshotOfFile, type Snapshot } from '../../fixtures/snapshot.js';
+import { hashUserFileAsync } from '../../files/user-file.js';
 
 /** Options of {@link listSnapshots}. */
 export interface ListSnapshotsOptions {
@@ -45,7 +45,7 @@ export async function listSnapshots(dbDir: string, dbId: string, options: ListSn
       const full = path.join(folder, file);
       const snapshot: Snapshot = snapshotOfFile(full);
       if (!options.checksums) return snapshot;
-      const checksum = createHash('sha256').update(await readFile(full)).digest('hex');
+      const checksum = await hashUserFileAsync(full, { what: 'database', code: 'db_not_found' });
       return { ...snapshot, checksum };
     }),
   );

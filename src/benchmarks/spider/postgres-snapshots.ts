@@ -7,9 +7,11 @@
  * - databases on the user's server (`databases: 'existing'`): one snapshot per db_id, the
  *   database named like it, read as the URL's role.
  */
+import { realpathSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LadderError } from '../../errors.js';
+import { insideFolder } from '../../files/inside-folder.js';
 import type { FixtureManifest } from '../../fixtures/manifest.js';
 import type { Snapshot } from '../../fixtures/snapshot.js';
 import type { PostgresEngine } from '../../engine/postgres/postgres-engine.js';
@@ -44,16 +46,28 @@ export async function listPostgresScriptSnapshots(dbDir: string, dbId: string, e
   }
   const scripts = await postgresScripts(dbDir, dbId);
   if (scripts.length === 0) throw new LadderError('db_not_found', `unknown db_id ${JSON.stringify(dbId)}: no ${POSTGRES_SCRIPT_ENDING} script in ${path.join(dbDir, dbId)}`);
-  const folder = path.join(dbDir, dbId);
+  let folder: string;
+  try {
+    folder = realpathSync(path.join(dbDir, dbId));
+  } catch (error) {
+    throw new LadderError('db_not_found', `db_id ${JSON.stringify(dbId)}: folder ${path.join(dbDir, dbId)} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+  // Each script a regular file inside the db_id's folder, as a fixture's scripts are (a link out is refused).
+  const real = scripts.map((script) =>
+    insideFolder(script, folder, (message) => {
+      throw new LadderError('input_invalid', `script ${script} ${message}`);
+    }),
+  );
   const manifest: FixtureManifest = {
     name: dbId,
     file: path.join(folder, 'fixture.yaml'),
+    folder,
     // What the build hash covers besides the scripts' bytes: the layout that made this manifest.
     text: `spider scripts ${dbId}: ${scripts.map((script) => path.basename(script)).join(', ')}`,
     dialect: 'postgres',
     pageSize: 4096,
     collation: 'C',
-    snapshots: scripts.map((script) => ({ name: path.basename(script, POSTGRES_SCRIPT_ENDING), scripts: [script], line: 1 })),
+    snapshots: scripts.map((script, i) => ({ name: path.basename(script, POSTGRES_SCRIPT_ENDING), scripts: [real[i]!], line: 1 })),
     roles: [],
   };
   const { resolvePostgresFixture } = await import('../../fixtures/postgres-build.js');

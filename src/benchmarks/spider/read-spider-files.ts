@@ -13,8 +13,8 @@
  * Bad lines never throw: they come back with an `error` for that item; only an unreadable file
  * throws (LadderError `input_invalid`).
  */
-import { readFile } from 'node:fs/promises';
 import { LadderError } from '../../errors.js';
+import { readUserTextAsync } from '../../files/user-file.js';
 
 /** One gold item. */
 export interface SpiderGoldItem {
@@ -40,11 +40,7 @@ export interface SpiderPrediction {
 }
 
 async function readText(file: string, what: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new LadderError('input_invalid', `cannot read ${what} file ${file}: ${(error as Error).message}`, { cause: error });
-  }
+  return readUserTextAsync(file, { what: `${what} file` });
 }
 
 function splitLines(text: string): string[] {

@@ -28,7 +28,7 @@ import { checkPostgresQueryText } from './pg-query-gate.js';
 import { connect, openServer, type PgServer } from './pg-server.js';
 import { ExtendedStatement, type StatementOutcome } from './pg-statement.js';
 import { resolvePostgresEngineOptions, resolvePostgresRequest, type PostgresEngineOptions, type ResolvedPostgresEngineOptions, type ResolvedPostgresRequest } from './postgres-engine-options.js';
-import type { Catalog, CatalogTable, Cell, Engine, ExecutionError, ExecutionOutcome, ExplainOutcome, PlanStep } from '../engine.js';
+import { escapedOutcome, type Catalog, type CatalogTable, type Cell, type Engine, type ExecutionError, type ExecutionOutcome, type ExplainOutcome, type PlanStep } from '../engine.js';
 
 /** How long a statement may go on after its cancel before its connection is terminated, ms. */
 export const CANCEL_GRACE_MS = 2_000;
@@ -151,7 +151,7 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
         if (error instanceof pg.DatabaseError && error.code === '3D000') {
           return { error: { code: 'db_not_found', message: `database not found: ${job.db} does not exist on the server (it is never created)`, engineCode: '3D000' } };
         }
-        return { error: { code: 'engine_failure', message: `engine failure: cannot connect to database ${job.db}: ${(error as Error).message}` } };
+        return { error: { code: 'db_unavailable', message: `cannot connect to database ${job.db}: ${(error as Error).message}` } };
       }
       try {
         return { connection, begin: (await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes, job.role))) as pg.QueryResult | pg.QueryResult[] };
@@ -187,19 +187,19 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
       ensureOpen();
       return (await ready()).server;
     },
-    execute: (request) => execute(request, 'execute'),
-    prepare: (request) => execute(request, 'prepare'),
+    execute: async (request) => escapedOutcome(await execute(request, 'execute')),
+    prepare: async (request) => escapedOutcome(await execute(request, 'prepare')),
     async explain(request): Promise<ExplainOutcome> {
       ensureOpen();
       const job = resolvePostgresRequest(request, resolved);
       const refused = check(job.sql);
-      if (refused !== undefined) return { ok: false, error: refused };
+      if (refused !== undefined) return escapedOutcome({ ok: false, error: refused });
       // The text check above let one query through; EXPLAIN without ANALYZE does not run it.
       const outcome = await runStatement({ ...job, maxRows: 1 }, `${EXPLAIN_PREFIX}${job.sql}`, 'execute');
       if (!outcome.ok) {
         // The server's position counts the prefix; the caller's text does not have it.
         const { position, ...error } = outcome.error;
-        return { ok: false, error: position !== undefined && position > EXPLAIN_PREFIX.length ? { ...error, position: position - EXPLAIN_PREFIX.length } : error };
+        return escapedOutcome({ ok: false, error: position !== undefined && position > EXPLAIN_PREFIX.length ? { ...error, position: position - EXPLAIN_PREFIX.length } : error });
       }
       return { ok: true, result: planOf(outcome.rows[0]?.[0] ?? '[]') };
     },
@@ -209,7 +209,7 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
       const outcome = await runStatement({ ...job, maxRows: 1_000_000 }, CATALOG_QUERY, 'execute');
       if (!outcome.ok) {
         if (outcome.error.code === 'db_not_found') throw new LadderError('db_not_found', outcome.error.message);
-        throw new LadderError('engine_failure', `cannot read the catalog of ${db}: ${outcome.error.message}`);
+        throw new LadderError(outcome.error.code === 'db_unavailable' ? 'db_unavailable' : 'engine_failure', `cannot read the catalog of ${db}: ${outcome.error.message}`);
       }
       const path = await runStatement({ ...job, maxRows: 1 }, SEARCH_PATH_QUERY, 'execute');
       if (!path.ok) throw new LadderError('engine_failure', `cannot read the search_path of ${db}: ${path.error.message}`);

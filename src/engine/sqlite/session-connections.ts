@@ -79,7 +79,7 @@ export interface SessionConnections {
   /**
    * The connection for `file`, opened (or reopened when the file's identity changed) as needed.
    * @param file - absolute database path.
-   * @returns the connection, or `db_not_found` / `query_error` (cannot open) as an error.
+   * @returns the connection, or `db_not_found` / `db_unavailable` (cannot open) as an error.
    */
   acquire(file: string): SessionConnection | ExecutionError;
   /**

@@ -12,9 +12,10 @@
  */
 import { startChildWatchdog } from './child-watchdog.js';
 import { createChildJobQueue } from './child-job-queue.js';
-import type { ChildBatch, ChildMessage } from './sqlite-protocol.js';
+import { ROW_CHUNK_BYTES, type ChildBatch, type ChildMessage } from './sqlite-protocol.js';
+import { rowBytes } from './result-bytes.js';
 import { tagRows } from './wire-cells.js';
-import type { Cell } from '../engine.js';
+import type { Cell, QueryResult } from '../engine.js';
 
 const send = process.send?.bind(process);
 if (!send) {
@@ -55,7 +56,7 @@ const jobs = createChildJobQueue({
   },
   send: (message, written) => {
     try {
-      return send(message, undefined, undefined, written);
+      return send(withRowsSentAhead(message), undefined, undefined, written);
     } catch (error) {
       // A result within maxResultBytes whose JSON is still past V8's longest string (text of
       // escaped control characters under a raised cap): the job's answer says so, the child goes on.
@@ -66,6 +67,30 @@ const jobs = createChildJobQueue({
     }
   },
 });
+
+/**
+ * A result larger than {@link ROW_CHUNK_BYTES}: its leading rows go out now in `rows` messages of
+ * about that size each; the returned `result` message carries the last rows. The parent thus
+ * parses a large result piece by piece and never holds its whole JSON text (which for text cells
+ * costs as much again as the rows themselves).
+ */
+function withRowsSentAhead(message: ChildMessage): ChildMessage {
+  if (message.type !== 'result' || !message.outcome.ok || !('result' in message.outcome) || !('rows' in message.outcome.result)) return message;
+  const rows = message.outcome.result.rows as unknown as unknown[][];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i += 1) {
+    // Tagged cells (a bigint, a blob) are counted as the objects they are on the wire.
+    bytes += rowBytes(rows[i]!);
+    if (bytes < ROW_CHUNK_BYTES || i === rows.length - 1) continue;
+    send!({ type: 'rows', id: message.id, rows: rows.slice(start, i + 1), ...(message.tagged ? { tagged: true } : {}) } satisfies ChildMessage);
+    start = i + 1;
+    bytes = 0;
+  }
+  if (start === 0) return message;
+  const outcome = message.outcome as { ok: true; result: QueryResult };
+  return { ...message, outcome: { ...outcome, result: { ...outcome.result, rows: rows.slice(start) as unknown as QueryResult['rows'] } } };
+}
 
 process.on('message', (batch: ChildBatch) => jobs.push(batch));
 

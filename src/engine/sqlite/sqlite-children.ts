@@ -111,6 +111,7 @@ export function startChild(entry: { file: string; execArgv: string[] }, maxMemor
   (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
   child.on('message', (message: ChildMessage) => {
     if (message.type === 'result' && message.tagged && message.outcome.ok && 'result' in message.outcome && 'rows' in message.outcome.result) untagRows(message.outcome.result.rows as unknown as WireCell[][]);
+    if (message.type === 'rows' && message.tagged) untagRows(message.rows as WireCell[][]);
     started.onMessage(message);
   });
   // 'close' (not 'exit'): stderr is fully read by then, so a V8 heap overflow is recognised.

@@ -21,7 +21,7 @@
  *   string literal and says so (`doubleQuoteFallback`, `executedSql`); `strict` does not.
  */
 import { LadderError } from '../../errors.js';
-import type { Catalog, Engine, ExecutionOutcome, ExplainOutcome } from '../engine.js';
+import { escapedOutcome, type Catalog, type Engine, type ExecutionOutcome, type ExplainOutcome } from '../engine.js';
 import { databasePath, resolveRequest, resolveSqliteEngineOptions, type ResolvedSqliteEngineOptions, type SqliteEngineOptions } from './sqlite-engine-options.js';
 import { checkPinnedFile } from './pinned-files.js';
 import { createSqlitePool } from './sqlite-pool.js';
@@ -72,7 +72,7 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
     const job = resolveRequest(request, resolved);
     const changed = checkPinnedFile(job.db);
     if (changed) return { ok: false, error: changed };
-    return (await pool.run({ op, ...job, maxResultBytes: resolved.maxResultBytes })) as ExecutionOutcome | ExplainOutcome;
+    return escapedOutcome((await pool.run({ op, ...job, maxResultBytes: resolved.maxResultBytes })) as ExecutionOutcome | ExplainOutcome);
   }
 
   return {
@@ -109,7 +109,7 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
       })) as CatalogOutcome;
       if (outcome.ok) return outcome.catalog;
       if (outcome.error.code === 'db_not_found') throw new LadderError('db_not_found', outcome.error.message);
-      throw new LadderError('engine_failure', `cannot read the catalog of ${file}: ${outcome.error.message}`);
+      throw new LadderError(outcome.error.code === 'db_unavailable' ? 'db_unavailable' : 'engine_failure', `cannot read the catalog of ${file}: ${outcome.error.message}`);
     },
     async close() {
       closed = true;

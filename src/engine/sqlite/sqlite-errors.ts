@@ -14,12 +14,20 @@ const NAME_PREFIXES: readonly (readonly [string, ExecutionErrorCode])[] = [
 ];
 
 /**
+ * Messages of a database SQLite cannot read (SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_CANTOPEN,
+ * SQLITE_IOERR, sqlite3 src/main.c `sqlite3ErrStr`): the file's fault, whatever the statement.
+ */
+const UNAVAILABLE_MESSAGES: readonly string[] = ['file is not a database', 'database disk image is malformed', 'unable to open database file', 'disk I/O error'];
+
+/**
  * The neutral code of one SQLite error message.
  * @example sqliteErrorCode('no such column: nope')        // 'unknown_column'
  * @example sqliteErrorCode('near "FROM": syntax error')   // 'syntax_error'
  * @example sqliteErrorCode('misuse of aggregate: count()') // 'query_error'
+ * @example sqliteErrorCode('file is not a database')      // 'db_unavailable'
  */
 export function sqliteErrorCode(message: string): ExecutionErrorCode {
+  if (UNAVAILABLE_MESSAGES.some((text) => message.startsWith(text))) return 'db_unavailable';
   for (const [prefix, code] of NAME_PREFIXES) if (message.startsWith(prefix)) return code;
   if (message.includes('syntax error') || message.startsWith('incomplete input') || message.startsWith('unrecognized token')) return 'syntax_error';
   return 'query_error';

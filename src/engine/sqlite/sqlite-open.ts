@@ -61,7 +61,7 @@ export function openReadOnly(file: string, maxCopyBytes: number): Database.Datab
     }
     return connection;
   } catch (error) {
-    return { code: 'query_error', message: `cannot open ${file}: ${errorText(error)}` };
+    return { code: 'db_unavailable', message: `cannot open ${file}: ${errorText(error)}` };
   }
 }
 
@@ -86,14 +86,14 @@ function walModeCopy(file: string, maxCopyBytes: number): Buffer | ExecutionErro
   const walSize = fileSize(`${file}-wal`);
   if (walSize !== undefined && walSize > 0) {
     return {
-      code: 'query_error',
+      code: 'db_unavailable',
       message: `cannot open ${file}: it is a WAL-mode database with ${walSize} bytes of changes in ${path.basename(file)}-wal that are not checkpointed (a writer has it open, or did not close it); the engine never touches -wal / -shm files: checkpoint it (PRAGMA wal_checkpoint(TRUNCATE)) or convert it (PRAGMA journal_mode = DELETE)`,
     };
   }
   const size = fileSize(file) ?? 0;
   if (size > maxCopyBytes) {
     return {
-      code: 'query_error',
+      code: 'db_unavailable',
       message: `cannot open ${file}: it is a WAL-mode database of ${size} bytes; the engine reads WAL databases from a private in-memory copy of at most ${maxCopyBytes} bytes (half of maxMemoryBytes), since opening one in place creates -wal / -shm files beside it: convert it once with PRAGMA journal_mode = DELETE`,
     };
   }

@@ -125,6 +125,8 @@ interface Slot extends StartedChild {
   backstop: NodeJS.Timeout | undefined;
   /** Hands the jobs waiting behind the running one back to the queue (see {@link stallMs}). */
   stallTimer: NodeJS.Timeout | undefined;
+  /** Rows of the running job's result received ahead of its `result` message (`rows` messages). */
+  rowsAhead: unknown[][][];
 }
 
 /**
@@ -194,6 +196,7 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
       stalled: false,
       backstop: undefined,
       stallTimer: undefined,
+      rowsAhead: [] as unknown[][][],
     });
     slots.push(slot);
     slot.onMessage = (message) => onMessage(slot, message);
@@ -347,6 +350,7 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
    */
   function takeJobs(slot: Slot): Job | undefined {
     stopTimers(slot);
+    slot.rowsAhead.length = 0;
     const [running, ...waiting] = slot.sent.splice(0);
     if (running) running.holders -= 1;
     for (const job of waiting) job.holders -= 1;
@@ -399,13 +403,18 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
     // The child answers in the order it was sent its jobs.
     const job = slot.sent[0];
     if (!job || job.id !== message.id) return;
+    if (message.type === 'rows') {
+      slot.rowsAhead.push(message.rows);
+      return;
+    }
     stopTimers(slot);
+    const outcome = slot.rowsAhead.length === 0 ? message.outcome : withRowsAhead(message.outcome, slot.rowsAhead.splice(0));
     slot.sent.shift();
     job.holders -= 1;
     slot.dbs.add(job.request.db);
     if (slot.sent.length > 0) startRunning(slot);
     else slot.stalled = false;
-    if (!job.settled) finish(job, message.outcome);
+    if (!job.settled) finish(job, outcome);
     schedulePump();
   }
 
@@ -503,6 +512,15 @@ export function createSqlitePool(options: SqlitePoolOptions): SqlitePool {
       return closing;
     },
   };
+}
+
+/** A result's outcome with the rows sent ahead of it put first, in order. */
+function withRowsAhead(outcome: PoolOutcome, ahead: readonly unknown[][][]): PoolOutcome {
+  if (!outcome.ok || !('result' in outcome) || !('rows' in outcome.result)) return outcome;
+  const rows: unknown[][] = [];
+  for (const chunk of ahead) for (const row of chunk) rows.push(row);
+  for (const row of outcome.result.rows as unknown as unknown[][]) rows.push(row);
+  return { ...outcome, result: { ...outcome.result, rows } } as PoolOutcome;
 }
 
 /** Bytes as MiB with one decimal, dropping `.0` (`134217728` → `128 MiB`, `134637568` → `128.4 MiB`). */

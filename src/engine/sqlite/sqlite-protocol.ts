@@ -6,7 +6,8 @@
  * The parent sends jobs in batches ({@link ChildBatch}: every job it hands a child in one turn of
  * its event loop goes in one message, one pipe write); the child runs them one at a time, in the
  * order received, and answers each job on its own as soon as it ends ({@link ChildMessage}), so
- * the parent always knows which job is running: the first one sent and not answered.
+ * the parent always knows which job is running: the first one sent and not answered. A large
+ * result comes in pieces: `rows` messages, then its `result` with the last rows.
  */
 import type { Catalog, DoubleQuoteMode, ExecutionError, ExecutionOutcome, ExplainOutcome } from '../engine.js';
 
@@ -25,8 +26,8 @@ export interface ChildRequest {
   /** Row cap for `execute`: more rows than this gives `result_too_large`. */
   readonly maxRows: number;
   /**
-   * Byte cap for `execute`: a result whose cells add up to more than this (see
-   * sqlite-session.ts `cellBytes`) gives `result_too_large`, so no result can flood the parent.
+   * Byte cap for `execute`: a result whose rows cost more than this in the parent (see
+   * result-bytes.ts) gives `result_too_large`, so no result can flood the parent.
    */
   readonly maxResultBytes: number;
   /** Deadline in milliseconds, measured by the child's own watchdog from the moment it starts the job. */
@@ -54,4 +55,13 @@ export type ChildMessage =
       readonly outcome: ExecutionOutcome | ExplainOutcome | CatalogOutcome;
       /** Set when the result's rows hold tagged cells (wire-cells.ts): the receiver restores them. */
       readonly tagged?: true;
-    };
+    }
+  /**
+   * The first rows of a large result, sent ahead of its `result` message (which carries the rest):
+   * each message is about {@link ROW_CHUNK_BYTES}, so the parent never holds a whole result's JSON
+   * text at once, only the rows it has parsed (engine/sqlite/sqlite-pool.ts).
+   */
+  | { readonly type: 'rows'; readonly id: number; readonly rows: unknown[][]; readonly tagged?: true };
+
+/** Counted bytes (result-bytes.ts) of rows per `rows` message. */
+export const ROW_CHUNK_BYTES = 256 * 1024;

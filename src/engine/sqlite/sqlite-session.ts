@@ -20,7 +20,7 @@
  * - a WAL-mode database (header bytes 18–19 = 2) is never opened in place, since even a read-only
  *   connection creates `-wal` / `-shm` beside it and writes into a live writer's `-shm`
  *   (measured); it is read from a private in-memory copy with the header switched to rollback
- *   mode, after checking that no un-checkpointed `-wal` content exists (else `query_error`
+ *   mode, after checking that no un-checkpointed `-wal` content exists (else `db_unavailable`
  *   saying so). A copy larger than half the memory cap is refused with a message that says how to
  *   convert the file. (URI `immutable=1` does not open in this better-sqlite3 build: measured.)
  *
@@ -38,6 +38,7 @@ import type { CatalogOutcome, ChildRequest } from './sqlite-protocol.js';
 import { errorText } from '../../format.js';
 import { cachedQuery, createSessionConnections, keepQuery, queryKey, type PreparedQuery, type SessionConnection } from './session-connections.js';
 import { sqliteError } from './sqlite-errors.js';
+import { cellBytes, ROW_BYTES } from './result-bytes.js';
 
 type Connection = Database.Database;
 
@@ -137,10 +138,11 @@ function compileQuery(connection: Connection, sql: string, mode: DoubleQuoteMode
     try {
       statement = connection.prepare(text);
     } catch (error) {
-      const message = errorText(error);
-      const name = mode === 'legacy' && round < MAX_FALLBACK_ROUNDS ? missingColumnName(message) : undefined;
+      // The name is read from SQLite's own words; the message handed out is escaped (errorText).
+      const raw = error instanceof Error ? error.message : String(error);
+      const name = mode === 'legacy' && round < MAX_FALLBACK_ROUNDS ? missingColumnName(raw) : undefined;
       const rewritten = name === undefined ? undefined : rewriteDoubleQuoted(text, name);
-      if (rewritten === undefined) return sqliteError(message);
+      if (rewritten === undefined) return sqliteError(errorText(error));
       text = rewritten;
       fallback = true;
       continue;
@@ -193,6 +195,7 @@ function runQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMode, l
             error: { code: 'result_too_large', message: `result too large: more than ${maxRows} ${maxRows === 1 ? 'row' : 'rows'} (maxRows); stopped reading at row ${maxRows + 1}` },
           };
         }
+        bytes += ROW_BYTES;
         for (let i = 0; i < row.length; i += 1) {
           const cell = toCell(row[i]);
           row[i] = cell;
@@ -220,18 +223,6 @@ function runQuery(open: SessionConnection, sql: string, mode: DoubleQuoteMode, l
       elapsedMs: performance.now() - started,
     },
   };
-}
-
-/**
- * Bytes a cell is counted as against `maxResultBytes`: 8 per cell plus its payload (2 per UTF-16
- * code unit of text, the blob's length). The JSON the child sends can be longer (a control
- * character is escaped in 6 bytes, a blob in base64); a result whose JSON cannot be built is
- * answered `result_too_large` too (sqlite-child.ts).
- */
-export function cellBytes(cell: Cell): number {
-  if (typeof cell === 'string') return 8 + 2 * cell.length;
-  if (cell instanceof Uint8Array) return 8 + cell.byteLength;
-  return 8;
 }
 
 /** Tables and views in creation order (`sqlite_schema` rowid), without SQLite's internal tables. */

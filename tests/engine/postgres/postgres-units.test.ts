@@ -133,10 +133,20 @@ describe('fixture scripts', () => {
 describe('ownership statements of a dump', () => {
   it('are skipped, as pg_restore --no-owner does', async () => {
     const sent: string[] = [];
-    const client = { query: async (text: string) => void sent.push(text) } as unknown as import('pg').Client;
-    const { runScript } = await import('../../../src/engine/postgres/pg-scripts.js');
+    // A server that answers every statement of a message, the markers' reads with the setting on.
+    const client = {
+      query: async (text: string) => {
+        sent.push(text);
+        return text.split(';\n').map(() => ({ rows: [{ scs: 'on' }] }));
+      },
+    } as unknown as import('pg').Client;
+    const { runScript, SCRIPT_LINE_PREFIX } = await import('../../../src/engine/postgres/pg-scripts.js');
     await runScript(client, 'CREATE TABLE public.t (a int);\nALTER TABLE public.t OWNER TO postgres;\nALTER SCHEMA "my schema" OWNER TO "Some Role";\nALTER TABLE t ADD COLUMN b int;\n');
-    expect(sent).toEqual(['CREATE TABLE public.t (a int);\nALTER TABLE t ADD COLUMN b int;\n']);
+    // One message: each statement after the marker naming its line, then the last read of the setting.
+    expect(sent).toHaveLength(1);
+    const statements = sent[0]!.split(';\n');
+    expect(statements.filter((statement) => !statement.startsWith('SELECT '))).toEqual(['CREATE TABLE public.t (a int)', 'ALTER TABLE t ADD COLUMN b int']);
+    expect(statements.filter((statement) => statement.includes(SCRIPT_LINE_PREFIX)).map((marker) => /line (\d+)'/.exec(marker)?.[1])).toEqual(['1', '4']);
   });
 });
 

@@ -99,11 +99,11 @@ describe('createSqliteSession', () => {
     }
   });
 
-  it('reports a file that is not a database as query_error', () => {
+  it('reports a file that is not a database as db_unavailable (the file is at fault, never the statement)', () => {
     const notADatabase = path.resolve('package.json');
     expect(session.handle(request('execute', 'SELECT 1', { db: notADatabase }))).toEqual({
       ok: false,
-      error: { code: 'query_error', message: `cannot open ${notADatabase}: file is not a database` },
+      error: { code: 'db_unavailable', message: `cannot open ${notADatabase}: file is not a database` },
     });
   });
 
@@ -112,12 +112,12 @@ describe('createSqliteSession', () => {
   });
 
   it('counts result bytes and stops at maxResultBytes (result_too_large)', () => {
-    // 3 rows of one 100-character text: 8 + 200 bytes each.
+    // 3 rows of one 100-character text: 56 (the row) + 32 + 200 (the text) bytes each (result-bytes.ts).
     const sql = "SELECT printf('%.*c', 100, 'x') FROM singer";
-    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 208 }))).toMatchObject({ ok: true, result: { rows: [[expect.any(String)], [expect.any(String)], [expect.any(String)]] } });
-    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 208 - 1 }))).toEqual({
+    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 288 }))).toMatchObject({ ok: true, result: { rows: [[expect.any(String)], [expect.any(String)], [expect.any(String)]] } });
+    expect(session.handle(request('execute', sql, { maxResultBytes: 3 * 288 - 1 }))).toEqual({
       ok: false,
-      error: { code: 'result_too_large', message: `result too large: more than ${3 * 208 - 1} bytes (maxResultBytes); stopped reading at row 3` },
+      error: { code: 'result_too_large', message: `result too large: more than ${3 * 288 - 1} bytes (maxResultBytes); stopped reading at row 3` },
     });
   });
 
@@ -148,7 +148,7 @@ describe('WAL-mode databases', () => {
         const fresh = createSqliteSession();
         try {
           const outcome = fresh.handle(request('execute', 'SELECT v FROM t', { db: wal.file }));
-          expect(outcome).toMatchObject({ ok: false, error: { code: 'query_error' } });
+          expect(outcome).toMatchObject({ ok: false, error: { code: 'db_unavailable' } });
           expect(outcome.ok ? '' : outcome.error.message).toMatch(
             /^cannot open .*wal\.sqlite: it is a WAL-mode database with \d+ bytes of changes in wal\.sqlite-wal that are not checkpointed \(a writer has it open, or did not close it\); the engine never touches -wal \/ -shm files: checkpoint it \(PRAGMA wal_checkpoint\(TRUNCATE\)\) or convert it \(PRAGMA journal_mode = DELETE\)$/,
           );
@@ -171,7 +171,7 @@ describe('WAL-mode databases', () => {
     try {
       expect(small.handle(request('execute', 'SELECT 1', { db: wal.file }))).toMatchObject({
         ok: false,
-        error: { code: 'query_error', message: expect.stringContaining('is a WAL-mode database of 106496 bytes; the engine reads WAL databases from a private in-memory copy of at most 50000 bytes (half of maxMemoryBytes)') },
+        error: { code: 'db_unavailable', message: expect.stringContaining('is a WAL-mode database of 106496 bytes; the engine reads WAL databases from a private in-memory copy of at most 50000 bytes (half of maxMemoryBytes)') },
       });
       expect(listDir(wal.dir)).toEqual(['big.sqlite']);
     } finally {
