@@ -42,6 +42,16 @@ async function cell(db: string, sql: string): Promise<unknown> {
   return outcome.ok ? outcome.result.rows[0]?.[0] : `${outcome.error.code}: ${outcome.error.message}`;
 }
 
+
+/**
+ * A session as the fixture's owner role in a finished database: the owner role may not connect to
+ * one (the admin owns it), so the admin connects and switches to it.
+ */
+async function asOwner(database: string): Promise<pg.Client> {
+  const client = await connect(server, 'admin', database);
+  await client.query(`SET ROLE ${id(server.roles.owner)}`);
+  return client;
+}
 /** Runs `body` on a client of `role` (a login made for the test) on the base database, then drops the login. */
 async function asLogin<T>(login: string, attributes: string, memberOf: readonly string[], body: (client: pg.Client) => Promise<T>): Promise<T> {
   const admin = await connect(server, 'admin', server.adminDatabase);
@@ -76,7 +86,7 @@ describe('the build: namespaced roles, grants, FORCE ROW LEVEL SECURITY, invoker
     } finally {
       await admin.end();
     }
-    const owner = await connect(server, 'owner', full.snapshots[0]!.path);
+    const owner = await asOwner(full.snapshots[0]!.path);
     try {
       const tables = (await owner.query("SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relname IN ('customers', 'orders', 'users', 'products') ORDER BY 1")).rows;
       expect(tables).toEqual([
@@ -145,10 +155,13 @@ describe('escape attempts, with the static checks off: no row or column outside 
   });
 
   it('a SECURITY DEFINER function sees no row: under FORCE the owner has no policy', async () => {
-    const owner = await connect(server, 'owner', full.snapshots[0]!.path);
+    const owner = await connect(server, 'admin', full.snapshots[0]!.path);
     try {
       // Read as the owner would run them; not created in the fixture (that would change its checksum).
+      // The owner has no TEMP right on a finished database: granted inside the rolled-back transaction.
       await owner.query('BEGIN');
+      await owner.query(`GRANT TEMP ON DATABASE ${id(full.snapshots[0]!.path)} TO ${id(server.roles.owner)}`);
+      await owner.query(`SET LOCAL ROLE ${id(server.roles.owner)}`);
       await owner.query('CREATE FUNCTION pg_temp.all_customers() RETURNS bigint LANGUAGE sql SECURITY DEFINER AS $$ SELECT count(*) FROM public.customers $$');
       expect((await owner.query('SELECT pg_temp.all_customers()::int AS n')).rows[0]).toEqual({ n: 0 });
     } finally {
@@ -191,7 +204,7 @@ describe('facts of PostgreSQL 15 the design rests on', () => {
   });
 
   it('under FORCE ROW LEVEL SECURITY, row_security = off raises an error instead of bypassing', async () => {
-    const owner = await connect(server, 'owner', full.snapshots[0]!.path);
+    const owner = await asOwner(full.snapshots[0]!.path);
     try {
       await owner.query('SET row_security = off');
       await expect(owner.query('SELECT count(*) FROM customers')).rejects.toThrow('query would be affected by row-level security policy for table "customers"');
@@ -201,9 +214,13 @@ describe('facts of PostgreSQL 15 the design rests on', () => {
   });
 
   it('a definer view filters by its owner (0 rows under FORCE), an invoker view by the reader', async () => {
-    const owner = await connect(server, 'owner', full.snapshots[0]!.path);
+    const owner = await connect(server, 'admin', full.snapshots[0]!.path);
     try {
+      // The finished database is the admin's, so its public schema too: the owner role may create
+      // there only while this test lends it the right.
       await owner.query('BEGIN');
+      await owner.query(`GRANT CREATE ON SCHEMA public TO ${id(server.roles.owner)}`);
+      await owner.query(`SET LOCAL ROLE ${id(server.roles.owner)}`);
       await owner.query('CREATE VIEW definer_customers AS SELECT customer_id FROM customers');
       await owner.query('CREATE VIEW invoker_customers WITH (security_invoker = true) AS SELECT customer_id FROM customers');
       await owner.query(`GRANT SELECT ON definer_customers, invoker_customers TO ${id(EMEA)}`);
@@ -219,6 +236,7 @@ describe('facts of PostgreSQL 15 the design rests on', () => {
       expect(counts).toEqual([0, 9]);
     } finally {
       await owner.query('DROP VIEW IF EXISTS definer_customers, invoker_customers').catch(() => undefined);
+      await owner.query(`REVOKE CREATE ON SCHEMA public FROM ${id(server.roles.owner)}`).catch(() => undefined);
       await owner.end();
     }
   });
