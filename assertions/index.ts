@@ -21,6 +21,7 @@ import { exactMatch } from './exact-match.js';
 import { astDistance } from './ast-distance.js';
 import { schemaLinking } from './schema-linking.js';
 import { resultSimilarity } from './result-similarity.js';
+import { reliesOnRls } from './relies-on-rls.js';
 import { efficiency } from './efficiency.js';
 import { answerGrounding } from './answer-grounding.js';
 import type { AssertionName } from '../src/rungs/scores.js';
@@ -41,8 +42,9 @@ export const assertions = {
   astDistance,
   schemaLinking,
   resultSimilarity,
+  reliesOnRls,
   efficiency,
   answerGrounding,
 } as const satisfies Record<AssertionName, AssertionFunction>;
 
-export { ladder, syntax, schema, safety, execution, components, exactMatch, astDistance, schemaLinking, resultSimilarity, efficiency, answerGrounding };
+export { ladder, syntax, schema, safety, execution, components, exactMatch, astDistance, schemaLinking, resultSimilarity, reliesOnRls, efficiency, answerGrounding };

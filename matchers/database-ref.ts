@@ -3,9 +3,11 @@
  * - a path: a SQLite database file, opened read-only;
  * - a `postgres://` / `postgresql://` URL: a database you loaded on your own PostgreSQL server,
  *   read as the URL's role (which must not be a superuser: `databases: 'existing'`, docs/engine.md);
- * - `{ fixture, fixturesDir?, snapshots? }`: a fixture (`fixtures/<name>/fixture.yaml`), built on
- *   first use; a `dialect: postgres` fixture on a private PostgreSQL server, or on the server of
- *   `TEXT2SQL_LADDER_POSTGRES_URL` when that is set.
+ * - `{ fixture, role?, fixturesDir?, snapshots? }`: a fixture (`fixtures/<name>/fixture.yaml`),
+ *   built on first use; a `dialect: postgres` fixture on a private PostgreSQL server, or on the
+ *   server of `TEXT2SQL_LADDER_POSTGRES_URL` when that is set. With `role`, everything runs as
+ *   that role of the manifest (its tables, columns and rows: SQLite role copies, PostgreSQL
+ *   `SET LOCAL ROLE` under row-level security).
  * One PostgreSQL server per test file: a second URL's server is misuse.
  */
 import { snapshotNameOf, type Snapshot } from '../src/fixtures/snapshot.js';
@@ -21,6 +23,8 @@ export type MatcherDatabase = string | MatcherFixture;
 export interface MatcherFixture {
   /** The fixture's name (its folder under `fixturesDir`). */
   readonly fixture: string;
+  /** A role the manifest declares: run as it (default: none, the full databases). */
+  readonly role?: string;
   /** Where fixture folders are (default: the package's bundled fixtures); relative to the cwd. */
   readonly fixturesDir?: string;
   /** The snapshots to use, by name (default: every snapshot of the fixture). */
@@ -40,7 +44,7 @@ export interface ResolvedDatabase {
 type StackBoundary = (...args: never[]) => unknown;
 
 /** The description of the accepted forms, for messages. */
-export const DATABASE_EXPECTED = 'a SQLite database path, a postgres:// URL or { fixture, fixturesDir?, snapshots? }';
+export const DATABASE_EXPECTED = 'a SQLite database path, a postgres:// URL or { fixture, role?, fixturesDir?, snapshots? }';
 
 /**
  * Resolves a matcher's `db` (see the module doc) on the matchers' runtime.
@@ -60,10 +64,12 @@ export async function resolveMatcherDatabase(boundary: StackBoundary, matcherNam
     return { engine: await runtime.postgresEngine(), dialect: 'postgres', snapshots: [{ name: database, path: database, engine: 'postgres' }], description: shownUrl(value) };
   }
   if (!isPlainObject(value) || typeof value['fixture'] !== 'string' || value['fixture'] === '') throw argumentTypeError(boundary, matcherName, argumentName, DATABASE_EXPECTED, value);
-  rejectUnknownOptions(boundary, matcherName, argumentName, value, ['fixture', 'fixturesDir', 'snapshots']);
+  rejectUnknownOptions(boundary, matcherName, argumentName, value, ['fixture', 'role', 'fixturesDir', 'snapshots']);
+  const role = value['role'];
+  if (role !== undefined && (typeof role !== 'string' || role === '')) throw argumentTypeError(boundary, matcherName, `${argumentName}.role`, 'a role name the fixture declares', role);
   const fixturesDir = value['fixturesDir'];
   if (fixturesDir !== undefined && (typeof fixturesDir !== 'string' || fixturesDir === '')) throw argumentTypeError(boundary, matcherName, `${argumentName}.fixturesDir`, 'a folder path', fixturesDir);
-  const fixture = await runtime.resolveFixture(value['fixture'], undefined, fixturesDir === undefined ? {} : { fixturesDir });
+  const fixture = await runtime.resolveFixture(value['fixture'], role as string | undefined, fixturesDir === undefined ? {} : { fixturesDir });
   const wanted = value['snapshots'];
   let snapshots: readonly Snapshot[] = fixture.snapshots;
   if (wanted !== undefined) {
@@ -78,6 +84,6 @@ export async function resolveMatcherDatabase(boundary: StackBoundary, matcherNam
     engine: await runtime.engineFor(fixture.dialect),
     dialect: fixture.dialect,
     snapshots,
-    description: `fixture ${fixture.name} (${snapshots.map((s) => s.name).join(', ')})`,
+    description: `fixture ${fixture.name} (${snapshots.map((s) => s.name).join(', ')})${role === undefined ? '' : ` as role ${String(role)}`}`,
   };
 }

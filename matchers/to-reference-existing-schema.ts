@@ -4,10 +4,11 @@
  * (`checkSchema`, src/rungs/schema.ts) with a catalog from src/sql/catalog.ts, as the promptfoo
  * `schema` assertion does.
  */
+import { catalogAsRole } from '../src/engine/role-scope.js';
 import type { MatcherState } from 'vitest';
 import type { Catalog } from '../src/engine/engine.js';
 import type { RungResult } from '../src/rungs/rung-result.js';
-import { catalogFromDdl, catalogFromObject, loadCatalog } from '../src/sql/catalog.js';
+import { catalogFromDdl, catalogFromObject } from '../src/sql/catalog.js';
 import type { CatalogObject } from '../src/sql/catalog.js';
 import type { Dialect } from '../src/sql/parse.js';
 import { runGate } from '../src/rungs/gates.js';
@@ -86,7 +87,7 @@ export async function toReferenceExistingSchema(
     }
     dialect = database.dialect;
     const db = database.snapshots[0]!.path;
-    catalog = await loadCatalog(database.engine, db);
+    catalog = await catalogAsRole(database.engine, db);
     source.description = `the database ${database.description}`;
     result = await runGate('schema', { sql: received, dialect, engine: database.engine, db, catalog });
   } else {

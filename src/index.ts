@@ -36,6 +36,8 @@ export { scoreExactMatch } from './rungs/exact-match.js';
 export { scoreAstDistance } from './rungs/ast-distance.js';
 export { scoreSchemaLinking } from './rungs/schema-linking.js';
 export { scoreResultSimilarity } from './rungs/result-similarity.js';
+export { checkReliesOnRls } from './diagnostics/relies-on-rls.js';
+export type { ReliesOnRlsInput, ReliesOnRlsDetails } from './diagnostics/relies-on-rls.js';
 
 // SQL: model output, dialects, catalogs
 export { parseProviderOutput } from './sql/provider-output.js';

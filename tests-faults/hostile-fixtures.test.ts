@@ -1,7 +1,8 @@
 /**
  * A SQLite fixture's scripts are as untrusted as a model's SQL. `fixtures build` (the compiled
  * CLI) on hostile fixtures: a script that ATTACHes another file (absolute, relative, URI), leaves
- * the builder's transaction to `VACUUM INTO` a copy, runs forever (a recursive CTE, a trigger),
+ * the builder's transaction to `VACUUM INTO` a copy, runs forever (a recursive CTE, a trigger, a
+ * role's row filter),
  * grows without end, or is a FIFO, /dev/zero, a path outside the fixture's folder or a symbolic
  * link leading out. Each is exit 2 with one line naming the script (and line), quoting nothing of
  * a file outside the folder; the fixture folder, a victim database and every file outside the
@@ -62,10 +63,10 @@ function digest(dir: string): Record<string, string> {
 }
 
 /** A fixture folder `fixtures/<name>` whose one snapshot runs `scripts` (written by `write`). */
-function fixture(name: string, scripts: string, write: (dir: string) => void): string {
+function fixture(name: string, scripts: string, write: (dir: string) => void, roles?: string): string {
   const dir = path.join(work, 'fixtures', name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'fixture.yaml'), `name: ${name}\ndialect: sqlite\nsnapshots:\n  base: { scripts: [${scripts}] }\n`);
+  writeFileSync(path.join(dir, 'fixture.yaml'), `name: ${name}\ndialect: sqlite\nsnapshots:\n  base: { scripts: [${scripts}] }\n${roles === undefined ? '' : `roles:\n${roles}`}`);
   write(dir);
   return dir;
 }
@@ -106,6 +107,8 @@ interface HostileCase {
   readonly scripts?: string;
   readonly write: (dir: string) => void;
   readonly flags?: readonly string[];
+  /** The manifest's `roles:` block, indented. */
+  readonly roles?: string;
   /** The one stderr line, after `error: `; `<dir>` is the fixture's folder, `<work>` the test's. */
   readonly error: string;
 }
@@ -142,6 +145,13 @@ const CASES: readonly HostileCase[] = [
     write: (dir) => writeFileSync(path.join(dir, 's.sql'), `CREATE TABLE t (a);\nCREATE TRIGGER spin AFTER INSERT ON t BEGIN\n  INSERT INTO t SELECT count(*) FROM (${ENDLESS});\nEND;\nINSERT INTO t VALUES (1);\n`),
     flags: ['--timeout-ms', '2000'],
     error: '<dir>/s.sql:5: building fixture endless-trigger, snapshot "base": the script ran past its deadline of 2000 ms and was stopped (timeoutMs: fixtures build --timeout-ms, or TEXT2SQL_LADDER_BUILD_TIMEOUT_MS, raises it)',
+  },
+  {
+    name: 'endless-row-filter',
+    write: (dir) => writeFileSync(path.join(dir, 's.sql'), 'CREATE TABLE t (a);\nINSERT INTO t VALUES (1);\n'),
+    roles: `  spin:\n    tables: [t]\n    rows: { t: "a IN (SELECT count(*) FROM (${ENDLESS}))" }\n`,
+    flags: ['--timeout-ms', '2000'],
+    error: 'snapshot "base" (role spin): the builder\'s role copy: building fixture endless-row-filter: the step ran past its deadline of 2000 ms and was stopped (timeoutMs: fixtures build --timeout-ms, or TEXT2SQL_LADDER_BUILD_TIMEOUT_MS, raises it)',
   },
   {
     name: 'huge-insert',
@@ -186,7 +196,7 @@ const CASES: readonly HostileCase[] = [
 
 describe('fixtures build on a hostile SQLite fixture', () => {
   it.each(CASES)('$name: exit 2, one line naming the script, nothing outside the cache changed, nothing left in it', (hostile) => {
-    const dir = fixture(hostile.name, hostile.scripts ?? 's.sql', hostile.write);
+    const dir = fixture(hostile.name, hostile.scripts ?? 's.sql', hostile.write, hostile.roles);
     const before = digest(work);
     const run = build(dir, hostile.flags);
     expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 2, stdout: '', stderr: `error: ${hostile.error.replaceAll('<dir>', dir).replaceAll('<work>', work)}\n` });

@@ -110,9 +110,9 @@ describe('building', () => {
 });
 
 describe('misuse', () => {
-  it('asks for a PostgreSQL engine, and refuses roles', async () => {
+  it('asks for a PostgreSQL engine, and refuses a role the manifest does not declare', async () => {
     await expect(resolveFixture('pgshop', { fixturesDir })).rejects.toThrow('fixture pgshop is a PostgreSQL fixture (dialect: postgres in');
-    await expect(resolveFixture('pgshop', { fixturesDir, role: 'analyst', postgres: () => engines[0]! })).rejects.toThrow('role "analyst": fixture pgshop is a PostgreSQL fixture, which declares no roles yet');
+    await expect(resolveFixture('pgshop', { fixturesDir, role: 'analyst', postgres: () => engines[0]! })).rejects.toThrow(`role "analyst" is not declared by fixture pgshop (${path.join(fixturesDir, 'pgshop', 'fixture.yaml')}); declared roles: (none)`);
   });
 });
 

@@ -81,6 +81,37 @@ describe('promptfoo', () => {
   });
 });
 
+describe('promptfoo: the RBAC slice on PostgreSQL roles', () => {
+  it('grades both recordings of datasets/warehouse_pg-rbac.yaml as on SQLite, every item as its role', async () => {
+    const { loadTests } = await import('../src/promptfoo/dataset-tests.js');
+    const { reliesOnRls } = await import('../assertions/relies-on-rls.js');
+    const { default: ReplayProvider } = await import('../src/promptfoo/replay-provider.js');
+    const cwd = process.cwd();
+    process.chdir(ROOT);
+    try {
+      const tests = await loadTests({ file: 'datasets/warehouse_pg-rbac.yaml', ladder: { policy: 'default', timeoutMs: 5000 } });
+      const lines: string[] = [];
+      for (const label of ['strong', 'weak']) {
+        const provider = new ReplayProvider({ config: { predictions: `providers/recordings/warehouse_pg-rbac-${label}.jsonl`, basePath: ROOT }, label });
+        for (const test of tests) {
+          const response = await provider.callApi('', { vars: test.vars });
+          if ('error' in response) throw new Error(response.error);
+          const ctx = { vars: test.vars, test, config: test.assert[0]!.config, providerResponse: response, provider: { id: () => provider.id(), label } } as unknown as AssertionContext;
+          const result = await ladder(response.output, ctx);
+          const rls = await reliesOnRls(response.output, { ...ctx, config: {} });
+          lines.push(`${label} ${String(test.vars['id'])} ${result.pass ? 'pass' : 'fail'} rls=${rls.reason.startsWith('skipped') ? 'skipped' : String(rls.namedScores?.['reliesOnRls'])}`);
+        }
+      }
+      expect(lines).toEqual([
+        'strong rb-001 pass rls=0', 'strong rb-002 pass rls=0', 'strong rb-003 pass rls=0', 'strong rb-004 pass rls=0', 'strong rb-005 pass rls=0', 'strong rb-006 pass rls=skipped', 'strong rb-007 pass rls=skipped', 'strong rb-008 pass rls=skipped',
+        'weak rb-001 pass rls=1', 'weak rb-002 fail rls=0', 'weak rb-003 pass rls=0', 'weak rb-004 pass rls=1', 'weak rb-005 fail rls=skipped', 'weak rb-006 fail rls=skipped', 'weak rb-007 fail rls=skipped', 'weak rb-008 fail rls=skipped',
+      ]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
 describe('vitest matchers', () => {
   it('take a PostgreSQL fixture as db', async () => {
     const db = { fixture: 'warehouse_pg', fixturesDir };
@@ -89,6 +120,14 @@ describe('vitest matchers', () => {
     await expect('SELECT order_total FROM orders').toReferenceExistingSchema(db);
     await expect('SELECT total FROM orders').not.toReferenceExistingSchema(db);
     await expect("SELECT count(*) FROM orders WHERE order_date >= DATE '2024-01-01' AND order_date < DATE '2025-01-01'").toMatchGoldResult("SELECT COUNT(*) FROM orders WHERE order_date BETWEEN '2024-01-01' AND '2024-12-31'", { db });
+  });
+
+  it('take { role }: everything runs as that role of the fixture', async () => {
+    const db = { fixture: 'warehouse_pg', fixturesDir, role: 'support_emea', snapshots: 'base' };
+    await expect('SELECT count(*) FROM customers').toMatchGoldResult('SELECT 9', { db });
+    await expect('SELECT full_name FROM users').toReferenceExistingSchema(db);
+    const failure = await expect('SELECT email FROM users').toReferenceExistingSchema(db).catch((error: unknown) => error);
+    expect(String((failure as Error).message)).toContain('column email is not visible to role support_emea');
   });
 
   it('say on failure what PostgreSQL said', async () => {
@@ -125,6 +164,19 @@ describe('check', () => {
       ].join('\n'),
       err: '',
     });
+  });
+
+  it('checks as a role of a PostgreSQL fixture: its catalog, and L3 allows only its tables', async () => {
+    const { code, out } = await check('SELECT email FROM users', { db: 'warehouse_pg', role: 'support_emea' });
+    expect(code).toBe(1);
+    expect(out.split('\n').slice(0, 2)).toEqual([
+      // The server checks privileges when a statement runs, not when it parses and describes it.
+      'L1 syntax  pass    one query; PostgreSQL parses and describes it',
+      'L2 schema  fail    column email is not visible to role support_emea at 1:8',
+    ]);
+    const refunds = await check('SELECT sum(amount) FROM refunds', { db: 'warehouse_pg', role: 'support_emea' });
+    expect(refunds.out).toContain('table refunds is not visible to role support_emea');
+    expect(refunds.out).toMatch(/L3 safety  fail .*refunds is not in allowedTables/);
   });
 
   it('checks against a database of your own server by URL, as its own role', async () => {

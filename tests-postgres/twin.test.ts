@@ -107,7 +107,6 @@ describe('the twin dataset and its recorded runs', () => {
         'wh-012': 'fail 0 syntax:fail schema:skipped safety:pass execution:skipped efficiency:skipped',
         'wh-038': 'fail 0 syntax:fail schema:skipped safety:pass execution:skipped efficiency:skipped answer:skipped',
         'wh-043': 'fail 0 syntax:fail schema:skipped safety:fail execution:skipped efficiency:skipped',
-        'wh-064': 'fail 0 syntax:pass schema:pass safety:pass',
       },
     ],
   ] as const)('%s: grades as on SQLite item by item, but for the items the twin changes', async (model, endToEnd, differences) => {

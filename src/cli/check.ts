@@ -6,8 +6,8 @@
  *   text2sql-ladder check --db warehouse --role analyst --max-limit 1000 --json < output.txt
  *
  * `--db` is a SQLite database file, a fixture name (e.g. `warehouse`, or an app's own, found in
- * `--fixtures <dir>` or `$TEXT2SQL_LADDER_FIXTURES`; `--role` needs a SQLite one; a
- * `dialect: postgres` fixture runs on PostgreSQL), a `postgres://` URL (a database you
+ * `--fixtures <dir>` or `$TEXT2SQL_LADDER_FIXTURES`; `--role` needs a fixture, and L3 then allows
+ * only the role's tables; a `dialect: postgres` fixture runs on PostgreSQL), a `postgres://` URL (a database you
  * loaded on your own server, read as the URL's role), or, for a dialect other than SQLite, a DDL
  * file (`.sql`) that gives the catalog. `--dialect` defaults to the database's (`postgres` for a
  * URL or a PostgreSQL fixture), else `sqlite`. On PostgreSQL the server decides L1 (its parse and
@@ -22,6 +22,7 @@
  * rung does not count against it), 1 when one fails (or the input holds no SQL), 2 on bad usage
  * (unknown flag, bad value, missing database, unknown fixture or role; one line, see cli-io.ts).
  */
+import { catalogAsRole } from '../engine/role-scope.js';
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Catalog, Engine, EngineName } from '../engine/engine.js';
@@ -33,7 +34,7 @@ import type { RungResult } from '../rungs/rung-result.js';
 import { scoreLabelOf } from '../rungs/scores.js';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
-import { catalogFromDdl, loadCatalog } from '../sql/catalog.js';
+import { catalogFromDdl } from '../sql/catalog.js';
 import { warmParserThread } from '../sql/bounded-parse.js';
 import { crossProducts, DIALECTS_REQUIRING_JOIN_CONDITIONS } from '../sql/join-conditions.js';
 import { DATABASE_NAMES, DIALECTS, parseSql, positionAt, type Dialect } from '../sql/parse.js';
@@ -119,10 +120,10 @@ export function registerCheckCommand(program: Command): void {
   const command = program.command('check');
   applyCliConventions(command)
     .description('Static L1 syntax, L2 schema and L3 safety checks of SQL (or model output) read from stdin')
-    .option('--db <path>', 'a database file, a fixture name (e.g. warehouse, warehouse_pg; --role needs a SQLite fixture) or a postgres:// URL; other dialects (optional, for L2): a DDL .sql file')
+    .option('--db <path>', 'a database file, a fixture name (e.g. warehouse, warehouse_pg; --role needs a fixture) or a postgres:// URL; other dialects (optional, for L2): a DDL .sql file')
     .option('--dialect <name>', `SQL dialect: ${DIALECTS.join(', ')} (default: the database's, else sqlite)`, parseChoice(DIALECTS))
     .option('--postgres-url <url>', 'the PostgreSQL server PostgreSQL fixtures are built on (default: $TEXT2SQL_LADDER_POSTGRES_URL, else a private server)')
-    .option('--role <name>', 'role whose scoped snapshot to use (--db must name a fixture)')
+    .option('--role <name>', 'run as this role of the fixture (its tables, columns and rows; L3 allows only its tables unless --allowed-tables)')
     .option('--fixtures <dir>', FIXTURES_OPTION_HELP)
     .option('--allowed-tables <list>', 'allowed-tables policy: comma-separated table names (every scope)', parseList)
     .option('--max-limit <n>', 'LIMIT policy: the outermost query needs LIMIT n with 1 <= n <= this', parsePositiveInteger)
@@ -160,15 +161,17 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
       if (!isPostgresUrl(options.postgresUrl)) throw invalidValue('--postgres-url', 'a postgres:// or postgresql:// URL', shownUrl(options.postgresUrl));
       runtime.usePostgres({ url: options.postgresUrl });
     }
-    const policy = {
-      ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
-      ...(options.allowedTables !== undefined ? { allowedTables: options.allowedTables } : {}),
-      ...(options.allowedFunctions !== undefined ? { allowedFunctions: options.allowedFunctions } : {}),
-    };
-
     const target = await resolveTarget(options, runtime).catch((error: unknown) => {
       throw folder === undefined ? error : withFixturesHint(error, folder);
     });
+    // With --role, L3's allowed tables default to the role's.
+    const allowedTables = options.allowedTables ?? (target.kind === 'database' ? target.roleTables : undefined);
+    const policy = {
+      ...(options.maxLimit !== undefined ? { maxLimit: options.maxLimit } : {}),
+      ...(allowedTables !== undefined ? { allowedTables } : {}),
+      ...(options.allowedFunctions !== undefined ? { allowedFunctions: options.allowedFunctions } : {}),
+    };
+
     const input = await io.stdin();
     const answer = parseProviderOutput(input);
     if (answer.kind === 'declined') {
@@ -186,7 +189,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
     const dialect: Dialect = target.kind === 'database' ? target.engine : (options.dialect ?? 'sqlite');
     if (target.kind === 'database') {
       const engine = target.engine === 'sqlite' ? (io.engine ?? runtime.engine()) : await runtime.postgresEngine();
-      const catalog: Catalog = await loadCatalog(engine, target.db).catch((error: unknown) => {
+      const catalog: Catalog = await catalogAsRole(engine, target.db).catch((error: unknown) => {
         if (error instanceof LadderError && (error.code === 'db_unavailable' || error.code === 'engine_failure') && /cannot open /.test(error.message)) {
           // A file SQLite cannot open is the wrong kind of --db: misuse.
           throw new LadderError('input_invalid', `--db: ${error.message} (${DDL_HINT})`, { cause: error });
@@ -219,7 +222,7 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
  * skipped with `schemaSkipped`).
  */
 type Target =
-  | { kind: 'database'; engine: EngineName; db: string; shown: string; fixture?: string }
+  | { kind: 'database'; engine: EngineName; db: string; shown: string; fixture?: string; roleTables?: readonly string[] }
   | { kind: 'ddl'; db: string; catalog: Catalog }
   | { kind: 'none'; db?: string; schemaSkipped: string };
 
@@ -256,7 +259,7 @@ async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntim
   // A postgres:// URL: a database the user loaded, read as the URL's role.
   if (options.db !== undefined && isPostgresUrl(options.db)) {
     if (options.dialect !== undefined && options.dialect !== 'postgres') throw new LadderError('invalid_option', `--dialect ${options.dialect} with a postgres:// --db: the database is PostgreSQL (drop --dialect or give postgres)`);
-    if (options.role !== undefined) throw new LadderError('invalid_option', '--role needs a SQLite fixture; a postgres:// --db is read as the URL\'s own role');
+    if (options.role !== undefined) throw new LadderError('invalid_option', '--role needs --db to name a fixture (SQLite or PostgreSQL); a postgres:// --db is read as the URL\'s own role');
     const database = urlDatabase(options.db);
     if (database === undefined) throw invalidValue('--db', 'a postgres:// URL that names a database (postgres://user@host/shop)', shownUrl(options.db));
     runtime.usePostgres({ url: options.db, databases: 'existing' });
@@ -271,11 +274,12 @@ async function resolveTarget(options: CheckCommandOptions, runtime: LadderRuntim
     }
     const first = fixture.snapshots[0];
     if (!first) throw new LadderError('unknown_fixture', `fixture ${fixtureName} has no snapshots`);
-    return { kind: 'database', engine: fixture.dialect, db: first.path, shown: first.path, fixture: fixtureName };
+    const roleTables = options.role === undefined ? undefined : fixture.roles[options.role]?.tables;
+    return { kind: 'database', engine: fixture.dialect, db: first.path, shown: first.path, fixture: fixtureName, ...(roleTables !== undefined ? { roleTables } : {}) };
   }
   const dialect = options.dialect ?? 'sqlite';
   if (dialect !== 'sqlite') {
-    if (options.role !== undefined) throw new LadderError('invalid_option', `--role needs a SQLite fixture; dialect ${options.dialect} takes a DDL file in --db`);
+    if (options.role !== undefined) throw new LadderError('invalid_option', `--role needs a fixture (SQLite or PostgreSQL); dialect ${options.dialect} takes a DDL file in --db`);
     if (options.db === undefined) return { kind: 'none', schemaSkipped: 'no catalog: pass --db with a DDL file (CREATE TABLE …) to check names' };
     if (!(existsSync(options.db) && statSync(options.db).isFile())) {
       const fixtureHint = /[/\\]|\.[a-z0-9]+$/i.test(options.db) ? '' : ` (fixture names such as ${options.db} are for SQLite and PostgreSQL; dialect ${dialect} takes a DDL file)`;

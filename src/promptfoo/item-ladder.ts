@@ -74,11 +74,17 @@ export async function runItemLadder(run: ItemLadderRun): Promise<LadderResult> {
 }
 
 /**
- * The safety policy for an item: `allowedTables: role` becomes the tables the item's role may read.
+ * The safety policy for an item: `allowedTables: role` becomes the tables the item's role may read,
+ * and so does an absent `allowedTables` on an item that has a fixture and a role (L3's allowed
+ * tables default to the role's).
  * @throws LadderError('invalid_option') when `role` is used on an item without fixture or role.
  */
 export async function safetyPolicyFor(options: AssertionOptions, item: AssertionItem): Promise<SafetyPolicy | undefined> {
   const safety = options.safety;
+  if (safety?.allowedTables === undefined && item.db !== undefined && item.role !== undefined) {
+    const fixture = await resolveFixtureOnce(item.db, item.role);
+    return { ...(safety as SafetyPolicy | undefined), allowedTables: fixture.roles[item.role]?.tables ?? [] };
+  }
   if (safety === undefined) return undefined;
   if (safety.allowedTables !== 'role') return safety as SafetyPolicy;
   if (item.db === undefined || item.role === undefined) {

@@ -137,7 +137,8 @@ function behaviorOf(row: PromptfooRow): SummaryRecord['expectedBehavior'] {
 /** Turns one promptfoo row into a summary record, or `undefined` when no ladder assertion graded it. */
 export function toSummaryRecord(row: PromptfooRow): SummaryRecord | undefined {
   const provider = row.provider?.label || row.provider?.id || 'provider';
-  const base = { provider, id: itemIdOf(row), tags: tagsOf(row), expectedBehavior: behaviorOf(row) };
+  const role = varsOf(row)['role'];
+  const base = { provider, id: itemIdOf(row), tags: tagsOf(row), expectedBehavior: behaviorOf(row), ...(typeof role === 'string' && role !== '' ? { role } : {}) };
   const { ladder, rungs } = findLadderRecords(row);
   if (row.failureReason === 2) {
     return { ...base, verdict: 'error', executed: false, rungs: {}, goldError: false, emptyGoldMatch: false, error: rowErrorText(row) };

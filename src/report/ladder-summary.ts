@@ -18,6 +18,8 @@
  *   left out), with that count; and the viewer header's figure, pass / every item the rung was
  *   switched on for (skipped counting 0, unscored left out).
  * - **per tag**: end-to-end correctness over the scored items carrying the tag.
+ * - **per role** (when items have roles): items, end-to-end correctness over the role's scored
+ *   items, and refusals right (end-to-end over its `refuse` items).
  *
  * {@link checkRowCount} says whether the rows cover every item in every column; a front end must
  * fail loudly when they do not (rows are lost when two runs share one promptfoo state).
@@ -38,6 +40,8 @@ export interface SummaryRecord {
   readonly id: string;
   /** Tags as `key:value` or bare words, used for slicing. */
   readonly tags: readonly string[];
+  /** The item's role (the RBAC context it ran under), when it has one. */
+  readonly role?: string;
   readonly expectedBehavior: 'answer' | 'clarify' | 'refuse';
   /** `error` when the row errored (no grading happened). */
   readonly verdict: 'pass' | 'fail' | 'unscored' | 'error';
@@ -98,6 +102,11 @@ export interface ProviderSummary {
   readonly rungs: ReadonlyArray<{ readonly name: string; readonly ofAll: Rate } & Rate>;
   /** Per tag, sorted by tag. */
   readonly tags: ReadonlyArray<{ readonly tag: string } & Rate>;
+  /**
+   * Per role, sorted by role (present when an item has a role): its items, end-to-end correctness
+   * over its scored items, and refusals right (end-to-end over its `refuse` items).
+   */
+  readonly roles?: ReadonlyArray<{ readonly role: string; readonly items: number; readonly endToEnd: Rate; readonly refusals: Rate }>;
 }
 
 /** Builds a {@link Rate}. */
@@ -145,6 +154,15 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     return { tag, ...rate(withTag.filter((record) => record.endToEnd === 1).length, withTag.length) };
   });
 
+  const correct = (records: readonly SummaryRecord[]): number => records.filter((record) => record.verdict !== 'error' && record.endToEnd === 1).length;
+  const roleNames = [...new Set(list.flatMap((record) => (record.role === undefined ? [] : [record.role])))].sort();
+  const roles = roleNames.map((role) => {
+    const ofRole = list.filter((record) => record.role === role);
+    const scoredOfRole = ofRole.filter((record) => record.verdict !== 'unscored');
+    const refuse = scoredOfRole.filter((record) => record.expectedBehavior === 'refuse');
+    return { role, items: ofRole.length, endToEnd: rate(correct(scoredOfRole), scoredOfRole.length), refusals: rate(correct(refuse), refuse.length) };
+  });
+
   return {
     provider,
     prompt: list[0]?.prompt ?? '',
@@ -166,6 +184,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     },
     rungs,
     tags,
+    ...(roles.length > 0 ? { roles } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Text rendering of the ladder summary with cli-table3: one table of headline numbers and rung
- * pass rates with one column per provider, and one table of end-to-end correctness per tag.
+ * pass rates with one column per provider, one table of end-to-end correctness per tag, and one per
+ * role (items, end-to-end, refusals right) when items have roles.
  * No colours, so the text is the same in a terminal, a log file and a test snapshot.
  */
 import Table from 'cli-table3';
@@ -40,8 +41,8 @@ export function noteLines(summaries: readonly ProviderSummary[]): string[] {
 }
 
 /**
- * Renders the summaries as two tables (headline + rungs, then tags), separated by a blank line,
- * then the {@link noteLines}.
+ * Renders the summaries as tables (headline + rungs, then tags, then roles), separated by a blank
+ * line, then the {@link noteLines}.
  * @returns the text, without a trailing newline; `''` when there is no provider.
  */
 export function renderLadderSummary(summaries: readonly ProviderSummary[]): string {
@@ -78,18 +79,32 @@ export function renderLadderSummary(summaries: readonly ProviderSummary[]): stri
       return found ? formatRate(found.ofAll) : '—';
     });
   }
-  const notes = noteLines(summaries);
-  const withNotes = (text: string): string => (notes.length === 0 ? text : `${text}\n\n${notes.join('\n')}`);
+  const tables = [main.toString()];
   const tagNames = unique(summaries.flatMap((summary) => summary.tags.map((tag) => tag.tag))).sort();
-  if (tagNames.length === 0) return withNotes(main.toString());
-  const tags = newTable(['end-to-end by tag', ...providers]);
-  for (const tag of tagNames) {
-    tags.push([tag, ...summaries.map((s) => {
-      const found = s.tags.find((entry) => entry.tag === tag);
-      return found ? formatRate(found) : '—';
-    })]);
+  if (tagNames.length > 0) {
+    const tags = newTable(['end-to-end by tag', ...providers]);
+    for (const tag of tagNames) {
+      tags.push([tag, ...summaries.map((s) => {
+        const found = s.tags.find((entry) => entry.tag === tag);
+        return found ? formatRate(found) : '—';
+      })]);
+    }
+    tables.push(tags.toString());
   }
-  return withNotes(`${main.toString()}\n\n${tags.toString()}`);
+  const roleNames = unique(summaries.flatMap((summary) => (summary.roles ?? []).map((entry) => entry.role))).sort();
+  if (roleNames.length > 0) {
+    // Per role: items, end-to-end correct, refusals right (refuse items answered with a refusal).
+    const roles = newTable(['by role: items · end-to-end · refusals right', ...providers]);
+    for (const role of roleNames) {
+      roles.push([role, ...summaries.map((s) => {
+        const found = s.roles?.find((entry) => entry.role === role);
+        return found ? `${found.items} · ${formatRate(found.endToEnd)} · ${formatRate(found.refusals)}` : '—';
+      })]);
+    }
+    tables.push(roles.toString());
+  }
+  const notes = noteLines(summaries);
+  return [...tables, ...(notes.length === 0 ? [] : [notes.join('\n')])].join('\n\n');
 }
 
 function unique(values: readonly string[]): string[] {

@@ -17,6 +17,7 @@
  * a gate that failed or did not judge (skipped) closes them. A skipped L2 never counts as passed.
  * All three share one parse of the text ({@link ParseMemo}).
  */
+import { catalogAsRole } from '../engine/role-scope.js';
 import type { Catalog, DoubleQuoteMode, Engine } from '../engine/engine.js';
 import { LadderError } from '../errors.js';
 import type { SafetyPolicy } from '../safety/policy.js';
@@ -224,7 +225,8 @@ export const GATE_RUNGS: GateRungs = {
       if (input.engine === undefined || input.db === undefined) {
         throw new LadderError('invalid_argument', 'L2 schema needs a catalog: give catalog, or engine and db');
       }
-      catalog = await input.engine.catalog(input.db);
+      // A role's snapshot: names the whole database has beyond the role fail as not visible to it.
+      catalog = await catalogAsRole(input.engine, input.db);
     }
     return checkSchema({
       sql: input.sql,

@@ -144,7 +144,7 @@ export function checkSchema(input: SchemaInput): RungResult<SchemaDetails> {
       details: empty,
     });
   }
-  return verdict(references, input.dialect);
+  return verdict(references, input.dialect, input.catalog);
 }
 
 /** Statement types (sql-parser-cst) that L2 resolves; any other top-level statement is skipped. */
@@ -164,7 +164,9 @@ function statementKeyword(type: string): string {
  * The issue message: the collector's, plus, for an unknown column without a did-you-mean, the
  * columns of the catalog tables in its scope chain (only the qualifier's table when qualified).
  */
-function messageOf(name: UnresolvedName, references: References, dialect: Dialect): string {
+function messageOf(name: UnresolvedName, references: References, dialect: Dialect, catalog: Catalog): string {
+  const hidden = notVisibleMessage(name, catalog);
+  if (hidden !== undefined) return hidden;
   if (name.kind !== 'unknown_column' || name.suggestion) return name.message;
   const column = references.columns.find((ref) => ref.start === name.start && ref.resolution.kind === 'unknown');
   if (!column) return name.message;
@@ -189,7 +191,22 @@ function messageOf(name: UnresolvedName, references: References, dialect: Dialec
   return `${name.message}; ${listed.join('; ')}${moreTables}`;
 }
 
-function verdict(references: References, dialect: Dialect): RungResult<SchemaDetails> {
+/**
+ * `table users is not visible to role support_emea` when the catalog is a role's and the whole
+ * database has the name the role may not see; `undefined` otherwise.
+ */
+function notVisibleMessage(name: UnresolvedName, catalog: Catalog): string | undefined {
+  const role = catalog.role;
+  if (role === undefined) return undefined;
+  const bare = name.name.split('.').pop()!.replace(/^["`[]|["`\]]$/g, '').toLowerCase();
+  if ((name.kind === 'unknown_table' || name.kind === 'unknown_qualifier') && role.hiddenTables.includes(name.kind === 'unknown_qualifier' ? name.name.split('.')[0]!.toLowerCase() : bare)) {
+    return `table ${name.kind === 'unknown_qualifier' ? name.name.split('.')[0] : name.name} is not visible to role ${role.name}`;
+  }
+  if (name.kind === 'unknown_column' && role.hiddenColumns.includes(bare)) return `column ${name.name} is not visible to role ${role.name}`;
+  return undefined;
+}
+
+function verdict(references: References, dialect: Dialect, catalog: Catalog): RungResult<SchemaDetails> {
   const details: SchemaDetails = {
     analysed: true,
     tables: [...new Set(references.tables.filter((table) => !table.selfReference).map((table) => table.written))],
@@ -213,7 +230,7 @@ function verdict(references: References, dialect: Dialect): RungResult<SchemaDet
   }
   const issues: RungIssue[] = references.unresolved.map((name) => ({
     kind: name.kind,
-    message: messageOf(name, references, dialect),
+    message: messageOf(name, references, dialect, catalog),
     line: name.line,
     column: name.column,
     ...(name.suggestion ? { suggestion: name.suggestion } : {}),

@@ -17,7 +17,7 @@
  * | `answer` | L7 | `L7_answer` | L7 answer grounding | executing | yes | on (runs when the output has a prose answer) |
  * | `endToEnd` | — | `end_to_end` | end-to-end | verdict | no | on |
  * | `judge` | L7 | `L7_judge` | L7 judge | judge | yes | off |
- * | `components`, `exactMatch`, `astDistance`, `schemaLinking`, `resultSimilarity` | — | the id | the id | diagnostic | yes | off |
+ * | `components`, `exactMatch`, `astDistance`, `schemaLinking`, `resultSimilarity`, `reliesOnRls` | — | the id | the id | diagnostic | yes | off |
  *
  * Adding a rung: its own file, and one entry here in ladder order (docs/development.md, "Adding a
  * rung"); the compiler then names the typed places that must hold it.
@@ -74,6 +74,7 @@ export const SCORES = {
   astDistance: { step: null, scoreName: 'astDistance', label: 'astDistance', role: 'diagnostic', optional: true, defaultOn: false, reads: [], source: 'src/rungs/ast-distance.ts', assertion: 'astDistance' },
   schemaLinking: { step: null, scoreName: 'schemaLinking', label: 'schemaLinking', role: 'diagnostic', optional: true, defaultOn: false, reads: [], source: 'src/rungs/schema-linking.ts', assertion: 'schemaLinking' },
   resultSimilarity: { step: null, scoreName: 'resultSimilarity', label: 'resultSimilarity', role: 'diagnostic', optional: true, defaultOn: false, reads: [], source: 'src/rungs/result-similarity.ts', assertion: 'resultSimilarity' },
+  reliesOnRls: { step: null, scoreName: 'reliesOnRls', label: 'relies_on_rls', role: 'diagnostic', optional: true, defaultOn: false, reads: [], source: 'src/diagnostics/relies-on-rls.ts', assertion: 'reliesOnRls' },
 } as const satisfies Record<string, ScoreDescriptor>;
 
 /** Every score id (see {@link SCORES}). */

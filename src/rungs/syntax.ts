@@ -90,6 +90,14 @@ export interface SyntaxDetails {
 
 /** Engine errors that mean the statement parsed and failed on a name (L2's business). */
 const NAME_ERRORS: ReadonlySet<ExecutionError['code']> = new Set(['unknown_table', 'unknown_column', 'ambiguous_column']);
+/**
+ * A relation the role may not read (PostgreSQL: `permission denied for table users`, SQLSTATE
+ * 42501, when a role-scoped item names a table or column outside its role): L2 reports it, with
+ * the role's catalog, as not visible to the role.
+ */
+function isRelationPrivilege(error: ExecutionError): boolean {
+  return error.code === 'permission_denied' && /^permission denied for (table|view|relation|column|schema|materialized view) /.test(error.message);
+}
 const QUERY_TYPES = new Set(['select_stmt', 'compound_select_stmt']);
 
 /**
@@ -275,7 +283,7 @@ function engineVerdict(input: SyntaxInput, outcome: ExecutionOutcome, parsed: Pa
     case 'unknown_function':
     case 'permission_denied':
     case 'query_error': {
-      if (NAME_ERRORS.has(error.code) && fromParser.status === 'pass') {
+      if ((NAME_ERRORS.has(error.code) || isRelationPrivilege(error)) && fromParser.status === 'pass') {
         return createRungResult({
           rung: 'syntax',
           status: 'pass',

@@ -29,4 +29,19 @@ export interface Catalog {
    * schemas dropped). Absent: the dialect's default schema (`public`).
    */
   readonly searchPath?: readonly string[];
+  /**
+   * Present when the catalog is a role's view of a database: the role's name and the names the
+   * whole database has that the role may not see (lower-case; columns as bare names), so L2 says
+   * `not visible to role <name>` instead of "no such table".
+   */
+  readonly role?: CatalogRole;
+}
+
+/** The role a {@link Catalog} belongs to, and what it hides. */
+export interface CatalogRole {
+  readonly name: string;
+  /** Tables and views of the whole database outside the role (lower-case bare names). */
+  readonly hiddenTables: readonly string[];
+  /** Columns of the whole database's tables that the role may not read (lower-case bare names). */
+  readonly hiddenColumns: readonly string[];
 }

@@ -176,3 +176,28 @@ function validateCatalog(catalog: Catalog): Catalog {
   }
   return catalog;
 }
+
+/**
+ * A role's catalog annotated with what it hides: the tables and views of `full` the role's
+ * catalog lacks, and the columns of `full`'s tables the role's catalog lacks (see
+ * {@link Catalog.role}).
+ * @param visible - the catalog as the role reads it.
+ * @param full - the catalog of the whole database.
+ * @param role - the role's name in the fixture manifest.
+ */
+export function withHiddenNames(visible: Catalog, full: Catalog, role: string): Catalog {
+  const key = (table: { schema: string; name: string }): string => `${table.schema.toLowerCase()}.${table.name.toLowerCase()}`;
+  const seen = new Map(visible.tables.map((table) => [key(table), table]));
+  const hiddenTables = new Set<string>();
+  const hiddenColumns = new Set<string>();
+  for (const table of full.tables) {
+    const mine = seen.get(key(table));
+    if (mine === undefined) {
+      hiddenTables.add(table.name.toLowerCase());
+      continue;
+    }
+    const readable = new Set(mine.columns.map((column) => column.name.toLowerCase()));
+    for (const column of table.columns) if (!readable.has(column.name.toLowerCase())) hiddenColumns.add(column.name.toLowerCase());
+  }
+  return { ...visible, role: { name: role, hiddenTables: [...hiddenTables].sort(), hiddenColumns: [...hiddenColumns].sort() } };
+}

@@ -64,11 +64,13 @@ describe('schema assertion', () => {
 });
 
 describe('safety assertion', () => {
-  it('fails two statements; LIMIT and allowed tables are off by default and configurable', async () => {
+  it('fails two statements; LIMIT is off by default; allowed tables default to the item role\'s and are configurable', async () => {
     const two = await safety('SELECT 1; DROP TABLE orders', context());
     expect([two.pass, two.namedScores]).toEqual([false, { L3_safety: 0 }]);
     expect(two.reason).toMatchInlineSnapshot(`"statement 2 of 2 (DROP TABLE orders): ddl_statement; multiple_statements: 2 statements; exactly one query is allowed at 1:11 (+1 more)"`);
-    expect((await safety('SELECT * FROM users', context({ role: 'finance' }))).pass).toBe(true);
+    const asFinance = await safety('SELECT * FROM users', context({ role: 'finance' }));
+    expect([asFinance.pass, asFinance.reason]).toEqual([false, expect.stringContaining('users is not in allowedTables')]);
+    expect((await safety('SELECT * FROM users', context({}))).pass).toBe(true);
     const limited = await safety('SELECT * FROM orders', context({}, { safety: { maxLimit: 100 } }));
     expect(limited.pass).toBe(false);
     const byRole = await safety('SELECT * FROM users LIMIT 5', context({ role: 'finance' }, { safety: { maxLimit: 100, allowedTables: 'role' } }));

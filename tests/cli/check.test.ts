@@ -244,7 +244,7 @@ describe('the check command through the binary', () => {
 
   it('--help describes --db without tying fixture names to --role', () => {
     const help = cli(['--help'], '').stdout.replace(/\s+/g, ' ');
-    expect(help).toContain('--db <path> a database file, a fixture name (e.g. warehouse, warehouse_pg; --role needs a SQLite fixture) or a postgres:// URL; other dialects (optional, for L2): a DDL .sql file');
+    expect(help).toContain('--db <path> a database file, a fixture name (e.g. warehouse, warehouse_pg; --role needs a fixture) or a postgres:// URL; other dialects (optional, for L2): a DDL .sql file');
     expect(help).toContain("--dialect <name> SQL dialect: sqlite, postgres, mysql, bigquery, snowflake (default: the database's, else sqlite)");
   });
 

@@ -29,7 +29,7 @@ describe('toBeValidSql: arguments', () => {
     ['sqlite', 'toBeValidSql: options must be an options object { dialect, db? }; received a string ("sqlite")'],
     [{}, 'toBeValidSql: options.dialect must be one of "sqlite", "postgres", "mysql", "bigquery", "snowflake"; received undefined'],
     [{ dialect: 'oracle' }, 'toBeValidSql: options.dialect must be one of "sqlite", "postgres", "mysql", "bigquery", "snowflake"; received a string ("oracle")'],
-    [{ dialect: 'sqlite', db: 7 }, 'toBeValidSql: options.db must be a SQLite database path, a postgres:// URL or { fixture, fixturesDir?, snapshots? }; received a number (7)'],
+    [{ dialect: 'sqlite', db: 7 }, 'toBeValidSql: options.db must be a SQLite database path, a postgres:// URL or { fixture, role?, fixturesDir?, snapshots? }; received a number (7)'],
     [{ dialect: 'postgres', db: 'shop.sqlite' }, 'toBeValidSql: options.db is a SQLite database (shop.sqlite), but options.dialect is "postgres": give a database of that dialect, or no db'],
   ])('throws a TypeError for options %o', async (options, message) => {
     // @ts-expect-error -- wrong options on purpose

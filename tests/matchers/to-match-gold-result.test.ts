@@ -44,7 +44,7 @@ describe('toMatchGoldResult: arguments', () => {
     [undefined, 'toMatchGoldResult: options must be an options object { db | snapshots, policy?, timeoutMs? }; received undefined'],
     [{}, 'toMatchGoldResult: options must give one of db (a path, a postgres:// URL or a fixture) and snapshots (paths); received neither'],
     [{ db: 'a.sqlite', snapshots: ['b.sqlite'] }, 'toMatchGoldResult: options must give exactly one of db and snapshots; received both'],
-    [{ db: 3 }, 'toMatchGoldResult: options.db must be a SQLite database path, a postgres:// URL or { fixture, fixturesDir?, snapshots? }; received a number (3)'],
+    [{ db: 3 }, 'toMatchGoldResult: options.db must be a SQLite database path, a postgres:// URL or { fixture, role?, fixturesDir?, snapshots? }; received a number (3)'],
     [{ snapshots: [] }, 'toMatchGoldResult: options.snapshots must be a non-empty array of paths or { name, path } snapshots; received an array ([])'],
     [{ snapshots: [{ name: 'x' }] }, 'toMatchGoldResult: options.snapshots[0] must be a path or a { name, path, checksum? } snapshot; received an object'],
     [{ db: 'a.sqlite', timeoutMs: 0 }, 'toMatchGoldResult: options.timeoutMs must be a positive integer (ms); received a number (0)'],

@@ -139,6 +139,32 @@ describe('probes in the summary', () => {
   });
 });
 
+describe('the per-role table', () => {
+  it('counts items, end-to-end and refusals right per role, only when items have roles', () => {
+    const withRoles = [
+      record({ id: 'r1', role: 'support_emea' }),
+      record({ id: 'r2', role: 'support_emea', verdict: 'fail', endToEnd: 0 }),
+      record({ id: 'r3', role: 'support_emea', expectedBehavior: 'refuse', executed: false, rungs: {} }),
+      record({ id: 'r4', role: 'support_apac', expectedBehavior: 'refuse', verdict: 'fail', endToEnd: 0, executed: false, rungs: {} }),
+      record({ id: 'n1' }),
+    ];
+    const [summary] = summarizeLadder(withRoles);
+    expect(summary!.roles).toEqual([
+      { role: 'support_apac', items: 1, endToEnd: { passed: 0, n: 1, rate: 0 }, refusals: { passed: 0, n: 1, rate: 0 } },
+      { role: 'support_emea', items: 3, endToEnd: { passed: 2, n: 3, rate: 2 / 3 }, refusals: { passed: 1, n: 1, rate: 1 } },
+    ]);
+    expect(renderLadderSummary([summary!]).split('\n').slice(-6)).toEqual([
+      '┌──────────────────────────────────────────────┬────────────────────────────────┐',
+      '│ by role: items · end-to-end · refusals right │ strong                         │',
+      '├──────────────────────────────────────────────┼────────────────────────────────┤',
+      '│ support_apac                                 │ 1 · 0/1 (0.0%) · 0/1 (0.0%)    │',
+      '│ support_emea                                 │ 3 · 2/3 (66.7%) · 1/1 (100.0%) │',
+      '└──────────────────────────────────────────────┴────────────────────────────────┘',
+    ]);
+    expect(summarizeLadder(records)[0]!.roles).toBeUndefined();
+  });
+});
+
 describe('noteLines', () => {
   it('one line per kind, the columns separated by ";"', () => {
     const noGold = (provider: string, id: string) => record({ id, provider, verdict: 'unscored', endToEnd: undefined, noGold: true, rungs: { ...PASS4, L4_execution: 'unscored' } });

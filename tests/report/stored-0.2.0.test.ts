@@ -39,13 +39,17 @@ describe.each(['eval-0.2.0.json', 'single-rung-0.2.0.json'])('%s, written by 0.2
     }
   });
 
-  it('gives the summary 0.2.0 gave, with the items without gold and the errored rows named', () => {
+  it('gives the summary 0.2.0 gave, with the items without gold, the errored rows and the roles named', () => {
     const summaries = JSON.parse(JSON.stringify(summarizeRows(data.results.results, data.results.prompts))) as Array<Record<string, unknown>>;
     // Both files hold wh-057 (no gold SQL, unscored) and no errored row.
     expect(summaries.map((summary) => [summary['provider'], summary['withoutGold'], summary['errored']])).toEqual(
       file === 'eval-0.2.0.json' ? [['strong', ['wh-057'], []], ['weak', ['wh-057'], []]] : [['weak', ['wh-057'], []]],
     );
-    expect(summaries.map(({ withoutGold, errored, ...rest }) => rest)).toEqual(readBy020[file]!.summaries);
+    // The per-role table came later: every figure 0.2.0 gave is the same, and the roles are new.
+    expect(summaries.map((summary) => (summary['roles'] as { role: string }[] | undefined)?.map((entry) => entry.role) ?? [])).toEqual(
+      file === 'eval-0.2.0.json' ? [['analyst'], ['analyst']] : [['analyst']],
+    );
+    expect(summaries.map(({ withoutGold: _withoutGold, errored: _errored, roles: _roles, ...rest }) => rest)).toEqual(readBy020[file]!.summaries);
   });
 
   it("gives compare the run records 0.2.0's reader gave", () => {
@@ -75,7 +79,11 @@ describe('a 0.2.0 baseline against a run graded now', () => {
         const then = metricsOf(row);
         if (JSON.stringify(now) !== JSON.stringify(then)) differences.push(`${label} ${String(test.vars['id'])}: ${JSON.stringify(then)} → ${JSON.stringify(now)}`);
       }
-      expect(differences).toEqual([]);
+      // One reason changed since 0.2.0, its verdicts the same: a table outside the item's role
+      // fails L2 as not visible to the role (it exists in the fixture), no longer as missing.
+      const then = '{"status":"fail","reason":"no such table: users at 1:37"}';
+      const now = '{"status":"fail","reason":"table users is not visible to role analyst at 1:37"}';
+      expect(differences.map((line) => line.split(' → ')).map(([before, after]) => [before!.includes(then), after!.includes(now), before!.replaceAll('no such table: users at 1:37', 'table users is not visible to role analyst at 1:37') === `weak wh-064: ${after}`])).toEqual([[true, true, true]]);
     } finally {
       process.chdir(cwd);
     }

@@ -59,7 +59,7 @@ describe('readFixtureInvariants', () => {
       column: 'orders.order_total',
       sql: '(SELECT SUM(quantity * unit_price - COALESCE(discount, 0)) FROM order_items i WHERE i.order_id = orders.order_id)',
       note: "denormalised gross revenue of the order's lines",
-      source: { file: WAREHOUSE_MANIFEST, line: 34 },
+      source: { file: WAREHOUSE_MANIFEST, line: 52 },
     });
     expect(invariants.find((i) => i.kind === 'range' && i.column === 'order_items.unit_price')).toMatchObject({ min: 0, multipleOf: 0.25 });
   });

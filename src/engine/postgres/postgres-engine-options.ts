@@ -3,6 +3,7 @@
  * (src/options.ts): apply defaults, validate, interpret. Every misuse throws
  * `LadderError('invalid_option')` naming the option, what was expected and what was received.
  */
+import { splitDatabaseRef } from './role-ref.js';
 import os from 'node:os';
 import path from 'node:path';
 import { optionReader } from '../../options.js';
@@ -62,7 +63,10 @@ export interface ResolvedPostgresEngineOptions {
 
 /** A request after validation. */
 export interface ResolvedPostgresRequest {
+  /** The database name (without a `#role=` part). */
   readonly db: string;
+  /** The server role every statement runs as (`SET LOCAL ROLE`), from a `<database>#role=<role>` reference. */
+  readonly role?: string;
   readonly sql: string;
   readonly timeoutMs: number;
   readonly maxRows: number;
@@ -151,8 +155,10 @@ export function resolvePostgresRequest(request: unknown, defaults: ResolvedPostg
   if (typeof sql !== 'string') throw read.invalid('sql', 'a string', sql);
   const doubleQuotes = read.raw('doubleQuotes') as DoubleQuoteMode | undefined;
   if (doubleQuotes !== undefined && doubleQuotes !== 'legacy' && doubleQuotes !== 'strict') throw read.invalid('doubleQuotes', "'legacy' or 'strict'", doubleQuotes);
+  const { database, role } = splitDatabaseRef(db);
   return {
-    db,
+    db: database,
+    ...(role === undefined ? {} : { role }),
     sql,
     timeoutMs: read.number('timeoutMs', { min: 1, max: MAX_TIMEOUT_MS, integer: true, expected: `an integer from 1 to ${MAX_TIMEOUT_MS} (ms)` }) ?? defaults.timeoutMs,
     maxRows: read.positiveInteger('maxRows', 'rows') ?? defaults.maxRows,

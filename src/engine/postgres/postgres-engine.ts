@@ -11,6 +11,8 @@
  *   postgres, `extra_float_digits` 3, `bytea_output` hex);
  * - is sent with the extended protocol's Parse / Describe, and Bind / Execute only when the server
  *   describes rows (pg-statement.ts), with row and byte caps read batch by batch;
+ * - runs as the item's role when its database reference names one (`<database>#role=<role>`,
+ *   role-ref.ts): `SET LOCAL ROLE` in the same transaction;
  * - is always rolled back, its session advisory locks released; a statement that changed a pinned
  *   setting (`set_config`) is `not_a_query`, since its rows may print under other settings.
  * A client-side cancel at the deadline backs the server's timer; a connection that does not answer
@@ -154,7 +156,7 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
         return { error: { code, message: `cannot connect to database ${job.db}: ${(error as Error).message}` } };
       }
       try {
-        return { connection, begin: (await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes))) as pg.QueryResult | pg.QueryResult[] };
+        return { connection, begin: (await connection.client.query(beginText(job.timeoutMs, resolved.workMemBytes, job.role))) as pg.QueryResult | pg.QueryResult[] };
       } catch (error) {
         pool.release(connection, false);
         if (error instanceof pg.DatabaseError) return { error: postgresError(error) };
@@ -264,15 +266,18 @@ const EXPLAIN_PREFIX = 'EXPLAIN (FORMAT JSON) ';
  * engine's other lines.
  * @param timeoutMs - the deadline: `statement_timeout` and `lock_timeout`, ms.
  * @param workMemBytes - `work_mem`, bytes (at least 64 kB).
+ * @param role - a server role to run as (`SET LOCAL ROLE`): the reader is NOINHERIT, so only this
+ *   switch gives it the role's grants and row-level security, and only until the rollback.
  */
-export function beginText(timeoutMs: number, workMemBytes: number): string {
+export function beginText(timeoutMs: number, workMemBytes: number, role?: string): string {
   const limits: readonly (readonly [string, string])[] = [
     ['statement_timeout', `'${timeoutMs}ms'`],
     ['lock_timeout', `'${timeoutMs}ms'`],
     ['work_mem', `'${Math.max(64, Math.floor(workMemBytes / 1024))}kB'`],
   ];
   const sets = [...limits, ...PINNED_SETTINGS].map(([name, value]) => `SET LOCAL ${name} = ${value}`).join('; ');
-  return `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${sets}; ${SETTINGS_QUERY}`;
+  const asRole = role === undefined ? '' : ` SET LOCAL ROLE ${pg.escapeIdentifier(role)};`;
+  return `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${sets};${asRole} ${SETTINGS_QUERY}`;
 }
 
 const WATCHED = ['statement_timeout', 'lock_timeout', 'work_mem', ...PINNED_SETTINGS.map(([name]) => name), 'transaction_read_only', 'role', 'session_authorization'];

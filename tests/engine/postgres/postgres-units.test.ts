@@ -211,7 +211,7 @@ describe('PostgreSQL fixture manifests', () => {
     ['bad1', 'dialect: mysql', ':2: dialect must be "sqlite" or "postgres", received "mysql"'],
     ['bad2', 'dialect: postgres\npage_size: 4096', ':3: page_size is for SQLite fixtures'],
     ['bad3', 'collation: C', ':2: collation is for PostgreSQL fixtures (dialect: postgres)'],
-    ['bad4', 'dialect: postgres\nroles:\n  a: { tables: [t] }', ':4: roles are not supported on PostgreSQL fixtures yet'],
+    ['bad4', 'dialect: postgres\nroles:\n  a: { tables: [t], rows: { u: "x = 1" } }', ':4: role "a": rows: u is not a table the role may read (list it in tables or columns)'],
   ])('%s is refused with its line', (name, extra, message) => {
     const file = manifest(name, `name: ${name}\n${extra}\nsnapshots:\n  base: { scripts: [schema.sql] }\n`);
     expect(() => readManifest(file)).toThrow(message);
