@@ -162,7 +162,7 @@ describe("the private server's folder deleted", () => {
     expect(postmasterPid(dataDir)).toBeUndefined();
   });
 
-  it('while a run uses it: its next statement is an infrastructure fault (db_unavailable) naming the folder, and nothing starts over it', async () => {
+  it('while a run uses it: its next statement is an engine failure naming the folder, and nothing starts over it', async () => {
     const { cacheDir, dataDir } = serverFolder('deleted-mid-run');
     const engine = createPostgresEngine({ cacheDir, poolSize: 1 });
     const orphan = { pid: 0 };
@@ -177,7 +177,7 @@ describe("the private server's folder deleted", () => {
       expect(await engine.execute({ db: 'postgres', sql: 'SELECT 2' })).toEqual({
         ok: false,
         error: {
-          code: 'db_unavailable',
+          code: 'engine_failure',
           message: expect.stringContaining(`the private server is gone and could not be started again: the private PostgreSQL server's data folder ${dataDir} is gone (deleted while the run used it); the fixtures it held are gone with it: start the run again`),
         },
       });
