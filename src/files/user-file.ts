@@ -128,24 +128,52 @@ export function readUserFile(file: string, options: ReadUserFileOptions): Buffer
   }
   try {
     checkStats(file, options, fstatSync(fd), limit);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      // One byte past the limit tells a file that grew while it was read (or a /proc file whose
-      // size says 0) from one that fits.
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit + 1 - total));
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      total += read;
-      if (total > limit) throw tooLarge(file, options, limit, undefined);
-      chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
-    }
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+    const chunks = new BoundedChunks(file, options, limit);
+    for (let chunk = chunks.next(); chunks.took(chunk, readSync(fd, chunk, 0, chunk.length, null)); chunk = chunks.next());
+    return chunks.whole();
   } catch (error) {
     if (error instanceof LadderError) throw error;
     throw openFailure(file, options, error);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The chunks of one bounded read, shared by the blocking and the non-blocking reader. `next()`
+ * gives a buffer of at most {@link CHUNK_BYTES}, sized so the total can reach one byte past the
+ * limit: that byte tells a file that grew while it was read (or a /proc file whose size says 0)
+ * from one that fits.
+ */
+class BoundedChunks {
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly options: ReadUserFileOptions,
+    private readonly limit: number,
+  ) {}
+
+  next(): Buffer {
+    return Buffer.allocUnsafe(Math.min(CHUNK_BYTES, this.limit + 1 - this.total));
+  }
+
+  /**
+   * Keeps the `read` bytes read into `chunk`; false at the end of the file.
+   * @throws LadderError when the total passes the limit.
+   */
+  took(chunk: Buffer, read: number): boolean {
+    if (read === 0) return false;
+    this.total += read;
+    if (this.total > this.limit) throw tooLarge(this.file, this.options, this.limit, undefined);
+    this.chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
+    return true;
+  }
+
+  /** The bytes read, in one buffer. */
+  whole(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.total);
   }
 }
 
@@ -165,17 +193,9 @@ export async function readUserFileAsync(file: string, options: ReadUserFileOptio
   }
   try {
     checkStats(file, options, await handle.stat(), limit);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit + 1 - total));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > limit) throw tooLarge(file, options, limit, undefined);
-      chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
-    }
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+    const chunks = new BoundedChunks(file, options, limit);
+    for (let chunk = chunks.next(); chunks.took(chunk, (await handle.read(chunk, 0, chunk.length, null)).bytesRead); chunk = chunks.next());
+    return chunks.whole();
   } catch (error) {
     if (error instanceof LadderError) throw error;
     throw openFailure(file, options, error);
