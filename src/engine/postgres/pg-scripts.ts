@@ -23,6 +23,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { lineLocator } from '../../sql/line-locator.js';
 import { tokenizePostgres } from '../../sql/postgres-lexer.js';
 
 /** One piece of a script, with the 1-based line it starts on. */
@@ -63,18 +64,8 @@ function skipSpaceAndComments(sql: string, at: number): number {
  */
 export function splitScript(script: string): ScriptPiece[] {
   const pieces: ScriptPiece[] = [];
-  const lineStarts = [0];
-  for (let i = 0; i < script.length; i += 1) if (script[i] === '\n') lineStarts.push(i + 1);
-  const lineOf = (offset: number): number => {
-    let low = 0;
-    let high = lineStarts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (lineStarts[middle]! <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low + 1;
-  };
+  const locate = lineLocator(script);
+  const lineOf = (offset: number): number => locate(offset).line;
   let at = 0;
   while (at < script.length) {
     at = skipSpaceAndComments(script, at);
