@@ -187,14 +187,16 @@ function addGoldToJsonl(file: string, text: string, id: string, sql: string): Ad
     if (span === undefined) throw refusal(file, id, `line ${index + 1}: the item has no gold_sql; write its first gold by hand`);
     const old = record['gold_sql'];
     const added = JSON.stringify(sql);
+    // The line's own spacing: `"a": 1, "b": 2` or `"a":1,"b":2`.
+    const comma = /"\s*:\s/.test(line) ? ', ' : ',';
     let edited: string;
     let goldIndex: number;
     if (typeof old === 'string') {
-      edited = `${line.slice(0, span.start)}[${line.slice(span.start, span.end)}, ${added}]${line.slice(span.end)}`;
+      edited = `${line.slice(0, span.start)}[${line.slice(span.start, span.end)}${comma}${added}]${line.slice(span.end)}`;
       goldIndex = 1;
     } else if (Array.isArray(old)) {
       const close = line.lastIndexOf(']', span.end - 1);
-      edited = `${line.slice(0, close)}${old.length > 0 ? ', ' : ''}${added}${line.slice(close)}`;
+      edited = `${line.slice(0, close)}${old.length > 0 ? comma : ''}${added}${line.slice(close)}`;
       goldIndex = old.length;
     } else {
       throw refusal(file, id, `line ${index + 1}: gold_sql is neither a SQL string nor a list of them`);

@@ -75,7 +75,7 @@ export async function buildReviewQueue(runs: readonly string[], options: BuildQu
         const judge = readJudgeOutcome(ladder);
         const outcome = queuedOutcomeOf(judge);
         if (outcome === undefined || judge === undefined) {
-          if (judge !== undefined && (judge.outcome === 'uncalibrated' || ((judge.outcome === 'review' || judge.outcome === 'lucky_match') && !judge.calibrated))) skipped.uncalibrated += 1;
+          if (judge !== undefined && (judge.wouldBe === 'review' || judge.wouldBe === 'lucky_match')) skipped.uncalibrated += 1;
           continue;
         }
         const answer = parseProviderOutput(row.response?.output);

@@ -12,6 +12,13 @@ const OUTCOME_TEXT: Readonly<Record<ReviewEntry['outcome'], string>> = {
   lucky_match: 'matched an empty gold, the judge says lucky: a real answer?',
 };
 
+/** Why the judge was asked, in words. */
+const ROUTE_TEXT: Readonly<Record<string, string>> = {
+  possible_lucky_match: 'the gold result is empty or tiny (possible lucky match)',
+  ex_failure: 'the results differ (EX failed)',
+  no_database: 'no database to execute on',
+};
+
 /** The queue as text (see the module doc); `queue` names the file in the closing lines. */
 export function renderReviewQueue(entries: readonly ReviewEntry[], queue: string): string {
   if (entries.length === 0) return `review queue ${queue}: nothing to review\n`;
@@ -39,7 +46,7 @@ export function renderEntry(entry: ReviewEntry): string {
   }
   const judge = entry.judge;
   const prompt = judge.promptVersion === null ? '' : `, prompt ${judge.promptVersion}`;
-  lines.push(`  judge     ${judge.provider}${judge.model === null ? '' : ` (${judge.model})`}${prompt}, ${judge.calibrated ? 'calibrated' : 'uncalibrated'}: ${judge.equivalent === null ? 'no answer' : judge.equivalent ? 'equivalent' : 'not equivalent'}${judge.route === null ? '' : `; asked because: ${judge.route}`}`);
+  lines.push(`  judge     ${judge.provider}${judge.model === null ? '' : ` (${judge.model})`}${prompt}, ${judge.calibrated ? 'calibrated' : 'uncalibrated'}: ${judge.equivalent === null ? 'no answer' : judge.equivalent ? 'equivalent' : 'not equivalent'}${judge.route === null ? '' : `; asked because ${ROUTE_TEXT[judge.route] ?? judge.route}`}`);
   if (judge.differences.length === 0) lines.push('    differences: none listed');
   for (const difference of judge.differences) lines.push(`    - ${difference}`);
   lines.push(`  L5        ${entry.semantic === null ? 'not run' : `${entry.semantic.status}: ${entry.semantic.reason}`}`);
