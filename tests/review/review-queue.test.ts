@@ -204,3 +204,22 @@ describe('the next run after an accept', () => {
     expect(await grade(dataset)).toEqual({ verdict: 'pass: matches gold 1 on 3 snapshots', goldIndex: 1 });
   });
 });
+
+describe('the audit knows the queue', () => {
+  it('reports the pending reviews and the golds added by review, with when and from which run', async () => {
+    await runCliCaptured(['review', run, '--queue', queue]);
+    const id = reviewIdOf('rv-001', PARTNER_CANDIDATE);
+    await runCliCaptured(['review', '--queue', queue, '--accept', id, '--note', 'soft-deleted orders are not orders']);
+    const decidedAt = readDecisions(path.join(dir, 'review-dataset.review-decisions.jsonl'))[0]!.decidedAt;
+    const audit = await runCliCaptured(['audit', dataset, '--queue', queue], dir);
+    const lines = audit.out.split('\n');
+    expect(lines.slice(3, 6)).toEqual([
+      `review queue (<dir>/out/review.jsonl): 1 pending review: rv-002 ${reviewIdOf('rv-002', ACME_CANDIDATE)} lucky_match`,
+      'golds added by review (<dir>/review-dataset.review-decisions.jsonl):',
+      `  rv-001 gold 2: accepted ${decidedAt}, queued by run <dir>/eval.json of 2026-12-06T09:00:00.000Z (${id}): soft-deleted orders are not orders`,
+    ]);
+    const json = JSON.parse((await runCliCaptured(['audit', dataset, '--queue', queue, '--format', 'json'])).out) as { review: { pending: unknown[]; added: unknown[] } };
+    expect(json.review.pending).toHaveLength(1);
+    expect(json.review.added).toEqual([{ review: id, item: 'rv-001', goldIndex: 1, gold: PARTNER_CANDIDATE, acceptedAt: decidedAt, run: { spec: run, label: 'strong', recordedAt: '2026-12-06T09:00:00.000Z' }, note: 'soft-deleted orders are not orders' }]);
+  });
+});
