@@ -41,8 +41,7 @@ export function renderEntry(entry: ReviewEntry): string {
   if (entry.evidenceError !== null) lines.push(`  results   not shown: ${entry.evidenceError}`);
   for (const snapshot of entry.snapshots) {
     lines.push(`  snapshot ${snapshot.snapshot}${snapshot.verdict === null ? '' : `  (L4 ${snapshot.verdict})`}`);
-    lines.push(...resultLines('gold', snapshot.gold));
-    lines.push(...resultLines('candidate', snapshot.candidate));
+    lines.push(...sideBySide(resultLines('gold', snapshot.gold), resultLines('candidate', snapshot.candidate)).map((line) => `    ${line}`));
   }
   const judge = entry.judge;
   const prompt = judge.promptVersion === null ? '' : `, prompt ${judge.promptVersion}`;
@@ -58,10 +57,16 @@ function sqlLines(label: string, sql: string): string[] {
   return [`  ${label.padEnd(9)} ${first ?? ''}`, ...rest.map((line) => `  ${' '.repeat(9)} ${line}`)];
 }
 
+/** One result as lines: a heading (`gold (3 rows, first 2 shown)`) over its pipe table, or its error. */
 function resultLines(label: string, result: ResultPreview): string[] {
-  if (!result.ok) return [`    ${label}: error: ${result.error}`];
-  const more = result.rowCount > result.rows.length ? ` (first ${result.rows.length} shown)` : '';
-  const head = `    ${label}: ${counted(result.rowCount, 'row')}${more}`;
-  if (result.rowCount === 0) return [`${head}; columns ${result.columns.join(', ')}`];
-  return [head, formatPipeTable(result.columns, result.rows, { indent: 6, maxCellChars: 40 }).replace(/\n$/, '')];
+  if (!result.ok) return [`${label}: error`, result.error];
+  const more = result.rowCount > result.rows.length ? `, first ${result.rows.length} shown` : '';
+  const head = `${label} (${counted(result.rowCount, 'row')}${more})`;
+  return [head, ...formatPipeTable(result.columns, result.rows, { indent: 0, maxCellChars: 40 }).split('\n')];
+}
+
+/** Two blocks of lines side by side, the left padded to its widest line plus three spaces. */
+function sideBySide(left: readonly string[], right: readonly string[]): string[] {
+  const width = Math.max(...left.map((line) => line.length)) + 3;
+  return Array.from({ length: Math.max(left.length, right.length) }, (_, index) => `${(left[index] ?? '').padEnd(width)}${right[index] ?? ''}`.trimEnd());
 }
