@@ -50,10 +50,11 @@ export interface CalibrationThresholds {
 /** *Text-to-SQL Evals* §6's starting rules: TPR and TNR ≥ 0.90 on ≥ 100 pairs, ≥ 30 of them non-equivalent. */
 export const DEFAULT_CALIBRATION_THRESHOLDS: CalibrationThresholds = Object.freeze({ minTpr: 0.9, minTnr: 0.9, minPairs: 100, minNegatives: 30 });
 
-/** One category's figures (e.g. `left_join_null`): how many pairs, how many the judge got right. */
+/** One category's figures (e.g. `not_in_not_exists`): its pairs by label, and how many the judge got right. */
 export interface CategoryFigures {
-  readonly label: 'positive' | 'negative' | 'mixed';
   readonly pairs: number;
+  readonly positives: number;
+  readonly negatives: number;
   readonly correct: number;
   /** Pairs where the judge gave no readable answer (counted as wrong). */
   readonly errors: number;
