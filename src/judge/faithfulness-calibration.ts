@@ -55,13 +55,14 @@ export async function calibrateFaithfulnessJudge(provider: JudgeProvider, answer
   const failures = calibrationFailures(statistics, thresholds);
   const categories: Record<string, CategoryFigures> = {};
   for (const pair of pairs) {
-    const previous = categories[pair.answer.category];
-    const label = pair.label ? 'positive' : 'negative';
-    const correct = pair.judged === pair.label ? 1 : 0;
-    const error = pair.judged === null ? 1 : 0;
-    categories[pair.answer.category] = previous === undefined
-      ? { label, pairs: 1, correct, errors: error }
-      : { label: previous.label === label ? label : 'mixed', pairs: previous.pairs + 1, correct: previous.correct + correct, errors: previous.errors + error };
+    const previous = categories[pair.answer.category] ?? { pairs: 0, positives: 0, negatives: 0, correct: 0, errors: 0 };
+    categories[pair.answer.category] = {
+      pairs: previous.pairs + 1,
+      positives: previous.positives + (pair.label ? 1 : 0),
+      negatives: previous.negatives + (pair.label ? 0 : 1),
+      correct: previous.correct + (pair.judged === pair.label ? 1 : 0),
+      errors: previous.errors + (pair.judged === null ? 1 : 0),
+    };
   }
   const positives = pairs.filter((pair) => pair.label).length;
   return {

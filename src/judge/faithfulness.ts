@@ -74,13 +74,15 @@ export const FAITHFULNESS_PROMPT_HASH = createHash('sha256')
 
 /**
  * The identity a faithfulness calibration record must name for this provider to count: task
- * `faithfulness`, the provider's id, its model (the provider's `modelName` when it has one, else
- * the id's last `:` part) and this prompt's version and hash.
+ * `faithfulness`, the provider's id, its model (the provider's `modelName`, else its
+ * `config.model`, else the id's last `:` part, as for the equivalence judge) and this prompt's
+ * version and hash.
  */
 export function faithfulnessJudgeIdentity(provider: JudgeProvider): JudgeIdentity {
   const id = provider.id();
-  const named = (provider as { modelName?: unknown }).modelName;
-  const model = typeof named === 'string' && named !== '' ? named : (id.split(':').at(-1) ?? id);
+  const { modelName, config } = provider as { modelName?: unknown; config?: unknown };
+  const configModel = config !== null && typeof config === 'object' ? (config as { model?: unknown }).model : undefined;
+  const model = typeof modelName === 'string' && modelName !== '' ? modelName : typeof configModel === 'string' && configModel !== '' ? configModel : (id.split(':').at(-1) ?? id);
   return { task: 'faithfulness', provider: id, model, promptVersion: FAITHFULNESS_PROMPT_VERSION, promptHash: FAITHFULNESS_PROMPT_HASH };
 }
 
