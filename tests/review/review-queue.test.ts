@@ -223,3 +223,19 @@ describe('the audit knows the queue', () => {
     expect(json.review.added).toEqual([{ review: id, item: 'rv-001', goldIndex: 1, gold: PARTNER_CANDIDATE, acceptedAt: decidedAt, run: { spec: run, label: 'strong', recordedAt: '2026-12-06T09:00:00.000Z' }, note: 'soft-deleted orders are not orders' }]);
   });
 });
+
+describe('the example folder', () => {
+  it('examples/review/review.jsonl is the queue its run gives', async () => {
+    const example = path.resolve(import.meta.dirname, '../../examples/review');
+    const cwd = process.cwd();
+    process.chdir(example);
+    try {
+      const rebuilt = await runCliCaptured(['review', 'eval.json', '--queue', queue]);
+      expect(rebuilt.code).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
+    const strip = (entries: ReturnType<typeof readQueue>): unknown => entries.map(({ queuedAt: _queuedAt, ...entry }) => entry);
+    expect(strip(readQueue(queue))).toEqual(strip(readQueue(path.join(example, 'review.jsonl'))));
+  });
+});
