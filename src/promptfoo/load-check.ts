@@ -113,7 +113,7 @@ export function loadExitCode(error: unknown): number | undefined {
  * ends the run at once with one line on stderr (`text2sql-ladder: error: …`, indented hint lines
  * below it) and exit code 2 or 3 — promptfoo would print the error with a Node stack, and exit 1;
  * elsewhere the error is thrown.
- * @param generator - named in the message, e.g. `datasets/promptfoo-tests.ts:loadTests`.
+ * @param generator - named in the message as the config's `tests:` entry, e.g. `tests: loadTests`.
  */
 export async function failFastAtLoad<T>(generator: string, body: () => Promise<T>): Promise<T> {
   try {

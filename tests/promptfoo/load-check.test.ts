@@ -67,7 +67,7 @@ describe('readDatasetTests: the whole setup before the first row', () => {
   it('a misspelt generator key (fixtureDir) names the key it meant', async () => {
     const file = dataset('one.yaml', `- id: q1\n  question: Rows?\n  db_path: good.sqlite\n  gold_sql: SELECT COUNT(*) FROM t\n`);
     await expect(readDatasetTests({ file, fixtureDir: 'fixtures' } as never)).rejects.toThrow(
-      new LadderError('invalid_option', 'datasets/promptfoo-tests.ts: config.fixtureDir is not an option (did you mean config.fixturesDir?); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir'),
+      new LadderError('invalid_option', 'tests: loadTests: config.fixtureDir is not an option (did you mean config.fixturesDir?); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir'),
     );
   });
 
