@@ -59,73 +59,96 @@ export interface QueueBuild {
  *   has no judge outcomes), `invalid_option` for a column selector that names no column.
  */
 export async function buildReviewQueue(runs: readonly string[], options: BuildQueueOptions = {}): Promise<QueueBuild> {
-  const now = options.now ?? (() => new Date());
-  const entries: ReviewEntry[] = [];
-  const seen = new Set<string>();
-  const decidedByFile = new Map<string, Set<string>>();
-  const skipped = { decided: 0, alreadyGold: 0, uncalibrated: 0 };
+  const state: QueueState = { entries: [], seen: new Set(), decidedByFile: new Map(), skipped: { decided: 0, alreadyGold: 0, uncalibrated: 0 } };
   for (const spec of runs) {
     const { result, columns } = readPromptfooRun(spec);
-    for (const column of columns) {
-      const identity = identityOf(result, column);
-      const run: ReviewRunRef = { spec: columns.length > 1 || parseRunSpec(spec).selector !== undefined ? `${result.file}#${columnName(column, result.columns)}` : spec, label: columnName(column, result.columns), recordedAt: identity?.recordedAt ?? null };
-      for (const row of result.rows.filter((entry) => (entry.promptIdx ?? 0) === column.index)) {
-        const ladder = findLadderRecords(row).ladder;
-        if (ladder === undefined) continue;
-        const judge = readJudgeOutcome(ladder);
-        const outcome = queuedOutcomeOf(judge);
-        if (outcome === undefined || judge === undefined) {
-          if (judge !== undefined && (judge.wouldBe === 'review' || judge.wouldBe === 'lucky_match')) skipped.uncalibrated += 1;
-          continue;
-        }
-        const answer = parseProviderOutput(row.response?.output);
-        if (answer.kind !== 'sql') continue;
-        const item = itemIdOf(row);
-        const vars = varsOf(row);
-        const golds = stringList(vars['gold_sql']);
-        if (golds.some((gold) => normalizeCandidate(gold) === normalizeCandidate(answer.sql))) {
-          skipped.alreadyGold += 1;
-          continue;
-        }
-        const id = reviewIdOf(item, answer.sql);
-        const source = sourceOf(row);
-        let decided = decidedByFile.get(source.file);
-        if (decided === undefined) {
-          decided = new Set(readDecisions(decisionsFileOf(source.file)).map((decision) => decision.review));
-          decidedByFile.set(source.file, decided);
-        }
-        if (decided.has(id)) {
-          skipped.decided += 1;
-          continue;
-        }
-        if (seen.has(id)) continue;
-        seen.add(id);
-        const execution = ladder.rungs.find((rung) => rung.rung === 'execution');
-        const goldIndex = goldIndexOf(execution);
-        const role = typeof vars['role'] === 'string' && vars['role'] !== '' ? vars['role'] : null;
-        const { snapshots, evidenceError } = await evidenceOf({ vars, role, golds, goldIndex, candidate: answer.sql, execution, options });
-        entries.push({
-          format: REVIEW_ENTRY_FORMAT,
-          id,
-          item,
-          outcome,
-          dataset: { file: source.file, line: source.line, hash: identity?.dataset.files.find((file) => file.path === source.file)?.hash ?? null },
-          run,
-          question: typeof vars['question'] === 'string' ? vars['question'] : '',
-          golds,
-          goldIndex,
-          candidate: answer.sql,
-          role,
-          snapshots,
-          evidenceError,
-          judge,
-          semantic: semanticOf(ladder),
-          queuedAt: now().toISOString(),
-        });
+    await addResult(state, result, columns, columns.length > 1 || parseRunSpec(spec).selector !== undefined ? undefined : spec, options);
+  }
+  return { entries: state.entries, skipped: state.skipped };
+}
+
+/**
+ * The queue of one promptfoo result already in memory (the `afterAll` hook's rows), every column.
+ * @param result - rows, columns and run identities (by column index), `file` the result file.
+ */
+export async function buildReviewQueueOfResult(result: PromptfooResultFile, options: BuildQueueOptions = {}): Promise<QueueBuild> {
+  const state: QueueState = { entries: [], seen: new Set(), decidedByFile: new Map(), skipped: { decided: 0, alreadyGold: 0, uncalibrated: 0 } };
+  await addResult(state, result, result.columns, result.columns.length > 1 ? undefined : result.file, options);
+  return { entries: state.entries, skipped: state.skipped };
+}
+
+interface QueueState {
+  readonly entries: ReviewEntry[];
+  readonly seen: Set<string>;
+  readonly decidedByFile: Map<string, Set<string>>;
+  readonly skipped: { decided: number; alreadyGold: number; uncalibrated: number };
+}
+
+/**
+ * Adds the queued rows of `columns` of one result to the state.
+ * @param spec - how entries name the run; `undefined`: `FILE#COLUMN` per column.
+ */
+async function addResult(state: QueueState, result: PromptfooResultFile, columns: readonly PromptfooColumn[], spec: string | undefined, options: BuildQueueOptions): Promise<void> {
+  const now = options.now ?? (() => new Date());
+  const { entries, seen, decidedByFile, skipped } = state;
+  for (const column of columns) {
+    const identity = identityOf(result, column);
+    const run: ReviewRunRef = { spec: spec ?? `${result.file}#${columnName(column, result.columns)}`, label: columnName(column, result.columns), recordedAt: identity?.recordedAt ?? null };
+    for (const row of result.rows.filter((entry) => (entry.promptIdx ?? 0) === column.index)) {
+      const ladder = findLadderRecords(row).ladder;
+      if (ladder === undefined) continue;
+      const judge = readJudgeOutcome(ladder);
+      const outcome = queuedOutcomeOf(judge);
+      if (outcome === undefined || judge === undefined) {
+        if (judge !== undefined && (judge.wouldBe === 'review' || judge.wouldBe === 'lucky_match')) skipped.uncalibrated += 1;
+        continue;
       }
+      const answer = parseProviderOutput(row.response?.output);
+      if (answer.kind !== 'sql') continue;
+      const item = itemIdOf(row);
+      const vars = varsOf(row);
+      const golds = stringList(vars['gold_sql']);
+      if (golds.some((gold) => normalizeCandidate(gold) === normalizeCandidate(answer.sql))) {
+        skipped.alreadyGold += 1;
+        continue;
+      }
+      const id = reviewIdOf(item, answer.sql);
+      const source = sourceOf(row);
+      let decided = decidedByFile.get(source.file);
+      if (decided === undefined) {
+        decided = new Set(readDecisions(decisionsFileOf(source.file)).map((decision) => decision.review));
+        decidedByFile.set(source.file, decided);
+      }
+      if (decided.has(id)) {
+        skipped.decided += 1;
+        continue;
+      }
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const execution = ladder.rungs.find((rung) => rung.rung === 'execution');
+      const goldIndex = goldIndexOf(execution);
+      const role = typeof vars['role'] === 'string' && vars['role'] !== '' ? vars['role'] : null;
+      const { snapshots, evidenceError } = await evidenceOf({ vars, role, golds, goldIndex, candidate: answer.sql, execution, options });
+      entries.push({
+        format: REVIEW_ENTRY_FORMAT,
+        id,
+        item,
+        outcome,
+        dataset: { file: source.file, line: source.line, hash: identity?.dataset.files.find((file) => file.path === source.file)?.hash ?? null },
+        run,
+        question: typeof vars['question'] === 'string' ? vars['question'] : '',
+        golds,
+        goldIndex,
+        candidate: answer.sql,
+        role,
+        snapshots,
+        evidenceError,
+        judge,
+        semantic: semanticOf(ladder),
+        queuedAt: now().toISOString(),
+      });
     }
   }
-  return { entries, skipped };
 }
 
 /** A promptfoo result file and the columns a spec names (all of them without `#COLUMN`). */

@@ -15,6 +15,7 @@ import { findLadderRecords } from '../../src/report/ladder-record.js';
 import { readDecisions, readQueue, reviewIdOf } from '../../src/review/review-entry.js';
 import { runCliCaptured } from '../helpers/run-cli.js';
 import { writeJudgedRun, type JudgedRow } from './judged-run.js';
+import { writeRunReviewQueue } from '../../src/promptfoo/review-queue-hook.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const PARTNER_GOLD = "SELECT COUNT(*) AS orders FROM orders WHERE channel = 'partner'";
@@ -237,5 +238,21 @@ describe('the example folder', () => {
     }
     const strip = (entries: ReturnType<typeof readQueue>): unknown => entries.map(({ queuedAt: _queuedAt, ...entry }) => entry);
     expect(strip(readQueue(queue))).toEqual(strip(readQueue(path.join(example, 'review.jsonl'))));
+  });
+});
+
+describe('the queue at the end of a promptfoo run', () => {
+  it('is written beside the JSON output, replaced by the next run, and not written without one', async () => {
+    const result = JSON.parse(readFileSync(run, 'utf8')) as { results: { prompts: never; results: never[] }; config: { metadata: { text2sqlLadder: { columns: never[] } } } };
+    const output = path.join(dir, 'out', 'eval.json');
+    const argv = ['node', 'promptfoo', 'eval', '-o', output];
+    const identities = result.config.metadata.text2sqlLadder.columns;
+    expect(await writeRunReviewQueue(result.results.results, result.results.prompts, identities, {}, argv)).toBe(path.join(dir, 'out', 'review.jsonl'));
+    expect(readQueue(queue).map((entry) => [entry.item, entry.run.spec])).toEqual([['rv-001', output], ['rv-002', output]]);
+    expect(await writeRunReviewQueue(result.results.results, result.results.prompts, identities, { LADDER_REVIEW_QUEUE: 'off' }, argv)).toBeUndefined();
+    expect(await writeRunReviewQueue(result.results.results, result.results.prompts, identities, {}, ['node', 'promptfoo', 'eval'])).toBeUndefined();
+    // A later run that queues nothing empties the queue.
+    expect(await writeRunReviewQueue([], result.results.prompts, identities, {}, argv)).toBe(queue);
+    expect(readQueue(queue)).toEqual([]);
   });
 });
