@@ -50,6 +50,7 @@ import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.j
 import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
 import { configReader } from '../src/promptfoo/config.js';
 import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
+import { loadJudgeProvider } from '../src/promptfoo/judge-provider.js';
 import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
 
 const GROUNDING_OPTIONS = ['relativeTolerance', 'derivations', 'maxDerivationCells', 'decimalText'] as const;
@@ -104,12 +105,6 @@ export function readAnswerGroundingConfig(config: Readonly<Record<string, unknow
   return { grounding, judge: { maxRows, calibration: calibration as string[], thresholds, ...(provider !== undefined ? { provider } : {}) } };
 }
 
-function isJudgeProvider(value: unknown): value is JudgeProvider {
-  return value !== null && typeof value === 'object' && typeof (value as JudgeProvider).callApi === 'function' && typeof (value as JudgeProvider).id === 'function';
-}
-
-const loadedProviders = new Map<string, Promise<JudgeProvider>>();
-
 /**
  * Resolves the judge's provider: an ApiProvider instance as is; an id or `{ id, config }` through
  * promptfoo's `loadApiProvider` (imported only then). `undefined` when nothing is configured.
@@ -118,27 +113,7 @@ export async function resolveJudgeProvider(configured: unknown, context: Asserti
   const testOptions = (context.test as { options?: { provider?: unknown } } | undefined)?.options;
   const spec = configured ?? testOptions?.provider;
   if (spec === undefined || spec === null || spec === '') return undefined;
-  if (isJudgeProvider(spec)) return spec;
-  let id: string;
-  let providerConfig: unknown;
-  if (typeof spec === 'string') id = spec;
-  else if (typeof spec === 'object' && typeof (spec as { id?: unknown }).id === 'string') {
-    id = (spec as { id: string }).id;
-    providerConfig = (spec as { config?: unknown }).config;
-  } else {
-    throw new LadderError('invalid_option', `config.judge.provider (or the test's options.provider) must be a provider id or { id, config }; received ${describeReceived(spec)}`);
-  }
-  const key = JSON.stringify([id, providerConfig ?? null]);
-  let pending = loadedProviders.get(key);
-  if (pending === undefined) {
-    pending = import('promptfoo').then(async (promptfoo) => {
-      const load = (promptfoo as unknown as { loadApiProvider: (id: string, context?: { options?: { config?: unknown } }) => Promise<JudgeProvider> }).loadApiProvider;
-      return load(id, providerConfig !== undefined ? { options: { config: providerConfig } } : {});
-    });
-    loadedProviders.set(key, pending);
-    pending.catch(() => loadedProviders.delete(key));
-  }
-  return pending;
+  return loadJudgeProvider(spec, "config.judge.provider (or the test's options.provider)");
 }
 
 /**

@@ -17,7 +17,7 @@ import { readLabelledAnswers } from '../dataset/labelled-answers.js';
 import { LadderError } from '../errors.js';
 import { readCalibrationThresholds } from '../judge/calibration-record.js';
 import { calibrateFaithfulnessJudge } from '../judge/faithfulness-calibration.js';
-import { loadJudgeProvider } from '../judge/load-provider.js';
+import { loadJudgeProvider } from '../promptfoo/judge-provider.js';
 import { renderCalibration } from '../judge/render-calibration.js';
 import { applyCliConventions, cliIoOf, commandGroup, exitCodeForError, setExitCode, type CliIo } from './cli-io.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger, parseRate } from './flags.js';

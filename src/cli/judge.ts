@@ -26,7 +26,7 @@ import { readCalibrationThresholds } from '../judge/calibration-record.js';
 import { calibrateEquivalenceJudge } from '../judge/equivalence/calibrate.js';
 import { judgeFromProvider } from '../judge/equivalence/ask-judge.js';
 import type { JudgeShare } from '../judge/equivalence/judge-step.js';
-import { loadJudgeProvider } from '../judge/load-provider.js';
+import { loadJudgeProvider } from '../promptfoo/judge-provider.js';
 import { renderCalibration } from '../judge/render-calibration.js';
 import { createLadderRuntime, type LadderRuntime } from '../runtime/ladder-runtime.js';
 import { applyCliConventions, cliIoOf, commandGroup, exitCodeForError, setExitCode, type CliIo } from './cli-io.js';

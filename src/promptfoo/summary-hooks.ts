@@ -157,6 +157,7 @@ export function toSummaryRecord(row: PromptfooRow): SummaryRecord | undefined {
       goldError: ladder.goldError,
       emptyGoldMatch: ladder.emptyGoldMatch,
       ...(ladder.probes.checked > 0 ? { probes: ladder.probes } : {}),
+      ...(ladder.judge !== undefined ? { judge: ladder.judge } : {}),
     };
   }
   if (rungs.length === 0) return undefined;

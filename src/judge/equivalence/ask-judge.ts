@@ -62,12 +62,12 @@ const LOCAL_PROVIDER = /^(ollama:|file:\/\/|echo$|exec:)/;
 /**
  * Wraps a promptfoo provider (the slice of ApiProvider the faithfulness judge uses) as a judge.
  * The model is the provider's `modelName` / `config.model` when it has one, else the id's last part
- * (`openai:chat:gpt-4.1` → `gpt-4.1`).
+ * (`openai:chat:gpt-4.1` → `gpt-4.1`; a `file://` provider: its id).
  */
 export function judgeFromProvider(provider: JudgeProvider & { readonly modelName?: unknown; readonly config?: unknown }): EquivalenceJudge {
   const id = provider.id();
   const configModel = provider.config !== null && typeof provider.config === 'object' ? (provider.config as { model?: unknown }).model : undefined;
-  const model = typeof provider.modelName === 'string' ? provider.modelName : typeof configModel === 'string' ? configModel : (id.split(':').pop() ?? id);
+  const model = typeof provider.modelName === 'string' ? provider.modelName : typeof configModel === 'string' ? configModel : id.startsWith('file://') ? id : (id.split(':').pop() ?? id);
   return {
     id,
     model,

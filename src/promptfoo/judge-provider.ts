@@ -2,10 +2,13 @@
  * Loads a grading provider by promptfoo id (`openai:chat:gpt-4.1`, `anthropic:messages:…`,
  * `ollama:chat:llama3`, `file://judge.mjs`), with an optional `config`, through promptfoo's own
  * `loadApiProvider`. promptfoo is an optional peer: it is imported only here, only when a judge is
- * configured. Loads are shared per (id, config); a failed load is forgotten so the next call retries.
+ * configured (this module is the promptfoo adapter's; the core never imports promptfoo). Loads are shared per (id, config); a failed load is forgotten so the next call retries.
  */
 import { LadderError } from '../errors.js';
-import type { JudgeProvider } from './faithfulness.js';
+import { describeReceived } from '../options.js';
+import type { JudgeProvider } from '../judge/faithfulness.js';
+import { judgeFromFunction, judgeFromProvider, type EquivalenceJudge, type JudgeFunctionReply } from '../judge/equivalence/ask-judge.js';
+import type { JudgeConfig } from '../judge/equivalence/judge-options.js';
 
 const loaded = new Map<string, Promise<JudgeProvider>>();
 
@@ -29,7 +32,7 @@ export async function loadJudgeProvider(spec: unknown, where: string): Promise<J
     id = (spec as { id: string }).id;
     config = (spec as { config?: unknown }).config;
   } else {
-    throw new LadderError('invalid_option', `${where} must be a provider id or { id, config }; received ${JSON.stringify(spec) ?? String(spec)}`);
+    throw new LadderError('invalid_option', `${where} must be a provider id or { id, config }; received ${describeReceived(spec)}`);
   }
   const key = JSON.stringify([id, config ?? null]);
   let pending = loaded.get(key);
@@ -47,4 +50,19 @@ export async function loadJudgeProvider(spec: unknown, where: string): Promise<J
     pending.catch(() => loaded.delete(key));
   }
   return pending;
+}
+
+/**
+ * The judge a config names: a function (API / vitest) wrapped as it is, anything else loaded as a
+ * promptfoo provider ({@link loadJudgeProvider}); `model` overrides the provider's model name.
+ * @throws LadderError as `loadJudgeProvider`.
+ */
+export async function resolveEquivalenceJudge(config: Pick<JudgeConfig, 'provider' | 'model'>, where = 'config.judge.provider'): Promise<EquivalenceJudge> {
+  const given = config.provider;
+  if (typeof given === 'function') {
+    const fn = given as (prompt: string) => Promise<JudgeFunctionReply>;
+    return judgeFromFunction(fn, { id: fn.name !== '' ? `function:${fn.name}` : 'function', ...(config.model !== undefined ? { model: config.model } : {}) });
+  }
+  const judge = judgeFromProvider(await loadJudgeProvider(given, where));
+  return config.model !== undefined ? { ...judge, model: config.model } : judge;
 }
