@@ -12,6 +12,9 @@ import { ladder } from '../../assertions/ladder.js';
 import { loadTests } from '../../src/promptfoo/dataset-tests.js';
 import { closeSharedEngine } from '../../src/promptfoo/runtime.js';
 import { findLadderRecords } from '../../src/report/ladder-record.js';
+import type { PromptfooRow } from '../../src/report/promptfoo-rows.js';
+import { EQUIVALENCE_PROMPT_HASH } from '../../src/judge/equivalence/equivalence-prompt.js';
+import { judgeStatistics } from '../../src/judge/judge-statistics.js';
 import { readDecisions, readQueue, reviewIdOf } from '../../src/review/review-entry.js';
 import { runCliCaptured } from '../helpers/run-cli.js';
 import { writeJudgedRun, type JudgedRow } from './judged-run.js';
@@ -254,5 +257,45 @@ describe('the queue at the end of a promptfoo run', () => {
     // A later run that queues nothing empties the queue.
     expect(await writeRunReviewQueue([], result.results.prompts, identities, {}, argv)).toBe(queue);
     expect(readQueue(queue)).toEqual([]);
+  });
+});
+
+describe('from the judge step to the next run (recorded judge replies, no network)', () => {
+  const PROVIDER = 'file://tests/review/fixtures/recorded-judge.mjs';
+
+  function calibrationFor(file: string): void {
+    const statistics = judgeStatistics({ tp: 72, fn: 8, fp: 2, tn: 38 });
+    writeFileSync(file, JSON.stringify({
+      kind: 'judge-calibration', version: 1,
+      judge: { task: 'equivalence', provider: PROVIDER, model: PROVIDER, promptVersion: 'equivalence-v1', promptHash: EQUIVALENCE_PROMPT_HASH },
+      labels: { file: 'pairs.jsonl', sha256: '0'.repeat(64), pairs: 120, positives: 80, negatives: 40 }, createdAt: '2026-01-01T00:00:00.000Z',
+      thresholds: { minTpr: 0.9, minTnr: 0.9, minPairs: 100, minNegatives: 30 }, statistics, categories: {}, errors: 0, passed: true, failures: [],
+      cost: { calls: 120, cacheHits: 0, tokens: 0 }, wrong: [],
+    }));
+  }
+
+  async function gradeRow(judge: Record<string, unknown>): Promise<PromptfooRow> {
+    const tests = await loadTests({ file: dataset, ladder: { policy: 'default', judge } });
+    const test = tests.find((entry) => entry.vars['id'] === 'rv-001')!;
+    const result = await ladder(PARTNER_CANDIDATE, { vars: test.vars, test, config: test.assert[0]!.config, provider: { id: () => 'model', label: 'model' } } as never);
+    return { promptIdx: 0, provider: { id: 'model', label: 'model' }, testCase: { vars: test.vars, metadata: test.metadata }, response: { output: PARTNER_CANDIDATE }, gradingResult: result as never };
+  }
+
+  it('the judge says review, the queue holds the pair, an accept makes the next run pass without asking the judge', async () => {
+    const calibration = path.join(dir, 'judge-calibration.json');
+    calibrationFor(calibration);
+    const judge = { provider: PROVIDER, calibration, cache: false };
+    const row = await gradeRow(judge);
+    const record = findLadderRecords(row).ladder!;
+    expect(record.judge).toMatchObject({ task: 'equivalence', state: 'review', route: 'ex_failure', calibrated: true, differences: ['the candidate excludes orders with deleted_at set'] });
+    writeFileSync(run, JSON.stringify({ results: { prompts: [{ provider: 'model', label: 'p' }], results: [row] } }));
+
+    expect((await runCliCaptured(['review', run, '--queue', queue])).code).toBe(0);
+    const [entry] = readQueue(queue);
+    expect([entry!.id, entry!.outcome, entry!.dataset.hash, entry!.judge.differences]).toEqual([reviewIdOf('rv-001', PARTNER_CANDIDATE), 'review', null, ['the candidate excludes orders with deleted_at set']]);
+    expect((await runCliCaptured(['review', '--queue', queue, '--accept', entry!.id])).code).toBe(0);
+
+    const next = findLadderRecords(await gradeRow(judge)).ladder!;
+    expect([next.verdict, next.endToEnd, next.judge?.asked, next.judge?.route]).toEqual(['pass', 1, false, 'settled']);
   });
 });
