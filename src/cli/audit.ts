@@ -97,7 +97,7 @@ export function registerAuditCommand(program: Command): void {
     .option('--fail-on <level>', 'exit 1 on findings of this severity and worse: error, warning (default error)', parseChoice(['error', 'warning'] as const), 'error' as const)
     .option('--timeout-ms <n>', 'deadline per statement in milliseconds (default 10000)', parsePositiveInteger)
     .option('--concurrency <n>', 'items audited at once (default 4)', parsePositiveInteger)
-    .option('--queue <file>', `dataset input: the review queue whose pending reviews to report (default ${DEFAULT_QUEUE_FILE})`, DEFAULT_QUEUE_FILE)
+    .option('--queue <file>', 'dataset input: the review queue whose pending reviews to report', DEFAULT_QUEUE_FILE)
     .action(async (input: string, options: AuditCommandOptions) => {
       setExitCode(command, await runAuditCommand(input, options, cliIoOf(command)));
     });

@@ -46,7 +46,7 @@ export function registerReviewCommand(program: Command): void {
   applyCliConventions(command)
     .description('The review queue: items a calibrated judge calls equivalent where execution failed, or lucky where an empty gold matched; accept one as a new gold or reject it')
     .argument('[runs...]', 'promptfoo results (FILE.json, FILE.json#COLUMN): rebuild the queue from them first')
-    .option('--queue <file>', `the queue file (default ${DEFAULT_QUEUE_FILE})`, DEFAULT_QUEUE_FILE)
+    .option('--queue <file>', 'the queue file', DEFAULT_QUEUE_FILE)
     .option('--accept <id>', 'add the candidate of this review as another gold of its item in the dataset file')
     .option('--reject <id>', 'record that the candidate is not a valid gold (the pair is not asked again)')
     .option('--note <text>', 'with --accept / --reject: why, kept in the decisions file')
