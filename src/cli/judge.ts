@@ -139,8 +139,8 @@ export async function runCalibrateCommand(options: CalibrateCommandOptions, io: 
     else {
       io.stdout.write(renderCalibration(run.record));
       if (missing.length > 0) io.stdout.write(`no database found for ${missing.join(', ')}: those pairs were asked without schema or results\n`);
-      io.stdout.write(`record: ${out}\n`);
     }
+    io.stderr.write(`calibration record written to ${out}\n`);
     return run.record.passed ? 0 : 1;
   } catch (error) {
     return exitCodeForError(error, io);

@@ -39,6 +39,11 @@ describe('checkLadderOptions', () => {
     );
   });
 
+  it('the judge block is checked at load, each key named', () => {
+    expect(() => checkLadderOptions({ ladder: { judge: { provider: 'openai:chat:gpt-4.1', share: 'everything' } } })).toThrow('config.ladder.judge.share must be one of "sql", "schema", "rows"; received a string ("everything")');
+    expect(() => checkLadderOptions({ ladder: { judge: true } })).toThrow(/^config\.ladder\.judge needs a provider/);
+  });
+
   it('a wrong value of a known option', () => {
     expect(() => checkLadderOptions({ ladder: { policy: 'spyder' } })).toThrow(/^config\.ladder\.policy/);
     expect(() => checkLadderOptions({ ladder: { timeoutMs: -5 } })).toThrow(/^config\.ladder\.timeoutMs must be/);
