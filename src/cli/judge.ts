@@ -10,7 +10,8 @@
  * whose database is found is asked with its schema and both results on it, as in the ladder.
  *
  * Exit status: 0 when the judge passes the thresholds, 1 when it does not (the record is written
- * either way), 2 on misuse, 3 when a database cannot be used.
+ * either way), 2 on misuse, 3 when a database cannot be used or the judge gave no readable answer
+ * on any pair (a provider that cannot be reached, a missing API key: no record is written).
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,7 +30,7 @@ import type { JudgeShare } from '../judge/equivalence/judge-step.js';
 import { loadJudgeProvider } from '../promptfoo/judge-provider.js';
 import { renderCalibration } from '../judge/render-calibration.js';
 import { createLadderRuntime, type LadderRuntime } from '../runtime/ladder-runtime.js';
-import { applyCliConventions, cliIoOf, commandGroup, exitCodeForError, setExitCode, type CliIo } from './cli-io.js';
+import { applyCliConventions, cliIoOf, commandGroup, ENGINE_EXIT_CODE, exitCodeForError, setExitCode, type CliIo } from './cli-io.js';
 import { fixturesFolder, FIXTURES_OPTION_HELP } from './fixtures-folder.js';
 import { parseChoice, parseList, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
 import { progressBarOn } from './progress-bar.js';
@@ -128,6 +129,11 @@ export async function runCalibrateCommand(options: CalibrateCommandOptions, io: 
       onPair: (done) => bar?.update(done),
     });
     bar?.stop();
+    // No readable answer at all is the provider's fault (no API key, a server down), not the judge's figures.
+    if (run.answers.length > 0 && run.answers.every((answer) => answer.equivalent === null)) {
+      io.stderr.write(`error: the judge gave no readable answer on any of the ${run.answers.length} pairs (first: ${run.answers[0]!.error ?? 'unknown'}); no record written\n`);
+      return ENGINE_EXIT_CODE;
+    }
     const out = recordPath(options.out);
     try {
       writeFileSync(out, `${JSON.stringify(run.record, null, 2)}\n`);

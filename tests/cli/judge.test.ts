@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,16 @@ describe('text2sql-ladder judge calibrate', () => {
     const printed = JSON.parse(run.out.split('<dir>').join(dir)) as { passed: boolean };
     expect(printed.passed).toBe(true);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(printed);
+  });
+
+  it('a judge that answers nothing readable (a provider that cannot be reached) exits 3 and writes no record', async () => {
+    const unknown = path.join(dir, 'unknown.jsonl');
+    writeFileSync(unknown, JSON.stringify({ ...PAIRS[0], candidate: 'SELECT 42' }));
+    const out = path.join(dir, 'none.json');
+    const run = await runCliCaptured(['judge', 'calibrate', '--labels', unknown, '--provider', PROVIDER, '--out', out, '--no-cache'], dir);
+    expect(run.code).toBe(3);
+    expect(run.err).toBe('error: the judge gave no readable answer on any of the 1 pairs (first: provider error: no recorded reply for SELECT 42); no record written\n');
+    expect(existsSync(out)).toBe(false);
   });
 
   it.each([
