@@ -171,7 +171,7 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
       const key = `${name}\u0000${where.fixturesDir ?? ''}`;
       let pending = invariants.get(key);
       if (pending === undefined) {
-        pending = Promise.all([import('../fixtures/registry.js'), import('../semantic/invariants.js'), import('node:path'), import('node:fs')]).then(([registry, declared, path, fs]) => {
+        pending = Promise.all([import('../fixtures/registry.js'), import('../semantic/model/invariants.js'), import('node:path'), import('node:fs')]).then(([registry, declared, path, fs]) => {
           const manifest = path.join(where.fixturesDir ?? registry.defaultFixturesDir(), name, 'fixture.yaml');
           return fs.existsSync(manifest) ? declared.readFixtureInvariants(manifest) : [];
         });

@@ -133,7 +133,7 @@ describe('what a run with L5 off loads', () => {
    * empty-vs-NULL-row rules they validate, and the runtime's shared service, which imports the
    * suite builder and the search on its first use. The ladder assertion adds the rung's entry.
    */
-  const L5_OPTIONS_AND_SERVICE = ['src/semantic/empty-vs-null-row.ts', 'src/semantic/search-budget.ts', 'src/semantic/semantic-options.ts', 'src/semantic/semantic-service.ts', 'src/semantic/suite-budget.ts'];
+  const L5_OPTIONS_AND_SERVICE = ['src/semantic/model/empty-vs-null-row.ts', 'src/semantic/search/search-budget.ts', 'src/semantic/semantic-options.ts', 'src/semantic/semantic-service.ts', 'src/semantic/suite/suite-budget.ts'];
   const l5Modules = (loaded: LoadedModules): string[] => loaded.modules.filter((file) => file.startsWith('src/semantic/'));
 
   let dir: string;
@@ -168,7 +168,7 @@ describe('what a run with L5 off loads', () => {
     const run = cli([...spiderArgs, '--test-suite', '--suite-max-databases', '5', '--search-max-databases', '5']);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('TEST-SUITE ACCURACY');
-    expect(l5Modules(run)).toEqual(expect.arrayContaining(['src/semantic/counterexample-search.ts', 'src/semantic/generate-database.ts', 'src/semantic/test-suite.ts']));
+    expect(l5Modules(run)).toEqual(expect.arrayContaining(['src/semantic/search/counterexample-search.ts', 'src/semantic/generation/generate-database.ts', 'src/semantic/suite/test-suite.ts']));
     expect(run.packages).toContain('yaml');
   });
 
