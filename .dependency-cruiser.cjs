@@ -55,6 +55,16 @@ module.exports = {
   forbidden: [
     ...semanticStageRules,
     {
+      name: 'semantic-driver-only-in-scratch',
+      severity: 'error',
+      comment:
+        'L5 creates, loads and reads its databases through the scratch-database interface ' +
+        '(src/semantic/scratch/scratch-database.ts); SQLite\'s implementation there is the only module of ' +
+        'src/semantic/ that imports better-sqlite3.',
+      from: { path: '^src/semantic/', pathNot: '^src/semantic/scratch/sqlite-scratch\\.ts$' },
+      to: { path: '^(node_modules/)?better-sqlite3($|/)|node_modules/better-sqlite3/' },
+    },
+    {
       name: 'semantic-folders-are-stages',
       severity: 'error',
       comment: `Every folder of src/semantic/ is a stage listed, in order, in SEMANTIC_STAGES (${SEMANTIC_STAGES.join(', ')}).`,

@@ -17,6 +17,7 @@ import { bindInvariants } from '../../src/semantic/model/invariants.js';
 import { createPrng } from '../../src/semantic/model/prng.js';
 import { readSchema } from '../../src/semantic/model/schema-reader.js';
 import type { NullPolicy } from '../../src/semantic/generation/value-pools.js';
+import { sqliteScratch } from '../../src/semantic/scratch/sqlite-scratch.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
 /**
@@ -117,7 +118,7 @@ describe('the contract of generated databases, rule by rule', () => {
   });
 
   it('checks an open database the same way (the generator checks before writing the file)', () => {
-    const db = new Database(':memory:');
+    const db = sqliteScratch.create();
     try {
       db.exec(LAX_SCHEMA);
       db.exec("INSERT INTO owner VALUES (1, 'a1', 30, NULL); INSERT INTO pet VALUES (10, NULL, 'cat', 10);");

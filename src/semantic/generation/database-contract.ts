@@ -23,7 +23,8 @@
  * the suite step and the search use.
  */
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { scratch } from '../scratch/scratch-engine.js';
+import type { ScratchDatabase } from '../scratch/scratch-database.js';
 import type { RejectedDatabaseCounts } from '../../rungs/semantic-details.js';
 import { quoteIdentifier } from '../../sql/identifiers.js';
 import { invariantViolationSql } from '../model/invariant-sql.js';
@@ -80,12 +81,12 @@ export function nullAllowed(contract: DatabaseContract, table: TableSchema, colu
  * Checks an open database against the contract.
  * @returns the first rule broken (in {@link CONTRACT_RULES} order), or `null` when every rule holds.
  */
-export function contractViolation(contract: DatabaseContract, db: Database.Database): ContractViolation | null {
-  const integrity = db.prepare('PRAGMA integrity_check').pluck().all() as string[];
+export function contractViolation(contract: DatabaseContract, db: ScratchDatabase): ContractViolation | null {
+  const integrity = db.prepare('PRAGMA integrity_check').column() as string[];
   if (integrity.length !== 1 || integrity[0] !== 'ok') return integrityViolation(integrity);
   const queries = queriesOf(contract);
   // Every count and storage-class list in one statement (a database is checked once per draw).
-  const row = db.prepare(queries.sql).raw(true).get() as unknown[];
+  const row = db.prepare(queries.sql).row() as unknown[];
   const at = (i: number): number => Number(row[i] ?? 0);
   for (const check of queries.required) {
     if (at(check.at) > 0) return { rule: 'notNull', detail: `${check.table}: ${plural(at(check.at), 'row')} with NULL in ${check.columns.join(' or ')}` };
@@ -97,7 +98,7 @@ export function contractViolation(contract: DatabaseContract, db: Database.Datab
     const foreign = String(row[check.at] ?? '').split(',').filter((name) => name !== '' && name !== 'null' && !check.allowed.has(name as StorageClass));
     if (foreign.length > 0) return { rule: 'types', detail: `${check.table}.${check.column} holds ${foreign.join(', ')} (allowed: ${[...check.allowed].join(', ')})` };
   }
-  const orphans = db.prepare('PRAGMA foreign_key_check').raw(true).all() as unknown[][];
+  const orphans = db.prepare('PRAGMA foreign_key_check').rows() as unknown[][];
   if (orphans.length > 0) return { rule: 'foreignKeys', detail: `${plural(orphans.length, 'row')} without a parent (first in ${String(orphans[0]![0])})` };
   for (const check of queries.invariants) {
     if (at(check.at) > 0) return { rule: 'invariants', detail: `${describeInvariant(check.invariant)}: ${plural(at(check.at), 'violating row')}` };
@@ -172,14 +173,7 @@ function queriesOf(contract: DatabaseContract): ContractQueries {
  */
 export function fileContractViolation(contract: DatabaseContract, file: string): ContractViolation | null {
   if (!existsSync(file)) throw new RangeError(`no database at ${file}`);
-  const reader = new Database(file, { readonly: true, fileMustExist: true });
-  let image: Buffer;
-  try {
-    image = reader.serialize();
-  } finally {
-    reader.close();
-  }
-  const db = new Database(image);
+  const db = scratch.copyOf(file, { integers: 'number', foreignKeys: true });
   try {
     return contractViolation(contract, db);
   } finally {

@@ -3,7 +3,8 @@
  * counterexample): derived columns, row checks and children counts kept, orphans removed. The
  * final check, of the whole contract, is database-contract.ts.
  */
-import Database from 'better-sqlite3';
+import { scratch } from '../scratch/scratch-engine.js';
+import type { ScratchDatabase } from '../scratch/scratch-database.js';
 import type { CheckInvariant, ChildrenInvariant, DeriveInvariant } from '../../fixtures/fixture-invariant.js';
 import type { GenValue } from '../model/gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
@@ -24,7 +25,7 @@ export function isConstraintError(error: unknown): boolean {
 }
 
 /** Derives columns, deletes rows that break row checks or children counts, until stable. */
-export function repairAndDerive(plan: GeneratorPlan, db: Database.Database): { ok: true; deleted: number } | { ok: false; reason: string } {
+export function repairAndDerive(plan: GeneratorPlan, db: ScratchDatabase): { ok: true; deleted: number } | { ok: false; reason: string } {
   const derives = plan.invariants.filter((i): i is BoundInvariant & DeriveInvariant => i.kind === 'derive');
   const checks = plan.invariants.filter((i): i is BoundInvariant & CheckInvariant => i.kind === 'check');
   const children = plan.invariants.filter((i): i is BoundInvariant & ChildrenInvariant => i.kind === 'children');
@@ -73,7 +74,7 @@ export function repairAndDerive(plan: GeneratorPlan, db: Database.Database): { o
  * NULL there (the schema and the NULL policy: under `nulls: 'observed'` a column whose snapshots
  * hold no NULL never gets one, so its orphans are deleted); repeats until none.
  */
-export function deleteOrphans(plan: GeneratorPlan, db: Database.Database): number {
+export function deleteOrphans(plan: GeneratorPlan, db: ScratchDatabase): number {
   let total = 0;
   for (;;) {
     let changed = 0;

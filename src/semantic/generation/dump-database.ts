@@ -6,7 +6,7 @@
  * Triggers are left out, as the generator never copies them. The script starts with
  * `PRAGMA foreign_keys = OFF` because rows come table by table (a cycle needs a later row).
  */
-import Database from 'better-sqlite3';
+import { scratch } from '../scratch/scratch-engine.js';
 import { fromSafeIntegerCell, sqlLiteralOf } from '../model/gen-value.js';
 import { quoteIdentifier } from '../../sql/identifiers.js';
 
@@ -28,13 +28,11 @@ export interface DumpOptions {
  * // INSERT INTO "orders" ("order_id", "amount") VALUES (1, 12.5);
  */
 export function dumpDatabase(file: string, options: DumpOptions = {}): string {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = scratch.open(file);
   try {
-    db.pragma('query_only = 1');
-    db.defaultSafeIntegers(true);
     const objects = db
       .prepare("SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND type IN ('table', 'index', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
-      .all() as { type: string; name: string; sql: string }[];
+      .records() as { type: string; name: string; sql: string }[];
     const wanted = options.tables?.map((t) => t.toLowerCase());
     // Rows come table by table, so a foreign key may point at a row inserted later (cycles).
     const lines: string[] = ['PRAGMA foreign_keys = OFF;'];
@@ -42,10 +40,10 @@ export function dumpDatabase(file: string, options: DumpOptions = {}): string {
     for (const table of tables) lines.push(`${table.sql};`);
     for (const table of tables) {
       if (wanted !== undefined && !wanted.includes(table.name.toLowerCase())) continue;
-      const columns = (db.prepare('SELECT name FROM pragma_table_xinfo(?) WHERE hidden NOT IN (2, 3) ORDER BY cid').pluck().all(table.name) as string[]);
+      const columns = (db.prepare('SELECT name FROM pragma_table_xinfo(?) WHERE hidden NOT IN (2, 3) ORDER BY cid').column(table.name) as string[]);
       const limit = options.maxRowsPerTable === undefined ? '' : ` LIMIT ${options.maxRowsPerTable}`;
-      const withoutRowid = (db.prepare("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?").pluck().get(table.name) as bigint | number) == 1;
-      const rows = db.prepare(`SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${quoteIdentifier(table.name)}${withoutRowid ? '' : ' ORDER BY rowid'}${limit}`).raw(true).all() as unknown[][];
+      const withoutRowid = (db.prepare("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?").value(table.name) as bigint | number) == 1;
+      const rows = db.prepare(`SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${quoteIdentifier(table.name)}${withoutRowid ? '' : ' ORDER BY rowid'}${limit}`).rows() as unknown[][];
       for (const row of rows) {
         lines.push(`INSERT INTO ${quoteIdentifier(table.name)} (${columns.map(quoteIdentifier).join(', ')}) VALUES (${row.map((v) => sqlLiteralOf(fromSafeIntegerCell(v))).join(', ')});`);
       }

@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { scratch } from '../scratch/scratch-engine.js';
+import type { ScratchDatabase } from '../scratch/scratch-database.js';
 import { bindable, isConstraintError, repairAndDerive } from './database-repair.js';
 import { fromSafeIntegerCell, valueKey, type GenValue } from '../model/gen-value.js';
 import type { GenerateOutcome } from './generate-database.js';
@@ -70,22 +71,20 @@ export function rowKeyColumns(table: TableSchema): readonly string[] {
  * @returns tables in schema order; values with their storage class (bigint = INTEGER).
  */
 export function readStoredTables(file: string, schema: DatabaseSchema): StoredTable[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = scratch.open(file);
   try {
-    db.pragma('query_only = 1');
-    db.defaultSafeIntegers(true);
     return schema.tables.map((table) => readTable(db, table));
   } finally {
     db.close();
   }
 }
 
-function readTable(db: Database.Database, table: TableSchema): StoredTable {
+function readTable(db: ScratchDatabase, table: TableSchema): StoredTable {
   const columns = insertableColumns(table);
   const keys = rowKeyColumns(table);
   const list = [...keys.map((k) => (k === 'rowid' ? 'rowid' : quoteIdentifier(k))), ...columns.map(quoteIdentifier)].join(', ');
   const order = keys.map((k) => (k === 'rowid' ? 'rowid' : quoteIdentifier(k))).join(', ');
-  const raw = db.prepare(`SELECT ${list} FROM ${quoteIdentifier(table.name)} ORDER BY ${order}`).raw(true).all() as unknown[][];
+  const raw = db.prepare(`SELECT ${list} FROM ${quoteIdentifier(table.name)} ORDER BY ${order}`).rows() as unknown[][];
   return {
     name: table.name,
     columns,
@@ -110,10 +109,10 @@ function readTable(db: Database.Database, table: TableSchema): StoredTable {
  * @throws RangeError for an edit naming no table or column of the schema.
  */
 export function editDatabase(plan: GeneratorPlan, source: string, edits: readonly DatabaseEdit[], file: string, rng?: Prng): GenerateOutcome {
-  const db = openCopy(source);
+  const db = scratch.copyOf(source);
   try {
     const deriveRng = rng ?? createPrng(`edit/${path.basename(file)}`);
-    db.function(RANDOM_FUNCTION, { deterministic: false, varargs: true, safeIntegers: true }, () => deriveRng.next());
+    db.defineFunction(RANDOM_FUNCTION, () => deriveRng.next());
     for (const edit of edits) {
       const table = findTable(plan.schema, edit.table);
       if (table === undefined) throw new RangeError(`editDatabase: no table ${edit.table} in the schema`);
@@ -196,11 +195,8 @@ export const ROW_REORDERINGS: readonly RowReordering[] = ['reverse', 'rotate', '
  */
 export function writeReorderedCopy(schema: DatabaseSchema, source: string, file: string, reordering: RowReordering = 'reverse'): void {
   const stored = readStoredTables(source, schema);
-  const db = new Database(':memory:');
+  const db = scratch.create();
   try {
-    db.defaultSafeIntegers(true);
-    db.pragma('page_size = 4096');
-    db.pragma('foreign_keys = OFF');
     for (const table of schema.tables) db.exec(table.createSql);
     for (const index of schema.indexes) db.exec(index.sql);
     for (const table of stored) {
@@ -236,30 +232,13 @@ function reorder<T extends { readonly values: readonly GenValue[] }>(rows: reado
   }
 }
 
-/** An in-memory, writable copy of a database file. */
-function openCopy(source: string): Database.Database {
-  const reader = new Database(source, { readonly: true, fileMustExist: true });
-  let image: Buffer;
-  try {
-    image = reader.serialize();
-  } finally {
-    reader.close();
-  }
-  const db = new Database(image);
-  db.defaultSafeIntegers(true);
-  db.pragma('foreign_keys = OFF');
-  return db;
-}
-
-/** `VACUUM INTO` a temporary file, then rename it over `file`; returns the file's facts. */
-function writeDatabase(db: Database.Database, schema: DatabaseSchema, file: string): { file: string; checksum: string; rowCounts: Record<string, number> } {
+/** Saves to a temporary file, then renames it over `file`; returns the file's facts. */
+function writeDatabase(db: ScratchDatabase, schema: DatabaseSchema, file: string): { file: string; checksum: string; rowCounts: Record<string, number> } {
   const rowCounts: Record<string, number> = {};
-  for (const table of schema.tables) rowCounts[table.name] = Number(db.prepare(`SELECT COUNT(*) FROM ${quoteIdentifier(table.name)}`).pluck().get());
+  for (const table of schema.tables) rowCounts[table.name] = Number(db.prepare(`SELECT COUNT(*) FROM ${quoteIdentifier(table.name)}`).value());
   const temp = `${file}.tmp-${process.pid}`;
   rmSync(temp, { force: true });
-  // A scratch file: no fsync (the bytes are the same).
-  db.pragma('synchronous = OFF');
-  db.prepare('VACUUM INTO ?').run(temp);
+  db.saveTo(temp);
   renameSync(temp, file);
   return { file, checksum: createHash('sha256').update(readFileSync(file)).digest('hex'), rowCounts };
 }
@@ -269,9 +248,9 @@ function keyMatch(table: TableSchema): string {
 }
 
 /** Sets one cell and carries the change into every cell that referenced the old value. */
-function setCell(schema: DatabaseSchema, db: Database.Database, table: TableSchema, row: RowKey, column: string, value: GenValue): void {
+function setCell(schema: DatabaseSchema, db: ScratchDatabase, table: TableSchema, row: RowKey, column: string, value: GenValue): void {
   const columns = insertableColumns(table);
-  const before = db.prepare(`SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${quoteIdentifier(table.name)} WHERE ${keyMatch(table)}`).raw(true).get(...row.map(bindable)) as unknown[] | undefined;
+  const before = db.prepare(`SELECT ${columns.map(quoteIdentifier).join(', ')} FROM ${quoteIdentifier(table.name)} WHERE ${keyMatch(table)}`).row(...row.map(bindable)) as unknown[] | undefined;
   if (before === undefined) throw new RangeError(`editDatabase: no row ${JSON.stringify(row.map(String))} in table ${table.name}`);
   const old = before.map(fromSafeIntegerCell);
   db.prepare(`UPDATE ${quoteIdentifier(table.name)} SET ${quoteIdentifier(column)} = ? WHERE ${keyMatch(table)}`).run(bindable(value), ...row.map(bindable));
@@ -307,7 +286,7 @@ function referencingColumns(schema: DatabaseSchema, table: TableSchema, column: 
  * rewritten whole (rows read, deleted and inserted again with the same rowids), so that UNIQUE
  * and CHECK constraints see only the final values, never a half-applied permutation.
  */
-function mapColumn(schema: DatabaseSchema, db: Database.Database, table: TableSchema, column: string, pairs: readonly (readonly [GenValue, GenValue])[]): void {
+function mapColumn(schema: DatabaseSchema, db: ScratchDatabase, table: TableSchema, column: string, pairs: readonly (readonly [GenValue, GenValue])[]): void {
   if (pairs.length === 0) return;
   const mapping = new Map(pairs.map(([from, to]) => [`${typeof from}:${valueKey(from)}`, to]));
   const targets = new Map<string, Set<string>>();
@@ -321,7 +300,7 @@ function mapColumn(schema: DatabaseSchema, db: Database.Database, table: TableSc
     const insertable = insertableColumns(target);
     const keepRowid = !target.withoutRowid && target.rowidAlias === null;
     const list = [...(keepRowid ? ['rowid'] : []), ...insertable.map(quoteIdentifier)];
-    const rows = db.prepare(`SELECT ${list.join(', ')} FROM ${quoteIdentifier(target.name)}`).raw(true).all() as unknown[][];
+    const rows = db.prepare(`SELECT ${list.join(', ')} FROM ${quoteIdentifier(target.name)}`).rows() as unknown[][];
     db.prepare(`DELETE FROM ${quoteIdentifier(target.name)}`).run();
     const insert = db.prepare(`INSERT INTO ${quoteIdentifier(target.name)} (${list.join(', ')}) VALUES (${list.map(() => '?').join(', ')})`);
     const offset = keepRowid ? 1 : 0;

@@ -26,7 +26,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { scratch } from '../scratch/scratch-engine.js';
+import type { ScratchDatabase, ScratchStatement } from '../scratch/scratch-database.js';
 import { repairAndDerive } from './database-repair.js';
 import type { GeneratorPlan } from './generator-plan.js';
 import { quoteIdentifier } from '../../sql/identifiers.js';
@@ -133,11 +134,11 @@ type DrawResult =
  * so the files are the bytes a fresh connection gave.
  */
 interface DrawSession {
-  readonly db: Database.Database;
+  readonly db: ScratchDatabase;
   /** The stream `RANDOM_FUNCTION` reads, set per draw. */
   deriveRng: Prng | null;
   /** The statements that empty the tables (and `sqlite_sequence`, when an AUTOINCREMENT table made one). */
-  readonly clear: readonly Database.Statement[];
+  readonly clear: readonly ScratchStatement[];
 }
 
 const sessions = new WeakMap<GeneratorPlan, DrawSession>();
@@ -146,28 +147,16 @@ const sessions = new WeakMap<GeneratorPlan, DrawSession>();
 function sessionOf(plan: GeneratorPlan): DrawSession {
   let session = sessions.get(plan);
   if (session !== undefined) return session;
-  const db = new Database(':memory:');
+  // Every statement of a draw is compiled once per session (the texts are the plan's: bounded).
+  const db = scratch.create({ reuseStatements: true });
   try {
-    db.defaultSafeIntegers(true);
-    db.pragma('page_size = 4096');
-    db.pragma('foreign_keys = OFF');
-    // The output is a scratch or cache file checked by checksum: no fsync (same bytes, half the time).
-    db.pragma('synchronous = OFF');
     for (const table of plan.schema.tables) db.exec(table.createSql);
     for (const index of plan.schema.indexes) db.exec(index.sql);
     for (const view of plan.schema.views) db.exec(view.sql);
-    // Every statement of a draw is compiled once per session (the texts are the plan's: bounded).
-    const compiled = new Map<string, Database.Statement>();
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      let statement = compiled.get(sql);
-      if (statement === undefined) compiled.set(sql, (statement = prepare(sql)));
-      return statement;
-    }) as typeof db.prepare;
     const tables = plan.schema.tables.map((t) => t.name);
-    if (db.prepare("SELECT COUNT(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'").pluck().get() !== 0n) tables.push('sqlite_sequence');
+    if (db.prepare("SELECT COUNT(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'").value() !== 0n) tables.push('sqlite_sequence');
     const created: DrawSession = { db, deriveRng: null, clear: tables.map((name) => db.prepare(`DELETE FROM ${quoteIdentifier(name)}`)) };
-    db.function(RANDOM_FUNCTION, { deterministic: false, varargs: true, safeIntegers: true }, () => created.deriveRng!.next());
+    db.defineFunction(RANDOM_FUNCTION, () => created.deriveRng!.next());
     session = created;
   } catch (error) {
     db.close();
@@ -209,11 +198,11 @@ function drawOnce(plan: GeneratorPlan, rng: Prng, rows: RowRange | undefined, fi
     if (violation !== null) return { ok: false, reason: `${violation.rule}: ${violation.detail}`, rule: violation.rule };
     const rowCounts: Record<string, number> = {};
     for (const table of plan.schema.tables) {
-      rowCounts[table.name] = Number(db.prepare(`SELECT COUNT(*) FROM ${quoteIdentifier(table.name)}`).pluck().get());
+      rowCounts[table.name] = Number(db.prepare(`SELECT COUNT(*) FROM ${quoteIdentifier(table.name)}`).value());
     }
     const temp = `${file}.tmp-${process.pid}`;
     rmSync(temp, { force: true });
-    db.prepare('VACUUM INTO ?').run(temp);
+    db.saveTo(temp);
     // The old file goes first: a rename that replaces a file makes ext4 write the new one's data
     // out at once (its replace-by-rename safeguard), which measured slower here than unlinking first.
     rmSync(file, { force: true });

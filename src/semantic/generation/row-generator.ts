@@ -3,7 +3,7 @@
  * value pools, with in-memory checks of primary keys, UNIQUE sets and the declared row `check`s
  * before SQLite sees the row (table-filler.ts inserts it).
  */
-import type Database from 'better-sqlite3';
+import type { ScratchDatabase, ScratchStatement } from '../scratch/scratch-database.js';
 import type { CheckInvariant } from '../../fixtures/fixture-invariant.js';
 import { tokenizeSqlite } from '../../sql/sqlite-lexer.js';
 import { bindable } from './database-repair.js';
@@ -25,7 +25,7 @@ export interface StoredRow {
 /** What a row generator reads of the database being filled. */
 export interface FillState {
   readonly plan: GeneratorPlan;
-  readonly db: Database.Database;
+  readonly db: ScratchDatabase;
   /** Rows inserted so far, by table name. */
   readonly rows: ReadonlyMap<string, readonly StoredRow[]>;
 }
@@ -36,7 +36,7 @@ export class RowGenerator {
   /** Per column: the database's profile, with the snapshots' NULL share instead of the profile's for two columns in three. */
   readonly #profiles: DrawProfile[];
   readonly #keys: { readonly positions: number[]; readonly seen: Set<string> }[];
-  readonly #checks: { readonly statement: Database.Statement }[];
+  readonly #checks: { readonly statement: ScratchStatement }[];
   readonly #deferredColumns: Set<string>;
   readonly #brokenColumns: Set<string>;
   readonly #uniqueColumns: Set<number>;
@@ -72,7 +72,7 @@ export class RowGenerator {
       .map((check) => ({
         statement: filler.db.prepare(
           `SELECT NOT (${check.sql}) FROM (SELECT ${columns.map((c) => `? AS ${quoteIdentifier(c)}`).join(', ')}) AS ${quoteIdentifier(table.name)}`,
-        ).pluck(),
+        ),
       }));
     const integerKey = table.primaryKey.length === 1 && filler.plan.pools.get(columnKey(table.name, table.primaryKey[0]!))?.kind === 'integer';
     this.#sequentialKey = integerKey && rng.chance(0.6) ? position(table.primaryKey[0]!) : null;
@@ -153,7 +153,7 @@ export class RowGenerator {
   /** True when every declared row check holds for the candidate. */
   passesRowChecks(values: readonly GenValue[]): boolean {
     return this.#checks.every(({ statement }) => {
-      const violated = statement.get(...values.map(bindable)) as bigint | number | null;
+      const violated = statement.value(...values.map(bindable)) as bigint | number | null;
       return !(violated === 1n || violated === 1);
     });
   }

@@ -3,7 +3,7 @@
  * (row-generator.ts draws them), `children` counts per parent row, `lookup` tables copied from
  * the snapshots, then the deferred foreign keys of cycles and self-references.
  */
-import type Database from 'better-sqlite3';
+import type { ScratchDatabase } from '../scratch/scratch-database.js';
 import type { ChildrenInvariant } from '../../fixtures/fixture-invariant.js';
 import { nullAllowed } from './database-contract.js';
 import { bindable, isConstraintError } from './database-repair.js';
@@ -35,7 +35,7 @@ export class TableFiller {
 
   constructor(
     readonly plan: GeneratorPlan,
-    readonly db: Database.Database,
+    readonly db: ScratchDatabase,
     readonly rng: Prng,
     readonly tier: RowRange,
   ) {

@@ -6,7 +6,7 @@
  * Read with our own fixed queries on files opened read-only (`query_only`), never with gold or
  * predicted SQL.
  */
-import Database from 'better-sqlite3';
+import { scratch } from '../scratch/scratch-engine.js';
 import { fromSafeIntegerCell, STORAGE_CLASSES, valueKey, type GenValue, type StorageClass } from './gen-value.js';
 import { quoteIdentifier } from '../../sql/identifiers.js';
 import { columnKey } from './invariants.js';
@@ -58,29 +58,25 @@ export function readObservedValues(files: readonly string[], schema: DatabaseSch
   const classes = new Map<string, Set<string>>();
   const rows = new Map<string, Map<string, GenValue[]>>();
   for (const file of files) {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
+    const db = scratch.open(file);
     try {
-      db.pragma('query_only = 1');
-      db.defaultSafeIntegers(true);
-      const present = new Set((db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[]).map((n) => n.toLowerCase()));
+      const present = new Set((db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").column() as string[]).map((n) => n.toLowerCase()));
       for (const table of schema.tables) {
         if (!present.has(table.name.toLowerCase())) continue;
         const t = quoteIdentifier(table.name);
-        const existing = new Set((db.prepare('SELECT name FROM pragma_table_xinfo(?)').pluck().all(table.name) as string[]).map((n) => n.toLowerCase()));
+        const existing = new Set((db.prepare('SELECT name FROM pragma_table_xinfo(?)').column(table.name) as string[]).map((n) => n.toLowerCase()));
         for (const column of table.columns) {
           if (!existing.has(column.name.toLowerCase())) continue;
           const key = columnKey(table.name, column.name);
           const c = quoteIdentifier(column.name);
-          const stats = db.prepare(`SELECT COUNT(*), COUNT(${c}) FROM ${t}`).raw(true).get() as [bigint, bigint];
+          const stats = db.prepare(`SELECT COUNT(*), COUNT(${c}) FROM ${t}`).row() as [bigint, bigint];
           totals.set(key, (totals.get(key) ?? 0) + Number(stats[0]));
           nulls.set(key, (nulls.get(key) ?? 0) + Number(stats[0] - stats[1]));
           const seen = classes.get(key) ?? new Set<string>();
-          for (const name of db.prepare(`SELECT DISTINCT typeof(${c}) FROM ${t} WHERE ${c} IS NOT NULL`).pluck().all() as string[]) seen.add(name);
+          for (const name of db.prepare(`SELECT DISTINCT typeof(${c}) FROM ${t} WHERE ${c} IS NOT NULL`).column() as string[]) seen.add(name);
           classes.set(key, seen);
           const frequent = db
-            .prepare(`SELECT ${c}, COUNT(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY n DESC, ${c} LIMIT ${maxValues}`)
-            .raw(true)
-            .all() as [unknown, bigint][];
+            .prepare(`SELECT ${c}, COUNT(*) AS n FROM ${t} WHERE ${c} IS NOT NULL GROUP BY ${c} ORDER BY n DESC, ${c} LIMIT ${maxValues}`).rows() as [unknown, bigint][];
           let byValue = counts.get(key);
           if (byValue === undefined) {
             byValue = new Map();
@@ -97,7 +93,7 @@ export function readObservedValues(files: readonly string[], schema: DatabaseSch
         if (options.rowTables?.some((name) => name.toLowerCase() === table.name.toLowerCase())) {
           const names = table.columns.filter((c) => !c.generated && existing.has(c.name.toLowerCase())).map((c) => quoteIdentifier(c.name));
           if (names.length !== table.columns.filter((c) => !c.generated).length) continue;
-          const found = db.prepare(`SELECT ${names.join(', ')} FROM ${t} ORDER BY rowid LIMIT ${maxRows}`).raw(true).all() as unknown[][];
+          const found = db.prepare(`SELECT ${names.join(', ')} FROM ${t} ORDER BY rowid LIMIT ${maxRows}`).rows() as unknown[][];
           let byKey = rows.get(table.name);
           if (byKey === undefined) {
             byKey = new Map();

@@ -9,7 +9,8 @@
  * The file is opened read-only and nothing in it runs: triggers and views are listed, not executed.
  */
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { scratch } from '../scratch/scratch-engine.js';
+import type { ScratchDatabase } from '../scratch/scratch-database.js';
 import { LadderError } from '../../errors.js';
 import { tokenizeSqlite } from '../../sql/sqlite-lexer.js';
 
@@ -125,14 +126,13 @@ export function affinityOf(declaredType: string): Affinity {
  *   a SQLite database.
  */
 export function readSchema(file: string): DatabaseSchema {
-  let db: Database.Database;
+  let db: ScratchDatabase;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = scratch.open(file, { integers: 'number' });
   } catch (error) {
     throw new LadderError('db_not_found', `cannot open ${file} read-only: ${(error as Error).message}`, { cause: error });
   }
   try {
-    db.pragma('query_only = 1');
     return readOpenSchema(db, file);
   } catch (error) {
     if (error instanceof LadderError) throw error;
@@ -149,12 +149,12 @@ interface MasterRow {
   readonly sql: string | null;
 }
 
-function readOpenSchema(db: Database.Database, file: string): DatabaseSchema {
-  const master = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid').all() as MasterRow[];
+function readOpenSchema(db: ScratchDatabase, file: string): DatabaseSchema {
+  const master = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY rowid').records() as MasterRow[];
   const fingerprint = createHash('sha256');
   for (const row of master) fingerprint.update(`${row.type}\u0000${row.name}\u0000${row.sql ?? ''}\u0001`);
   const tableList = new Map<string, { withoutRowid: boolean; strict: boolean }>();
-  for (const row of db.prepare("SELECT name, wr, strict FROM pragma_table_list WHERE schema = 'main'").all() as { name: string; wr: number; strict: number }[]) {
+  for (const row of db.prepare("SELECT name, wr, strict FROM pragma_table_list WHERE schema = 'main'").records() as { name: string; wr: number; strict: number }[]) {
     tableList.set(row.name, { withoutRowid: row.wr === 1, strict: row.strict === 1 });
   }
 
@@ -183,8 +183,8 @@ function readOpenSchema(db: Database.Database, file: string): DatabaseSchema {
   return { tables: resolved, views, indexes, triggers, virtualTables, brokenForeignKeys: broken, fingerprint: fingerprint.digest('hex') };
 }
 
-function isSqliteFile(db: Database.Database): boolean {
-  return typeof db.prepare('SELECT sqlite_version()').pluck().get() === 'string';
+function isSqliteFile(db: ScratchDatabase): boolean {
+  return typeof db.prepare('SELECT sqlite_version()').value() === 'string';
 }
 
 interface XInfoRow {
@@ -205,8 +205,8 @@ interface RawForeignKey {
 
 type TableDraft = Omit<TableSchema, 'foreignKeys'> & { readonly rawForeignKeys: readonly RawForeignKey[] };
 
-function readTable(db: Database.Database, name: string, createSql: string, kind: { withoutRowid: boolean; strict: boolean }): TableDraft {
-  const info = db.prepare('SELECT cid, name, type, "notnull", dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid').all(name) as XInfoRow[];
+function readTable(db: ScratchDatabase, name: string, createSql: string, kind: { withoutRowid: boolean; strict: boolean }): TableDraft {
+  const info = db.prepare('SELECT cid, name, type, "notnull", dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid').records(name) as XInfoRow[];
   const pkColumns = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
   const rowidAlias =
     !kind.withoutRowid && pkColumns.length === 1 && pkColumns[0]!.type.trim().toUpperCase() === 'INTEGER' ? pkColumns[0]!.name : null;
@@ -226,10 +226,10 @@ function readTable(db: Database.Database, name: string, createSql: string, kind:
 
   const uniqueKeys: string[][] = [];
   let hasOpaqueUniqueIndex = false;
-  const indexList = db.prepare('SELECT name, "unique", origin, partial FROM pragma_index_list(?) ORDER BY seq').all(name) as { name: string; unique: number; origin: string; partial: number }[];
+  const indexList = db.prepare('SELECT name, "unique", origin, partial FROM pragma_index_list(?) ORDER BY seq').records(name) as { name: string; unique: number; origin: string; partial: number }[];
   for (const index of indexList) {
     if (index.unique !== 1 || index.origin === 'pk') continue;
-    const keyColumns = db.prepare('SELECT cid, name FROM pragma_index_info(?) ORDER BY seqno').all(index.name) as { cid: number; name: string | null }[];
+    const keyColumns = db.prepare('SELECT cid, name FROM pragma_index_info(?) ORDER BY seqno').records(index.name) as { cid: number; name: string | null }[];
     if (index.partial === 1 || keyColumns.some((c) => c.cid < 0 || c.name === null)) {
       hasOpaqueUniqueIndex = true;
       continue;
@@ -237,7 +237,7 @@ function readTable(db: Database.Database, name: string, createSql: string, kind:
     uniqueKeys.push(keyColumns.map((c) => c.name!));
   }
 
-  const fkRows = db.prepare('SELECT id, seq, "table", "from", "to" FROM pragma_foreign_key_list(?) ORDER BY id, seq').all(name) as { id: number; seq: number; table: string; from: string; to: string | null }[];
+  const fkRows = db.prepare('SELECT id, seq, "table", "from", "to" FROM pragma_foreign_key_list(?) ORDER BY id, seq').records(name) as { id: number; seq: number; table: string; from: string; to: string | null }[];
   const byId = new Map<number, RawForeignKey>();
   for (const fk of fkRows) {
     let entry = byId.get(fk.id);

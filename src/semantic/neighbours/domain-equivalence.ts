@@ -14,7 +14,7 @@
  * and the evaluated text is rebuilt from those tokens alone, so no gold text other than operators
  * and literals is ever executed here.
  */
-import Database from 'better-sqlite3';
+import { scratch } from '../scratch/scratch-engine.js';
 import type { GenValue } from '../model/gen-value.js';
 import { mergeOperators } from '../model/gold-literals.js';
 import { tokenizeSqlite, type SqliteToken } from '../../sql/sqlite-lexer.js';
@@ -140,15 +140,14 @@ function sameTruth(original: string, edited: string, domain: readonly GenValue[]
   const key = `${original}\u0000${edited}\u0000${domain.map((v) => `${typeof v}:${String(v)}`).join('\u0001')}`;
   const known = memory.get(key);
   if (known !== undefined) return known;
-  const db = new Database(':memory:');
+  const db = scratch.create();
   let result = false;
   try {
-    db.defaultSafeIntegers(true);
-    const a = db.prepare(`SELECT (? ${original})`).pluck();
-    const b = db.prepare(`SELECT (? ${edited})`).pluck();
+    const a = db.prepare(`SELECT (? ${original})`);
+    const b = db.prepare(`SELECT (? ${edited})`);
     result = domain.every((value) => {
       const bound = value instanceof Uint8Array ? Buffer.from(value) : value;
-      return String(a.get(bound)) === String(b.get(bound));
+      return String(a.value(bound)) === String(b.value(bound));
     });
   } catch {
     result = false;
