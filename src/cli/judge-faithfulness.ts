@@ -19,6 +19,7 @@ import { readCalibrationThresholds } from '../judge/calibration-record.js';
 import { calibrateFaithfulnessJudge } from '../judge/faithfulness-calibration.js';
 import { loadJudgeProvider } from '../promptfoo/judge-provider.js';
 import { renderCalibration } from '../judge/render-calibration.js';
+import { calibrationRecordPath } from './calibration-file.js';
 import { applyCliConventions, cliIoOf, commandGroup, exitCodeForError, setExitCode, type CliIo } from './cli-io.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger, parseRate } from './flags.js';
 
@@ -79,7 +80,7 @@ export async function runFaithfulnessCalibrateCommand(options: FaithfulnessCalib
       ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     });
-    const out = recordPath(options.out);
+    const out = calibrationRecordPath(options.out, DEFAULT_FAITHFULNESS_CALIBRATION_FILE);
     try {
       writeFileSync(out, `${JSON.stringify(record, null, 2)}\n`);
     } catch (error) {
@@ -92,13 +93,3 @@ export async function runFaithfulnessCalibrateCommand(options: FaithfulnessCalib
   }
 }
 
-/** `--out`: a file as given; an existing folder (or a path ending in `/`) gets the default file name inside it. */
-function recordPath(out: string | undefined): string {
-  if (out === undefined) return DEFAULT_FAITHFULNESS_CALIBRATION_FILE;
-  if (existsSync(out) && statSync(out).isDirectory()) return path.join(out, DEFAULT_FAITHFULNESS_CALIBRATION_FILE);
-  if (out.endsWith('/')) {
-    mkdirSync(out, { recursive: true });
-    return path.join(out, DEFAULT_FAITHFULNESS_CALIBRATION_FILE);
-  }
-  return out;
-}

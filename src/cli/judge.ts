@@ -30,6 +30,7 @@ import type { JudgeShare } from '../judge/equivalence/judge-step.js';
 import { loadJudgeProvider } from '../promptfoo/judge-provider.js';
 import { renderCalibration } from '../judge/render-calibration.js';
 import { createLadderRuntime, type LadderRuntime } from '../runtime/ladder-runtime.js';
+import { calibrationRecordPath } from './calibration-file.js';
 import { applyCliConventions, cliIoOf, commandGroup, ENGINE_EXIT_CODE, exitCodeForError, setExitCode, type CliIo } from './cli-io.js';
 import { fixturesFolder, FIXTURES_OPTION_HELP } from './fixtures-folder.js';
 import { parseChoice, parseList, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
@@ -60,7 +61,7 @@ export const DEFAULT_CALIBRATION_FILE = 'judge-calibration.json';
 
 /** Registers `text2sql-ladder judge calibrate` on the program. */
 export function registerJudgeCommand(program: Command): void {
-  const group = commandGroup(program, 'judge', 'Commands about the LLM equivalence judge');
+  const group = commandGroup(program, 'judge', 'Commands about the LLM judges (equivalence, faithfulness)');
   const command = group.command('calibrate');
   applyCliConventions(command)
     .description('Run an equivalence judge on labelled pairs and write its calibration record: TPR, TNR, accuracy, Cohen\'s kappa with 95% intervals, bias, per category')
@@ -134,7 +135,7 @@ export async function runCalibrateCommand(options: CalibrateCommandOptions, io: 
       io.stderr.write(`error: the judge gave no readable answer on any of the ${run.answers.length} pairs (first: ${run.answers[0]!.error ?? 'unknown'}); no record written\n`);
       return ENGINE_EXIT_CODE;
     }
-    const out = recordPath(options.out);
+    const out = calibrationRecordPath(options.out, DEFAULT_CALIBRATION_FILE);
     try {
       writeFileSync(out, `${JSON.stringify(run.record, null, 2)}\n`);
     } catch (error) {
@@ -162,16 +163,6 @@ function rateFlag(value: string, flag: string): number {
   return parsed;
 }
 
-/** `--out`: a file as given; an existing folder (or a path ending in `/`) gets the default file name inside it. */
-function recordPath(out: string | undefined): string {
-  if (out === undefined) return DEFAULT_CALIBRATION_FILE;
-  if (existsSync(out) && statSync(out).isDirectory()) return path.join(out, DEFAULT_CALIBRATION_FILE);
-  if (out.endsWith('/')) {
-    mkdirSync(out, { recursive: true });
-    return path.join(out, DEFAULT_CALIBRATION_FILE);
-  }
-  return out;
-}
 
 /**
  * The databases of the pairs (see the module doc). SQL scripts are built into a scratch folder the

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { LabelledAnswer } from '../dataset/labelled-answers.js';
 import { CALIBRATION_RECORD_VERSION, calibrationFailures, DEFAULT_CALIBRATION_THRESHOLDS, type CalibrationRecord, type CalibrationThresholds, type CategoryFigures } from './calibration-record.js';
 import { confusionOf, judgeStatistics } from './judge-statistics.js';
-import { DEFAULT_JUDGE_MAX_ROWS, faithfulnessJudgeIdentity, runFaithfulnessJudge, type JudgeProvider } from './faithfulness.js';
+import { DEFAULT_JUDGE_MAX_ROWS, faithfulnessJudgeIdentity, runFaithfulnessJudge, tokensUsed, type JudgeProvider } from './faithfulness.js';
 
 /** Options of {@link calibrateFaithfulnessJudge}. */
 export interface FaithfulnessCalibrationOptions {
@@ -46,7 +46,7 @@ export async function calibrateFaithfulnessJudge(provider: JudgeProvider, answer
       const answer = answers[index]!;
       const judgement = await runFaithfulnessJudge(provider, { question: answer.question, sql: answer.sql, columns: answer.columns, rows: answer.rows as never, answer: answer.answer }, options.maxRows ?? DEFAULT_JUDGE_MAX_ROWS);
       judged[index] = judgement.verdict.ok ? judgement.verdict.faithful : null;
-      tokens += tokensOf(judgement.tokenUsage);
+      tokens += tokensUsed(judgement.tokenUsage);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, answers.length) }, worker));
@@ -82,10 +82,3 @@ export async function calibrateFaithfulnessJudge(provider: JudgeProvider, answer
   };
 }
 
-/** Total tokens of a promptfoo token usage (`{ total }`, else prompt + completion); 0 when not reported. */
-function tokensOf(usage: unknown): number {
-  if (usage === null || typeof usage !== 'object') return 0;
-  const { total, prompt, completion } = usage as { total?: unknown; prompt?: unknown; completion?: unknown };
-  if (typeof total === 'number') return total;
-  return (typeof prompt === 'number' ? prompt : 0) + (typeof completion === 'number' ? completion : 0);
-}

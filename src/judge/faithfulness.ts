@@ -173,3 +173,14 @@ export async function runFaithfulnessJudge(provider: JudgeProvider, input: Faith
     return { provider: id, prompt, raw: message, verdict: { ok: false, error: `judge provider threw: ${message}` } };
   }
 }
+
+/**
+ * The tokens a provider's `tokenUsage` reports: `total`, else `prompt` + `completion`; 0 when it
+ * reports none (a cached answer, a provider that does not count).
+ */
+export function tokensUsed(usage: unknown): number {
+  if (usage === null || typeof usage !== 'object') return 0;
+  const { total, prompt, completion } = usage as { total?: unknown; prompt?: unknown; completion?: unknown };
+  if (typeof total === 'number') return total;
+  return (typeof prompt === 'number' ? prompt : 0) + (typeof completion === 'number' ? completion : 0);
+}

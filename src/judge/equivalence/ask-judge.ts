@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cacheRootDir } from '../../files/scratch.js';
 import { errorText } from '../../format.js';
-import type { JudgeProvider } from '../faithfulness.js';
+import { tokensUsed, type JudgeProvider } from '../faithfulness.js';
 import { EQUIVALENCE_PROMPT_HASH, EQUIVALENCE_PROMPT_VERSION, parseEquivalenceVerdict, type EquivalenceVerdict } from './equivalence-prompt.js';
 
 /** A judge as the ladder calls it: who it is, and one call. */
@@ -74,19 +74,13 @@ export function judgeFromProvider(provider: JudgeProvider & { readonly modelName
     local: LOCAL_PROVIDER.test(id),
     async call(prompt) {
       const response = await provider.callApi(prompt);
-      const tokens = tokensOf(response.tokenUsage);
+      const tokens = tokensUsed(response.tokenUsage);
       if (response.error) return { error: response.error, tokens };
       return { output: typeof response.output === 'string' ? response.output : JSON.stringify(response.output ?? ''), tokens };
     },
   };
 }
 
-function tokensOf(usage: unknown): number {
-  if (usage === null || typeof usage !== 'object') return 0;
-  const { total, prompt, completion } = usage as { total?: unknown; prompt?: unknown; completion?: unknown };
-  if (typeof total === 'number') return total;
-  return (typeof prompt === 'number' ? prompt : 0) + (typeof completion === 'number' ? completion : 0);
-}
 
 /** The outcome of asking about one item. */
 export interface JudgeAnswer {
