@@ -27,6 +27,7 @@
 import type { RungStatus } from '../rungs/rung-result.js';
 import { SCORES, scoreNameRank } from '../rungs/scores.js';
 import { countItems, type CountedItem } from './summary-terms.js';
+import { summarizeProcess, type ProcessSummary } from './process-summary.js';
 
 /** One graded (item, column) pair; a column is one provider × prompt. */
 export interface SummaryRecord {
@@ -61,6 +62,10 @@ export interface SummaryRecord {
   readonly emptyGoldMatch: boolean;
   /** Probe queries the output reported that L3 checked / refused (absent: none reported). */
   readonly probes?: { readonly checked: number; readonly refused: number };
+  /** How the output was read: `sql`, `declined:<action>` or `missing` (the ladder record's). */
+  readonly output?: string;
+  /** Trajectory metrics by name (the ladder record's), when the `trajectory` option was on. */
+  readonly trajectory?: Readonly<Record<string, number>>;
 }
 
 /** A rate with its denominator; `rate` is `undefined` when `n` is 0. */
@@ -107,6 +112,8 @@ export interface ProviderSummary {
    * over its scored items, and refusals right (end-to-end over its `refuse` items).
    */
   readonly roles?: ReadonlyArray<{ readonly role: string; readonly items: number; readonly endToEnd: Rate; readonly refusals: Rate }>;
+  /** How the agents got there (src/report/process-summary.ts), when the records carry trajectory metrics. */
+  readonly process?: ProcessSummary;
 }
 
 /** Builds a {@link Rate}. */
@@ -163,6 +170,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     return { role, items: ofRole.length, endToEnd: rate(correct(scoredOfRole), scoredOfRole.length), refusals: rate(correct(refuse), refuse.length) };
   });
 
+  const process = summarizeProcess(list);
   return {
     provider,
     prompt: list[0]?.prompt ?? '',
@@ -185,6 +193,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     rungs,
     tags,
     ...(roles.length > 0 ? { roles } : {}),
+    ...(process !== undefined ? { process } : {}),
   };
 }
 
