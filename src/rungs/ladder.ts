@@ -228,6 +228,7 @@ async function judgeTrajectory(run: { input: LadderInput; answer: LadderAnswer; 
   return measureAndJudge({
     trajectory: run.trajectory,
     finalClarifies: run.answer.kind === 'declined' && run.answer.action === 'clarify',
+    ...(run.answer.kind === 'sql' ? { finalSql: run.answer.sql } : {}),
     gatesOpen,
     engine: input.engine,
     ...(first !== undefined ? { db: first.path } : {}),
@@ -246,7 +247,8 @@ async function judgeTrajectory(run: { input: LadderInput; answer: LadderAnswer; 
 function withTrajectory(result: LadderResult, trajectory: TrajectoryJudgement): LadderResult {
   if (trajectory.breaches.length === 0) return { ...result, trajectory };
   const over = `trajectory over budget: ${trajectory.breaches.map((breach) => breach.reason).join('; ')}`;
-  return { ...result, verdict: 'fail', reason: `${result.reason}; ${over}`, trajectory };
+  // An unscored item stays unscored (its row fails anyway): a budget does not make it graded.
+  return { ...result, verdict: result.verdict === 'pass' ? 'fail' : result.verdict, reason: `${result.reason}; ${over}`, trajectory };
 }
 
 /** The trajectory's `sql` steps as the gates' probes, each with its step index. */

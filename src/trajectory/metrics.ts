@@ -11,8 +11,8 @@
  * | `failedExecutions` | `sql` steps with an `error` (as the agent saw it) |
  * | `clarifications`   | `clarify` steps, plus 1 when the final output itself asks (`{"action": "clarify"}`) |
  * | `initialError`     | the first `sql` step failed (the run had an initial execution error; 0 without executions) |
- * | `rowsScanned`, `bytesScanned` | the probes' cost, measured by re-running them (probe-cost.ts); absent when not measured |
- * | `unmeasured`       | `sql` steps whose cost could not be measured (unsafe, not valid on the fixture, failed) |
+ * | `rowsScanned`, `bytesScanned` | the probes' cost, measured by re-running them (probe-cost.ts); absent when not measured. A probe is a `sql` step that does not run the final answer's SQL (that query's cost is L6's) |
+ * | `unmeasured`       | probes whose cost could not be measured (unsafe, not valid on the fixture, failed) |
  *
  * The error-recovery rate is a summary figure (process-summary.ts): among the runs with an
  * initial execution error, the share that still finish end-to-end correct.
@@ -42,7 +42,7 @@ export interface TrajectoryMetrics {
  *
  * @param trajectory - the validated steps (`undefined`: an output without steps, all counts 0).
  * @param finalClarifies - the final output is a clarifying question (`{"action": "clarify"}`).
- * @param costs - the probes' measured costs, one per `sql` step in order (absent: not measured).
+ * @param costs - the probes' measured costs, one per probe in order (absent: not measured).
  * @returns the metrics; never throws.
  * @example
  * measureTrajectory({ source: 'steps', steps: [{ kind: 'sql', sql: 'SELEC 1', error: 'syntax error' }, { kind: 'sql', sql: 'SELECT 1' }] }, false)

@@ -52,7 +52,9 @@ describe('runLadder with a trajectory', () => {
     const result = await run({ sql: 'SELECT COUNT(*) FROM orders', steps: [{ kind: 'schema' }, { kind: 'sql', sql: 'SELECT COUNT(*) FROM orders' }, { kind: 'sql', sql: 'DELETE FROM orders' }] });
     expect([result.verdict, result.endToEnd]).toEqual(['fail', 0]);
     expect(result.reason).toBe('L3_safety fail: step 3, probe 2 of 2: write_statement: DELETE is not a read-only query at 1:1 in (DELETE FROM orders); skipped: L4_execution');
-    expect(result.trajectory?.metrics).toEqual({ steps: 3, executions: 2, schemaCalls: 1, failedExecutions: 0, clarifications: 0, initialError: 0, rowsScanned: 200, bytesScanned: 4096, unmeasured: 1 });
+    // Step 2 runs the final answer's SQL: an execution, not a probe (its cost is L6's); the DELETE is not run.
+    expect(result.trajectory?.metrics).toEqual({ steps: 3, executions: 2, schemaCalls: 1, failedExecutions: 0, clarifications: 0, initialError: 0, unmeasured: 1 });
+    expect(result.trajectory?.costs).toEqual([{ step: 3, measured: false, reason: 'did not pass L1–L3: not run' }]);
   });
 
   it('a budget gone over fails the row, naming the step; end_to_end still judges the answer', async () => {
