@@ -81,6 +81,11 @@ describe('runLadder with a trajectory', () => {
     expect([result.verdict, result.trajectory, result.results.safety?.reason]).toEqual(['pass', undefined, 'one read-only query; no unsafe construct; 1 probe checked, none unsafe']);
   });
 
+  it('SQLite never runs a plan: explain ignores analyze (a PostgreSQL field)', async () => {
+    const [plain, analysed] = await Promise.all([engine.explain({ db: snapshots[0]!.path, sql: 'SELECT * FROM orders' }), engine.explain({ db: snapshots[0]!.path, sql: 'SELECT * FROM orders', analyze: true })]);
+    expect(analysed).toEqual(plain);
+  });
+
   it('a malformed step is misuse naming the step, never a verdict', async () => {
     await expect(run({ sql: 'SELECT 1', steps: [{ kind: 'sql', query: 'SELECT 1' }] })).rejects.toThrow('the output: trajectory: step 1 (sql): "query" is not a field of a sql step; fields: sql, error, rowCount');
   });

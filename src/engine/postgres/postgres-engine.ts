@@ -191,14 +191,16 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
     },
     execute: async (request) => escapedOutcome(await execute(request, 'execute')),
     prepare: async (request) => escapedOutcome(await execute(request, 'prepare')),
-    async explain(request): Promise<ExplainOutcome> {
+    async explain(given): Promise<ExplainOutcome> {
       ensureOpen();
+      // `analyze` is explain's own field, not a statement option.
+      const { analyze, ...request } = given;
       const job = resolvePostgresRequest(request, resolved);
       const refused = check(job.sql);
       if (refused !== undefined) return escapedOutcome({ ok: false, error: refused });
       // The text check above let one query through; EXPLAIN without ANALYZE does not run it.
       // With ANALYZE the query runs, inside the same read-only transaction, rolled back, under the caps.
-      const prefix = request.analyze === true ? EXPLAIN_ANALYZE_PREFIX : EXPLAIN_PREFIX;
+      const prefix = analyze === true ? EXPLAIN_ANALYZE_PREFIX : EXPLAIN_PREFIX;
       const outcome = await runStatement({ ...job, maxRows: 1 }, `${prefix}${job.sql}`, 'execute');
       if (!outcome.ok) {
         // The server's position counts the prefix; the caller's text does not have it.
