@@ -19,7 +19,12 @@
  *   in the final output or as a step. Always asking scores 100% asked and 100% over-asking; never
  *   asking 0% asked: neither strategy looks good on both.
  */
-import type { Rate } from './ladder-summary.js';
+/** A count over its denominator (the shape of the ladder summary's `Rate`); `rate` is `undefined` when `n` is 0. */
+export interface Rate {
+  readonly passed: number;
+  readonly n: number;
+  readonly rate: number | undefined;
+}
 
 /** What the process summary reads of one (item, column) record. */
 export interface ProcessRecordInput {
