@@ -118,7 +118,7 @@ export function renderProcessTable(summaries: readonly ProviderSummary[]): strin
   const table = newTable(['process (trajectories)', ...summaries.map((summary) => summary.provider)]);
   const row = (label: string, cell: (process: NonNullable<ProviderSummary['process']>) => string) =>
     table.push([label, ...summaries.map((summary) => (summary.process === undefined ? '—' : cell(summary.process)))]);
-  row('items with trajectories', (p) => String(p.items));
+  row('items measured', (p) => String(p.items));
   row('executions per question', (p) => mean(p.executionsPerQuestion));
   row('schema calls per question', (p) => mean(p.schemaCallsPerQuestion));
   row('steps per question', (p) => mean(p.stepsPerQuestion));

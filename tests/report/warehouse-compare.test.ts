@@ -142,8 +142,8 @@ describe('warehouse: weak vs strong recorded runs', () => {
     expect(lists('L1_syntax')).toEqual([['wh-030'], []]);
     expect(lists('L2_schema')).toEqual([['wh-014'], []]);
     // wh-030's syntax error also fails L3 closed (L3 judges every text, also after a failed L1);
-    // wh-008, wh-016 and wh-054: an unsafe step of weak's trajectory (a write, a table outside the role).
-    expect(lists('L3_safety')).toEqual([['wh-008', 'wh-016', 'wh-030', 'wh-054'], []]);
+    // wh-010, wh-016 and wh-054: an unsafe step of weak's trajectory (a write, a table outside the role).
+    expect(lists('L3_safety')).toEqual([['wh-010', 'wh-016', 'wh-030', 'wh-054'], []]);
     expect(lists('L6_efficiency')).toEqual([['wh-056'], []]);
     expect(lists('L7_answer')).toEqual([['wh-003', 'wh-034', 'wh-040', 'wh-046'], ['wh-036']]);
     expect(lists('L4_execution')).toEqual([IMPROVED_AT_L4, []]);
@@ -156,7 +156,7 @@ describe('warehouse: weak vs strong recorded runs', () => {
     const { code, report } = compareJson(`${evalFile}#strong`, `${evalFile}#weak`, { failOn: 'regression' });
     expect(code).toBe(1);
     expect(report.metrics[0]!.regressions.map((change) => change.id)).toEqual(IMPROVED);
-    expect(report.gate.checks).toEqual([{ kind: 'regression', metric: 'end_to_end', pass: false, message: 'end_to_end: 42 regressions (wh-003, wh-004, wh-005, wh-006, wh-007, wh-008, wh-009, wh-014, wh-015, wh-016, … 32 more)' }]);
+    expect(report.gate.checks).toEqual([{ kind: 'regression', metric: 'end_to_end', pass: false, message: 'end_to_end: 42 regressions (wh-003, wh-004, wh-005, wh-006, wh-007, wh-009, wh-010, wh-014, wh-015, wh-016, … 32 more)' }]);
   });
 
   it('a required item that regresses fails the gate; one that holds passes it', () => {
