@@ -26,8 +26,11 @@
  * them; SQL they are answered with (even inside prose or cut-off JSON, see provider-output.ts) goes
  * through the gates L1–L3 (L2 only when the item has a snapshot), so that the reason names an
  * unsafe statement and the L3 rate counts it. An `answer` item answered with a decline fails at L1.
- * Probe queries an agent reports (`{"sql", "probes": [...]}`) go through L1–L3 with the answer;
- * an unsafe probe fails L3 (src/rungs/gates.ts).
+ * An agent's trajectory (`{"sql", "steps": [...]}` or the legacy `probes`, src/trajectory/steps.ts):
+ * every `sql` step goes through L1–L3 with the answer, and an unsafe step fails L3, named by its
+ * index (src/rungs/gates.ts) — also when the final output declines. With `trajectoryOptions`, the
+ * run measures the trajectory (process metrics, the probes' cost on the first snapshot) and an
+ * over-budget trajectory fails the item; `end_to_end` still judges the final answer alone.
  *
  * The table is injectable ({@link LadderRungTable}) so that the ladder is testable alone and each
  * front end picks the optional rungs it ships (`createLadderRungs`).
