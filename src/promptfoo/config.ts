@@ -14,6 +14,7 @@
  * | `semantic`    | `true` or SemanticOptions (`suite`, `search`, `seed`, `nulls`, `emptyVsNullRow`, `cacheDir`) | off | ladder (L5 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
  * | `trajectory`  | `true` or `{ maxExecutions, maxSchemaCalls, maxFailedExecutions, maxRowsScanned, maxBytesScanned, probeCost }` (src/trajectory/budgets.ts) | off | ladder (process metrics, probe cost, budgets) |
+ * | `judge`       | `{ provider, calibration, share, … }` (src/judge/equivalence/judge-options.ts): the LLM equivalence judge where execution cannot settle an item | off | ladder (after the rungs) |
  * | `answerInEndToEnd` | boolean                         | `true`: when L7 runs, an ungrounded number makes the item not end-to-end correct; `false`: `end_to_end` judges the SQL only | ladder (L7 in `end_to_end`) |
  * | `fixturesDir` / `cacheDir` | folder paths, relative to the promptfoo config's folder | the test generator's, `TEXT2SQL_LADDER_FIXTURES` / `TEXT2SQL_LADDER_CACHE_DIR` (its `fixtures/`), the bundled fixtures | fixture resolution |
  * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
@@ -38,6 +39,8 @@ import { OPTIONAL_RUNG_IDS, SCORES, type OptionalRungId } from '../rungs/scores.
 import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-options.js';
 import type { Dialect } from '../sql/parse.js';
 import { readTrajectoryOptions, type TrajectoryOptions } from '../trajectory/budgets.js';
+import { readJudgeConfig, type JudgeConfig } from '../judge/equivalence/judge-options.js';
+import { promptfooConfigDir } from './fixture-location.js';
 
 /** A config block as promptfoo passes it (`context.config`, possibly absent). */
 export type ConfigBlock = Readonly<Record<string, unknown>> | undefined;
@@ -73,10 +76,12 @@ export interface AssertionOptions {
   readonly answerInEndToEnd: boolean;
   /** `undefined` = trajectory metrics off; otherwise the budgets (src/trajectory/budgets.ts). */
   readonly trajectory: TrajectoryOptions | undefined;
+  /** The equivalence judge (read for the ladder's options only: L7's assertion has its own `judge`); `undefined` = off. */
+  readonly judge?: JudgeConfig;
 }
 
 /** The options the ladder assertion accepts (assertions/ladder.ts; the test generator checks its `ladder` block against them at load). */
-export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', ...OPTIONAL_RUNG_IDS, 'answerInEndToEnd', 'trajectory', 'gold_result_ordered'] as const;
+export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', ...OPTIONAL_RUNG_IDS, 'answerInEndToEnd', 'trajectory', 'gold_result_ordered', 'judge'] as const;
 
 /** The reader of an assertion's `config` block (names every option `<prefix><option>`, default `config.<option>`). */
 export function configReader(config: ConfigBlock, prefix = 'config.'): OptionReader {
@@ -121,8 +126,9 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
 
   const answerInEndToEnd = read.boolean('answerInEndToEnd') ?? true;
   const trajectory = readTrajectoryOptions(read.raw('trajectory'), `${prefix}trajectory`);
+  const judge = known === LADDER_OPTIONS ? readJudgeConfig(read.raw('judge'), `${prefix}judge.`, promptfooConfigDir()) : undefined;
 
-  return { dialect, explicitDialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer, answerInEndToEnd, trajectory };
+  return { dialect, explicitDialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer, answerInEndToEnd, trajectory, ...(judge !== undefined ? { judge } : {}) };
 }
 
 /** `config.postgres`: the PostgreSQL server of the run's PostgreSQL fixtures. */

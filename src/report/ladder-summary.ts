@@ -28,6 +28,8 @@ import type { RungStatus } from '../rungs/rung-result.js';
 import { SCORES, scoreNameRank } from '../rungs/scores.js';
 import { countItems, type CountedItem } from './summary-terms.js';
 import { summarizeProcess, type ProcessSummary } from './process-summary.js';
+import { summarizeJudges, type JudgeSummary } from './judge-summary.js';
+import type { JudgeRecord } from './ladder-record.js';
 
 /** One graded (item, column) pair; a column is one provider × prompt. */
 export interface SummaryRecord {
@@ -66,6 +68,8 @@ export interface SummaryRecord {
   readonly output?: string;
   /** Trajectory metrics by name (the ladder record's), when the `trajectory` option was on. */
   readonly trajectory?: Readonly<Record<string, number>>;
+  /** The equivalence judge's record, when the judge step ran. */
+  readonly judge?: JudgeRecord;
 }
 
 /** A rate with its denominator; `rate` is `undefined` when `n` is 0. */
@@ -114,6 +118,8 @@ export interface ProviderSummary {
   readonly roles?: ReadonlyArray<{ readonly role: string; readonly items: number; readonly endToEnd: Rate; readonly refusals: Rate }>;
   /** How the agents got there (src/report/process-summary.ts), when the records carry trajectory metrics. */
   readonly process?: ProcessSummary;
+  /** The equivalence judges' figures (present when the judge step ran; src/report/judge-summary.ts). */
+  readonly judges?: readonly JudgeSummary[];
 }
 
 /** Builds a {@link Rate}. */
@@ -171,6 +177,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
   });
 
   const process = summarizeProcess(list);
+  const judges = summarizeJudges(list.map((record) => record.judge));
   return {
     provider,
     prompt: list[0]?.prompt ?? '',
@@ -194,6 +201,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     tags,
     ...(roles.length > 0 ? { roles } : {}),
     ...(process !== undefined ? { process } : {}),
+    ...(judges.length > 0 ? { judges } : {}),
   };
 }
 
