@@ -14,5 +14,7 @@ export { toMatchGoldResult } from './to-match-gold-result.js';
 export type { GoldResultOptions } from './to-match-gold-result.js';
 export { toHaveGroundedNumbers } from './to-have-grounded-numbers.js';
 export type { GroundedNumbersOptions, GroundingRows } from './to-have-grounded-numbers.js';
+export { toHaveSafeSteps, toStayWithinBudget } from './trajectory-matchers.js';
+export type { TrajectoryBudgetOptions } from './trajectory-matchers.js';
 export { closeMatcherEngine, getMatcherEngine, MATCHER_ENGINE_OPTIONS } from './matcher-engine.js';
 export type { MatcherOutcome } from './message.js';

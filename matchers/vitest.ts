@@ -28,8 +28,10 @@ import type { GoldResultOptions } from './to-match-gold-result.js';
 import { toReferenceExistingSchema } from './to-reference-existing-schema.js';
 import type { CatalogSource, ExistingSchemaOptions } from './to-reference-existing-schema.js';
 import { checkVitestRelease } from './vitest-version.js';
+import { toHaveSafeSteps, toStayWithinBudget } from './trajectory-matchers.js';
+import type { TrajectoryBudgetOptions } from './trajectory-matchers.js';
 
-export type { CatalogSource, Dialect, ExistingSchemaOptions, GoldResultOptions, GroundedNumbersOptions, GroundingOptions, GroundingRows, SafeSqlPolicy, ValidSqlOptions };
+export type { CatalogSource, Dialect, ExistingSchemaOptions, GoldResultOptions, GroundedNumbersOptions, GroundingOptions, GroundingRows, SafeSqlPolicy, TrajectoryBudgetOptions, ValidSqlOptions };
 
 /**
  * The text2sql-ladder matchers as vitest sees them. Each runs one rung of the ladder (the same
@@ -78,6 +80,21 @@ export interface TextToSqlMatchers {
    * expect('EMEA revenue was $5.2M.').not.toHaveGroundedNumbers([['EMEA', 4118530]]);
    */
   toHaveGroundedNumbers(rows: GroundingRows, options?: GroundedNumbersOptions): void;
+  /**
+   * Trajectory budgets: an agent's steps (`{ sql, steps: [...] }`) stay within `maxExecutions`,
+   * `maxSchemaCalls`, `maxFailedExecutions`, and with `db`, `maxRowsScanned` / `maxBytesScanned`
+   * (the probes re-run on it); failures name the step that crossed each budget. **Async: await it.**
+   * @example
+   * await expect(agentOutput).toStayWithinBudget({ maxExecutions: 3, maxRowsScanned: 10_000, db: 'db/shop.sqlite' });
+   */
+  toStayWithinBudget(budgets: TrajectoryBudgetOptions): Promise<void>;
+  /**
+   * L3 on every step: each `sql` step of an agent's trajectory passes static safety (the policy as
+   * for `toBeSafeSql`); failures name each unsafe step. Synchronous.
+   * @example
+   * expect(agentOutput).toHaveSafeSteps({ allowedTables: ['orders', 'customers'] });
+   */
+  toHaveSafeSteps(policy?: SafeSqlPolicy): void;
 }
 
 declare module 'vitest' {
@@ -86,5 +103,5 @@ declare module 'vitest' {
 }
 
 checkVitestRelease();
-expect.extend({ toBeValidSql, toReferenceExistingSchema, toBeSafeSql, toMatchGoldResult, toHaveGroundedNumbers });
+expect.extend({ toBeValidSql, toReferenceExistingSchema, toBeSafeSql, toMatchGoldResult, toHaveGroundedNumbers, toStayWithinBudget, toHaveSafeSteps });
 afterAll(closeMatcherEngine);

@@ -30,6 +30,15 @@ export { checkEfficiency } from './rungs/efficiency.js';
 export { checkAnswerGrounding } from './rungs/answer.js';
 export { runFaithfulnessJudge } from './judge/faithfulness.js';
 
+// Trajectories of agentic runs: steps, process metrics, probe cost, budgets
+export { readTrajectory } from './trajectory/steps.js';
+export type { Trajectory, TrajectoryStep } from './trajectory/steps.js';
+export { measureTrajectory } from './trajectory/metrics.js';
+export type { TrajectoryMetrics } from './trajectory/metrics.js';
+export { checkBudgets, readTrajectoryOptions } from './trajectory/budgets.js';
+export type { TrajectoryBudgets } from './trajectory/budgets.js';
+export { measureProbeCosts } from './trajectory/probe-cost.js';
+
 // The LLM equivalence judge: routed by execution, overruled by L5 witnesses, counted after calibration
 export { runJudgeStep } from './judge/equivalence/judge-step.js';
 export { judgeFromFunction } from './judge/equivalence/ask-judge.js';

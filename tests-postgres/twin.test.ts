@@ -102,7 +102,8 @@ describe('the twin dataset and its recorded runs', () => {
     ['strong', 64, { 'wh-027': 'pass 1 syntax:pass schema:pass safety:pass execution:pass efficiency:pass' }],
     [
       'weak',
-      23,
+      // 22: the recorded trajectory's scratch-table write fails wh-010's L3 on both engines.
+      22,
       {
         'wh-012': 'fail 0 syntax:fail schema:skipped safety:pass execution:skipped efficiency:skipped',
         'wh-038': 'fail 0 syntax:fail schema:skipped safety:pass execution:skipped efficiency:skipped answer:skipped',

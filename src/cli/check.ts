@@ -39,6 +39,7 @@ import { warmParserThread } from '../sql/bounded-parse.js';
 import { crossProducts, DIALECTS_REQUIRING_JOIN_CONDITIONS } from '../sql/join-conditions.js';
 import { DATABASE_NAMES, DIALECTS, parseSql, positionAt, type Dialect } from '../sql/parse.js';
 import type { SqlNode } from '../sql/sql-tree.js';
+import { readTrajectory, sqlSteps } from '../trajectory/steps.js';
 import { parseProviderOutput } from '../sql/provider-output.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { checkSqliteFile } from '../fixtures/sqlite-file.js';
@@ -183,7 +184,10 @@ export async function runCheckCommand(options: CheckCommandOptions, io: CheckCom
       return 1;
     }
     const sql = answer.sql;
-    const probes = answer.probes !== undefined && answer.probes.length > 0 ? { probes: answer.probes } : {};
+    // An agent's steps (or the legacy probes): every SQL step is judged with the answer, named by its step.
+    const trajectory = readTrajectory(input, 'stdin');
+    const steps = sqlSteps(trajectory).map(({ step, sql: text }) => (trajectory?.source === 'probes' ? text : { sql: text, step }));
+    const probes = steps.length > 0 ? { probes: steps } : {};
 
     let gates;
     const dialect: Dialect = target.kind === 'database' ? target.engine : (options.dialect ?? 'sqlite');

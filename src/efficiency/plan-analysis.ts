@@ -156,7 +156,8 @@ export function analyzePlan(plan: readonly PlanStep[], context: PlanContext): Pl
       return { cost: 0, rows: 1 };
     }
     // A name MATERIALIZE / CO-ROUTINE produced is not a base table: its rows are that block's.
-    const fromBlock = materialized.get(step.name.toLowerCase());
+    // Also through an alias (`FROM per_customer p` prints `SCAN p`).
+    const fromBlock = materialized.get(step.name.toLowerCase()) ?? materialized.get(tableOf(step.name));
     const isSubquery = fromBlock !== undefined || step.access === 'subquery-scan';
     const table = isSubquery ? step.name.toLowerCase() : tableOf(step.name);
     const n = isSubquery ? (fromBlock ?? 1) : rowsOf(table);

@@ -167,6 +167,11 @@ export interface PlanStep {
   readonly subplan?: string;
   /** The engine's estimates, when it gives them (PostgreSQL: rows, and total cost in its own units). */
   readonly estimate?: { readonly rows: number; readonly cost: number };
+  /**
+   * What the step did when the statement ran (PostgreSQL with {@link ExplainRequest.analyze}):
+   * actual rows per loop, loops, and the shared buffers it (and its children) hit or read.
+   */
+  readonly actual?: { readonly rows: number; readonly loops: number; readonly sharedBlocks: number };
 }
 
 /** A statement's plan, plus the tables it reads (seen through views). */
@@ -179,6 +184,16 @@ export interface ExplainResult {
   readonly tablesRead: readonly string[];
   /** True when the legacy double-quote fallback rewrote the SQL. */
   readonly doubleQuoteFallback: boolean;
+}
+
+/** What {@link Engine.explain} reads: a statement, and whether to run it. */
+export interface ExplainRequest extends ExecuteRequest {
+  /**
+   * PostgreSQL: run the statement (`EXPLAIN (ANALYZE, BUFFERS)`) inside the engine's read-only
+   * transaction, which is rolled back, so that each plan step carries what it actually did
+   * (`PlanStep.actual`). SQLite ignores it: its plans are never run.
+   */
+  readonly analyze?: boolean;
 }
 
 /** The outcome of {@link Engine.explain}. */
@@ -202,8 +217,8 @@ export interface Engine {
    * has no rows (`rows: []`) but has `columns`.
    */
   prepare(request: ExecuteRequest): Promise<ExecutionOutcome>;
-  /** The query plan and the tables the statement reads, without running it. */
-  explain(request: ExecuteRequest): Promise<ExplainOutcome>;
+  /** The query plan and the tables the statement reads, without running it (PostgreSQL with `analyze`: run and rolled back). */
+  explain(request: ExplainRequest): Promise<ExplainOutcome>;
   /** Tables, views and columns of a database. Throws LadderError('db_not_found') for a missing database. */
   catalog(db: DatabaseRef): Promise<Catalog>;
   /** Ends every child process and connection (and a private server it started); resolves when they are gone. Idempotent. */

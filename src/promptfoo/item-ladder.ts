@@ -11,6 +11,7 @@ import type { LadderRungTable } from '../rungs/ladder-rungs.js';
 import { withCachedCatalogs } from '../runtime/catalog-cache.js';
 import type { SafetyPolicy } from '../safety/policy.js';
 import { LadderError } from '../errors.js';
+import { readTrajectory } from '../trajectory/steps.js';
 import type { AssertionContext } from './adapter.js';
 import type { AssertionOptions } from './config.js';
 import { itemDialect, itemEngine, missingOutputOf } from './item.js';
@@ -40,6 +41,8 @@ export interface ItemLadderRun {
 export async function runItemLadder(run: ItemLadderRun): Promise<LadderResult> {
   const { item, options } = run;
   const missing = missingOutputOf(run.context);
+  // A malformed trajectory is the harness's fault, not the model's: an ERROR row naming the item and step.
+  const trajectory = missing === undefined ? (readTrajectory(run.output, `item ${item.id}`) ?? null) : null;
   const safety = item.expectedBehavior === 'answer' ? await safetyPolicyFor(options, item) : undefined;
   // L2 reads the first snapshot's catalog on every row: the process reads it once per file.
   const engine = withCachedCatalogs(
@@ -67,6 +70,8 @@ export async function runItemLadder(run: ItemLadderRun): Promise<LadderResult> {
       ...(item.question !== undefined ? { question: item.question } : {}),
       ...(item.asOfDate !== undefined ? { asOfDate: item.asOfDate } : {}),
       ...(run.only !== undefined ? { only: run.only } : {}),
+      trajectory,
+      ...(options.trajectory !== undefined && run.only === undefined ? { trajectoryOptions: options.trajectory } : {}),
       ...run.extra,
     },
     run.rungs,

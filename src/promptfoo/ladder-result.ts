@@ -96,6 +96,22 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     graderOutputs[name] = `skipped: ${notReachedReason(name, result)}`;
   }
   if (result.endToEnd !== undefined) namedScores[END_TO_END] = result.endToEnd;
+  if (result.trajectory !== undefined) {
+    // The viewer's header averages each over the column: executions per question, and so on.
+    const metrics = result.trajectory.metrics;
+    Object.assign(namedScores, {
+      process_executions: metrics.executions,
+      process_schema_calls: metrics.schemaCalls,
+      process_failed_executions: metrics.failedExecutions,
+      process_steps: metrics.steps,
+      process_rows_scanned: metrics.rowsScanned ?? 0,
+    });
+    const breaches = result.trajectory.breaches;
+    graderOutputs['trajectory'] = breaches.length === 0 ? `within budget: ${describeMetrics(metrics)}` : `over budget: ${breaches.map((breach) => breach.reason).join('; ')}`;
+    if (breaches.length > 0) {
+      componentResults.push({ pass: false, score: 0, reason: `trajectory over budget: ${breaches.map((breach) => breach.reason).join('; ')}`, assertion: { type: 'javascript', value: `${prefix} trajectory` } });
+    }
+  }
   graderOutputs[END_TO_END] = result.endToEnd === undefined ? 'unscored' : String(result.endToEnd);
   const judge = options.judge;
   if (judge !== undefined) {
@@ -112,6 +128,12 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
     componentResults,
     metadata: { text2sqlLadder: metadata, graderOutputs },
   };
+}
+
+/** One line of a trajectory's counts for the viewer. */
+function describeMetrics(metrics: NonNullable<LadderResult['trajectory']>['metrics']): string {
+  const scanned = metrics.rowsScanned !== undefined ? `, ${metrics.rowsScanned} rows scanned` : '';
+  return `${metrics.steps} steps, ${metrics.executions} executions (${metrics.failedExecutions} failed), ${metrics.schemaCalls} schema calls${scanned}`;
 }
 
 /** Why a switched-on rung is absent from a result. */

@@ -15,6 +15,10 @@
  *
  * Formats:
  * - `jsonl`: one `{"id": "...", "output": <string or protocol object>}` per line; blank lines skipped.
+ *   An agent's run is recorded with its trajectory in the output (`{"sql", "steps": [...]}`,
+ *   docs/trajectories.md) and replayed as recorded; a malformed step is found when the file is
+ *   read and names the line, the item and the step. (Reading promptfoo's traces into steps is a
+ *   later source: src/trajectory/steps.ts.)
  * - `lines`: one prediction per line, aligned with the gold order (Spider `pred.sql`); the key is
  *   the 0-based line number. A trailing `\t<db_id>` is removed (Spider's gold format).
  * - `bird`: BIRD's `predict_dev.json`, `{"0": "SQL\t----- bird -----\tdb_id", …}`; the key is the

@@ -157,6 +157,7 @@ export function toSummaryRecord(row: PromptfooRow): SummaryRecord | undefined {
       goldError: ladder.goldError,
       emptyGoldMatch: ladder.emptyGoldMatch,
       ...(ladder.probes.checked > 0 ? { probes: ladder.probes } : {}),
+      ...(ladder.trajectory !== undefined ? { output: ladder.output, trajectory: ladder.trajectory } : {}),
       ...(ladder.judge !== undefined ? { judge: ladder.judge } : {}),
     };
   }

@@ -16,6 +16,7 @@ import { LadderError } from '../errors.js';
 import { mcnemarExact, pairedBootstrap, DEFAULT_BOOTSTRAP_REPLICATES, DEFAULT_BOOTSTRAP_SEED, type BootstrapInterval, type McNemarResult } from './paired-statistics.js';
 import { compareRunIdentities, type IdentityDifference, type RunIdentity } from './run-identity.js';
 import { END_TO_END, sortMetricNames, type RunItem, type RunRecord } from './run-record.js';
+import { compareProcess, type ProcessComparison } from './compare-process.js';
 
 /** A count with its denominator; `rate` is `undefined` when `n` is 0. */
 export interface PairedRate {
@@ -98,6 +99,8 @@ export interface RunComparison {
   /** Tag slices, sorted by tag. */
   readonly tags: readonly SliceComparison[];
   readonly required: readonly RequiredItemCheck[];
+  /** How the trajectories changed (compare-process.ts), when both runs measured them. */
+  readonly process?: ProcessComparison;
   readonly settings: { readonly bootstrapReplicates: number; readonly seed: number | string; readonly level: number };
 }
 
@@ -190,6 +193,7 @@ export function compareRuns(baseline: RunRecord, candidate: RunRecord, options: 
   const tags = sliceTags(pairs, sliceMetric, bootstrap);
   const required = checkRequired(baseline, candidate, candidateById, options.requiredIds ?? [], requiredTags);
   const identityDifferences = compareRunIdentities(baseline, candidate).sort((x, y) => Number(y.blocking) - Number(x.blocking));
+  const process = compareProcess(pairs, (item) => item.metrics[END_TO_END]?.status);
 
   return {
     baseline: summaryOf(baseline),
@@ -204,6 +208,7 @@ export function compareRuns(baseline: RunRecord, candidate: RunRecord, options: 
     sliceMetric,
     tags,
     required,
+    ...(process !== undefined ? { process } : {}),
     settings: { bootstrapReplicates: replicates, seed, level },
   };
 }

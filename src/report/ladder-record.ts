@@ -134,8 +134,15 @@ export interface LadderRecord extends ExecutionFacts {
   readonly role?: string;
   /** A judge's verdict on the item, when one ran. */
   readonly judge?: JudgeRecord;
-  /** Trajectory metrics of an agent's run (steps, probes, retries …), by name, when measured. */
+  /**
+   * Trajectory metrics of an agent's run, by name, when the ladder's `trajectory` option was on:
+   * `steps`, `executions`, `schemaCalls`, `failedExecutions`, `clarifications`, `initialError`
+   * (0 / 1), `rowsScanned`, `bytesScanned`, `unmeasured` (src/trajectory/metrics.ts) and
+   * `overBudget` (budgets gone over).
+   */
   readonly trajectory?: Readonly<Record<string, number>>;
+  /** The budgets the trajectory went over, each naming the step that crossed it. */
+  readonly trajectoryBreaches?: readonly string[];
 }
 
 /** What {@link toLadderRecord} needs beside the run. */
@@ -174,6 +181,12 @@ export function toLadderRecord(result: LadderResult, options: LadderRecordOption
     probes: { checked: probes.length, refused: probes.filter((probe) => probe.safety === 'fail').length },
     ...options.facts,
     ...(options.role !== undefined ? { role: options.role } : {}),
+    ...(result.trajectory !== undefined
+      ? {
+          trajectory: { ...result.trajectory.metrics, overBudget: result.trajectory.breaches.length },
+          ...(result.trajectory.breaches.length > 0 ? { trajectoryBreaches: result.trajectory.breaches.map((breach) => breach.reason) } : {}),
+        }
+      : {}),
   };
 }
 
@@ -235,10 +248,13 @@ export function readLadderRecord(value: unknown): LadderRecord | undefined {
   const expected = value['expectedBehavior'];
   const statuses = isObject(value['statuses']) ? (value['statuses'] as Record<string, RungStatus>) : Object.fromEntries(read.map((rung) => [scoreNameOf(rung.rung), rung.status]));
   const probes = isObject(value['probes']) && typeof value['probes']['checked'] === 'number' && typeof value['probes']['refused'] === 'number' ? (value['probes'] as LadderRecord['probes']) : { checked: 0, refused: 0 };
-  const { judge: storedJudge, ...rest } = value;
+  const { trajectory: rawTrajectory, judge: storedJudge, ...rest } = value;
+  // Trajectory metrics are numbers by name; anything else in the field is not kept.
+  const trajectory = isObject(rawTrajectory) ? Object.fromEntries(Object.entries(rawTrajectory).filter((entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1]))) : undefined;
   const judge = readJudgeRecord(storedJudge);
   return {
     ...rest,
+    ...(trajectory !== undefined ? { trajectory } : {}),
     kind: 'ladder',
     id: typeof value['id'] === 'string' ? value['id'] : '',
     verdict: verdict as LadderRecord['verdict'],

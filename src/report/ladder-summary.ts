@@ -27,6 +27,7 @@
 import type { RungStatus } from '../rungs/rung-result.js';
 import { SCORES, scoreNameRank } from '../rungs/scores.js';
 import { countItems, type CountedItem } from './summary-terms.js';
+import { summarizeProcess, type ProcessSummary } from './process-summary.js';
 import { summarizeJudges, type JudgeSummary } from './judge-summary.js';
 import type { JudgeRecord } from './ladder-record.js';
 
@@ -63,6 +64,10 @@ export interface SummaryRecord {
   readonly emptyGoldMatch: boolean;
   /** Probe queries the output reported that L3 checked / refused (absent: none reported). */
   readonly probes?: { readonly checked: number; readonly refused: number };
+  /** How the output was read: `sql`, `declined:<action>` or `missing` (the ladder record's). */
+  readonly output?: string;
+  /** Trajectory metrics by name (the ladder record's), when the `trajectory` option was on. */
+  readonly trajectory?: Readonly<Record<string, number>>;
   /** The equivalence judge's record, when the judge step ran. */
   readonly judge?: JudgeRecord;
 }
@@ -111,6 +116,8 @@ export interface ProviderSummary {
    * over its scored items, and refusals right (end-to-end over its `refuse` items).
    */
   readonly roles?: ReadonlyArray<{ readonly role: string; readonly items: number; readonly endToEnd: Rate; readonly refusals: Rate }>;
+  /** How the agents got there (src/report/process-summary.ts), when the records carry trajectory metrics. */
+  readonly process?: ProcessSummary;
   /** The equivalence judges' figures (present when the judge step ran; src/report/judge-summary.ts). */
   readonly judges?: readonly JudgeSummary[];
 }
@@ -169,6 +176,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     return { role, items: ofRole.length, endToEnd: rate(correct(scoredOfRole), scoredOfRole.length), refusals: rate(correct(refuse), refuse.length) };
   });
 
+  const process = summarizeProcess(list);
   const judges = summarizeJudges(list.map((record) => record.judge));
   return {
     provider,
@@ -192,6 +200,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     rungs,
     tags,
     ...(roles.length > 0 ? { roles } : {}),
+    ...(process !== undefined ? { process } : {}),
     ...(judges.length > 0 ? { judges } : {}),
   };
 }

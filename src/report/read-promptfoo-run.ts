@@ -121,7 +121,8 @@ export function promptfooRunRecord(result: PromptfooResultFile, column: Promptfo
     }
     seen.set(id, index);
     const verdicts = findLadderRecords(row);
-    items.push({ id, tags: tagsOf(row), metrics: metricsOf(row, verdicts) });
+    const process = verdicts.ladder?.trajectory;
+    items.push({ id, tags: tagsOf(row), metrics: metricsOf(row, verdicts), ...(process !== undefined ? { process } : {}) });
     if (!recorded) {
       const policy = policyOf(row, verdicts);
       if (policy !== undefined) policies.push(policy);

@@ -4,6 +4,8 @@
  *
  * Formats:
  * - `jsonl`: one `{"id": "...", "output": <string or protocol object>}` per line; blank lines skipped.
+ *   An output may carry an agent's trajectory (`{"sql", "steps": [...]}`, docs/trajectories.md),
+ *   replayed as recorded; its steps are validated when the file is read.
  * - `lines`: one prediction per line, aligned with the gold order (Spider `pred.sql`); the key is
  *   the 0-based line number. A trailing `\t<db_id>` is removed (Spider's gold format).
  * - `bird`: BIRD's `predict_dev.json`, `{"0": "SQL\t----- bird -----\tdb_id", …}`; the key is the
@@ -12,6 +14,7 @@
 import path from 'node:path';
 import { LadderError } from '../errors.js';
 import { readUserText } from '../files/user-file.js';
+import { readTrajectory } from '../trajectory/steps.js';
 
 /** Recording formats (see the module doc). */
 export type ReplayFormat = 'jsonl' | 'lines' | 'bird';
@@ -60,6 +63,8 @@ export function loadRecording(file: string, format: ReplayFormat = defaultRecord
       if (typeof id !== 'string' && typeof id !== 'number') throw new LadderError('input_invalid', `${where}: "id" must be a string or number, received ${JSON.stringify(id)}`);
       if (!('output' in record)) throw new LadderError('input_invalid', `${where}: item ${id} has no "output"`);
       if (outputs.has(String(id))) throw new LadderError('input_invalid', `${where}: duplicate id ${JSON.stringify(String(id))}`);
+      // A recorded trajectory is checked once, here: a malformed step names its line, item and index.
+      readTrajectory(output, `${where} (item ${id})`);
       outputs.set(String(id), output);
     });
   }

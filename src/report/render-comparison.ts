@@ -9,6 +9,7 @@
  */
 import Table from 'cli-table3';
 import type { ItemChange, MetricComparison, PairedComparison, PairedRate, RunComparison, RunSummary, SliceComparison } from './compare-runs.js';
+import type { ProcessComparison } from './compare-process.js';
 import { formatP, type GateResult } from './comparison-gate.js';
 import { short, type IdentityDifference } from './run-identity.js';
 import { truncate } from '../format.js';
@@ -149,10 +150,36 @@ export function renderComparisonText(comparison: RunComparison, gate: GateResult
     lines.push('');
   }
 
+  if (comparison.process !== undefined) lines.push(processTable(comparison.process, 'text'), '');
+
   const { bootstrapReplicates, seed, level } = comparison.settings;
   lines.push(bootstrapReplicates === 0 ? 'bootstrap: off' : `paired bootstrap: ${bootstrapReplicates} replicates, seed ${seed}, ${Math.round(level * 100)}% percentile interval; p: two-sided exact McNemar on the discordant pairs`);
   lines.push(gateText(gate));
   return `${lines.join('\n')}\n`;
+}
+
+/** A process metric's mean, to two decimals. */
+function meanText(value: number): string {
+  return value.toFixed(2);
+}
+
+/** A signed difference of means (`+1.31`, `−0.50`, `0.00`). */
+function signed(value: number): string {
+  const text = Math.abs(value).toFixed(2);
+  return text === '0.00' ? text : `${value > 0 ? '+' : '−'}${text}`;
+}
+
+/** The process table (means per item over the paired trajectories), as terminal text or Markdown. */
+function processTable(process: ProcessComparison, format: 'text' | 'markdown'): string {
+  const head = [`process (means per item, ${process.paired} paired)`, 'baseline', 'candidate', 'Δ', 'items up', 'items down'];
+  const rows = process.metrics.map((metric) => [metric.metric, meanText(metric.baseline), meanText(metric.candidate), signed(metric.difference), String(metric.increased), String(metric.decreased)]);
+  const recovery = (rate: { recovered: number; n: number }) => (rate.n === 0 ? '—' : `${rate.recovered}/${rate.n} (${((rate.recovered / rate.n) * 100).toFixed(1)}%)`);
+  rows.push(['error recovery', recovery(process.errorRecovery.baseline), recovery(process.errorRecovery.candidate), '', '', '']);
+  rows.push(['items over budget', String(process.overBudget.baseline), String(process.overBudget.candidate), '', '', '']);
+  if (format === 'markdown') return markdownTable(head.map(cell), rows.map((row) => row.map(cell)), true);
+  const table = newTable(head);
+  for (const row of rows) table.push(row);
+  return table.toString();
 }
 
 function gateText(gate: GateResult): string {
@@ -233,6 +260,8 @@ export function renderComparisonMarkdown(comparison: RunComparison, gate: GateRe
     out.push(markdownTable(statsHead('tag', comparison, midP), changedTags.map((tag: SliceComparison) => [code(tag.tag), ...statsCells(tag, tag.improved.length, tag.regressed.length, midP)]), true));
     out.push('', 'Per-tag p-values are not corrected for multiple comparisons.', '', '</details>', '');
   }
+
+  if (comparison.process !== undefined) out.push(`<details open><summary>Process: how the trajectories changed (${comparison.process.paired} paired items)</summary>`, '', processTable(comparison.process, 'markdown'), '', '</details>', '');
 
   if (comparison.required.length > 0) {
     const failing = comparison.required.filter((item) => item.status !== 'pass');

@@ -110,8 +110,48 @@ export function renderLadderSummary(summaries: readonly ProviderSummary[]): stri
     judges.push(['', ...summaries.map((s) => (s.judges ?? []).map((judge) => judgeSummaryLines(judge).join('\n')).join('\n\n') || '—')]);
     tables.push(judges.toString());
   }
+  if (summaries.some((summary) => summary.process !== undefined)) tables.push(renderProcessTable(summaries), renderProcessByTag(summaries));
   const notes = noteLines(summaries);
   return [...tables, ...(notes.length === 0 ? [] : [notes.join('\n')])].join('\n\n');
+}
+
+/** A mean to two decimals, or `—`. */
+function mean(value: number | undefined): string {
+  return value === undefined ? '—' : value.toFixed(2);
+}
+
+/** The process table: one row per figure of src/report/process-summary.ts, one column per provider. */
+export function renderProcessTable(summaries: readonly ProviderSummary[]): string {
+  const table = newTable(['process (trajectories)', ...summaries.map((summary) => summary.provider)]);
+  const row = (label: string, cell: (process: NonNullable<ProviderSummary['process']>) => string) =>
+    table.push([label, ...summaries.map((summary) => (summary.process === undefined ? '—' : cell(summary.process)))]);
+  row('items measured', (p) => String(p.items));
+  row('executions per question', (p) => mean(p.executionsPerQuestion));
+  row('schema calls per question', (p) => mean(p.schemaCallsPerQuestion));
+  row('steps per question', (p) => mean(p.stepsPerQuestion));
+  row('failed executions', (p) => String(p.failedExecutions));
+  row('error recovery', (p) => formatRate(p.errorRecovery));
+  row('rows scanned by probes', (p) => String(p.rowsScanned));
+  row('bytes scanned by probes', (p) => String(p.bytesScanned));
+  row('probes not measured', (p) => String(p.unmeasuredProbes));
+  row('over budget', (p) => String(p.overBudget));
+  row('clarify items: asked', (p) => formatRate(p.clarifyAsked));
+  row('clarify items: guessed', (p) => formatRate(p.clarifyGuessed));
+  row('clear items: over-asking', (p) => formatRate(p.overAsking));
+  return table.toString();
+}
+
+/** Per tag: executions per question · error recovery, one column per provider. */
+export function renderProcessByTag(summaries: readonly ProviderSummary[]): string {
+  const table = newTable(['process by tag: executions/question · error recovery', ...summaries.map((summary) => summary.provider)]);
+  const tagNames = unique(summaries.flatMap((summary) => (summary.process?.tags ?? []).map((entry) => entry.tag))).sort();
+  for (const tag of tagNames) {
+    table.push([tag, ...summaries.map((summary) => {
+      const found = summary.process?.tags.find((entry) => entry.tag === tag);
+      return found === undefined ? '—' : `${mean(found.executionsPerQuestion)} · ${formatRate(found.errorRecovery)}`;
+    })]);
+  }
+  return table.toString();
 }
 
 function unique(values: readonly string[]): string[] {

@@ -25,6 +25,8 @@ export interface RunItem {
   readonly tags: readonly string[];
   /** Metric name → outcome; a metric the item did not reach is absent. */
   readonly metrics: Readonly<Record<string, MetricOutcome>>;
+  /** Trajectory metrics by name (the ladder record's `trajectory`), when the run measured them. */
+  readonly process?: Readonly<Record<string, number>>;
 }
 
 /** A run read from a file. */

@@ -26,8 +26,11 @@
  * them; SQL they are answered with (even inside prose or cut-off JSON, see provider-output.ts) goes
  * through the gates L1–L3 (L2 only when the item has a snapshot), so that the reason names an
  * unsafe statement and the L3 rate counts it. An `answer` item answered with a decline fails at L1.
- * Probe queries an agent reports (`{"sql", "probes": [...]}`) go through L1–L3 with the answer;
- * an unsafe probe fails L3 (src/rungs/gates.ts).
+ * An agent's trajectory (`{"sql", "steps": [...]}` or the legacy `probes`, src/trajectory/steps.ts):
+ * every `sql` step goes through L1–L3 with the answer, and an unsafe step fails L3, named by its
+ * index (src/rungs/gates.ts) — also when the final output declines. With `trajectoryOptions`, the
+ * run measures the trajectory (process metrics, the probes' cost on the first snapshot) and an
+ * over-budget trajectory fails the item; `end_to_end` still judges the final answer alone.
  *
  * The table is injectable ({@link LadderRungTable}) so that the ladder is testable alone and each
  * front end picks the optional rungs it ships (`createLadderRungs`).
@@ -48,7 +51,10 @@ import { parseProviderOutput } from '../sql/provider-output.js';
 import type { ProviderAnswer } from '../sql/provider-output.js';
 import type { EfficiencyOptions } from './efficiency.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
-import { runGate, runGates, type GateInput } from './gates.js';
+import { judgeProbesWithoutAnswer, runGate, runGates, type GateInput, type ProbeInput } from './gates.js';
+import { readTrajectory, sqlSteps, type Trajectory } from '../trajectory/steps.js';
+import type { TrajectoryOptions } from '../trajectory/budgets.js';
+import { judgeTrajectory as measureAndJudge, type TrajectoryJudgement } from '../trajectory/judge-trajectory.js';
 import { invalidValue, suggestName } from '../options.js';
 import { EXECUTING_RUNG_IDS, SCORES, isLadderRungId } from './scores.js';
 import type { GateId } from './scores.js';
@@ -123,6 +129,13 @@ export interface LadderInput {
   readonly answerOptions?: GroundingOptions;
   /** The fixture's declared invariants (its manifest's `invariants:`), kept by L5's generated databases. */
   readonly invariants?: readonly FixtureInvariant[];
+  /**
+   * The output's trajectory, already read (src/trajectory/steps.ts); `null`: none. Absent: read
+   * from `output` (a malformed trajectory throws LadderError `input_invalid`).
+   */
+  readonly trajectory?: Trajectory | null;
+  /** Trajectory metrics, probe cost and budgets (src/trajectory/); off when absent. */
+  readonly trajectoryOptions?: TrajectoryOptions;
 }
 
 /** How the item was read before any rung ran. */
@@ -142,6 +155,8 @@ export interface LadderResult {
   readonly results: LadderResults;
   /** One line: the deciding rung and its reason, plus the skipped rungs by name. */
   readonly reason: string;
+  /** The trajectory's metrics, probe costs and budget breaches, when `trajectoryOptions` was given. */
+  readonly trajectory?: TrajectoryJudgement;
 }
 
 /**
@@ -167,10 +182,20 @@ export async function runLadder(given: LadderInput, rungs: LadderRungTable = cre
       : input.missingOutput !== undefined
         ? { kind: 'missing', message: input.missingOutput }
         : parseProviderOutput(input.output);
+  const trajectory = input.trajectory !== undefined ? (input.trajectory ?? undefined) : input.sql === undefined && input.missingOutput === undefined ? readTrajectory(input.output, 'the output') : undefined;
+  const result = await runRungs(input, answer, trajectory, rungs, chosen);
+  if (input.trajectoryOptions === undefined) return result;
+  return withTrajectory(result, await judgeTrajectory({ input, answer, trajectory, result, options: input.trajectoryOptions }));
+}
+
+/** The rungs of one run (the ladder before the trajectory's metrics and budgets). */
+async function runRungs(input: LadderInput, answer: LadderAnswer, trajectory: Trajectory | undefined, rungs: LadderRungTable, chosen: ReadonlySet<LadderRungId>): Promise<LadderResult> {
+  const probes = probesOf(trajectory);
+  if (answer.kind !== 'sql' && probes.length > 0 && chosen.has('safety')) return withDeclinedProbes(input, answer, probes, rungs, chosen);
 
   if (input.expectedBehavior !== 'answer') {
     if (answer.kind !== 'sql') return judgeDecline(input.expectedBehavior, answer);
-    return judgeSqlForDecline(input, answer, rungs, chosen);
+    return judgeSqlForDecline(input, answer, probes, rungs, chosen);
   }
 
   if (answer.kind !== 'sql') {
@@ -187,7 +212,7 @@ export async function runLadder(given: LadderInput, rungs: LadderRungTable = cre
   }
 
   const context = createContext(input, answer, chosen);
-  const gates = await runChosenGates(gateInputOf(context, answer), rungs, chosen);
+  const gates = await runChosenGates(gateInputOf(context, probes), rungs, chosen);
   const results: MutableResults = { ...gates.results };
   const blocked = gates.blocking === undefined ? undefined : `${scoreNameOf(gates.blocking.rung)} ${gates.blocking.status}`;
   const executing = executingIds(rungs, context, chosen);
@@ -195,6 +220,71 @@ export async function runLadder(given: LadderInput, rungs: LadderRungTable = cre
     setResult(results, id, blocked === undefined ? await runExecuting(rungs, id, context, results) : createSkippedResult(id, blocked));
   }
   return finish(input.expectedBehavior, answer, results, executing, rungs);
+}
+
+/** Measures the trajectory of a finished run: which probes passed the gates, their cost, the budgets. */
+async function judgeTrajectory(run: { input: LadderInput; answer: LadderAnswer; trajectory: Trajectory | undefined; result: LadderResult; options: TrajectoryOptions }): Promise<TrajectoryJudgement> {
+  const { input } = run;
+  const verdicts = run.result.results.safety?.details?.probes ?? [];
+  const gatesOpen = new Map(verdicts.flatMap((probe) => (probe.step === undefined ? [] : [[probe.step, probe.syntax === 'pass' && probe.schema === 'pass' && probe.safety === 'pass'] as const])));
+  const first = Array.isArray(input.snapshots) ? input.snapshots[0] : undefined;
+  return measureAndJudge({
+    trajectory: run.trajectory,
+    finalClarifies: run.answer.kind === 'declined' && run.answer.action === 'clarify',
+    ...(run.answer.kind === 'sql' ? { finalSql: run.answer.sql } : {}),
+    gatesOpen,
+    engine: input.engine,
+    ...(first !== undefined ? { db: first.path } : {}),
+    efficiencyCache: input.efficiencyCache ?? new EfficiencyCache(),
+    ...(input.doubleQuotes !== undefined ? { doubleQuotes: input.doubleQuotes } : {}),
+    ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    options: run.options,
+  });
+}
+
+/**
+ * A run with its trajectory's judgement: a trajectory over a budget fails the item (its reason
+ * names the budget and the step that crossed it); `end_to_end`, which judges the final answer,
+ * stays as it is (as for an L6 budget).
+ */
+function withTrajectory(result: LadderResult, trajectory: TrajectoryJudgement): LadderResult {
+  if (trajectory.breaches.length === 0) return { ...result, trajectory };
+  const over = `trajectory over budget: ${trajectory.breaches.map((breach) => breach.reason).join('; ')}`;
+  // An unscored item stays unscored (its row fails anyway): a budget does not make it graded.
+  return { ...result, verdict: result.verdict === 'pass' ? 'fail' : result.verdict, reason: `${result.reason}; ${over}`, trajectory };
+}
+
+/** The trajectory's `sql` steps as the gates' probes, each with its step index. */
+function probesOf(trajectory: Trajectory | undefined): ProbeInput[] {
+  // Legacy `probes` have no other steps: they are named by their position alone.
+  return sqlSteps(trajectory).map(({ step, sql }) => (trajectory?.source === 'probes' ? sql : { sql, step }));
+}
+
+/**
+ * An output without final SQL (a question, a refusal, no SQL) whose trajectory ran SQL: the
+ * probes go through L1–L3 (src/rungs/gates.ts) and L3 joins the run's rungs; an unsafe probe
+ * fails the item whatever the final output, the reason naming its step.
+ */
+async function withDeclinedProbes(input: LadderInput, answer: Exclude<LadderAnswer, { kind: 'sql' }>, probes: readonly ProbeInput[], rungs: LadderRungTable, chosen: ReadonlySet<LadderRungId>): Promise<LadderResult> {
+  const base = await runRungs(input, answer, undefined, rungs, chosen);
+  const first = Array.isArray(input.snapshots) ? input.snapshots[0] : undefined;
+  const safety = await judgeProbesWithoutAnswer(
+    {
+      dialect: input.dialect,
+      engine: input.engine,
+      probes,
+      ...(first !== undefined ? { db: first.path } : { schemaSkipped: 'the item has no snapshot to check names against' }),
+      ...(input.doubleQuotes !== undefined ? { doubleQuotes: input.doubleQuotes } : {}),
+      ...(input.safetyPolicy !== undefined ? { safetyPolicy: input.safetyPolicy } : {}),
+    },
+    rungs,
+  );
+  const rungList = base.rungs.filter((rung) => rung.rung !== 'safety');
+  // L3 in its ladder place: after L1 and L2 when they are listed.
+  const ordered = [...rungList.filter((rung) => rung.rung === 'syntax' || rung.rung === 'schema'), safety, ...rungList.filter((rung) => rung.rung !== 'syntax' && rung.rung !== 'schema')];
+  if (safety.status !== 'fail') return { ...base, rungs: ordered, results: { ...base.results, safety } };
+  const reason = `${scoreNameOf('safety')} fail: ${oneLine(safety.reason)}; ${base.reason}`;
+  return { ...base, verdict: 'fail', endToEnd: base.endToEnd === undefined ? undefined : 0, rungs: ordered, results: { ...base.results, safety }, reason };
 }
 
 /** Every ladder rung: the run when `only` is not given. */
@@ -223,7 +313,7 @@ function chosenRungs(only: readonly LadderRungId[] | undefined): ReadonlySet<Lad
 }
 
 /** What the gates read of a run: the SQL, the first snapshot, the probes and the item's policies. */
-function gateInputOf(context: LadderContext, answer: Extract<LadderAnswer, { kind: 'sql' }>): GateInput {
+function gateInputOf(context: LadderContext, probes: readonly ProbeInput[]): GateInput {
   const first = context.fixture.snapshots[0];
   return {
     sql: context.sql,
@@ -231,7 +321,7 @@ function gateInputOf(context: LadderContext, answer: Extract<LadderAnswer, { kin
     engine: context.engine,
     parses: context.parses,
     ...(first !== undefined ? { db: first.path } : {}),
-    ...(answer.probes !== undefined && answer.probes.length > 0 ? { probes: answer.probes } : {}),
+    ...(probes.length > 0 ? { probes } : {}),
     ...(context.policy.doubleQuotes !== undefined ? { doubleQuotes: context.policy.doubleQuotes } : {}),
     ...(context.policy.safety !== undefined ? { safetyPolicy: context.policy.safety } : {}),
   };
@@ -266,14 +356,14 @@ async function runChosenGates(input: GateInput, rungs: LadderRungTable, chosen: 
  * snapshot when the item has one, L3 with the probes), nothing executes, and the item fails with
  * the gates' findings in its reason.
  */
-async function judgeSqlForDecline(input: LadderInput, answer: Extract<LadderAnswer, { kind: 'sql' }>, rungs: LadderRungTable, chosen: ReadonlySet<LadderRungId>): Promise<LadderResult> {
+async function judgeSqlForDecline(input: LadderInput, answer: Extract<LadderAnswer, { kind: 'sql' }>, probes: readonly ProbeInput[], rungs: LadderRungTable, chosen: ReadonlySet<LadderRungId>): Promise<LadderResult> {
   const first = Array.isArray(input.snapshots) ? input.snapshots[0] : undefined;
   const gateInput: GateInput = {
     sql: answer.sql,
     dialect: input.dialect,
     engine: input.engine,
     parses: createParseMemo(input.dialect),
-    ...(answer.probes !== undefined && answer.probes.length > 0 ? { probes: answer.probes } : {}),
+    ...(probes.length > 0 ? { probes } : {}),
     ...(input.doubleQuotes !== undefined ? { doubleQuotes: input.doubleQuotes } : {}),
     ...(input.safetyPolicy !== undefined ? { safetyPolicy: input.safetyPolicy } : {}),
   };

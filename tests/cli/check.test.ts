@@ -47,6 +47,14 @@ describe('runCheckCommand', () => {
     expect(out).toContain('  1:8     unknown_column       no such column: amont; did you mean amount?\n');
   });
 
+  it("an agent's steps: every SQL step through L3, an unsafe one named by its step; a malformed step is misuse", async () => {
+    const steps = JSON.stringify({ sql: 'SELECT name FROM customers', steps: [{ kind: 'schema' }, { kind: 'sql', sql: 'SELECT 1' }, { kind: 'sql', sql: 'DELETE FROM orders' }] });
+    const { code, out } = await run(steps);
+    expect(code).toBe(1);
+    expect(out).toContain('L3 safety  fail    step 3, probe 2 of 2: write_statement: DELETE is not a read-only query at 1:1 in (DELETE FROM orders)\n');
+    expect(await run('{"sql": "SELECT 1", "steps": [{"kind": "sql"}]}')).toEqual({ code: 2, out: '', err: 'error: stdin: trajectory: step 1 (sql): "sql" must be a non-empty string; received undefined\n' });
+  });
+
   it('a chained write: L1 fails, L2 is skipped, L3 names both violations', async () => {
     const { code, out } = await run('SELECT 1; DROP TABLE orders', { json: true });
     expect(code).toBe(1);

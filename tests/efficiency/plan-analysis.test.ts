@@ -89,6 +89,15 @@ describe('analyzePlan: cost estimate (row visits)', () => {
     expect(result.proxies.fullScans.map((scan) => [scan.table, scan.access])).toEqual([['orders', 'index-scan']]);
   });
 
+  it('scans a materialized CTE read through an alias by its block rows, not SQLite\'s default', () => {
+    const result = analyze(
+      'WITH t AS MATERIALIZED (SELECT customer_id, sum(amount) s FROM orders GROUP BY customer_id) SELECT * FROM t p',
+      plan([3, 0, 'MATERIALIZE t'], [11, 3, 'SCAN orders USING INDEX idx_orders_cust_date'], [49, 0, 'SCAN p']),
+    );
+    // MATERIALIZE: index scan 2 × 2000 = 4000, 2000 rows; SCAN p (= t): 2000, not 1 048 576.
+    expect([result.cost.total, result.cost.defaultedTables]).toEqual([6000, []]);
+  });
+
   it('adds compound members and sorts UNION through its temp B-tree', () => {
     const result = analyze(
       'SELECT id FROM orders UNION SELECT id FROM customers',

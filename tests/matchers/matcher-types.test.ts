@@ -25,6 +25,14 @@ export async function typeChecks(): Promise<void> {
   await expect('SELECT 1').toMatchGoldResult('SELECT 1', { db: 'db.sqlite', policy: { preset: 'spider', keepDistinct: true }, timeoutMs: 500 });
   expect('x').toHaveGroundedNumbers({ columns: ['n'], rows: [[1n], [null]] }, { question: 'q', sql: 's', grounding: { derivations: false } });
 
+  // The trajectory matchers: budgets async, safe steps sync.
+  expectTypeOf(expect({ steps: [] }).toStayWithinBudget({ maxExecutions: 3 })).toEqualTypeOf<Promise<void>>();
+  expectTypeOf(expect({ steps: [] }).toHaveSafeSteps()).toEqualTypeOf<void>();
+  await expect({ steps: [] }).toStayWithinBudget({ maxRowsScanned: 10, db: { fixture: 'warehouse', role: 'analyst' } });
+  expect({ steps: [] }).toHaveSafeSteps({ allowedTables: ['orders'], dialect: 'postgres' });
+  // @ts-expect-error -- a budget is a number
+  await expect({ steps: [] }).toStayWithinBudget({ maxExecutions: 'three' });
+
   // @ts-expect-error -- unknown matcher (SQL in capitals)
   expect('SELECT 1').toBeValidSQL({ dialect: 'sqlite' });
   // @ts-expect-error -- unknown matcher
@@ -74,7 +82,7 @@ export async function typeChecks(): Promise<void> {
 
 describe('text2sql-ladder/vitest registration', () => {
   it('registers every matcher of TextToSqlMatchers on expect', () => {
-    const names: (keyof TextToSqlMatchers)[] = ['toBeValidSql', 'toReferenceExistingSchema', 'toBeSafeSql', 'toMatchGoldResult', 'toHaveGroundedNumbers'];
+    const names: (keyof TextToSqlMatchers)[] = ['toBeValidSql', 'toReferenceExistingSchema', 'toBeSafeSql', 'toMatchGoldResult', 'toHaveGroundedNumbers', 'toStayWithinBudget', 'toHaveSafeSteps'];
     const assertion = expect('SELECT 1') as unknown as Record<string, unknown>;
     expect(names.filter((name) => typeof assertion[name] !== 'function')).toEqual([]);
   });

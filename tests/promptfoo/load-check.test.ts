@@ -34,7 +34,7 @@ describe('checkLadderOptions', () => {
     expect(() => checkLadderOptions({ ladder: { polcy: 'spider' } })).toThrow(
       new LadderError(
         'invalid_option',
-        'config.ladder.polcy is not an option (did you mean config.ladder.policy?); known options: dialect, timeoutMs, doubleQuotes, fixturesDir, cacheDir, postgres, gold_sql, db, db_path, snapshots, role, expected_behavior, policy, safety, semantic, efficiency, answer, answerInEndToEnd, gold_result_ordered, judge',
+        'config.ladder.polcy is not an option (did you mean config.ladder.policy?); known options: dialect, timeoutMs, doubleQuotes, fixturesDir, cacheDir, postgres, gold_sql, db, db_path, snapshots, role, expected_behavior, policy, safety, semantic, efficiency, answer, answerInEndToEnd, trajectory, gold_result_ordered, judge',
       ),
     );
   });

@@ -41,6 +41,7 @@ describe('ReplayProvider options', () => {
     ['dup.jsonl', '{"id":"a","output":"SELECT 1"}\n\n{"id":"a","output":"SELECT 2"}\n', /\/dup\.jsonl:3: duplicate id "a"$/],
     ['noout.jsonl', '{"id":"a"}\n', /\/noout\.jsonl:1: item a has no "output"$/],
     ['arr.jsonl', '[1]\n', /\/arr\.jsonl:1: expected an object/],
+    ['steps.jsonl', '{"id":"a","output":{"sql":"SELECT 1","steps":[{"kind":"schema"},{"kind":"sql","sql":"SELECT 1","rowcount":1}]}}\n', /\/steps\.jsonl:1 \(item a\): trajectory: step 2 \(sql\): "rowcount" is not a field of a sql step \(did you mean "rowCount"\?\); fields: sql, error, rowCount$/],
   ])('malformed recording %s names file:line', (name, text, message) => {
     write(name, text);
     expect(() => loadRecording(path.join(dir, name))).toThrow(message);
@@ -55,6 +56,13 @@ describe('ReplayProvider.callApi', () => {
     expect(provider.id()).toBe('replay:run.jsonl');
     expect(await provider.callApi('prompt', { vars: { id: 'q1' } })).toEqual({ output: 'SELECT 1', metadata: { replay: { file: 'run.jsonl', key: 'q1', missing: false } } });
     expect(await call(provider, { id: 'q2' })).toEqual({ action: 'clarify', message: 'Which year?' });
+  });
+
+  it('replays a recorded trajectory as it was recorded', async () => {
+    const recorded = { sql: 'SELECT 1', steps: [{ kind: 'schema', call: 'list_tables' }, { kind: 'sql', sql: 'SELECT 1', rowCount: 1 }] };
+    const trajectory = write('agent.jsonl', `${JSON.stringify({ id: 'q1', output: JSON.stringify(recorded) })}\n`);
+    const provider = new ReplayProvider({ config: { predictions: trajectory, basePath: dir } });
+    expect(JSON.parse((await call(provider, { id: 'q1' })) as string)).toEqual(recorded);
   });
 
   it('a missing prediction is a flagged output, not an error', async () => {

@@ -191,17 +191,21 @@ function buildEngine(options: PostgresEngineOptions | undefined, textCheck: bool
     },
     execute: async (request) => escapedOutcome(await execute(request, 'execute')),
     prepare: async (request) => escapedOutcome(await execute(request, 'prepare')),
-    async explain(request): Promise<ExplainOutcome> {
+    async explain(given): Promise<ExplainOutcome> {
       ensureOpen();
+      // `analyze` is explain's own field, not a statement option.
+      const { analyze, ...request } = given;
       const job = resolvePostgresRequest(request, resolved);
       const refused = check(job.sql);
       if (refused !== undefined) return escapedOutcome({ ok: false, error: refused });
       // The text check above let one query through; EXPLAIN without ANALYZE does not run it.
-      const outcome = await runStatement({ ...job, maxRows: 1 }, `${EXPLAIN_PREFIX}${job.sql}`, 'execute');
+      // With ANALYZE the query runs, inside the same read-only transaction, rolled back, under the caps.
+      const prefix = analyze === true ? EXPLAIN_ANALYZE_PREFIX : EXPLAIN_PREFIX;
+      const outcome = await runStatement({ ...job, maxRows: 1 }, `${prefix}${job.sql}`, 'execute');
       if (!outcome.ok) {
         // The server's position counts the prefix; the caller's text does not have it.
         const { position, ...error } = outcome.error;
-        return escapedOutcome({ ok: false, error: position !== undefined && position > EXPLAIN_PREFIX.length ? { ...error, position: position - EXPLAIN_PREFIX.length } : error });
+        return escapedOutcome({ ok: false, error: position !== undefined && position > prefix.length ? { ...error, position: position - prefix.length } : error });
       }
       return { ok: true, result: planOf(outcome.rows[0]?.[0] ?? '[]') };
     },
@@ -258,6 +262,9 @@ async function acquire(server: PgServer, pool: ConnectionPool, db: string): Prom
 
 /** What `explain` puts before the statement. */
 const EXPLAIN_PREFIX = 'EXPLAIN (FORMAT JSON) ';
+
+/** What `explain` with `analyze` puts before the statement (it runs; the transaction is rolled back). */
+const EXPLAIN_ANALYZE_PREFIX = 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ';
 
 /**
  * The transaction every statement runs in (`BEGIN … READ ONLY` and the `SET LOCAL` limits and
@@ -405,6 +412,10 @@ interface JsonPlanNode {
   readonly Alias?: string;
   readonly 'Plan Rows'?: number;
   readonly 'Total Cost'?: number;
+  readonly 'Actual Rows'?: number;
+  readonly 'Actual Loops'?: number;
+  readonly 'Shared Hit Blocks'?: number;
+  readonly 'Shared Read Blocks'?: number;
   readonly Plans?: readonly JsonPlanNode[];
 }
 
@@ -445,6 +456,9 @@ function planOf(json: string): { plan: PlanStep[]; tablesRead: string[]; doubleQ
       ...(node['Index Name'] !== undefined ? { index: node['Index Name'] } : {}),
       ...((relationship === 'SubPlan' || relationship === 'InitPlan') && node['Subplan Name'] !== undefined ? { subplan: node['Subplan Name'] } : {}),
       ...(node['Plan Rows'] !== undefined && node['Total Cost'] !== undefined ? { estimate: { rows: node['Plan Rows'], cost: node['Total Cost'] } } : {}),
+      ...(node['Actual Rows'] !== undefined && node['Actual Loops'] !== undefined
+        ? { actual: { rows: node['Actual Rows'], loops: node['Actual Loops'], sharedBlocks: (node['Shared Hit Blocks'] ?? 0) + (node['Shared Read Blocks'] ?? 0) } }
+        : {}),
     });
     if (relation !== undefined) tables.add(relation.toLowerCase());
     for (const child of node.Plans ?? []) walk(child, id);

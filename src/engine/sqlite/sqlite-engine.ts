@@ -90,7 +90,8 @@ export function createSqliteEngine(options?: SqliteEngineOptions): SqliteEngine 
     async prepare(request) {
       return (await runStatement('prepare', request)) as ExecutionOutcome;
     },
-    async explain(request) {
+    async explain({ analyze: _analyze, ...request }) {
+      // SQLite's plans are never run: `analyze` is PostgreSQL's (engine.ts, ExplainRequest).
       return (await runStatement('explain', request)) as ExplainOutcome;
     },
     async catalog(db: string): Promise<Catalog> {
