@@ -39,11 +39,11 @@ import { shrinkAndVerify } from './confirm-witness.js';
 import { addRejections } from './database-contract.js';
 import { findCandidates, type Tally } from './find-candidates.js';
 import { createGeneratorPlan } from './generator-plan.js';
-import { releaseGeneratorPlan } from './generate-database.js';
 import { extractGoldLiterals, type GoldLiteral } from './gold-literals.js';
 import { bindInvariants } from './invariants.js';
 import { readObservedValues } from './observed-values.js';
 import { readSchema, type DatabaseSchema } from './schema-reader.js';
+import { createSearchDrawStore, type SearchDrawStore } from './search-draws.js';
 import type { RefutedOutcome, SearchOutcome, SearchStats } from './search-outcome.js';
 import { interpretRequest, SEARCH_KEYS, type SearchContext, type SearchInput } from './search-request.js';
 import { countTransientFailures } from './transient-failures.js';
@@ -121,6 +121,8 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
   const workDir = scratch?.path ?? path.resolve(input.workDir!);
   mkdirSync(workDir, { recursive: true });
   const nulls = input.nulls ?? 'allowed';
+  // The databases drawn, kept for the searches of the same constants (search-draws.ts).
+  const draws = createSearchDrawStore(path.join(workDir, 'draws'));
   // Scratch slots, reused by every search so the engine keeps a bounded number of connections.
   const free: string[] = [];
   let slots = 0;
@@ -132,7 +134,7 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
       const dir = free.pop() ?? path.join(workDir, `slot-${slots++}`);
       mkdirSync(dir, { recursive: true });
       try {
-        return await runSearch({ engine: input.engine, schema, invariants, observed, nulls, schemaDb, dir }, request);
+        return await runSearch({ engine: input.engine, schema, invariants, observed, nulls, schemaDb, dir }, draws, request);
       } finally {
         free.push(dir);
       }
@@ -140,6 +142,7 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
     close() {
       if (closed) return;
       closed = true;
+      draws.clear();
       scratch?.remove();
     },
   };
@@ -168,7 +171,7 @@ export async function searchCounterexample(input: CounterexampleSearcherInput & 
   }
 }
 
-async function runSearch(searcherContext: SearchContext, input: SearchInput): Promise<SearchOutcome> {
+async function runSearch(searcherContext: SearchContext, store: SearchDrawStore, input: SearchInput): Promise<SearchOutcome> {
   const started = performance.now();
   const counting = countTransientFailures(searcherContext.engine);
   const ctx: SearchContext = { ...searcherContext, engine: counting.engine };
@@ -190,10 +193,12 @@ async function runSearch(searcherContext: SearchContext, input: SearchInput): Pr
   const golds = live.map((i) => allGolds[i]!);
   // Both queries' constants go into the pools.
   const literals: GoldLiteral[] = [...golds, predicted].flatMap((sql) => extractGoldLiterals(sql, ctx.schema));
-  const plan = createGeneratorPlan({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls });
+  // Pairs with the same constants share a plan and its drawn databases.
+  const draws = store.acquire(literals, () => createGeneratorPlan({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls }));
+  const plan = draws.plan;
 
   try {
-    const found = await findCandidates(ctx, plan, request, golds, tally);
+    const found = await findCandidates(ctx, draws, request, golds, tally);
     if (found.stoppedBy !== 'refuted') {
       if (tally.databases === 0 && tally.generationFailures > 0) {
         return { verdict: 'not_searched', cause: 'no_database', reason: `not searched: the generator could not draw a database for this schema (${tally.generationFailures} failed draws)`, tried: tried() };
@@ -237,8 +242,7 @@ async function runSearch(searcherContext: SearchContext, input: SearchInput): Pr
     const outcome: RefutedOutcome = { verdict: 'refuted', witness: witnesses[0]!, witnesses, reason: '', tried: tried(), policy: judge.policy, emptyVsNullRow: request.emptyVsNullRow };
     return { ...outcome, reason: formatRefutationReason(outcome, allGolds.length) };
   } finally {
-    // The draws' in-memory connection is the plan's; this search is its only user.
-    releaseGeneratorPlan(plan);
+    draws.release();
   }
 }
 

@@ -7,10 +7,8 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { addRejections, type RejectedDatabases } from './database-contract.js';
-import { generateDatabase } from './generate-database.js';
-import type { GeneratorPlan } from './generator-plan.js';
-import { createPrng } from './prng.js';
 import { tierOfDraw } from './search-budget.js';
+import type { PlanDraws } from './search-draws.js';
 import type { SearchContext, SearchRequest } from './search-request.js';
 import { confirmOrderIndependent, judgeDatabase, type DatabaseJudgement } from './witness-check.js';
 
@@ -55,10 +53,11 @@ interface BatchDraw {
  * order and the loop stops at the first database that completes the refutation, so the outcome,
  * the witness and every count are those of judging the draws one by one: a database judged after
  * the stopping one is never looked at (the loop waits for its queries so none outlives the search).
+ * A database an earlier search of the same constants drew is read from `draws`, not drawn again.
  */
 export async function findCandidates(
   ctx: SearchContext,
-  plan: GeneratorPlan,
+  draws: PlanDraws,
   request: SearchRequest,
   golds: readonly string[],
   tally: Tally,
@@ -67,23 +66,20 @@ export async function findCandidates(
   const reordered = path.join(ctx.dir, 'reordered.sqlite');
   const candidates: Candidate[] = [];
   const covered = new Set<number>();
-  // Two banks of slots: one batch is judged from one bank while the next is drawn into the other.
-  const slot = (index: number): string => path.join(ctx.dir, `draw-${Math.floor(index / SEARCH_BATCH) % 2}-${index % SEARCH_BATCH}.sqlite`);
   const batches = new Map<number, BatchDraw[]>();
   const issue = (batch: number): void => {
     if (batches.has(batch) || batch * SEARCH_BATCH >= budget.maxDatabases) return;
-    const draws: BatchDraw[] = [];
+    const drawn: BatchDraw[] = [];
     for (let index = batch * SEARCH_BATCH; index < Math.min(budget.maxDatabases, (batch + 1) * SEARCH_BATCH); index += 1) {
       const tier = tierOfDraw(index, budget.maxDatabases);
-      const file = slot(index);
-      const outcome = generateDatabase(plan, { rng: createPrng(`${request.seed}/search/${index}`), file, rows: tier.rows, maxAttempts: 2 });
-      const database = outcome.ok ? { file, tier: tier.name } : null;
-      draws.push({ database, rejected: outcome.rejected, judgement: null });
+      const outcome = draws.draw(`${request.seed}/search/${index}`, tier.rows);
+      const database = outcome.file === null ? null : { file: outcome.file, tier: tier.name };
+      drawn.push({ database, rejected: outcome.rejected, judgement: null });
     }
     // Every query of the batch is queued in this turn, so the engine sends them together.
     batches.set(
       batch,
-      draws.map((draw) => ({
+      drawn.map((draw) => ({
         ...draw,
         judgement: draw.database === null ? null : judgeDatabase(judge, draw.database.file, golds, predicted).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })),
       })),
