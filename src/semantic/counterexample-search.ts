@@ -38,7 +38,6 @@ import type { Witness } from '../rungs/semantic-details.js';
 import { shrinkAndVerify } from './confirm-witness.js';
 import { addRejections } from './database-contract.js';
 import { findCandidates, type Tally } from './find-candidates.js';
-import { createGeneratorPlan } from './generator-plan.js';
 import { extractGoldLiterals, type GoldLiteral } from './gold-literals.js';
 import { bindInvariants } from './invariants.js';
 import { readObservedValues } from './observed-values.js';
@@ -194,8 +193,7 @@ async function runSearch(searcherContext: SearchContext, store: SearchDrawStore,
   // Both queries' constants go into the pools.
   const literals: GoldLiteral[] = [...golds, predicted].flatMap((sql) => extractGoldLiterals(sql, ctx.schema));
   // Pairs with the same constants share a plan and its drawn databases.
-  const draws = store.acquire(literals, () => createGeneratorPlan({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls }));
-  const plan = draws.plan;
+  const draws = store.acquire({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls });
 
   try {
     const found = await findCandidates(ctx, draws, request, golds, tally);
@@ -221,7 +219,7 @@ async function runSearch(searcherContext: SearchContext, store: SearchDrawStore,
     // Shrink each witness, then run everything again on it.
     const witnesses: Witness[] = [];
     for (const candidate of found.candidates) {
-      const witness = await shrinkAndVerify(ctx, plan, request, golds, live, candidate, (counts) => {
+      const witness = await shrinkAndVerify(ctx, draws.plan(), request, golds, live, candidate, (counts) => {
         tally.rejectedDatabases = addRejections(tally.rejectedDatabases, counts);
       });
       rmSync(candidate.file, { force: true });

@@ -12,15 +12,17 @@
  * its file instead of drawing it again. Which databases a pair gets, and so every verdict, is what
  * drawing them afresh gives.
  *
- * Files are written once and never changed (one per plan and draw); the engine opens them
- * read-only. A plan's files stay while a search uses the plan and, after that, until
+ * The draws themselves run in the draw children (draw-children.ts; in process when none can run),
+ * so the process searching only judges. Files are written once and never changed (one per plan
+ * and draw); the engine opens them read-only. A plan's files stay while a search uses the plan and, after that, until
  * {@link SearchDrawStoreOptions.keptPlans} more recently used plans are idle; the store's folder is
  * the searcher's scratch.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { drawInChild, forgetRemotePlan, remotePlan, type DrawJob, type DrawOutcome, type RemotePlan } from './draw-children.js';
 import { generateDatabase, releaseGeneratorPlan } from './generate-database.js';
-import type { GeneratorPlan } from './generator-plan.js';
+import { createGeneratorPlan, type CreatePlanInput, type GeneratorPlan } from './generator-plan.js';
 import type { GoldLiteral } from './gold-literals.js';
 import type { RejectedDatabases } from './database-contract.js';
 import { createPrng } from './prng.js';
@@ -34,13 +36,13 @@ export interface SearchDraw {
 
 /** The draws of one plan, held by one search until {@link PlanDraws.release}. */
 export interface PlanDraws {
-  /** The plan (shared by every search of the same constants; also used to edit a witness). */
-  readonly plan: GeneratorPlan;
+  /** The plan in this process (made on first call, shared by every search of the same constants): to edit a witness. */
+  plan(): GeneratorPlan;
   /**
    * Draw `stream` with `rows` per table (two attempts, as the search always drew): the file
-   * already drawn for the same stream and rows, or a new one.
+   * already drawn for the same stream and rows, or a new one. Never rejects.
    */
-  draw(stream: string, rows: RowRange): SearchDraw;
+  draw(stream: string, rows: RowRange): Promise<SearchDraw>;
   /** Ends this search's use; the files stay for later searches (see the module doc). Idempotent. */
   release(): void;
 }
@@ -48,10 +50,10 @@ export interface PlanDraws {
 /** A searcher's store of drawn databases. */
 export interface SearchDrawStore {
   /**
-   * The draws of the plan of these constants, made with `makePlan` on first use.
-   * @param literals - the pair's constants (gold-literals.ts), as the plan is built from them.
+   * The draws of the plan of these constants.
+   * @param input - the plan's inputs (`createGeneratorPlan`): the searcher's fixed ones with `observed` given, and the pair's `literals`.
    */
-  acquire(literals: readonly GoldLiteral[], makePlan: () => GeneratorPlan): PlanDraws;
+  acquire(input: CreatePlanInput & { readonly literals: readonly GoldLiteral[] }): PlanDraws;
   /** Plans (and their files) held now, in use or idle. */
   readonly size: number;
   /** Drops every plan and removes its files (the folder itself stays). */
@@ -73,9 +75,22 @@ export const KEPT_IDLE_PLANS = 4;
 interface Entry {
   readonly key: string;
   readonly dir: string;
-  readonly plan: GeneratorPlan;
-  readonly draws: Map<string, SearchDraw>;
+  readonly input: CreatePlanInput;
+  readonly remote: RemotePlan;
+  /** The plan in this process, once needed (an edit, a draw no child could make). */
+  plan: GeneratorPlan | undefined;
+  readonly draws: Map<string, Promise<SearchDraw>>;
   users: number;
+}
+
+function localPlan(entry: Entry): GeneratorPlan {
+  return (entry.plan ??= createGeneratorPlan(entry.input));
+}
+
+function dropFiles(entry: Entry): void {
+  forgetRemotePlan(entry.remote);
+  if (entry.plan !== undefined) releaseGeneratorPlan(entry.plan);
+  rmSync(entry.dir, { recursive: true, force: true });
 }
 
 /**
@@ -87,11 +102,11 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
   // Least recently used first (a Map keeps insertion order; a used entry is moved to the end).
   const entries = new Map<string, Entry>();
   let folders = 0;
+  let files = 0;
 
   const drop = (entry: Entry): void => {
     entries.delete(entry.key);
-    releaseGeneratorPlan(entry.plan);
-    rmSync(entry.dir, { recursive: true, force: true });
+    dropFiles(entry);
   };
   const evictIdle = (): void => {
     let idle = [...entries.values()].filter((e) => e.users === 0);
@@ -102,14 +117,14 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
   };
 
   return {
-    acquire(literals, makePlan) {
-      const key = planKey(literals);
+    acquire(input) {
+      const key = planKey(input.literals);
       let entry = entries.get(key);
       if (entry === undefined) {
         const entryDir = path.join(dir, `plan-${folders++}`);
         rmSync(entryDir, { recursive: true, force: true });
         mkdirSync(entryDir, { recursive: true });
-        entry = { key, dir: entryDir, plan: makePlan(), draws: new Map(), users: 0 };
+        entry = { key, dir: entryDir, input, remote: remotePlan(input), plan: undefined, draws: new Map(), users: 0 };
       } else {
         entries.delete(key);
       }
@@ -118,17 +133,20 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
       const held = entry;
       let released = false;
       return {
-        plan: held.plan,
+        plan: () => localPlan(held),
         draw(stream, rows) {
           const drawKey = `${stream}\u0000${rows.min}\u0000${rows.max}`;
           const known = held.draws.get(drawKey);
           if (known !== undefined) return known;
-          const file = path.join(held.dir, `draw-${held.draws.size}.sqlite`);
-          const outcome = generateDatabase(held.plan, { rng: createPrng(stream), file, rows, maxAttempts: 2 });
-          if (!outcome.ok) return { file: null, rejected: outcome.rejected };
-          // Only a database is kept: a failed draw is drawn again (a failure may be the disk's).
-          const drawn: SearchDraw = { file, rejected: outcome.rejected };
+          const job: DrawJob = { plan: held.remote, stream, rows, maxAttempts: 2, file: path.join(held.dir, `draw-${files++}.sqlite`) };
+          const drawn = drawInChild(job)
+            .catch((): DrawOutcome => drawHere(held, job))
+            .then((outcome): SearchDraw => (outcome.ok ? { file: job.file, rejected: outcome.rejected } : { file: null, rejected: outcome.rejected }));
           held.draws.set(drawKey, drawn);
+          // Only a database is kept: a failed draw is drawn again (a failure may be the disk's).
+          void drawn.then((d) => {
+            if (d.file === null && held.draws.get(drawKey) === drawn) held.draws.delete(drawKey);
+          });
           return drawn;
         },
         release() {
@@ -137,10 +155,7 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
           held.users -= 1;
           if (entries.get(held.key) !== held) {
             // Cleared while in use: the last user removes the files.
-            if (held.users === 0) {
-              releaseGeneratorPlan(held.plan);
-              rmSync(held.dir, { recursive: true, force: true });
-            }
+            if (held.users === 0) dropFiles(held);
             return;
           }
           evictIdle();
@@ -157,6 +172,12 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
       }
     },
   };
+}
+
+/** A draw in this process (no draw child could make it): the same outcome, drawn here. */
+function drawHere(entry: Entry, job: DrawJob): DrawOutcome {
+  const outcome = generateDatabase(localPlan(entry), { rng: createPrng(job.stream), file: job.file, rows: job.rows, maxAttempts: job.maxAttempts });
+  return outcome.ok ? { ok: true, rejected: outcome.rejected } : { ok: false, reason: outcome.reason, rejected: outcome.rejected };
 }
 
 /**

@@ -3,7 +3,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDatabase } from '../../src/semantic/generate-database.js';
-import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generator-plan.js';
+import { DRAW_CHILDREN, drawChildPids } from '../../src/semantic/draw-children.js';
+import { createGeneratorPlan } from '../../src/semantic/generator-plan.js';
+import { readObservedValues } from '../../src/semantic/observed-values.js';
 import { extractGoldLiterals, type GoldLiteral } from '../../src/semantic/gold-literals.js';
 import { createPrng } from '../../src/semantic/prng.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
@@ -22,17 +24,17 @@ afterAll(() => temp.remove());
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 const literalsOf = (...sqls: string[]): GoldLiteral[] => sqls.flatMap((sql) => extractGoldLiterals(sql, schema));
-const planOf = (literals: readonly GoldLiteral[]) => (): GeneratorPlan => createGeneratorPlan({ schema, snapshots: [temp.file], literals });
+const inputOf = (literals: readonly GoldLiteral[]) => ({ schema, snapshots: [], observed: readObservedValues([temp.file], schema), literals });
 const TINY = { min: 1, max: 3 };
 
 describe('the drawn databases a searcher keeps (search-draws.ts)', () => {
-  it('gives the bytes a fresh draw of the same plan, stream and rows gives', () => {
+  it('gives the bytes a fresh draw of the same plan, stream and rows gives (drawn in a draw child)', async () => {
     const store = createSearchDrawStore(path.join(temp.dir, 'same-bytes'));
     const literals = literalsOf("SELECT COUNT(*) FROM orders WHERE status = 'open'");
-    const draws = store.acquire(literals, planOf(literals));
+    const draws = store.acquire(inputOf(literals));
     const fresh = createGeneratorPlan({ schema, snapshots: [temp.file], literals });
     for (let i = 0; i < 5; i += 1) {
-      const drawn = draws.draw(`0/search/${i}`, TINY);
+      const drawn = await draws.draw(`0/search/${i}`, TINY);
       const direct = generateDatabase(fresh, { rng: createPrng(`0/search/${i}`), file: path.join(temp.dir, `direct-${i}.sqlite`), rows: TINY, maxAttempts: 2 });
       expect(direct.ok).toBe(true);
       if (!direct.ok || drawn.file === null) throw new Error('no database');
@@ -41,32 +43,28 @@ describe('the drawn databases a searcher keeps (search-draws.ts)', () => {
     }
     draws.release();
     store.clear();
+    expect(drawChildPids().length).toBe(DRAW_CHILDREN);
   });
 
-  it('hands a later search of the same constants the files already drawn, and another plan its own', () => {
+  it('hands a later search of the same constants the files already drawn, and another plan its own', async () => {
     const store = createSearchDrawStore(path.join(temp.dir, 'reuse'));
     // The same constant in two texts (different offsets) makes the same plan.
     const first = literalsOf("SELECT COUNT(*) FROM orders WHERE status = 'paid'");
     const second = literalsOf("SELECT count(*) FROM orders AS o WHERE o.status = 'paid' AND 1 = 1");
     expect(planKey(second)).toBe(planKey(first));
-    const a = store.acquire(first, planOf(first));
-    const fileA = a.draw('0/search/0', TINY).file;
-    let made = 0;
-    const b = store.acquire(second, () => {
-      made += 1;
-      return planOf(second)();
-    });
-    expect(made).toBe(0);
-    expect(b.plan).toBe(a.plan);
-    expect(b.draw('0/search/0', TINY).file).toBe(fileA);
+    const a = store.acquire(inputOf(first));
+    const fileA = (await a.draw('0/search/0', TINY)).file;
+    const b = store.acquire(inputOf(second));
+    expect(b.plan()).toBe(a.plan());
+    expect((await b.draw('0/search/0', TINY)).file).toBe(fileA);
     // Another stream or another size is another database.
-    expect(b.draw('0/search/1', TINY).file).not.toBe(fileA);
-    expect(b.draw('0/search/0', { min: 2, max: 10 }).file).not.toBe(fileA);
+    expect((await b.draw('0/search/1', TINY)).file).not.toBe(fileA);
+    expect((await b.draw('0/search/0', { min: 2, max: 10 })).file).not.toBe(fileA);
     const other = literalsOf("SELECT COUNT(*) FROM orders WHERE status = 'void'");
     expect(planKey(other)).not.toBe(planKey(first));
-    const c = store.acquire(other, planOf(other));
-    expect(c.plan).not.toBe(a.plan);
-    expect(c.draw('0/search/0', TINY).file).not.toBe(fileA);
+    const c = store.acquire(inputOf(other));
+    expect(c.plan()).not.toBe(a.plan());
+    expect((await c.draw('0/search/0', TINY)).file).not.toBe(fileA);
     for (const d of [a, b, c]) d.release();
     expect(store.size).toBe(2);
     store.clear();
@@ -77,26 +75,25 @@ describe('the drawn databases a searcher keeps (search-draws.ts)', () => {
     expect(new Set([key('SELECT * FROM orders WHERE amount = 1'), key('SELECT * FROM orders WHERE amount = 1.0'), key("SELECT * FROM orders WHERE amount = '1'")]).size).toBe(3);
   });
 
-  it('keeps the files of the most recently used idle plans and removes the others', () => {
+  it('keeps the files of the most recently used idle plans and removes the others', async () => {
     const dir = path.join(temp.dir, 'evict');
     const store = createSearchDrawStore(dir, { keptPlans: 1 });
     const files: string[] = [];
     for (const status of ['paid', 'open', 'void']) {
       const literals = literalsOf(`SELECT COUNT(*) FROM orders WHERE status = '${status}'`);
-      const draws = store.acquire(literals, planOf(literals));
-      files.push(draws.draw('0/search/0', TINY).file!);
+      const draws = store.acquire(inputOf(literals));
+      files.push((await draws.draw('0/search/0', TINY)).file!);
       draws.release();
     }
     expect(store.size).toBe(1);
     expect(files.map((f) => existsSync(f))).toEqual([false, false, true]);
     // A plan in use is never dropped, however many plans come after it.
     const held = literalsOf("SELECT COUNT(*) FROM orders WHERE status = 'paid'");
-    const inUse = store.acquire(held, planOf(held));
-    const heldFile = inUse.draw('0/search/0', TINY).file!;
+    const inUse = store.acquire(inputOf(held));
+    const heldFile = (await inUse.draw('0/search/0', TINY)).file!;
     for (const city of ['Oslo', 'Rome']) {
       const literals = literalsOf(`SELECT COUNT(*) FROM customers WHERE city = '${city}'`);
-      const draws = store.acquire(literals, planOf(literals));
-      draws.release();
+      store.acquire(inputOf(literals)).release();
     }
     expect(existsSync(heldFile)).toBe(true);
     // Cleared while in use: the files go when the last user lets go.
