@@ -88,7 +88,7 @@ export async function findCandidates(
       Promise.all(pending).then((drawn) =>
         drawn.map((draw) => ({
           ...draw,
-          judgement: draw.database === null ? null : judgeDatabase(judge, draw.database.file, golds, predicted).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })),
+          judgement: draw.database === null ? null : judgeDatabase(judge, draw.database.file, golds, predicted, undefined, (gold) => draws.goldRun(judge, draw.database!.file, gold)).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })),
         })),
       ),
     );

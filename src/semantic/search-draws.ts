@@ -9,8 +9,9 @@
  * Two pairs whose constants are the same — one gold judged against several predictions, questions
  * without constants on one schema (in the first 150 Spider dev pairs, 150 searches need only 52
  * plans) — therefore draw byte-identical databases, and a search that finds one already drawn uses
- * its file instead of drawing it again. Which databases a pair gets, and so every verdict, is what
- * drawing them afresh gives.
+ * its file instead of drawing it again; a gold it runs there that an earlier search already ran
+ * there under the same policy is not run again either ({@link PlanDraws.goldRun}). Which
+ * databases a pair gets, and so every verdict, is what drawing them afresh gives.
  *
  * The draws themselves run in the draw children (draw-children.ts; in process when none can run),
  * so the process searching only judges. Files are written once and never changed (one per plan
@@ -25,6 +26,8 @@ import { generateDatabase, releaseGeneratorPlan } from './generate-database.js';
 import { createGeneratorPlan, type CreatePlanInput, type GeneratorPlan } from './generator-plan.js';
 import type { GoldLiteral } from './gold-literals.js';
 import type { RejectedDatabases } from './database-contract.js';
+import { runGold, type DistinguishContext, type GoldOnDatabase } from './distinguish.js';
+import { countTransientFailures } from './transient-failures.js';
 import { createPrng } from './prng.js';
 import type { RowRange } from './table-filler.js';
 
@@ -43,6 +46,14 @@ export interface PlanDraws {
    * already drawn for the same stream and rows, or a new one. Never rejects.
    */
   draw(stream: string, rows: RowRange): Promise<SearchDraw>;
+  /**
+   * Runs a gold on a file {@link draw} gave, as `runGold(ctx, file, gold, true)`: the run an
+   * earlier search made of the same gold on the same file under the same policy and
+   * `goldOrdered` when there is one (the file never changes, so neither does the answer), else a
+   * new run. A run that met a timeout, a memory cap or a lost child is never reused: the next
+   * search runs the gold itself, so its own count of such failures sees it.
+   */
+  goldRun(ctx: DistinguishContext, file: string, gold: string): Promise<GoldOnDatabase>;
   /** Ends this search's use; the files stay for later searches (see the module doc). Idempotent. */
   release(): void;
 }
@@ -80,7 +91,17 @@ interface Entry {
   /** The plan in this process, once needed (an edit, a draw no child could make). */
   plan: GeneratorPlan | undefined;
   readonly draws: Map<string, Promise<SearchDraw>>;
+  /** Gold runs on its files, with the count of transient failures each met. */
+  readonly goldRuns: Map<string, { readonly run: Promise<GoldOnDatabase>; readonly transient: () => number }>;
   users: number;
+}
+
+/** The policy's part of a gold run's key (a policy object is resolved once per search). */
+const policyKeys = new WeakMap<object, string>();
+function policyKey(policy: DistinguishContext['policy']): string {
+  let key = policyKeys.get(policy);
+  if (key === undefined) policyKeys.set(policy, (key = JSON.stringify(policy)));
+  return key;
 }
 
 function localPlan(entry: Entry): GeneratorPlan {
@@ -124,7 +145,7 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
         const entryDir = path.join(dir, `plan-${folders++}`);
         rmSync(entryDir, { recursive: true, force: true });
         mkdirSync(entryDir, { recursive: true });
-        entry = { key, dir: entryDir, input, remote: remotePlan(input), plan: undefined, draws: new Map(), users: 0 };
+        entry = { key, dir: entryDir, input, remote: remotePlan(input), plan: undefined, draws: new Map(), goldRuns: new Map(), users: 0 };
       } else {
         entries.delete(key);
       }
@@ -148,6 +169,25 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
             if (d.file === null && held.draws.get(drawKey) === drawn) held.draws.delete(drawKey);
           });
           return drawn;
+        },
+        async goldRun(ctx, file, gold) {
+          const key = `${file}\u0000${gold}\u0000${policyKey(ctx.policy)}\u0000${String(ctx.goldOrdered)}`;
+          const known = held.goldRuns.get(key);
+          if (known !== undefined) {
+            const reused = await known.run.catch(() => undefined);
+            if (reused !== undefined && known.transient() === 0) return reused;
+          }
+          const counting = countTransientFailures(ctx.engine);
+          const run = runGold({ ...ctx, engine: counting.engine }, file, gold, true);
+          const memo = { run, transient: counting.count };
+          held.goldRuns.set(key, memo);
+          const forget = (): void => {
+            if (held.goldRuns.get(key) === memo) held.goldRuns.delete(key);
+          };
+          void run.then(() => {
+            if (counting.count() > 0) forget();
+          }, forget);
+          return run;
         },
         release() {
           if (released) return;

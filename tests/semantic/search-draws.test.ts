@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolvePolicy } from '../../src/compare/policy.js';
+import type { Engine, ExecuteRequest, ExecutionOutcome } from '../../src/engine/engine.js';
+import { createSqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { generateDatabase } from '../../src/semantic/generate-database.js';
 import { DRAW_CHILDREN, drawChildPids } from '../../src/semantic/draw-children.js';
 import { createGeneratorPlan } from '../../src/semantic/generator-plan.js';
@@ -102,5 +105,48 @@ describe('the drawn databases a searcher keeps (search-draws.ts)', () => {
     inUse.release();
     expect(existsSync(heldFile)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('runs a gold once per file and policy for every search of the plan, and never reuses a run a timeout shaped', async () => {
+    const store = createSearchDrawStore(path.join(temp.dir, 'gold-runs'));
+    const engine = createSqliteEngine();
+    const ran: string[] = [];
+    let timeOut = false;
+    const watched: Engine = {
+      ...engine,
+      dialect: engine.dialect,
+      execute: async (request: ExecuteRequest): Promise<ExecutionOutcome> => {
+        ran.push(request.sql);
+        if (timeOut) return { ok: false, error: { code: 'timeout', message: 'statement timed out' } };
+        return engine.execute(request);
+      },
+    };
+    try {
+      const gold = "SELECT COUNT(*) FROM orders WHERE status = 'paid'";
+      const literals = literalsOf(gold);
+      const ctx = { engine: watched, policy: resolvePolicy('default'), timeoutMs: 60_000 };
+      const a = store.acquire(inputOf(literals));
+      const file = (await a.draw('0/search/0', TINY)).file!;
+      const first = await a.goldRun(ctx, file, gold);
+      expect(first.usable).toBe(true);
+      const b = store.acquire(inputOf(literals));
+      expect(await b.goldRun({ ...ctx, policy: resolvePolicy('default') }, file, gold)).toBe(first);
+      expect(ran).toEqual([gold]);
+      // Another policy runs it again.
+      await b.goldRun({ ...ctx, policy: resolvePolicy('spider') }, file, gold);
+      expect(ran).toEqual([gold, gold]);
+      // A run that timed out is not handed on: the next search runs the gold itself.
+      const other = (await a.draw('0/search/1', TINY)).file!;
+      timeOut = true;
+      expect((await a.goldRun(ctx, other, gold)).usable).toBe(false);
+      timeOut = false;
+      expect((await b.goldRun(ctx, other, gold)).usable).toBe(true);
+      expect(ran).toEqual([gold, gold, gold, gold]);
+      a.release();
+      b.release();
+    } finally {
+      store.clear();
+      await engine.close();
+    }
   });
 });
