@@ -25,8 +25,52 @@ const anyOf = (paths) => `^(${paths.map(escape).join('|')})`;
 const CORE = '^src/';
 const NOT_CORE = anyOf(ADAPTERS_IN_SRC);
 
+/**
+ * L5 (src/semantic/) in pipeline order, written once: each stage is a folder that imports only the
+ * stages before it, and the entry files at the top of src/semantic/ (the rung, the service, the
+ * options, the checker) use them all.
+ * - scratch: the scratch-database interface and its SQLite implementation (create a database,
+ *   load rows, read its schema, run a query);
+ * - model: what is known before anything is drawn — the schema, invariants, observed values, gold
+ *   literals, value kinds, the seeded PRNG;
+ * - neighbours: the gold's near misses (edited queries the suite must tell apart);
+ * - generation: value pools, the generator plan, drawing, filling, repairing and editing databases;
+ * - suite: distilling a test suite, judging a prediction on it, the witness check;
+ * - search: the counterexample search (request, candidates, shrinking, confirmation).
+ */
+const SEMANTIC_STAGES = ['scratch', 'model', 'neighbours', 'generation', 'suite', 'search'];
+
+/** One rule per stage: nothing in it imports a later stage or an entry file of src/semantic/. */
+const semanticStageRules = SEMANTIC_STAGES.map((stage, i) => ({
+  name: `semantic-${stage}-before-${SEMANTIC_STAGES[i + 1] ?? 'entry'}`,
+  severity: 'error',
+  comment:
+    `src/semantic/${stage}/ is stage ${i + 1} of L5's pipeline (${SEMANTIC_STAGES.join(' → ')} → the entry files): ` +
+    'it may import earlier stages only. Move the shared piece down into the earliest stage that needs it.',
+  from: { path: `^src/semantic/${stage}/` },
+  to: { path: [...SEMANTIC_STAGES.slice(i + 1).map((later) => `^src/semantic/${later}/`), '^src/semantic/[^/]+\\.ts$'].join('|') },
+}));
+
 module.exports = {
   forbidden: [
+    ...semanticStageRules,
+    {
+      name: 'semantic-driver-only-in-scratch',
+      severity: 'error',
+      comment:
+        'L5 creates, loads and reads its databases through the scratch-database interface ' +
+        '(src/semantic/scratch/scratch-database.ts); SQLite\'s implementation there is the only module of ' +
+        'src/semantic/ that imports better-sqlite3.',
+      from: { path: '^src/semantic/', pathNot: '^src/semantic/scratch/sqlite-scratch\\.ts$' },
+      to: { path: '^(node_modules/)?better-sqlite3($|/)|node_modules/better-sqlite3/' },
+    },
+    {
+      name: 'semantic-folders-are-stages',
+      severity: 'error',
+      comment: `Every folder of src/semantic/ is a stage listed, in order, in SEMANTIC_STAGES (${SEMANTIC_STAGES.join(', ')}).`,
+      from: { path: '^src/semantic/[^/]+/', pathNot: `^src/semantic/(${SEMANTIC_STAGES.join('|')})/` },
+      to: {},
+    },
     {
       name: 'no-folder-cycles',
       severity: 'error',

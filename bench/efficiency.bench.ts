@@ -16,7 +16,7 @@ import { checkEfficiency } from '../src/rungs/efficiency.js';
 import { analyzePlan } from '../src/efficiency/plan-analysis.js';
 import { parseStat1 } from '../src/efficiency/statistics.js';
 import { collectTableAliases } from '../src/efficiency/table-aliases.js';
-import { createEngineTimingSource, measureTimeRatio } from '../src/benchmarks/bird/ves.js';
+import { createEngineTimingSource, measureTimeRatio } from '../src/efficiency/ves.js';
 import { groundNumbers } from '../src/answer/ground.js';
 import type { BenchReport } from './report.js';
 

@@ -18,8 +18,8 @@ import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import type { Snapshot } from '../src/fixtures/snapshot.js';
 import { findPackageRoot } from '../src/fixtures/package-root.js';
 import { resolveFixture } from '../src/fixtures/registry.js';
-import { createCounterexampleSearcher, type CounterexampleSearcher } from '../src/semantic/counterexample-search.js';
-import { readFixtureInvariants } from '../src/semantic/invariants.js';
+import { createCounterexampleSearcher, type CounterexampleSearcher } from '../src/semantic/search/counterexample-search.js';
+import { readFixtureInvariants } from '../src/semantic/model/invariants.js';
 import type { BenchReport } from './report.js';
 import { loadAverage } from './whole-process.js';
 

@@ -14,11 +14,11 @@ import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { findPackageRoot } from '../src/fixtures/package-root.js';
 import { resolveFixture } from '../src/fixtures/registry.js';
 import { checkExecution } from '../src/rungs/execution.js';
-import { createGeneratorPlan, generateDatabase } from '../src/semantic/generate-database.js';
-import { bindInvariants, readFixtureInvariants } from '../src/semantic/invariants.js';
-import { createPrng } from '../src/semantic/prng.js';
-import { readSchema } from '../src/semantic/schema-reader.js';
-import { buildTestSuite, evaluateOnSuite } from '../src/semantic/test-suite.js';
+import { createGeneratorPlan, generateDatabase } from '../src/semantic/generation/generate-database.js';
+import { bindInvariants, readFixtureInvariants } from '../src/semantic/model/invariants.js';
+import { createPrng } from '../src/semantic/model/prng.js';
+import { readSchema } from '../src/semantic/model/schema-reader.js';
+import { buildTestSuite, evaluateOnSuite } from '../src/semantic/suite/test-suite.js';
 import { parseProviderOutput } from '../src/sql/provider-output.js';
 import type { BenchReport } from './report.js';
 

@@ -30,7 +30,7 @@ import { oneLine } from '../src/format.js';
 import type { FixtureInvariant } from '../src/fixtures/fixture-invariant.js';
 import { readSemanticOptions, type SemanticOptions } from '../src/semantic/semantic-options.js';
 import type { SemanticDetails } from '../src/rungs/semantic-details.js';
-import type { renderWitness } from '../src/semantic/witness-format.js';
+import type { renderWitness } from '../src/semantic/search/witness-format.js';
 
 /** Options shared by both ways of naming the databases. */
 interface GoldResultCommonOptions {
@@ -130,7 +130,7 @@ export async function toMatchGoldResult(
   }
 
   // L5's rung and its message's witness tables: imported only when L5 is on.
-  const l5 = semantic === undefined ? undefined : await Promise.all([import('../src/semantic/semantic-rung.js'), import('../src/semantic/witness-format.js')]);
+  const l5 = semantic === undefined ? undefined : await Promise.all([import('../src/semantic/semantic-rung.js'), import('../src/semantic/search/witness-format.js')]);
   const ladder = await runLadder(
     {
       sql: received,
@@ -187,7 +187,7 @@ async function readSemantic(value: unknown): Promise<{ options: SemanticOptions;
   const options = readSemanticOptions(rest, { name: 'options.semantic' });
   if (declared === undefined) return { options, invariants: [] };
   if ((typeof declared === 'string' && declared !== '') || Array.isArray(declared)) {
-    const { readFixtureInvariants, validateInvariantShape } = await import('../src/semantic/invariants.js');
+    const { readFixtureInvariants, validateInvariantShape } = await import('../src/semantic/model/invariants.js');
     return { options, invariants: typeof declared === 'string' ? readFixtureInvariants(declared) : declared.map((entry: unknown, index) => validateInvariantShape(entry, { prefix: `options.semantic.invariants[${index}].` })) };
   }
   throw argumentTypeError(toMatchGoldResult, NAME, 'options.semantic.invariants', 'a manifest path or a list of invariants', declared);

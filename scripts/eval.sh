@@ -53,7 +53,9 @@ if [ ! -f "$build_stamp" ] || [ -n "$(find src assertions providers matchers bin
 fi
 
 take_lock "$PROMPTFOO_CONFIG_DIR/.eval.lock" "the promptfoo state $PROMPTFOO_CONFIG_DIR" 8
-take_lock "$OUTPUT.lock" "the output file $OUTPUT" 9
+# The output's lock sits beside it as a hidden file: a lock file must outlive the run (removing it
+# would let a third run lock a fresh file while a second still holds the old one).
+take_lock "$(dirname "$OUTPUT")/.$(basename "$OUTPUT").lock" "the output file $OUTPUT" 9
 
 # A signal to npm must end promptfoo (timeout(1), CI runners and process managers signal the npm
 # pid, not the group). npm passes SIGINT and SIGTERM to its child, so package.json's "eval" execs

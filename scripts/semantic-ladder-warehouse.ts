@@ -95,7 +95,7 @@ if (values.prepare && options.suite !== false) {
   const started = performance.now();
   const fixture = await runtime.resolveFixture('warehouse');
   const golds = [...new Set(items.filter((i) => i.role === undefined && i.snapshots === undefined).flatMap((i) => i.gold_sql))];
-  await runtime.semantic().prepareSuite({ engine: runtime.engine(), fixture: { snapshots: fixture.snapshots, invariants }, golds, policy: resolvePolicy('default'), settings: options.suite });
+  await (await runtime.semantic()).prepareSuite({ engine: runtime.engine(), fixture: { snapshots: fixture.snapshots, invariants }, golds, policy: resolvePolicy('default'), settings: options.suite });
   prepareMs = performance.now() - started;
   console.log(`## dataset suite prepared (${golds.length} golds): ${(prepareMs / 1000).toFixed(1)} s`);
 }

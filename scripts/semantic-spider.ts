@@ -21,7 +21,7 @@ import { checkExecution } from '../src/rungs/execution.js';
 import { HARDNESS_LEVELS, spiderHardness, type Hardness } from '../src/benchmarks/spider/hardness.js';
 import { listSnapshots } from '../src/benchmarks/spider/list-snapshots.js';
 import { readPredictions, readSpiderGold } from '../src/benchmarks/spider/read-spider-files.js';
-import { buildTestSuite, evaluateOnSuite, type TestSuite } from '../src/semantic/test-suite.js';
+import { buildTestSuite, evaluateOnSuite, type TestSuite } from '../src/semantic/suite/test-suite.js';
 import { sampleRows, describeRows } from './semantic-report-helpers.js';
 
 const { values } = parseArgs({

@@ -15,9 +15,9 @@ import { loadDataset } from '../src/dataset/load.js';
 import { createSqliteEngine } from '../src/engine/sqlite/sqlite-engine.js';
 import { resolveFixture } from '../src/fixtures/registry.js';
 import { checkExecution } from '../src/rungs/execution.js';
-import { fixtureStrength } from '../src/semantic/fixture-strength.js';
-import { readFixtureInvariants } from '../src/semantic/invariants.js';
-import { buildTestSuite, evaluateOnSuite } from '../src/semantic/test-suite.js';
+import { fixtureStrength } from '../src/semantic/suite/fixture-strength.js';
+import { readFixtureInvariants } from '../src/semantic/model/invariants.js';
+import { buildTestSuite, evaluateOnSuite } from '../src/semantic/suite/test-suite.js';
 import { parseProviderOutput } from '../src/sql/provider-output.js';
 import { describeRows, sampleRows } from './semantic-report-helpers.js';
 

@@ -70,19 +70,19 @@ export type { DatasetItem } from './dataset/item.js';
 // Spider- and BIRD-format evaluation
 export { readPredictions, readSpiderGold } from './benchmarks/spider/read-spider-files.js';
 export { evaluateSpider } from './harness/evaluate-spider.js';
-export { computeRves, computeVes, createEngineTimingSource, measureTimeRatio } from './benchmarks/bird/ves.js';
+export { computeRves, computeVes, createEngineTimingSource, measureTimeRatio } from './efficiency/ves.js';
 
 // Semantic correctness (L5): test suites distilled from generated databases, fixture strength
-export { buildTestSuite, evaluateOnSuite } from './semantic/test-suite.js';
-export type { TestSuite } from './semantic/test-suite.js';
-export { fixtureStrength } from './semantic/fixture-strength.js';
-export { readFixtureInvariants } from './semantic/invariants.js';
+export { buildTestSuite, evaluateOnSuite } from './semantic/suite/test-suite.js';
+export type { TestSuite } from './semantic/suite/test-suite.js';
+export { fixtureStrength } from './semantic/suite/fixture-strength.js';
+export { readFixtureInvariants } from './semantic/model/invariants.js';
 export { checkSemantic } from './semantic/check-semantic.js';
 export { createSemanticRung } from './semantic/semantic-rung.js';
 export { readSemanticOptions } from './semantic/semantic-options.js';
 export type { SemanticOptions } from './semantic/semantic-options.js';
-export { searchCounterexample } from './semantic/counterexample-search.js';
-export { renderWitness } from './semantic/witness-format.js';
+export { searchCounterexample } from './semantic/search/counterexample-search.js';
+export { renderWitness } from './semantic/search/witness-format.js';
 
 // The gold audit
 export { readAuditSource } from './audit/audit-source.js';

@@ -100,7 +100,7 @@ describe('promptfoo eval: misuse stops the run before any row (exit 2, one line,
     const result = await promptfooEval(config('typo', '      file: good.yaml\n      ladder: { polcy: spider }'));
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('text2sql-ladder: error: config.ladder.polcy is not an option (did you mean config.ladder.policy?); known options: ');
-    expect(result.stderr).toContain('  (datasets/promptfoo-tests.ts:loadTests: nothing ran; fix the config or the dataset and run again)\n');
+    expect(result.stderr).toContain('  (tests: loadTests: nothing ran; fix the config or the dataset and run again)\n');
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(result.stdout).not.toContain('ladder summary');
   });
@@ -108,7 +108,7 @@ describe('promptfoo eval: misuse stops the run before any row (exit 2, one line,
   it('a misspelt test-generator key', async () => {
     const result = await promptfooEval(config('generator-typo', '      file: good.yaml\n      fixtureDir: fixtures'));
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('text2sql-ladder: error: datasets/promptfoo-tests.ts: config.fixtureDir is not an option (did you mean config.fixturesDir?); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir\n');
+    expect(result.stderr).toContain('text2sql-ladder: error: tests: loadTests: config.fixtureDir is not an option (did you mean config.fixturesDir?); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir\n');
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
 });

@@ -24,7 +24,7 @@ INSERT INTO orders VALUES (10, 1, 12.5, 'paid'), (11, 2, 7.0, 'paid');
 /** Searches once (drawn databases land in the scratch folder), says `ready`, then waits to be killed. */
 const SEARCHER = `
 const { createSqliteEngine } = await import(${JSON.stringify(path.join(ROOT, 'dist/src/engine/sqlite/sqlite-engine.js'))});
-const { createCounterexampleSearcher } = await import(${JSON.stringify(path.join(ROOT, 'dist/src/semantic/counterexample-search.js'))});
+const { createCounterexampleSearcher } = await import(${JSON.stringify(path.join(ROOT, 'dist/src/semantic/search/counterexample-search.js'))});
 const engine = createSqliteEngine({ poolSize: 1 });
 const searcher = createCounterexampleSearcher({ engine, schemaDb: process.argv[2] });
 const outcome = await searcher.search({ golds: ["SELECT COUNT(*) FROM orders WHERE status = 'paid'"], predictedSql: 'SELECT COUNT(*) FROM orders' });

@@ -170,6 +170,6 @@ describe('npm run eval killed at the npm pid during a runaway statement', () => 
     }
     expect(gone, `npm run eval killed with ${signal}: ${survivors.map((pid) => `${pid}`).join(', ')} still ran`).toBeDefined();
     expect(existsSync(output), 'the killed run wrote its output file').toBe(false);
-    expect(spawnSync('flock', ['-n', `${output}.lock`, 'true']).status, 'the output lock is still held').toBe(0);
+    expect(spawnSync('flock', ['-n', path.join(path.dirname(output), `.${path.basename(output)}.lock`), 'true']).status, 'the output lock is still held').toBe(0);
   });
 });

@@ -7,7 +7,7 @@
  * left running).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { databaseChecksum } from '../src/engine/postgres/pg-checksum.js';
 import { connect } from '../src/engine/postgres/pg-server.js';
 import { createPostgresEngine, type PostgresEngine } from '../src/engine/postgres/postgres-engine.js';
 import { resolveFixture, type ResolvedFixture } from '../src/fixtures/registry.js';
-import { fixturesDir, testDir } from './helpers.js';
+import { alive, fixturesDir, postmasterPid, testDir, until } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const folders: string[] = [];
@@ -28,30 +28,6 @@ function serverFolder(name: string): { cacheDir: string; dataDir: string } {
   const cacheDir = path.join(testDir, `faults-${name}`);
   folders.push(cacheDir);
   return { cacheDir, dataDir: path.join(cacheDir, '15', 'data') };
-}
-
-function postmasterPid(dataDir: string): number | undefined {
-  const file = path.join(dataDir, 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits for a state (not for time): true once `check` holds, false after `ms`. */
-async function until(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
 }
 
 /** How many statements `sql` runs on the server now (as its admin sees them). */

@@ -3,50 +3,27 @@
  * running, and the next run finds it and stops it (a stale postmaster.pid too).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresEngine } from '../src/engine/postgres/postgres-engine.js';
-import { testDir } from './helpers.js';
+import { alive, postmasterPid, testDir, until } from './helpers.js';
 
 const cacheDir = path.join(testDir, 'lifecycle');
 const dataDir = path.join(cacheDir, '15', 'data');
 const engineModule = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/engine/postgres/postgres-engine.ts');
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
-function postmasterPid(): number | undefined {
-  const file = path.join(dataDir, 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
-}
-
 describe('the private server', () => {
   it('stops when the engine closes', async () => {
     const engine = createPostgresEngine({ cacheDir });
     expect(await engine.execute({ db: 'postgres', sql: 'SELECT 1 AS one' })).toMatchObject({ ok: true, result: { rows: [[1]] } });
-    const pid = postmasterPid()!;
+    const pid = postmasterPid(dataDir)!;
     expect(alive(pid)).toBe(true);
     await engine.close();
     expect(await until(() => !alive(pid))).toBe(true);
-    expect(postmasterPid()).toBeUndefined();
+    expect(postmasterPid(dataDir)).toBeUndefined();
   });
 
   it('left running by a run killed with SIGKILL, is found and stopped by the next run', async () => {
@@ -57,7 +34,7 @@ describe('the private server', () => {
     );
     const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => (chunk.toString().includes('ready') ? resolve() : undefined)));
-    const stray = postmasterPid()!;
+    const stray = postmasterPid(dataDir)!;
     child.kill('SIGKILL');
     await new Promise((resolve) => child.on('exit', resolve));
     // SIGKILL runs no exit handler: the server is still there.
@@ -67,11 +44,11 @@ describe('the private server', () => {
     try {
       expect(await next.execute({ db: 'postgres', sql: 'SELECT 2' })).toMatchObject({ ok: true });
       expect(await until(() => !alive(stray))).toBe(true);
-      expect(postmasterPid()).not.toBe(stray);
+      expect(postmasterPid(dataDir)).not.toBe(stray);
     } finally {
       await next.close();
     }
-    expect(postmasterPid()).toBeUndefined();
+    expect(postmasterPid(dataDir)).toBeUndefined();
     rmSync(script, { force: true });
   });
 
@@ -81,7 +58,7 @@ describe('the private server', () => {
     const engine = createPostgresEngine({ cacheDir });
     try {
       expect(await engine.execute({ db: 'postgres', sql: 'SELECT 3' })).toMatchObject({ ok: true });
-      expect(postmasterPid()).not.toBe(process.pid);
+      expect(postmasterPid(dataDir)).not.toBe(process.pid);
     } finally {
       await engine.close();
     }
@@ -92,10 +69,10 @@ describe('the private server', () => {
     const second = createPostgresEngine({ cacheDir });
     await first.execute({ db: 'postgres', sql: 'SELECT 1' });
     await second.execute({ db: 'postgres', sql: 'SELECT 1' });
-    const pid = postmasterPid()!;
+    const pid = postmasterPid(dataDir)!;
     await first.close();
     expect(await second.execute({ db: 'postgres', sql: 'SELECT 1' })).toMatchObject({ ok: true });
-    expect(postmasterPid()).toBe(pid);
+    expect(postmasterPid(dataDir)).toBe(pid);
     await second.close();
     expect(await until(() => !alive(pid))).toBe(true);
   });

@@ -20,7 +20,7 @@
  * - `not_equal`: `a != b` → `NOT (a = b)`; `a = v` → `NOT (a <> v)`.
  * - `derived_table_join`: a joined table replaced by `(SELECT * FROM t) AS alias`.
  */
-import type { DatabaseSchema, TableSchema } from '../src/semantic/schema-reader.js';
+import type { DatabaseSchema, TableSchema } from '../src/semantic/model/schema-reader.js';
 import { tokenizeSqlite, type SqliteToken } from '../src/sql/sqlite-lexer.js';
 
 export const REWRITE_KINDS = [

@@ -1,11 +1,11 @@
 /**
  * What a gold audit reports: one {@link AuditFinding} per problem, each naming the item, the
  * snapshot (and role) and the rows, and the catalogue of kinds with their severities. The kinds of
- * a gold's own checks come from the gold checks module (src/dataset/gold-checks.ts), the one place
+ * a gold's own checks come from the gold checks module (src/compare/gold-checks.ts), the one place
  * a gold is judged; the audit adds what needs the whole dataset, earlier runs or the generator.
  */
-import { GOLD_CHECK_KINDS, type GoldCheckKind, type GoldCheckSeverity } from '../dataset/gold-checks.js';
-import type { FindingRows } from '../dataset/gold-result-checks.js';
+import { GOLD_CHECK_KINDS, type GoldCheckKind, type GoldCheckSeverity } from '../compare/gold-checks.js';
+import type { FindingRows } from '../compare/gold-result-checks.js';
 
 /** Kinds only the audit reports (they need other items, earlier runs or the generator). */
 export type AuditOnlyKind =

@@ -1,15 +1,15 @@
 /**
  * The gold audit's checks of one gold result on one snapshot (gold-audit.ts runs them for every
  * gold, snapshot and item): the ordering under the tie rule, the result checks of
- * dataset/gold-result-checks.ts, ties at the cut of nested ORDER BY … LIMIT subqueries, and the
+ * compare/gold-result-checks.ts, ties at the cut of nested ORDER BY … LIMIT subqueries, and the
  * rows an outermost LIMIT without ORDER BY drops.
  */
 import { cachedOrdering } from '../compare/gold-result-cache.js';
 import type { GoldOrdering } from '../compare/gold-ordering.js';
 import { resolvePolicy } from '../compare/policy.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
-import { findOrderedLimitSubqueries } from '../dataset/gold-checks.js';
-import { checkGoldResult, checkLimitCut, planLimitCut, type GoldResultFinding } from '../dataset/gold-result-checks.js';
+import { findOrderedLimitSubqueries } from '../compare/gold-checks.js';
+import { checkGoldResult, checkLimitCut, planLimitCut, type GoldResultFinding } from '../compare/gold-result-checks.js';
 import type { DoubleQuoteMode, Engine, QueryResult } from '../engine/engine.js';
 import { engineDefaults } from '../rungs/execution.js';
 import type { Snapshot } from '../fixtures/snapshot.js';

@@ -13,9 +13,9 @@ import { existsSync } from 'node:fs';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { Engine } from '../engine/engine.js';
-import { fixtureStrength, type GoldStrength } from '../semantic/fixture-strength.js';
-import { readFixtureInvariants } from '../semantic/invariants.js';
-import { buildTestSuite } from '../semantic/test-suite.js';
+import { fixtureStrength, type GoldStrength } from '../semantic/suite/fixture-strength.js';
+import { readFixtureInvariants } from '../semantic/model/invariants.js';
+import { buildTestSuite } from '../semantic/suite/test-suite.js';
 import { createFinding, type AuditFinding } from './audit-finding.js';
 import type { AuditItem, AuditSource } from './audit-source.js';
 

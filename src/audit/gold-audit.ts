@@ -1,7 +1,7 @@
 /**
  * The gold audit: the check a team runs before trusting a dataset. Every gold of every item runs
  * on every snapshot the item names (role-scoped copies where it has a role), through the runtime's
- * engine and gold cache, and is judged by the gold checks (src/dataset/gold-checks.ts) — the
+ * engine and gold cache, and is judged by the gold checks (src/compare/gold-checks.ts) — the
  * module the execution rung takes its verdict flags from:
  * - the text: clock, randomness and time-zone reads, LIMIT without ORDER BY;
  * - each result: errors and timeouts, ties at a LIMIT cut found from the data (the tie query of
@@ -20,8 +20,8 @@
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { ExecutionOutcome, QueryResult } from '../engine/engine.js';
-import { runGoldChecks, type GoldCheckSeverity } from '../dataset/gold-checks.js';
-import { checkGoldRun, checkGoldsAgree, checkSameOnEverySnapshot, planLimitCut, type GoldResultFinding } from '../dataset/gold-result-checks.js';
+import { runGoldChecks, type GoldCheckSeverity } from '../compare/gold-checks.js';
+import { checkGoldRun, checkGoldsAgree, checkSameOnEverySnapshot, planLimitCut, type GoldResultFinding } from '../compare/gold-result-checks.js';
 import { checkResult } from './audit-result.js';
 import { runGoldsOnSnapshots } from './verify-golds.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';

@@ -5,8 +5,8 @@
  */
 import Table from 'cli-table3';
 import type { Row } from '../engine/engine.js';
-import type { GoldCheckSeverity } from '../dataset/gold-checks.js';
-import type { FindingRows } from '../dataset/gold-result-checks.js';
+import type { GoldCheckSeverity } from '../compare/gold-checks.js';
+import type { FindingRows } from '../compare/gold-result-checks.js';
 import { counted, formatRow } from '../format.js';
 import { AUDIT_FINDING_KINDS, AUDIT_KIND_ORDER, SEVERITIES, type AuditFinding } from './audit-finding.js';
 import type { AuditReport } from './gold-audit.js';

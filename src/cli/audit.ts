@@ -19,7 +19,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { PRESET_NAMES, type PresetName } from '../compare/policy.js';
-import type { GoldCheckSeverity } from '../dataset/gold-checks.js';
+import type { GoldCheckSeverity } from '../compare/gold-checks.js';
 import { LadderError } from '../errors.js';
 import { createLadderRuntime, type LadderRuntime } from '../runtime/ladder-runtime.js';
 import { defaultFixturesDir } from '../fixtures/registry.js';

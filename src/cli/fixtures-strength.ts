@@ -19,9 +19,9 @@ import { loadDataset } from '../dataset/load.js';
 import { createSqliteEngine, type SqliteEngine } from '../engine/sqlite/sqlite-engine.js';
 import { LadderError } from '../errors.js';
 import { defaultFixturesDir, resolveFixture } from '../fixtures/registry.js';
-import { fixtureStrength, type FixtureStrength, type StrengthGold } from '../semantic/fixture-strength.js';
-import { readFixtureInvariants } from '../semantic/invariants.js';
-import { buildTestSuite } from '../semantic/test-suite.js';
+import { fixtureStrength, type FixtureStrength, type StrengthGold } from '../semantic/suite/fixture-strength.js';
+import { readFixtureInvariants } from '../semantic/model/invariants.js';
+import { buildTestSuite } from '../semantic/suite/test-suite.js';
 import { commandGroup } from './cli-io.js';
 
 /** Parsed flags of `fixtures strength`. */

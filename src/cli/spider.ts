@@ -43,9 +43,10 @@ import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './c
 import { progressBarOn } from './progress-bar.js';
 import { checkAligned, checkDbDir, checkGoldFile, checkOutFolder, folderNames, readTables } from './spider-inputs.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
-// The L5 code (spider-test-suite.ts and the semantic rung it runs) is imported only with --test-suite.
+// The L5 code (its options, spider-test-suite.ts and the semantic rung it runs) is imported only
+// with --test-suite.
 import type { SpiderSemanticSummary, SpiderSemanticVerdict } from '../harness/spider-test-suite.js';
-import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-options.js';
+import type { SemanticOptions } from '../semantic/semantic-options.js';
 import { oneLine, truncate } from '../format.js';
 import { isPostgresUrl, shownUrl } from '../engine/postgres/postgres-url.js';
 import { existingPostgresSnapshot, listPostgresScriptSnapshots } from '../benchmarks/spider/postgres-snapshots.js';
@@ -132,7 +133,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
   let stopListening = (): void => {};
   try {
     const policy = resolvePolicy({ preset: options.preset, ...(options.keepDistinct ? { keepDistinct: true } : {}) });
-    const semantic = semanticOptionsOf(options);
+    const semantic = await semanticOptionsOf(options);
     // The command's runtime: its engine and gold cache (no fixtures: Spider folders hold plain files).
     // Its children boot while the files are read and checked.
     const postgres = options.dialect === 'postgres';
@@ -203,7 +204,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
         engine,
         policy,
         options: semantic,
-        service: runtime.semantic(),
+        service: await runtime.semantic(),
         cache: runtime.goldCache,
         onProgress: (event) => {
           if (event.phase !== phase) {
@@ -327,8 +328,11 @@ export function formatSpiderSummary(summary: SpiderSummary, preset: string, keep
  */
 export const SPIDER_DEFAULT_NULLS = 'observed' as const;
 
-/** L5's options from the flags (`undefined` without `--test-suite`); suite flags without it are misuse. */
-function semanticOptionsOf(options: SpiderCommandOptions): SemanticOptions | undefined {
+/**
+ * L5's options from the flags (`undefined` without `--test-suite`); suite flags without it are
+ * misuse. The options' module is imported only with `--test-suite`.
+ */
+async function semanticOptionsOf(options: SpiderCommandOptions): Promise<SemanticOptions | undefined> {
   const l5Flags = { suiteMaxDatabases: '--suite-max-databases', suiteMaxSeconds: '--suite-max-seconds', searchMaxDatabases: '--search-max-databases', searchMaxSeconds: '--search-max-seconds', seed: '--seed', nulls: '--nulls', emptyVsNullRow: '--empty-vs-null-row' } as const;
   if (options.testSuite !== true) {
     const given = (Object.keys(l5Flags) as (keyof typeof l5Flags)[]).find((key) => options[key] !== undefined) ?? (options.search === false ? 'search' : undefined);
@@ -337,6 +341,7 @@ function semanticOptionsOf(options: SpiderCommandOptions): SemanticOptions | und
   }
   const suite = { ...(options.suiteMaxDatabases === undefined ? {} : { maxDatabases: options.suiteMaxDatabases }), ...(options.suiteMaxSeconds === undefined ? {} : { maxSeconds: options.suiteMaxSeconds }) };
   const search = { ...(options.searchMaxDatabases === undefined ? {} : { maxDatabases: options.searchMaxDatabases }), ...(options.searchMaxSeconds === undefined ? {} : { maxSeconds: options.searchMaxSeconds }) };
+  const { readSemanticOptions } = await import('../semantic/semantic-options.js');
   return readSemanticOptions({
     suite,
     search: options.search === false ? false : search,

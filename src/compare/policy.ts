@@ -24,10 +24,10 @@
 import { LadderError } from '../errors.js';
 import { describeReceived, invalidValue, isPlainRecord, rejectUnknownKeys } from '../options.js';
 import { BIRD_PRESET } from '../benchmarks/bird/preset.js';
-import { NO_REWRITES, type SqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
+import { NO_REWRITES, type SqlRewrites } from './sql-rewrites.js';
 import { SPIDER_PRESET } from '../benchmarks/spider/preset.js';
 
-export type { SqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
+export type { SqlRewrites } from './sql-rewrites.js';
 
 /** The named presets. */
 export type PresetName = 'default' | 'spider' | 'bird';

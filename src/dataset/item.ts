@@ -16,6 +16,12 @@ export interface SourceLocation {
   readonly line: number;
   /** 1-based line of each gold SQL (its `gold_sql:` line, or its entry in a list); set when the item has gold. */
   readonly goldLines?: readonly number[];
+  /**
+   * 1-based line of each database field the item has (`db`, `db_path`, `snapshots`, `role`): the
+   * item's own line for the field, or the `defaults:` line it inherits it from; so a wrong fixture,
+   * file, snapshot or role is reported where it is written.
+   */
+  readonly fieldLines?: Readonly<Partial<Record<'db' | 'db_path' | 'snapshots' | 'role', number>>>;
 }
 
 /** One validated dataset item. */

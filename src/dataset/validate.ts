@@ -187,9 +187,23 @@ export function validateRecord(raw: unknown, at: RecordLocation): RecordValidati
     expected_behavior: behavior,
     ...(notes !== undefined ? { notes } : {}),
     scored: behavior !== 'answer' || goldSql.length > 0,
-    source: { file: at.file, line: at.line, ...(goldSql.length === 0 ? {} : { goldLines: goldLinesOf(at, goldSql.length) }) },
+    source: {
+      file: at.file,
+      line: at.line,
+      ...(goldSql.length === 0 ? {} : { goldLines: goldLinesOf(at, goldSql.length) }),
+      fieldLines: databaseFieldLines(at, record),
+    },
   };
   return { item, errors };
+}
+
+/** The lines of the database fields the record has (its own, or inherited from `defaults:`). */
+function databaseFieldLines(at: RecordLocation, record: Readonly<Record<string, unknown>>): NonNullable<DatasetItem['source']['fieldLines']> {
+  const lines: Partial<Record<'db' | 'db_path' | 'snapshots' | 'role', number>> = {};
+  for (const field of ['db', 'db_path', 'snapshots', 'role'] as const) {
+    if (record[field] !== undefined && record[field] !== null) lines[field] = at.fieldLine(field);
+  }
+  return lines;
 }
 
 /** The line of each gold: a list's entries, or the `gold_sql:` line for one string. */

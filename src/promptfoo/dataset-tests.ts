@@ -173,7 +173,7 @@ export function resolveDatasetFile(file: string, baseDir: string = promptfooConf
  * run with one line on stderr and exit code 2 (src/promptfoo/load-check.ts `failFastAtLoad`).
  */
 export function loadTests(config?: LoadTestsConfig): Promise<PromptfooTestCase[]> {
-  return failFastAtLoad('datasets/promptfoo-tests.ts:loadTests', () => readDatasetTests(config));
+  return failFastAtLoad('tests: loadTests', () => readDatasetTests(config));
 }
 
 /**
@@ -186,9 +186,9 @@ export function loadTests(config?: LoadTestsConfig): Promise<PromptfooTestCase[]
 export async function readDatasetTests(config?: LoadTestsConfig): Promise<PromptfooTestCase[]> {
   // Validate arguments.
   if (config === undefined || config === null || typeof config !== 'object') {
-    throw new LadderError('invalid_option', 'datasets/promptfoo-tests.ts:loadTests needs a config object with `file` (use the object form: `- path: file://…:loadTests` + `config: { file: … }`)');
+    throw new LadderError('invalid_option', 'tests: loadTests needs a config object with `file` (use the object form: `- path: file://…:loadTests` + `config: { file: … }`)');
   }
-  const read = optionReader(config, { prefix: 'config.', at: 'datasets/promptfoo-tests.ts: ' });
+  const read = optionReader(config, { prefix: 'config.', at: 'tests: loadTests: ' });
   read.unknownKeys(KNOWN);
   const file = read.string('file', 'the path of a dataset file');
   if (file === undefined) throw read.invalid('file', 'the path of a dataset file', config.file);
@@ -212,7 +212,7 @@ export async function readDatasetTests(config?: LoadTestsConfig): Promise<Prompt
   const wanted = config.ids ? new Set(config.ids) : undefined;
   if (wanted) {
     const missing = [...wanted].filter((id) => !items.some((item) => item.id === id));
-    if (missing.length > 0) throw new LadderError('invalid_option', `datasets/promptfoo-tests.ts: config.ids names items not in ${config.file}: ${missing.join(', ')}`);
+    if (missing.length > 0) throw new LadderError('invalid_option', `tests: loadTests: config.ids names items not in ${config.file}: ${missing.join(', ')}`);
   }
   const chosen = items.filter((item) => wanted === undefined || wanted.has(item.id));
   // Every database the chosen items name, as their rows will open them (builds a fixture on first

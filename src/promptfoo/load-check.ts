@@ -65,13 +65,15 @@ export function checkLadderOptions(setup: LadderSetup): void {
  * item names is one of its fixture's, each `db_path` file is a SQLite database.
  * @param location - the ladder block's own `fixturesDir` / `cacheDir` (the generator's are
  *   recorded for the process already).
- * @throws LadderError (misuse; the message starts with the item's `file:line` and id), or an
+ * @throws LadderError (misuse; the message starts with `file:line` of the field at fault — `db`,
+ *   `db_path`, `snapshots` or `role`, on the item or in `defaults:` — and the item's id), or an
  *   infrastructure LadderError (`engine_failure`, `db_unavailable`) when a fixture cannot be built.
  */
 export async function checkItemDatabases(items: readonly DatasetItem[], location: FixtureLocation = {}): Promise<void> {
   const resolved = new Map<string, Promise<readonly string[]>>();
   for (const item of items) {
-    const at = `${item.source.file}:${item.source.line}: item "${item.id}"`;
+    // The field at fault, where it is written (the item's own line, or its `defaults:` line).
+    let field: 'db' | 'db_path' | 'snapshots' | 'role' = item.db_path !== undefined ? 'db_path' : 'db';
     try {
       if (item.db_path !== undefined) {
         for (const file of item.db_path) await checkSqliteFile(file, 'db_path');
@@ -83,10 +85,19 @@ export async function checkItemDatabases(items: readonly DatasetItem[], location
         names = resolveFixtureOnce(item.db, item.role, location).then((fixture) => fixture.snapshots.map((snapshot) => snapshot.name));
         resolved.set(key, names);
       }
-      const known = await names;
+      let known: readonly string[];
+      try {
+        known = await names;
+      } catch (error) {
+        // A fixture that exists but lacks the role: the `role:` line is at fault, not `db:`.
+        if (item.role !== undefined && error instanceof LadderError && error.code !== 'unknown_fixture' && error.message.includes(`role ${JSON.stringify(item.role)}`)) field = 'role';
+        throw error;
+      }
       const unknown = (item.snapshots ?? []).filter((name) => !known.includes(name));
+      field = 'snapshots';
       if (unknown.length > 0) throw new LadderError('dataset_invalid', `snapshots ${unknown.map((name) => JSON.stringify(name)).join(', ')} not in fixture ${item.db} (its snapshots: ${known.join(', ')})`);
     } catch (error) {
+      const at = `${item.source.file}:${item.source.fieldLines?.[field] ?? item.source.line}: item "${item.id}"`;
       if (error instanceof LadderError) throw new LadderError(error.code, `${at}: ${error.message}`, { cause: error });
       throw error;
     }
@@ -113,7 +124,7 @@ export function loadExitCode(error: unknown): number | undefined {
  * ends the run at once with one line on stderr (`text2sql-ladder: error: …`, indented hint lines
  * below it) and exit code 2 or 3 — promptfoo would print the error with a Node stack, and exit 1;
  * elsewhere the error is thrown.
- * @param generator - named in the message, e.g. `datasets/promptfoo-tests.ts:loadTests`.
+ * @param generator - named in the message as the config's `tests:` entry, e.g. `tests: loadTests`.
  */
 export async function failFastAtLoad<T>(generator: string, body: () => Promise<T>): Promise<T> {
   try {

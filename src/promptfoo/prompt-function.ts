@@ -69,6 +69,27 @@ async function query(engine: Engine, db: string, sql: string) {
 }
 
 /**
+ * The `-- table.column e.g. …` comment lines of one table's sample: per column, up to
+ * {@link SAMPLE_VALUES_PER_COLUMN} distinct non-NULL values in row order; a column with none gets
+ * no line.
+ */
+function sampleValueLines(table: string, sample: { readonly columns: readonly string[]; readonly rows: readonly (readonly Cell[])[] }): string[] {
+  const lines: string[] = [];
+  sample.columns.forEach((column, index) => {
+    const seen: string[] = [];
+    for (const row of sample.rows) {
+      const cell = row[index];
+      if (cell === null || cell === undefined) continue;
+      const text = formatSample(cell);
+      if (!seen.includes(text)) seen.push(text);
+      if (seen.length === SAMPLE_VALUES_PER_COLUMN) break;
+    }
+    if (seen.length > 0) lines.push(`-- ${table}.${column} e.g. ${seen.join(', ')}`);
+  });
+  return lines;
+}
+
+/**
  * Renders a database's schema: `CREATE` statements of tables and views (as SQLite stores them),
  * each table followed by `-- samples` comment lines with up to {@link SAMPLE_VALUES_PER_COLUMN}
  * distinct non-NULL values per column from its first {@link SAMPLE_ROWS_PER_TABLE} rows.
@@ -85,17 +106,7 @@ export async function renderSchema(engine: Engine, db: string): Promise<string> 
     const lines = [`${String(sql).trim()};`];
     if (type === 'table') {
       const sample = await query(engine, db, `SELECT * FROM ${quoteIdentifier(String(name))} LIMIT ${SAMPLE_ROWS_PER_TABLE}`);
-      sample.columns.forEach((column, index) => {
-        const seen: string[] = [];
-        for (const row of sample.rows) {
-          const cell = row[index];
-          if (cell === null || cell === undefined) continue;
-          const text = formatSample(cell);
-          if (!seen.includes(text)) seen.push(text);
-          if (seen.length === SAMPLE_VALUES_PER_COLUMN) break;
-        }
-        if (seen.length > 0) lines.push(`-- ${name}.${column} e.g. ${seen.join(', ')}`);
-      });
+      lines.push(...sampleValueLines(String(name), sample));
     }
     blocks.push(lines.join('\n'));
   }
@@ -126,17 +137,7 @@ async function renderPostgresSchema(engine: Engine, db: string): Promise<string>
     const columns = table.columns.map((column) => `  ${quoteIfNeeded(column.name)} ${column.type}`);
     const lines = [`CREATE TABLE ${name} (\n${[...columns, ...(keys.length > 0 ? [`  PRIMARY KEY (${keys.join(', ')})`] : [])].join(',\n')}\n);`];
     const sample = await query(engine, db, `SELECT * FROM ${qualified} LIMIT ${SAMPLE_ROWS_PER_TABLE}`);
-    sample.columns.forEach((column, index) => {
-      const seen: string[] = [];
-      for (const row of sample.rows) {
-        const cell = row[index];
-        if (cell === null || cell === undefined) continue;
-        const text = formatSample(cell);
-        if (!seen.includes(text)) seen.push(text);
-        if (seen.length === SAMPLE_VALUES_PER_COLUMN) break;
-      }
-      if (seen.length > 0) lines.push(`-- ${table.name}.${column} e.g. ${seen.join(', ')}`);
-    });
+    lines.push(...sampleValueLines(table.name, sample));
     blocks.push(lines.join('\n'));
   }
   return blocks.join('\n\n');

@@ -72,7 +72,7 @@ export function executionAssertionRef(): string {
 }
 
 function misuse(message: string): LadderError {
-  return new LadderError('invalid_option', `datasets/spider-tests.ts: ${message}`);
+  return new LadderError('invalid_option', `tests: spiderTests: ${message}`);
 }
 
 async function readDevJson(file: string): Promise<Array<{ question: string; db_id: string; query: string }>> {
@@ -126,12 +126,12 @@ function envNumber(name: string): number | undefined {
  *   `input_invalid` for an unreadable gold file.
  */
 export function spiderTests(given: SpiderTestsConfig | null = {}): Promise<PromptfooTestCase[]> {
-  return failFastAtLoad('datasets/spider-tests.ts:spiderTests', () => readSpiderTests(given));
+  return failFastAtLoad('tests: spiderTests', () => readSpiderTests(given));
 }
 
 async function readSpiderTests(given: SpiderTestsConfig | null): Promise<PromptfooTestCase[]> {
   // Validate arguments (a YAML `config:` left empty is null: no options).
-  const read = optionReader(given, { prefix: 'config.', at: 'datasets/spider-tests.ts: ' });
+  const read = optionReader(given, { prefix: 'config.', at: 'tests: spiderTests: ' });
   const config: SpiderTestsConfig = given ?? {};
   read.unknownKeys(KNOWN);
   read.string('dir');

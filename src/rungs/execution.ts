@@ -21,22 +21,22 @@
  *   `prediction_rewritten` say when that fallback changed the reported gold or the prediction.
  * - `empty_gold` is set whenever the reported gold returned no rows on a snapshot, whether the
  *   verdict passed or failed: an empty gold is weak evidence either way.
- * - The gold's own flags come from the gold checks (src/dataset/gold-checks.ts), the same module
+ * - The gold's own flags come from the gold checks (src/compare/gold-checks.ts), the same module
  *   `text2sql-ladder audit` judges golds with: from the text, `clock_dependent_gold` (without an
  *   `asOfDate`), `random_dependent_gold`, `timezone_dependent_gold` and `limit_without_order_by`,
  *   with the constructs in `goldFindings`; from the reported gold's results, `empty_gold`,
  *   `all_null_gold_row`, `nondeterministic_gold` (a LIMIT cutting a tie) and `null_sort_key`.
  */
 import type { DoubleQuoteMode, Engine, EngineName, ExecutionError, ExecutionOutcome, QueryResult } from '../engine/engine.js';
-import { runGoldChecks, type GoldFinding } from '../dataset/gold-checks.js';
-import { checkGoldResult, goldVerdictFlags } from '../dataset/gold-result-checks.js';
+import { runGoldChecks, type GoldFinding } from '../compare/gold-checks.js';
+import { checkGoldResult, goldVerdictFlags } from '../compare/gold-result-checks.js';
 import { LadderError } from '../errors.js';
 import { compareResults, type ResultSides, type Verdict } from '../compare/compare-results.js';
 import { parseGoldAhead, type GoldOrdering } from '../compare/gold-ordering.js';
 import { cachedOrdering, GoldResultCache } from '../compare/gold-result-cache.js';
 import { resolvePolicy, type ComparisonPolicy, type PolicyInput, type PresetName } from '../compare/policy.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
-import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
+import { applySqlRewrites } from '../compare/sql-rewrites.js';
 import { resolveGoldOrdering } from '../compare/tie-groups.js';
 import type { ParseMemo } from './parse-memo.js';
 import { predictedRunsOf, throwMissingDatabase, type PredictedRun } from './predicted-runs.js';
@@ -55,11 +55,11 @@ export type ExecutionFlag =
   | 'prediction_rewritten'
   /** The reported gold returned no rows on a snapshot (also on a failing verdict). */
   | 'empty_gold'
-  /** The reported gold returned one row of NULLs on a snapshot (src/dataset/gold-checks.ts). */
+  /** The reported gold returned one row of NULLs on a snapshot (src/compare/gold-checks.ts). */
   | 'all_null_gold_row'
-  /** A sort key of the reported gold is NULL where NULL placement decides the order or the cut (src/dataset/gold-checks.ts). */
+  /** A sort key of the reported gold is NULL where NULL placement decides the order or the cut (src/compare/gold-checks.ts). */
   | 'null_sort_key'
-  /** A text check of the golds found a clock, randomness or time-zone dependence, or LIMIT without ORDER BY (src/dataset/gold-checks.ts). */
+  /** A text check of the golds found a clock, randomness or time-zone dependence, or LIMIT without ORDER BY (src/compare/gold-checks.ts). */
   | GoldFinding['kind'];
 
 /** The outcome on one snapshot for the reported gold. */

@@ -26,7 +26,7 @@ import type { DoubleQuoteMode, Engine } from '../engine/engine.js';
 import type { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { EfficiencyCache } from '../efficiency/efficiency-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
-import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
+import { applySqlRewrites } from '../compare/sql-rewrites.js';
 import { parseGoldAhead } from '../compare/gold-ordering.js';
 import type { GroundingOptions } from '../answer/ground.js';
 import type { SafetyPolicy } from '../safety/policy.js';

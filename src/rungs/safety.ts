@@ -23,7 +23,7 @@
  *   within budget"): failed closed (passed by the engine when SQLite prepared it, or PostgreSQL
  *   described it as one statement returning rows and its tokens show nothing of the below, and no
  *   policy is set). On PostgreSQL, a text the AST layer cannot read is first read token by token
- *   (src/safety/postgres-statements.ts): `notify` (NOTIFY / LISTEN / UNLISTEN), `table_lock`
+ *   (src/safety/postgres.ts): `notify` (NOTIFY / LISTEN / UNLISTEN), `table_lock`
  *   (LOCK), `copy` (COPY, naming the file or PROGRAM it reaches), `extension` (CREATE EXTENSION,
  *   LOAD), `server_admin` (ALTER SYSTEM, CHECKPOINT, CLUSTER), SET SESSION AUTHORIZATION and the
  *   two-phase PREPARE TRANSACTION / COMMIT PREPARED, row locks and blocked functions are named.
@@ -34,7 +34,7 @@
  * Everything is read from the parse tree, so comments and string contents can neither hide a
  * statement nor fake a LIMIT. Each violation has its kind and a 1-based position.
  *
- * Snowflake (node-sql-parser tree, no positions) is checked by src/safety/snowflake-safety.ts with
+ * Snowflake (node-sql-parser tree, no positions) is checked by src/safety/snowflake.ts with
  * the same kinds; violations there are reported at 1:1.
  */
 import type { Program } from 'sql-parser-cst';
@@ -44,13 +44,13 @@ import type { References } from '../sql/references.js';
 import { LadderError } from '../errors.js';
 import { memoFor, type ParseMemo } from './parse-memo.js';
 import { blockedReason, checkFunction, isPragmaFunction } from '../safety/functions.js';
-import { postgresTokenViolations } from '../safety/postgres-statements.js';
+import { postgresTokenViolations } from '../safety/postgres.js';
 import { resolveSafetyPolicy, type ResolvedSafetyPolicy, type SafetyPolicy } from '../safety/policy.js';
-import { checkSnowflakeSafety } from '../safety/snowflake-safety.js';
+import { checkSnowflakeSafety } from '../safety/snowflake.js';
 import { createRungResult, type RungIssue, type RungResult } from './rung-result.js';
-import { checkLimit, outermostLimit } from './safety-limit.js';
-import { clauseKind, describeType, isQuery, nameText, start, statementKind, walk, type AnyNode } from './safety-statement-kinds.js';
-import { allowedEntryKey, lastPart, systemTableKind, tableFunctionAllowed, tableMatches } from './safety-tables.js';
+import { checkLimit, outermostLimit } from '../safety/limit.js';
+import { clauseKind, describeType, isQuery, nameText, start, statementKind, walk, type AnyNode } from '../safety/statement-kinds.js';
+import { allowedEntryKey, lastPart, systemTableKind, tableFunctionAllowed, tableMatches } from '../safety/tables.js';
 
 /** Input of {@link checkSafety}. */
 export interface SafetyInput {

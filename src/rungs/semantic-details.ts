@@ -11,7 +11,7 @@ import type { Cell, ExecutionOutcome, QueryResult, SqliteCell } from '../engine/
 
 /**
  * Generated databases dropped because they broke the contract of generated databases (the schema,
- * the fixture's invariants, the NULL policy; src/semantic/database-contract.ts), by rule:
+ * the fixture's invariants, the NULL policy; src/semantic/generation/database-contract.ts), by rule:
  * `integrity`, `notNull`, `unique`, `check`, `types`, `foreignKeys`, `invariants`, `nullsObserved`.
  * A generator bug, never evidence: such a database refutes nothing and is never shown. Rules with
  * none are left out (`{}` when every database kept the contract).

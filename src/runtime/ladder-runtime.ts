@@ -24,7 +24,7 @@ import type { PostgresEngineOptions } from '../engine/postgres/postgres-engine-o
 import type { ResolveFixtureOptions, ResolvedFixture } from '../fixtures/registry.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
-import { createSemanticService, type SemanticService } from '../semantic/semantic-service.js';
+import type { SemanticService } from '../semantic/semantic-service.js';
 
 /** Options of {@link createLadderRuntime}. */
 export interface LadderRuntimeOptions {
@@ -67,11 +67,12 @@ export interface LadderRuntime {
   /** Gold results shared by every execution of this front end. */
   readonly goldCache: GoldResultCache;
   /**
-   * L5's test suites and counterexample searchers, created on first call; closed by `close`. The
-   * service imports the suite builder and the search on its own first use, so calling this loads
-   * nothing of them.
+   * L5's test suites and counterexample searchers, created on first call (the same promise after);
+   * closed by `close`. The service's module is imported on this first call, so a front end that
+   * never turns L5 on loads nothing of src/semantic/; the service imports the suite builder and
+   * the search on its own first use.
    */
-  semantic(): SemanticService;
+  semantic(): Promise<SemanticService>;
   /**
    * The invariants a fixture's manifest declares (`invariants:` in `<fixturesDir>/<name>/fixture.yaml`),
    * read once per name; empty when it declares none.
@@ -127,7 +128,7 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
   const postgresModule = (): Promise<typeof import('../engine/postgres/postgres-engine.js')> => import('../engine/postgres/postgres-engine.js');
   const goldCache = new GoldResultCache(options.goldCacheEntries === undefined ? {} : { maxEntries: options.goldCacheEntries });
   const fixtures = new Map<string, Promise<ResolvedFixture>>();
-  let semantic: SemanticService | undefined;
+  let semantic: Promise<SemanticService> | undefined;
   const invariants = new Map<string, Promise<readonly FixtureInvariant[]>>();
   const runtime: LadderRuntime = {
     engine() {
@@ -163,7 +164,14 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
     },
     goldCache,
     semantic() {
-      semantic ??= createSemanticService();
+      if (semantic === undefined) {
+        const created = import('../semantic/semantic-service.js').then(({ createSemanticService }) => createSemanticService());
+        semantic = created;
+        // An import that failed (a broken install) is tried again by the next call.
+        created.catch(() => {
+          if (semantic === created) semantic = undefined;
+        });
+      }
       return semantic;
     },
     fixtureInvariants(name, location = {}) {
@@ -171,7 +179,7 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
       const key = `${name}\u0000${where.fixturesDir ?? ''}`;
       let pending = invariants.get(key);
       if (pending === undefined) {
-        pending = Promise.all([import('../fixtures/registry.js'), import('../semantic/invariants.js'), import('node:path'), import('node:fs')]).then(([registry, declared, path, fs]) => {
+        pending = Promise.all([import('../fixtures/registry.js'), import('../semantic/model/invariants.js'), import('node:path'), import('node:fs')]).then(([registry, declared, path, fs]) => {
           const manifest = path.join(where.fixturesDir ?? registry.defaultFixturesDir(), name, 'fixture.yaml');
           return fs.existsSync(manifest) ? declared.readFixtureInvariants(manifest) : [];
         });
@@ -196,8 +204,9 @@ export function createLadderRuntime(options: LadderRuntimeOptions = {}): LadderR
       return pending;
     },
     async close(waitMs = CLOSE_WAIT_MS) {
-      semantic?.close();
+      const closingSemantic = semantic;
       semantic = undefined;
+      await closingSemantic?.then((service) => service.close(), () => undefined);
       const closingPostgres = postgres;
       postgres = undefined;
       const closing = engine;

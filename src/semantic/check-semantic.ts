@@ -38,7 +38,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { applySqlRewrites } from '../benchmarks/spider/sql-rewrites.js';
+import { applySqlRewrites } from '../compare/sql-rewrites.js';
 import { GoldResultCache } from '../compare/gold-result-cache.js';
 import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Engine } from '../engine/engine.js';
@@ -49,16 +49,16 @@ import { findPackageRoot } from '../fixtures/package-root.js';
 import { LadderError } from '../errors.js';
 import { createRungResult, type RungIssue, type RungResult } from '../rungs/rung-result.js';
 import type { GoldDisagreement, SearchStepDetails, SemanticDetails, SuiteStepDetails } from '../rungs/semantic-details.js';
-import { addRejections } from './database-contract.js';
-import { DISTILL_VERSION } from './distill.js';
-import { evaluateAfterSnapshots, judgeOnSnapshots } from './evaluate-on-suite.js';
+import { addRejections } from './generation/database-contract.js';
+import { DISTILL_VERSION } from './suite/distill.js';
+import { evaluateAfterSnapshots, judgeOnSnapshots } from './suite/evaluate-on-suite.js';
 import { DEFAULT_SEMANTIC_OPTIONS, type SearchSettings, type SemanticOptions } from './semantic-options.js';
-import { GENERATOR_VERSION } from './generate-database.js';
-import { canonicalInvariants } from './invariants.js';
+import { GENERATOR_VERSION } from './generation/generate-database.js';
+import { canonicalInvariants } from './model/invariants.js';
 import { createSemanticService, type SemanticService } from './semantic-service.js';
-import { defaultVerdictCacheDir, SUITE_FORMAT } from './suite-cache.js';
-import type { TestSuite } from './suite-types.js';
-import { countTransientFailures } from './transient-failures.js';
+import { defaultVerdictCacheDir, SUITE_FORMAT } from './suite/suite-cache.js';
+import type { TestSuite } from './suite/suite-types.js';
+import { countTransientFailures } from './model/transient-failures.js';
 import { asCacheHit, machineBoundCause, readVerdict, storeVerdict, verdictKey, withCacheStatus } from './verdict-cache.js';
 
 /** Inputs of {@link checkSemantic}. */

@@ -6,10 +6,10 @@
  */
 import path from 'node:path';
 import { invalidValue, isPlainRecord, optionReader } from '../options.js';
-import { DEFAULT_EMPTY_VS_NULL_ROW, EMPTY_VS_NULL_ROW_VALUES, type EmptyVsNullRow } from './empty-vs-null-row.js';
-import { DEFAULT_SEARCH_BUDGET, resolveSearchBudget, type SearchBudget } from './search-budget.js';
-import { DEFAULT_SUITE_BUDGET, resolveSuiteBudget, type SuiteBudget } from './suite-budget.js';
-import type { NullPolicy } from './value-pools.js';
+import { DEFAULT_EMPTY_VS_NULL_ROW, EMPTY_VS_NULL_ROW_VALUES, type EmptyVsNullRow } from './model/empty-vs-null-row.js';
+import { DEFAULT_SEARCH_BUDGET, resolveSearchBudget, type SearchBudget } from './search/search-budget.js';
+import { DEFAULT_SUITE_BUDGET, resolveSuiteBudget, type SuiteBudget } from './suite/suite-budget.js';
+import type { NullPolicy } from './generation/value-pools.js';
 
 /** Settings of the distilled test suite step; a suite is built (and cached) per distinct settings. */
 export interface SuiteSettings {

@@ -18,13 +18,17 @@ import type { SemanticService } from './semantic-service.js';
  * reason that says it was not run and why; a skipped L5 does not count in `end_to_end`). Its first run that is not
  * skipped imports the checking code (check-semantic.ts); creating the entry loads nothing of it.
  * @param options - L5's validated options ({@link SemanticOptions}, from `readSemanticOptions`).
- * @param service - the front end's shared suites and searchers (its runtime's `semantic()`).
+ * @param service - the front end's shared suites and searchers: its runtime's `semantic()`, a
+ *   promise that is awaited on the first run that is not skipped (a rejection surfaces there).
  * @returns the rung table's entry; its `run` resolves to the `checkSemantic` result, or `skipped`
  *   naming why (L4 not passed, a dialect other than SQLite), and rejects with LadderError only for
  *   misuse (no gold, a missing database, a bad option), as `checkSemantic` does.
  * @example createLadderRungs({ semantic: createSemanticRung(readSemanticOptions(true), runtime.semantic()) })
  */
-export function createSemanticRung(options: SemanticOptions, service: SemanticService): ExecutingRung<'semantic'> {
+export function createSemanticRung(options: SemanticOptions, service: SemanticService | Promise<SemanticService>): ExecutingRung<'semantic'> {
+  const ready = Promise.resolve(service);
+  // Awaited only by a run that is not skipped: a rejection no run awaits is not an unhandled one.
+  ready.catch(() => undefined);
   return {
     listed: () => true,
     endToEnd: true,
@@ -37,7 +41,7 @@ export function createSemanticRung(options: SemanticOptions, service: SemanticSe
           `not run: L5 builds its test-suite and counterexample databases as SQLite files, so it runs on SQLite items only; this item is ${DATABASE_NAMES[context.dialect]} (L4 alone decides end_to_end)`,
         );
       }
-      const { checkSemantic } = await import('./check-semantic.js');
+      const [{ checkSemantic }, shared] = await Promise.all([import('./check-semantic.js'), ready]);
       return checkSemantic({
         predictedSql: context.sql,
         golds: context.golds,
@@ -46,7 +50,7 @@ export function createSemanticRung(options: SemanticOptions, service: SemanticSe
         engine: context.engine,
         policy: context.policy.comparison,
         options,
-        service,
+        service: shared,
         goldCache: context.goldCache,
         ...(context.policy.goldOrdered === undefined ? {} : { goldOrdered: context.policy.goldOrdered }),
         ...(context.asOfDate === undefined ? {} : { asOfDate: context.asOfDate }),

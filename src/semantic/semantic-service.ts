@@ -20,10 +20,10 @@ import type { ComparisonPolicy } from '../compare/policy.js';
 import type { Engine } from '../engine/engine.js';
 import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
-import type { CounterexampleSearcher } from './counterexample-search.js';
+import type { CounterexampleSearcher } from './search/counterexample-search.js';
 import type { SuiteSettings } from './semantic-options.js';
-import type { TestSuite } from './suite-types.js';
-import type { NullPolicy } from './value-pools.js';
+import type { TestSuite } from './suite/suite-types.js';
+import type { NullPolicy } from './generation/value-pools.js';
 
 /** One schema's databases as the rung sees them. */
 export interface SemanticFixture {
@@ -91,21 +91,21 @@ interface SuiteEntry {
 
 /** The modules that build suites and searchers, imported on a service's first use. */
 interface Machinery {
-  readonly buildTestSuite: typeof import('./test-suite.js').buildTestSuite;
-  readonly createCounterexampleSearcher: typeof import('./counterexample-search.js').createCounterexampleSearcher;
-  readonly canonicalInvariants: typeof import('./invariants.js').canonicalInvariants;
-  readonly readSchema: typeof import('./schema-reader.js').readSchema;
-  readonly applySqlRewrites: typeof import('../benchmarks/spider/sql-rewrites.js').applySqlRewrites;
+  readonly buildTestSuite: typeof import('./suite/test-suite.js').buildTestSuite;
+  readonly createCounterexampleSearcher: typeof import('./search/counterexample-search.js').createCounterexampleSearcher;
+  readonly canonicalInvariants: typeof import('./model/invariants.js').canonicalInvariants;
+  readonly readSchema: typeof import('./model/schema-reader.js').readSchema;
+  readonly applySqlRewrites: typeof import('../compare/sql-rewrites.js').applySqlRewrites;
 }
 
 /** Imports the suite builder, the search, the invariant and schema readers and the SQL rewrites. */
 async function loadMachinery(): Promise<Machinery> {
   const [suite, search, invariants, schema, rewrites] = await Promise.all([
-    import('./test-suite.js'),
-    import('./counterexample-search.js'),
-    import('./invariants.js'),
-    import('./schema-reader.js'),
-    import('../benchmarks/spider/sql-rewrites.js'),
+    import('./suite/test-suite.js'),
+    import('./search/counterexample-search.js'),
+    import('./model/invariants.js'),
+    import('./model/schema-reader.js'),
+    import('../compare/sql-rewrites.js'),
   ]);
   return {
     buildTestSuite: suite.buildTestSuite,

@@ -32,9 +32,9 @@ import type { FixtureInvariant } from '../fixtures/fixture-invariant.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { RungResult } from '../rungs/rung-result.js';
 import type { SemanticDetails, VerdictCacheStatus } from '../rungs/semantic-details.js';
-import { contentKey, fileChecksum } from './suite-cache.js';
+import { contentKey, fileChecksum } from './suite/suite-cache.js';
 import type { SemanticOptions } from './semantic-options.js';
-import type { TestSuite } from './suite-types.js';
+import type { TestSuite } from './suite/suite-types.js';
 
 /** Bumped when the stored layout or the meaning of a stored verdict changes. */
 export const VERDICT_CACHE_FORMAT = 1;

@@ -100,6 +100,16 @@ let thread: ParserThread | undefined;
 let nextJob = 1;
 
 /**
+ * How many parse jobs have been sent to the parser thread since the process started (jobs started
+ * ahead included). A parse answered from memory (an ahead job's reply, the over-budget memo, the
+ * parse store) sends none, which is how tests tell "answered without a round trip" apart without
+ * timing it.
+ */
+export function parseJobsPosted(): number {
+  return nextJob - 1;
+}
+
+/**
  * The Snowflake parser's file once a Snowflake text asked for it (snowflake-parser.ts); sent with
  * each node-sql-parser job, so the thread loads that package only when such a job comes.
  */

@@ -129,11 +129,12 @@ describe('what a start-up loads', () => {
 
 describe('what a run with L5 off loads', () => {
   /**
-   * The L5 modules a front end loads with L5 off: its options with the budgets' and the
-   * empty-vs-NULL-row rules they validate, and the runtime's shared service, which imports the
-   * suite builder and the search on its first use. The ladder assertion adds the rung's entry.
+   * The L5 modules the promptfoo and vitest front ends load with L5 off: the options they read
+   * from every config, with the budgets' and the empty-vs-NULL-row rules they validate. The
+   * ladder assertion adds the rung's entry. The runtime's shared service is imported by its first
+   * `semantic()` call, so none of them loads it; the CLI loads none of src/semantic/.
    */
-  const L5_OPTIONS_AND_SERVICE = ['src/semantic/empty-vs-null-row.ts', 'src/semantic/search-budget.ts', 'src/semantic/semantic-options.ts', 'src/semantic/semantic-service.ts', 'src/semantic/suite-budget.ts'];
+  const L5_OPTIONS = ['src/semantic/model/empty-vs-null-row.ts', 'src/semantic/search/search-budget.ts', 'src/semantic/semantic-options.ts', 'src/semantic/suite/suite-budget.ts'];
   const l5Modules = (loaded: LoadedModules): string[] => loaded.modules.filter((file) => file.startsWith('src/semantic/'));
 
   let dir: string;
@@ -150,36 +151,36 @@ describe('what a run with L5 off loads', () => {
   const cli = (args: readonly string[], input?: string): LoadedModules =>
     modulesLoadedBy(['--import', TSX, 'bin/text2sql-ladder.ts', ...args], { ...(input === undefined ? {} : { input }), env: { TEXT2SQL_LADDER_CACHE_DIR: path.join(dir, 'cache') } });
 
-  it('spider --preset spider and a one-query check load no L5 checking code, no yaml, and no progress bar off a terminal', () => {
+  it('spider without --test-suite and a one-query check load nothing of src/semantic/, no yaml, and no progress bar off a terminal', () => {
     const spider = cli([...spiderArgs, '--preset', 'spider']);
     expect(spider.status).toBe(0);
     expect(spider.stdout).toContain('execution            1.000');
-    expect(l5Modules(spider)).toEqual(L5_OPTIONS_AND_SERVICE);
+    expect(l5Modules(spider)).toEqual([]);
     expect(spider.packages).not.toContain('yaml');
     // stderr is a pipe here: no progress bar, so cli-progress is not loaded.
     expect(spider.packages).not.toContain('cli-progress');
     const check = cli(['check', '--db', path.join(dir, 'database', 'shop', 'shop.sqlite')], 'SELECT name FROM items');
     expect(check.status).toBe(0);
-    expect(l5Modules(check)).toEqual(['src/semantic/semantic-service.ts']);
+    expect(l5Modules(check)).toEqual([]);
     expect(check.packages).not.toContain('yaml');
   });
 
-  it('spider --test-suite loads the suite builder and the counterexample search', () => {
+  it('spider --test-suite loads the options, the service, the suite builder and the counterexample search', () => {
     const run = cli([...spiderArgs, '--test-suite', '--suite-max-databases', '5', '--search-max-databases', '5']);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('TEST-SUITE ACCURACY');
-    expect(l5Modules(run)).toEqual(expect.arrayContaining(['src/semantic/counterexample-search.ts', 'src/semantic/generate-database.ts', 'src/semantic/test-suite.ts']));
+    expect(l5Modules(run)).toEqual(expect.arrayContaining([...L5_OPTIONS, 'src/semantic/semantic-service.ts', 'src/semantic/search/counterexample-search.ts', 'src/semantic/generation/generate-database.ts', 'src/semantic/suite/test-suite.ts']));
     expect(run.packages).toContain('yaml');
   });
 
-  it.runIf(existsSync(path.join(ROOT, 'dist/assertions/index.js')))('the built assertions and matchers entries load L5 options, service and rung entry only', () => {
+  it.runIf(existsSync(path.join(ROOT, 'dist/assertions/index.js')))('the built assertions and matchers entries load L5 options and rung entry only', () => {
     const built = (entry: string): string[] => {
       const loaded = modulesLoadedBy(['--input-type=module', '-e', `await import('./${entry}');`]);
       expect(loaded.status).toBe(0);
       return loaded.modules.filter((file) => file.startsWith('dist/src/semantic/')).map((file) => file.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
     };
-    expect(built('dist/assertions/index.js')).toEqual([...L5_OPTIONS_AND_SERVICE, 'src/semantic/semantic-rung.ts'].sort());
-    expect(built('dist/matchers/index.js')).toEqual(L5_OPTIONS_AND_SERVICE);
+    expect(built('dist/assertions/index.js')).toEqual([...L5_OPTIONS, 'src/semantic/semantic-rung.ts'].sort());
+    expect(built('dist/matchers/index.js')).toEqual(L5_OPTIONS);
   });
 });
 

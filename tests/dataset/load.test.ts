@@ -50,7 +50,7 @@ describe('loadDataset: YAML', () => {
         expected_behavior: 'answer',
         notes: 'Fiscal quarter, not calendar.',
         scored: true,
-        source: { file: f, line: 1, goldLines: [7] },
+        source: { file: f, line: 1, goldLines: [7], fieldLines: { db: 3, snapshots: 4, role: 5 } },
       },
     ]);
   });
@@ -71,8 +71,8 @@ describe('loadDataset: YAML', () => {
     ]);
     const { items } = await loadDataset(f);
     expect(items.map((item) => item.source)).toEqual([
-      { file: f, line: 1, goldLines: [4] },
-      { file: f, line: 5, goldLines: [9, 10] },
+      { file: f, line: 1, goldLines: [4], fieldLines: { db: 3 } },
+      { file: f, line: 5, goldLines: [9, 10], fieldLines: { db: 7 } },
     ]);
   });
 
@@ -94,9 +94,10 @@ describe('loadDataset: YAML', () => {
     ]);
     const { items, errors } = await loadDataset(f);
     expect(errors).toEqual([]);
-    expect(items.map((i) => [i.id, i.db, i.tags, i.gold_sql, i.expected_behavior, i.scored, i.source.line])).toEqual([
-      ['a', 'warehouse', { domain: 'sales' }, ['SELECT 1', 'SELECT 1.0'], 'answer', true, 6],
-      ['b', 'other', { domain: 'hr' }, [], 'clarify', true, 9],
+    expect(items.map((i) => [i.id, i.db, i.tags, i.gold_sql, i.expected_behavior, i.scored, i.source.line, i.source.fieldLines])).toEqual([
+      // The inherited db is located on its defaults line; an item's own on its own line.
+      ['a', 'warehouse', { domain: 'sales' }, ['SELECT 1', 'SELECT 1.0'], 'answer', true, 6, { db: 3 }],
+      ['b', 'other', { domain: 'hr' }, [], 'clarify', true, 9, { db: 11 }],
     ]);
   });
 

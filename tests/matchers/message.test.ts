@@ -86,9 +86,7 @@ describe('failing matchers on huge SQL', () => {
   it('cut the received text, so whitespace-heavy SQL costs no more than short SQL', () => {
     // 90 000 spaces: the runner's printer took 41 s on such a received text (100 000 spaces).
     const sql = `SELECT${' '.repeat(90_000)}name FROM`;
-    const started = performance.now();
     const message = messageOf(() => expect(sql).toBeSafeSql({ maxLimit: 10 }));
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(message).toContain(`… (+${sql.length - MAX_RECEIVED_CHARS} characters)`);
     expect(message.length).toBeLessThan(10_000);
   });

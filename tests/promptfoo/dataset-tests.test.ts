@@ -74,9 +74,9 @@ describe('loadTests', () => {
 
   it.each([
     [undefined, /needs a config object with `file`/],
-    [{ file: '' }, /^datasets\/promptfoo-tests\.ts: config\.file must be the path of a dataset file; received a string \(""\)$/],
-    [{ file, filter: 'x' }, /^datasets\/promptfoo-tests\.ts: config\.filter is not an option \(did you mean config\.file\?\); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir$/],
-    [{ file, ids: 'wh-001' }, /^datasets\/promptfoo-tests\.ts: config\.ids must be a list of item ids; received a string \("wh-001"\)$/],
+    [{ file: '' }, /^tests: loadTests: config\.file must be the path of a dataset file; received a string \(""\)$/],
+    [{ file, filter: 'x' }, /^tests: loadTests: config\.filter is not an option \(did you mean config\.file\?\); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir$/],
+    [{ file, ids: 'wh-001' }, /^tests: loadTests: config\.ids must be a list of item ids; received a string \("wh-001"\)$/],
     [{ file, strict: false, ids: ['q9'] }, /config\.ids names items not in .*items\.yaml: q9/],
   ])('misuse %j throws naming the option', async (config, message) => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -67,7 +67,7 @@ describe('readDatasetTests: the whole setup before the first row', () => {
   it('a misspelt generator key (fixtureDir) names the key it meant', async () => {
     const file = dataset('one.yaml', `- id: q1\n  question: Rows?\n  db_path: good.sqlite\n  gold_sql: SELECT COUNT(*) FROM t\n`);
     await expect(readDatasetTests({ file, fixtureDir: 'fixtures' } as never)).rejects.toThrow(
-      new LadderError('invalid_option', 'datasets/promptfoo-tests.ts: config.fixtureDir is not an option (did you mean config.fixturesDir?); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir'),
+      new LadderError('invalid_option', 'tests: loadTests: config.fixtureDir is not an option (did you mean config.fixturesDir?); known options: file, ladder, assert, ids, strict, fixturesDir, cacheDir'),
     );
   });
 
@@ -93,17 +93,24 @@ describe('readDatasetTests: the whole setup before the first row', () => {
 
   it('an unknown fixture names the item and lists the known fixtures', async () => {
     const file = dataset('unknown-fixture.yaml', `- id: q1\n  question: Rows?\n  db: warehose\n  gold_sql: SELECT 1\n`);
-    await expect(readDatasetTests({ file })).rejects.toMatchObject({ code: 'unknown_fixture', message: expect.stringMatching(new RegExp(`^${escape(file)}:1: item "q1": unknown fixture "warehose" in .* \\(did you mean warehouse\\?\\); known fixtures: .*warehouse`)) });
+    await expect(readDatasetTests({ file })).rejects.toMatchObject({ code: 'unknown_fixture', message: expect.stringMatching(new RegExp(`^${escape(file)}:3: item "q1": unknown fixture "warehose" in .* \\(did you mean warehouse\\?\\); known fixtures: .*warehouse`)) });
   });
 
   it('a snapshot its fixture does not have names the item and the fixture\'s snapshots', async () => {
     const file = dataset('unknown-snapshot.yaml', `- id: q1\n  question: Rows?\n  db: warehouse\n  snapshots: [base, lastweek]\n  gold_sql: SELECT 1\n`);
-    await expect(readDatasetTests({ file })).rejects.toThrow(new LadderError('dataset_invalid', `${file}:1: item "q1": snapshots "lastweek" not in fixture warehouse (its snapshots: base, later, edge)`));
+    await expect(readDatasetTests({ file })).rejects.toThrow(new LadderError('dataset_invalid', `${file}:4: item "q1": snapshots "lastweek" not in fixture warehouse (its snapshots: base, later, edge)`));
   });
 
   it('a db_path that is no SQLite database names the item and the file', async () => {
     const file = dataset('notes.yaml', `- id: q1\n  question: Rows?\n  db_path: notes.sqlite\n  gold_sql: SELECT 1\n`);
-    await expect(readDatasetTests({ file })).rejects.toMatchObject({ code: 'input_invalid', message: `${file}:1: item "q1": db_path: ${path.join(dir, 'notes.sqlite')} is not a SQLite database (it does not start with "SQLite format 3")` });
+    await expect(readDatasetTests({ file })).rejects.toMatchObject({ code: 'input_invalid', message: `${file}:3: item "q1": db_path: ${path.join(dir, 'notes.sqlite')} is not a SQLite database (it does not start with "SQLite format 3")` });
+  });
+
+  it('a wrong fixture or role inherited from `defaults:` is reported on the defaults line that names it', async () => {
+    const fixture = dataset('defaults-fixture.yaml', `# shared\ndefaults:\n  db: warehose\nitems:\n  - id: q1\n    question: Rows?\n    gold_sql: SELECT 1\n`);
+    await expect(readDatasetTests({ file: fixture })).rejects.toMatchObject({ code: 'unknown_fixture', message: expect.stringMatching(new RegExp(`^${escape(fixture)}:3: item "q1": unknown fixture "warehose"`)) });
+    const role = dataset('defaults-role.yaml', `defaults:\n  db: warehouse\n  role: nobody\nitems:\n  - id: q1\n    question: Rows?\n    gold_sql: SELECT 1\n`);
+    await expect(readDatasetTests({ file: role })).rejects.toMatchObject({ message: expect.stringMatching(new RegExp(`^${escape(role)}:3: item "q1": role "nobody" is not declared by fixture warehouse`)) });
   });
 
   it('a db_path that does not exist is an invalid item', async () => {

@@ -49,11 +49,11 @@ describe('spiderTests', () => {
   });
 
   it.each([
-    [{}, 'datasets/spider-tests.ts: config.dir (or SPIDER_DIR) must name a Spider-format folder (dev.json or dev_gold.sql, tables.json, database/)'],
-    [{ dir: path.join(dir, 'nope') }, `datasets/spider-tests.ts: config.dir (or SPIDER_DIR): no folder ${path.join(dir, 'nope')}`],
-    [{ dir, preset: 'spyder' }, 'datasets/spider-tests.ts: config.preset must be one of "default", "spider", "bird"; received a string ("spyder")'],
-    [{ dir, limit: 0 }, 'datasets/spider-tests.ts: config.limit must be a positive integer; received a number (0)'],
-    [{ dir, pred: 'x' }, 'datasets/spider-tests.ts: config.pred is not an option; known options: dir, gold, databases, preset, keepDistinct, timeoutMs, limit'],
+    [{}, 'tests: spiderTests: config.dir (or SPIDER_DIR) must name a Spider-format folder (dev.json or dev_gold.sql, tables.json, database/)'],
+    [{ dir: path.join(dir, 'nope') }, `tests: spiderTests: config.dir (or SPIDER_DIR): no folder ${path.join(dir, 'nope')}`],
+    [{ dir, preset: 'spyder' }, 'tests: spiderTests: config.preset must be one of "default", "spider", "bird"; received a string ("spyder")'],
+    [{ dir, limit: 0 }, 'tests: spiderTests: config.limit must be a positive integer; received a number (0)'],
+    [{ dir, pred: 'x' }, 'tests: spiderTests: config.pred is not an option; known options: dir, gold, databases, preset, keepDistinct, timeoutMs, limit'],
   ])('misuse %j names the option', async (config, message) => {
     await expect(spiderTests(config as never)).rejects.toThrow(message);
   });

@@ -10,7 +10,7 @@ import type { Engine, ExecuteRequest, ExecutionOutcome, PlanStep } from '../../s
 import { checkSyntax } from '../../src/rungs/syntax.js';
 import { checkSafety } from '../../src/rungs/safety.js';
 import { analyzePostgresPlan } from '../../src/efficiency/postgres-plan.js';
-import { runGoldChecks } from '../../src/dataset/gold-checks.js';
+import { runGoldChecks } from '../../src/compare/gold-checks.js';
 import { runLadder } from '../../src/rungs/ladder.js';
 import { LADDER_RUNGS, type LadderRungTable } from '../../src/rungs/ladder-rungs.js';
 import { createRungResult, createSkippedResult } from '../../src/rungs/rung-result.js';

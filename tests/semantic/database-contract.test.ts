@@ -1,5 +1,5 @@
 /**
- * The contract of generated databases (src/semantic/database-contract.ts): one database per rule
+ * The contract of generated databases (src/semantic/generation/database-contract.ts): one database per rule
  * that breaks exactly that rule is caught under that rule (the test of a rule fails when the rule
  * is removed from the check), and the writers — drawing rows, filling deferred keys, repairing
  * orphans, shrinking edits — follow the NULL policy so that the check finds nothing in a correct
@@ -9,14 +9,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractViolation, createDatabaseContract, fileContractViolation, type DatabaseContract } from '../../src/semantic/database-contract.js';
-import { editDatabase } from '../../src/semantic/edit-database.js';
-import { generateDatabase } from '../../src/semantic/generate-database.js';
-import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generator-plan.js';
-import { bindInvariants } from '../../src/semantic/invariants.js';
-import { createPrng } from '../../src/semantic/prng.js';
-import { readSchema } from '../../src/semantic/schema-reader.js';
-import type { NullPolicy } from '../../src/semantic/value-pools.js';
+import { contractViolation, createDatabaseContract, fileContractViolation, type DatabaseContract } from '../../src/semantic/generation/database-contract.js';
+import { editDatabase } from '../../src/semantic/generation/edit-database.js';
+import { generateDatabase } from '../../src/semantic/generation/generate-database.js';
+import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generation/generator-plan.js';
+import { bindInvariants } from '../../src/semantic/model/invariants.js';
+import { createPrng } from '../../src/semantic/model/prng.js';
+import { readSchema } from '../../src/semantic/model/schema-reader.js';
+import type { NullPolicy } from '../../src/semantic/generation/value-pools.js';
+import { sqliteScratch } from '../../src/semantic/scratch/sqlite-scratch.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
 /**
@@ -117,7 +118,7 @@ describe('the contract of generated databases, rule by rule', () => {
   });
 
   it('checks an open database the same way (the generator checks before writing the file)', () => {
-    const db = new Database(':memory:');
+    const db = sqliteScratch.create();
     try {
       db.exec(LAX_SCHEMA);
       db.exec("INSERT INTO owner VALUES (1, 'a1', 30, NULL); INSERT INTO pet VALUES (10, NULL, 'cat', 10);");

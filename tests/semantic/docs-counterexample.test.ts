@@ -11,9 +11,9 @@ import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/s
 import { findPackageRoot } from '../../src/fixtures/package-root.js';
 import { resolveFixture } from '../../src/fixtures/registry.js';
 import { checkExecution } from '../../src/rungs/execution.js';
-import { searchCounterexample } from '../../src/semantic/counterexample-search.js';
-import { readFixtureInvariants } from '../../src/semantic/invariants.js';
-import { renderWitness } from '../../src/semantic/witness-format.js';
+import { searchCounterexample } from '../../src/semantic/search/counterexample-search.js';
+import { readFixtureInvariants } from '../../src/semantic/model/invariants.js';
+import { renderWitness } from '../../src/semantic/search/witness-format.js';
 
 const ROOT = findPackageRoot();
 let engine: SqliteEngine;

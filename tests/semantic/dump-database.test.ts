@@ -1,11 +1,11 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dumpDatabase } from '../../src/semantic/dump-database.js';
-import { generateDatabase } from '../../src/semantic/generate-database.js';
-import { createGeneratorPlan } from '../../src/semantic/generator-plan.js';
-import { createPrng } from '../../src/semantic/prng.js';
-import { readSchema } from '../../src/semantic/schema-reader.js';
+import { dumpDatabase } from '../../src/semantic/generation/dump-database.js';
+import { generateDatabase } from '../../src/semantic/generation/generate-database.js';
+import { createGeneratorPlan } from '../../src/semantic/generation/generator-plan.js';
+import { createPrng } from '../../src/semantic/model/prng.js';
+import { readSchema } from '../../src/semantic/model/schema-reader.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 import { CONSTRAINT_SCHEMA } from './schema-sql.js';
 

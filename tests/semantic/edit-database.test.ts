@@ -1,10 +1,10 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editDatabase, readStoredTables, removeRows, writeReorderedCopy } from '../../src/semantic/edit-database.js';
-import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generator-plan.js';
-import { fileContractViolation } from '../../src/semantic/database-contract.js';
-import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
+import { editDatabase, readStoredTables, removeRows, writeReorderedCopy } from '../../src/semantic/generation/edit-database.js';
+import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generation/generator-plan.js';
+import { fileContractViolation } from '../../src/semantic/generation/database-contract.js';
+import { readSchema, type DatabaseSchema } from '../../src/semantic/model/schema-reader.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
 /** Parents with an INT (not INTEGER) key, children referencing them, a WITHOUT ROWID table, a UNIQUE code. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractGoldLiterals } from '../../src/semantic/gold-literals.js';
-import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
+import { extractGoldLiterals } from '../../src/semantic/model/gold-literals.js';
+import { readSchema, type DatabaseSchema } from '../../src/semantic/model/schema-reader.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 import { CONSTRAINT_SCHEMA } from './schema-sql.js';
 

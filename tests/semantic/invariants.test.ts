@@ -4,9 +4,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveFixture, type ResolvedFixture } from '../../src/fixtures/registry.js';
-import { bindInvariants, canonicalInvariants, readFixtureInvariants, validateInvariantShape } from '../../src/semantic/invariants.js';
-import { invariantViolationSql } from '../../src/semantic/invariant-sql.js';
-import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
+import { bindInvariants, canonicalInvariants, readFixtureInvariants, validateInvariantShape } from '../../src/semantic/model/invariants.js';
+import { invariantViolationSql } from '../../src/semantic/model/invariant-sql.js';
+import { readSchema, type DatabaseSchema } from '../../src/semantic/model/schema-reader.js';
 import { isLadderError } from '../../src/errors.js';
 
 const WAREHOUSE_MANIFEST = path.resolve('fixtures/warehouse/fixture.yaml');

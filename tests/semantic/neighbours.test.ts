@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
-import { equivalenceKey, findNeighbours, listNeighbourCandidates, numberPerturbations, stringPerturbations } from '../../src/semantic/neighbours.js';
-import { createPrng } from '../../src/semantic/prng.js';
-import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
+import { equivalenceKey, findNeighbours, listNeighbourCandidates, numberPerturbations, stringPerturbations } from '../../src/semantic/neighbours/neighbours.js';
+import { createPrng } from '../../src/semantic/model/prng.js';
+import { readSchema, type DatabaseSchema } from '../../src/semantic/model/schema-reader.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 import { CONSTRAINT_SCHEMA } from './schema-sql.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPrng } from '../../src/semantic/prng.js';
+import { createPrng } from '../../src/semantic/model/prng.js';
 
 describe('createPrng', () => {
   it('rejects a seed that is neither a string nor a finite number', () => {

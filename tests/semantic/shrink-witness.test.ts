@@ -1,11 +1,11 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generator-plan.js';
-import { fileContractViolation } from '../../src/semantic/database-contract.js';
-import { extractGoldLiterals } from '../../src/semantic/gold-literals.js';
-import { readSchema, type DatabaseSchema } from '../../src/semantic/schema-reader.js';
-import { shrinkWitness } from '../../src/semantic/shrink-witness.js';
+import { createGeneratorPlan, type GeneratorPlan } from '../../src/semantic/generation/generator-plan.js';
+import { fileContractViolation } from '../../src/semantic/generation/database-contract.js';
+import { extractGoldLiterals } from '../../src/semantic/model/gold-literals.js';
+import { readSchema, type DatabaseSchema } from '../../src/semantic/model/schema-reader.js';
+import { shrinkWitness } from '../../src/semantic/search/shrink-witness.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
 /** The shop with more rows than a reader needs: one open order above 10 is what matters. */

@@ -14,10 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePolicy } from '../../src/compare/policy.js';
 import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { checkSemantic } from '../../src/semantic/check-semantic.js';
-import { fileChecksum } from '../../src/semantic/suite-cache.js';
+import { fileChecksum } from '../../src/semantic/suite/suite-cache.js';
 import { readSemanticOptions } from '../../src/semantic/semantic-options.js';
 import { createSemanticService, type SemanticService } from '../../src/semantic/semantic-service.js';
-import { buildTestSuite, evaluateOnSuite, type TestSuite } from '../../src/semantic/test-suite.js';
+import { buildTestSuite, evaluateOnSuite, type TestSuite } from '../../src/semantic/suite/test-suite.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 
 /** Scores of players; every player has a team (team_id holds no NULL, though the schema allows it). */

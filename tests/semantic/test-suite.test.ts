@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
 import { checkExecution } from '../../src/rungs/execution.js';
-import { fixtureStrength } from '../../src/semantic/fixture-strength.js';
-import { buildTestSuite, evaluateOnSuite, suiteDatabasesFor, type TestSuite } from '../../src/semantic/test-suite.js';
+import { fixtureStrength } from '../../src/semantic/suite/fixture-strength.js';
+import { buildTestSuite, evaluateOnSuite, suiteDatabasesFor, type TestSuite } from '../../src/semantic/suite/test-suite.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 import { SHOP_GOLDS, SHOP_SCHEMA } from './shop-fixture.js';
 

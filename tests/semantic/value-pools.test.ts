@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { constantsFor } from '../../src/semantic/constant-neighbours.js';
-import { isDate, isTimestamp, kindOf } from '../../src/semantic/value-kind.js';
-import { equivalentOverDomain } from '../../src/semantic/domain-equivalence.js';
-import type { ColumnSchema } from '../../src/semantic/schema-reader.js';
+import { constantsFor } from '../../src/semantic/generation/constant-neighbours.js';
+import { isDate, isTimestamp, kindOf } from '../../src/semantic/model/value-kind.js';
+import { equivalentOverDomain } from '../../src/semantic/neighbours/domain-equivalence.js';
+import type { ColumnSchema } from '../../src/semantic/model/schema-reader.js';
 
 const column = (declaredType: string, affinity: ColumnSchema['affinity']): ColumnSchema => ({ name: 'c', declaredType, affinity, notNull: false, defaultSql: null, primaryKeyPosition: 0, generated: false });
 

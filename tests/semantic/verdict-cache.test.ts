@@ -9,7 +9,7 @@ import type { SearchStepDetails, SemanticDetails } from '../../src/rungs/semanti
 import { checkSemantic } from '../../src/semantic/check-semantic.js';
 import { readSemanticOptions, type SemanticOptions } from '../../src/semantic/semantic-options.js';
 import { createSemanticService } from '../../src/semantic/semantic-service.js';
-import { countTransientFailures } from '../../src/semantic/transient-failures.js';
+import { countTransientFailures } from '../../src/semantic/model/transient-failures.js';
 import { machineBoundCause, readVerdict, storeVerdict, verdictKey, type VerdictKeyInput } from '../../src/semantic/verdict-cache.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
 import { SHOP_SCHEMA } from './shop-fixture.js';

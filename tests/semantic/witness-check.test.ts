@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolvePolicy } from '../../src/compare/policy.js';
 import type { QueryResult } from '../../src/engine/engine.js';
-import { isEmptyVsNullRow } from '../../src/semantic/empty-vs-null-row.js';
-import { judgeResults } from '../../src/semantic/witness-check.js';
+import { isEmptyVsNullRow } from '../../src/semantic/model/empty-vs-null-row.js';
+import { judgeResults } from '../../src/semantic/suite/witness-check.js';
 
 const result = (columns: string[], rows: QueryResult['rows']): QueryResult => ({ columns, rows, doubleQuoteFallback: false, executedSql: '', elapsedMs: 0 });
 const unordered = { ordered: false, source: 'policy' } as const;

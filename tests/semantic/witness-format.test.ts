@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryResult } from '../../src/engine/engine.js';
 import type { Witness } from '../../src/rungs/semantic-details.js';
-import { formatRefutationReason, formatResultInline, insertStatements, readableIdentifier, renderWitness, witnessTables } from '../../src/semantic/witness-format.js';
+import { formatRefutationReason, formatResultInline, insertStatements, readableIdentifier, renderWitness, witnessTables } from '../../src/semantic/search/witness-format.js';
 
 const result = (columns: string[], rows: QueryResult['rows']): QueryResult => ({ columns, rows, doubleQuoteFallback: false, executedSql: '', elapsedMs: 0 });
 

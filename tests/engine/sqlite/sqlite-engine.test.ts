@@ -120,7 +120,6 @@ describe('execute', () => {
   });
 
   it('stops at the row cap without reading the rest (result_too_large)', async () => {
-    const started = Date.now();
     const outcome = await engine.execute({
       db: fixture.file,
       sql: 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 1000000000) SELECT i FROM c',
@@ -130,7 +129,6 @@ describe('execute', () => {
       ok: false,
       error: { code: 'result_too_large', message: 'result too large: more than 10 rows (maxRows); stopped reading at row 11' },
     });
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(await engine.execute({ db: fixture.file, sql: 'SELECT id FROM singer', maxRows: 3 })).toMatchObject({ ok: true, result: { rows: [[1], [2], [3]] } });
     expect(await engine.execute({ db: fixture.file, sql: 'SELECT id FROM singer', maxRows: 1 })).toEqual({
       ok: false,
@@ -311,7 +309,6 @@ describe('missing databases', () => {
 
 describe('prepare', () => {
   it('compiles without stepping and returns the columns', async () => {
-    const started = Date.now();
     const outcome = await engine.prepare({
       db: fixture.file,
       sql: 'WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 1000000000) SELECT count(*) AS n, "x" AS y FROM c',
@@ -325,7 +322,6 @@ describe('prepare', () => {
         executedSql: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 1000000000) SELECT count(*) AS n, 'x' AS y FROM c",
       },
     });
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('reports what SQLite rejects', async () => {

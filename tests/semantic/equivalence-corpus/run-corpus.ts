@@ -19,7 +19,7 @@ import type { RungResult } from '../../../src/rungs/rung-result.js';
 import type { SemanticDetails } from '../../../src/rungs/semantic-details.js';
 import { resolveFixture } from '../../../src/fixtures/registry.js';
 import { checkSemantic } from '../../../src/semantic/check-semantic.js';
-import { readFixtureInvariants } from '../../../src/semantic/invariants.js';
+import { readFixtureInvariants } from '../../../src/semantic/model/invariants.js';
 import { readSemanticOptions, type SemanticOptions } from '../../../src/semantic/semantic-options.js';
 import { createSemanticService, type SemanticService } from '../../../src/semantic/semantic-service.js';
 import { createSqliteEngine } from '../../../src/engine/sqlite/sqlite-engine.js';
