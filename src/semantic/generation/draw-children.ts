@@ -9,7 +9,8 @@
  * come out the same) and draws with the same stream, so a file drawn here has the bytes an
  * in-process `generateDatabase` writes (a test checks the checksums); which databases a search
  * sees, and so every verdict, does not depend on where they were drawn. A child that cannot start
- * or dies mid-draw makes {@link drawInChild} reject; the caller then draws in process.
+ * or dies mid-draw makes {@link drawInChild} reject; the caller then draws in process (and after a
+ * child that died before its first answer, every later draw of the process does).
  *
  * Children are started on the first draw and shared by every searcher of the process; an idle
  * child keeps nothing alive (its channel is unreferenced), and each one exits when its parent goes
@@ -50,6 +51,8 @@ export type DrawOutcome = { readonly ok: true; readonly rejected: RejectedDataba
 
 interface DrawChild {
   readonly process: ChildProcess;
+  /** Draws it answered: a child that dies before its first answer could not start. */
+  answered: number;
   readonly plans: Set<number>;
   readonly pending: Map<number, { resolve: (outcome: DrawOutcome) => void; reject: (error: Error) => void }>;
 }
@@ -85,7 +88,11 @@ export function drawInChild(job: DrawJob): Promise<DrawOutcome> {
   const request: DrawChildRequest = { type: 'draw', id, plan: job.plan.id, stream: job.stream, rows: job.rows, maxAttempts: job.maxAttempts, file: job.file };
   return new Promise<DrawOutcome>((resolve, reject) => {
     child.pending.set(id, { resolve, reject });
-    if (child.pending.size === 1) child.process.channel?.ref();
+    // While a draw is owed, the child keeps the process alive (its exit must be seen to fail the draw).
+    if (child.pending.size === 1) {
+      child.process.ref();
+      child.process.channel?.ref();
+    }
     try {
       if (!child.plans.has(job.plan.id)) {
         child.process.send({ type: 'plan', plan: job.plan.id, input: job.plan.input } satisfies DrawChildRequest);
@@ -123,19 +130,25 @@ function leastBusyChild(): DrawChild {
 function startChild(slot: number): DrawChild {
   const entry = drawChildEntry();
   const handle = fork(entry.file, [], { execArgv: entry.execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const child: DrawChild = { process: handle, plans: new Set(), pending: new Map() };
+  const child: DrawChild = { process: handle, answered: 0, plans: new Set(), pending: new Map() };
   handle.unref();
   handle.channel?.unref();
   handle.on('message', (reply: DrawChildReply) => {
     const waiting = child.pending.get(reply.id);
     if (waiting === undefined) return;
     child.pending.delete(reply.id);
-    if (child.pending.size === 0) handle.channel?.unref();
+    child.answered += 1;
+    if (child.pending.size === 0) {
+      handle.unref();
+      handle.channel?.unref();
+    }
     if (reply.type === 'failed') waiting.reject(new Error(`draw child: ${reply.message}`));
     else waiting.resolve(reply.ok ? { ok: true, rejected: reply.rejected } : { ok: false, reason: reply.reason, rejected: reply.rejected });
   });
   const gone = (why: string): void => {
     if (children[slot] === child) children[slot] = undefined;
+    // A child that never answered will not start next time either: this process draws in process from now on.
+    if (child.answered === 0 && child.pending.size > 0) disabled = new Error(`draw child ${why} before its first draw`);
     const waiting = [...child.pending.values()];
     child.pending.clear();
     for (const w of waiting) w.reject(new Error(`draw child ${why}`));
