@@ -8,9 +8,15 @@
  *
  * Optional LLM faithfulness judge (`judge`), off by default. It is called only with a configured
  * provider — `judge.provider`, else the grading provider of the test (`options.provider`, e.g. in
- * `defaultTest`) — never promptfoo's built-in default. Its verdict adds the named score `L7_judge`,
- * an unfaithful verdict fails the assertion, and its reasons, prompt and reply go to
+ * `defaultTest`) — never promptfoo's built-in default. Its reasons, prompt and reply go to
  * `metadata.text2sqlLadder.details.judge`. Without a provider the judge is reported as not run.
+ *
+ * Its verdict moves the score only under a passing calibration record for this exact judge
+ * (task `faithfulness`, provider id, model, prompt version and hash; src/judge/calibration-record.ts)
+ * among `judge.calibration`'s files and folders: then it adds the named score `L7_judge` and an
+ * unfaithful verdict fails the assertion. Without one the verdict is advisory: it appears in the
+ * reason (`judge … advisory, …`) and the details, and changes neither the pass nor a score
+ * (*Text-to-SQL Evals* §6: trust a judge only after it passes validation on labelled examples).
  *
  * Options (besides src/promptfoo/config.ts's common ones):
  * | option | type | default | meaning |
@@ -19,7 +25,7 @@
  * | `derivations` | boolean | true | ratio / percent change of two cells for percentages |
  * | `maxDerivationCells` | integer ≥ 0 | 64 | skip derivations above this many numeric cells |
  * | `decimalText` | boolean | true | read `'4118530.00'` text cells as numbers |
- * | `judge` | `true` or `{ provider?, maxRows? }` | off | the LLM judge (provider id string or `{ id, config }`) |
+ * | `judge` | `true` or `{ provider?, maxRows?, calibration?, thresholds? }` | off | the LLM judge (provider id string or `{ id, config }`); `calibration`: calibration record files or folders (string or list); `thresholds`: `{ minTpr, minTnr, minPairs, minNegatives }` (default 0.9, 0.9, 100, 30) |
  *
  * ```yaml
  * defaultTest:
@@ -32,7 +38,8 @@
  */
 import { LadderError } from '../src/errors.js';
 import { describeReceived, optionReader } from '../src/options.js';
-import { DEFAULT_JUDGE_MAX_ROWS, runFaithfulnessJudge } from '../src/judge/faithfulness.js';
+import { DEFAULT_JUDGE_MAX_ROWS, faithfulnessJudgeIdentity, runFaithfulnessJudge } from '../src/judge/faithfulness.js';
+import { DEFAULT_CALIBRATION_THRESHOLDS, findPassingCalibration, readCalibrationThresholds, type CalibrationThresholds } from '../src/judge/calibration-record.js';
 import type { FaithfulnessJudgement, JudgeProvider } from '../src/judge/faithfulness.js';
 import { readGroundingOptions } from '../src/rungs/answer.js';
 import type { AnswerGroundingDetails } from '../src/rungs/answer.js';
@@ -43,6 +50,7 @@ import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.j
 import { COMMON_OPTIONS } from '../src/promptfoo/config.js';
 import { configReader } from '../src/promptfoo/config.js';
 import { runRungAssertion } from '../src/promptfoo/rung-assertion.js';
+import { loadJudgeProvider } from '../src/promptfoo/judge-provider.js';
 import type { RungAssertionSpec } from '../src/promptfoo/rung-assertion.js';
 
 const GROUNDING_OPTIONS = ['relativeTolerance', 'derivations', 'maxDerivationCells', 'decimalText'] as const;
@@ -54,12 +62,22 @@ export interface JudgeConfig {
   readonly provider?: unknown;
   /** Result rows shown to the judge (default 20). */
   readonly maxRows: number;
+  /** Calibration record files and folders searched for a passing record of this judge (default none: advisory). */
+  readonly calibration: readonly string[];
+  /** What a record must show to count (default {@link DEFAULT_CALIBRATION_THRESHOLDS}). */
+  readonly thresholds: CalibrationThresholds;
 }
 
 /** What the judge contributes to `details.judge`. */
 export type JudgeDetails =
   | { readonly ran: false; readonly reason: string }
-  | ({ readonly ran: true } & Omit<FaithfulnessJudgement, 'tokenUsage'>);
+  | ({
+      readonly ran: true;
+      /** True when a passing calibration record made the verdict count. */
+      readonly calibrated: boolean;
+      /** The record file that made it count, or why none did. */
+      readonly calibration: string;
+    } & Omit<FaithfulnessJudgement, 'tokenUsage'>);
 
 /**
  * Reads this assertion's own options.
@@ -73,19 +91,19 @@ export function readAnswerGroundingConfig(config: Readonly<Record<string, unknow
   const read = configReader(config);
   const raw = read.raw('judge');
   if (raw === undefined || raw === false) return { grounding, judge: null };
-  if (raw === true) return { grounding, judge: { maxRows: DEFAULT_JUDGE_MAX_ROWS } };
-  const judgeRead = optionReader(read.record('judge', 'true, false or { provider, maxRows }'), { prefix: 'config.judge.' });
-  judgeRead.unknownKeys(['provider', 'maxRows']);
+  if (raw === true) return { grounding, judge: { maxRows: DEFAULT_JUDGE_MAX_ROWS, calibration: [], thresholds: DEFAULT_CALIBRATION_THRESHOLDS } };
+  const judgeRead = optionReader(read.record('judge', 'true, false or { provider, maxRows, calibration, thresholds }'), { prefix: 'config.judge.' });
+  judgeRead.unknownKeys(['provider', 'maxRows', 'calibration', 'thresholds']);
   const maxRows = judgeRead.positiveInteger('maxRows') ?? DEFAULT_JUDGE_MAX_ROWS;
   const provider = judgeRead.raw('provider');
-  return { grounding, judge: { maxRows, ...(provider !== undefined ? { provider } : {}) } };
+  const rawCalibration = judgeRead.raw('calibration');
+  const calibration = rawCalibration === undefined || rawCalibration === null ? [] : typeof rawCalibration === 'string' ? [rawCalibration] : rawCalibration;
+  if (!Array.isArray(calibration) || !calibration.every((entry) => typeof entry === 'string' && entry !== '')) {
+    throw new LadderError('invalid_option', `config.judge.calibration must be a calibration record file or folder, or a list of them; received ${describeReceived(rawCalibration)}`);
+  }
+  const thresholds = readCalibrationThresholds(judgeRead.raw('thresholds'), 'config.judge.thresholds');
+  return { grounding, judge: { maxRows, calibration: calibration as string[], thresholds, ...(provider !== undefined ? { provider } : {}) } };
 }
-
-function isJudgeProvider(value: unknown): value is JudgeProvider {
-  return value !== null && typeof value === 'object' && typeof (value as JudgeProvider).callApi === 'function' && typeof (value as JudgeProvider).id === 'function';
-}
-
-const loadedProviders = new Map<string, Promise<JudgeProvider>>();
 
 /**
  * Resolves the judge's provider: an ApiProvider instance as is; an id or `{ id, config }` through
@@ -95,39 +113,22 @@ export async function resolveJudgeProvider(configured: unknown, context: Asserti
   const testOptions = (context.test as { options?: { provider?: unknown } } | undefined)?.options;
   const spec = configured ?? testOptions?.provider;
   if (spec === undefined || spec === null || spec === '') return undefined;
-  if (isJudgeProvider(spec)) return spec;
-  let id: string;
-  let providerConfig: unknown;
-  if (typeof spec === 'string') id = spec;
-  else if (typeof spec === 'object' && typeof (spec as { id?: unknown }).id === 'string') {
-    id = (spec as { id: string }).id;
-    providerConfig = (spec as { config?: unknown }).config;
-  } else {
-    throw new LadderError('invalid_option', `config.judge.provider (or the test's options.provider) must be a provider id or { id, config }; received ${describeReceived(spec)}`);
-  }
-  const key = JSON.stringify([id, providerConfig ?? null]);
-  let pending = loadedProviders.get(key);
-  if (pending === undefined) {
-    pending = import('promptfoo').then(async (promptfoo) => {
-      const load = (promptfoo as unknown as { loadApiProvider: (id: string, context?: { options?: { config?: unknown } }) => Promise<JudgeProvider> }).loadApiProvider;
-      return load(id, providerConfig !== undefined ? { options: { config: providerConfig } } : {});
-    });
-    loadedProviders.set(key, pending);
-    pending.catch(() => loadedProviders.delete(key));
-  }
-  return pending;
+  return loadJudgeProvider(spec, "config.judge.provider (or the test's options.provider)");
 }
 
 /**
- * Merges a judge verdict into the L7 result: an unfaithful verdict fails it; `L7_judge` carries the
- * judge's score; an unreadable reply leaves the verdict alone and says so.
+ * Merges a judge verdict into the L7 result. Calibrated: an unfaithful verdict fails it and
+ * `L7_judge` carries the judge's score. Uncalibrated: the verdict is advisory, shown in the reason
+ * and the details only. An unreadable reply leaves the verdict alone and says so.
  */
 export function withJudgement(result: RungResult<AnswerGroundingDetails | null>, judge: JudgeDetails): RungResult {
   const details = { ...(result.details ?? {}), judge };
   if (!judge.ran) return { ...result, reason: `${result.reason}; judge not run: ${judge.reason}`, details };
   const verdict = judge.verdict;
   if (!verdict.ok) return { ...result, reason: `${result.reason}; judge (${judge.provider}) unreadable: ${verdict.error}`, details };
-  const judgeText = `judge (${judge.provider}): ${verdict.faithful ? 'faithful' : 'unfaithful'}${verdict.reasons.length > 0 ? `: ${verdict.reasons.join('; ')}` : ''}`;
+  const said = `${verdict.faithful ? 'faithful' : 'unfaithful'}${verdict.reasons.length > 0 ? `: ${verdict.reasons.join('; ')}` : ''}`;
+  if (!judge.calibrated) return { ...result, reason: `${result.reason}; judge (${judge.provider}) advisory, ${judge.calibration}: ${said}`, details };
+  const judgeText = `judge (${judge.provider}): ${said}`;
   const fails = result.status === 'fail' || (result.status === 'pass' && !verdict.faithful);
   return createRungResult({
     rung: 'answer',
@@ -171,7 +172,8 @@ export const ANSWER_GROUNDING_ASSERTION: RungAssertionSpec = {
       judge.maxRows,
     );
     const { tokenUsage: _tokenUsage, ...kept } = judgement;
-    return withJudgement(grounded, { ran: true, ...kept });
+    const lookup = findPassingCalibration(faithfulnessJudgeIdentity(provider), judge.calibration, judge.thresholds);
+    return withJudgement(grounded, { ran: true, calibrated: lookup.record !== undefined, calibration: lookup.file ?? lookup.reason, ...kept });
   },
 };
 

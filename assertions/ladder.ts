@@ -18,6 +18,7 @@
  *       safety: { maxLimit: 1000, allowedTables: role }   # off by default
  *       semantic: true                                     # L5, off by default (or { suite, search, seed, ... })
  *       efficiency: true                                   # L6, off by default
+ *       judge: { provider: openai:chat:gpt-4.1, share: rows }  # LLM equivalence judge, off by default (docs/judge.md)
  * ```
  */
 import { createLadderRungs, executionFacts } from '../src/rungs/ladder-rungs.js';
@@ -26,6 +27,14 @@ import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.j
 import { LADDER_OPTIONS, readAssertionOptions } from '../src/promptfoo/config.js';
 import { readItem } from '../src/promptfoo/item.js';
 import { runItemLadder } from '../src/promptfoo/item-ladder.js';
+import { itemEngine } from '../src/promptfoo/item.js';
+import { resolveEquivalenceJudge } from '../src/promptfoo/judge-provider.js';
+import { equivalenceJudgeIdentity, runJudgeStep } from '../src/judge/equivalence/judge-step.js';
+import type { JudgeConfig } from '../src/judge/equivalence/judge-options.js';
+import { findPassingCalibration, type CalibrationLookup } from '../src/judge/calibration-record.js';
+import type { AssertionItem } from '../src/promptfoo/item.js';
+import type { JudgeRecord } from '../src/report/ladder-record.js';
+import type { LadderResult } from '../src/rungs/ladder.js';
 import { effectiveFixtureLocation, promptfooConfigDir, readFixtureLocation } from '../src/promptfoo/fixture-location.js';
 import { optionReader } from '../src/options.js';
 import { ladderScoreNames, toLadderGradingResult } from '../src/promptfoo/ladder-result.js';
@@ -63,7 +72,9 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
         ...(invariants !== undefined ? { invariants } : {}),
       },
     });
-    return toLadderGradingResult(result, {
+    const judged = options.judge !== undefined && item.expectedBehavior === 'answer' ? await judgeItem(options.judge, result, item) : undefined;
+    return toLadderGradingResult(judged?.result ?? result, {
+      ...(judged !== undefined ? { judge: judged.record } : {}),
       id: item.id,
       snapshots: item.snapshots.map((snapshot) => snapshot.name),
       facts: executionFacts(result.results.execution),
@@ -71,4 +82,34 @@ export function ladder(output: unknown, context: AssertionContext): Promise<Grad
       ...(item.role !== undefined ? { role: item.role } : {}),
     });
   });
+}
+
+/** Calibration lookups by (judge, record locations, thresholds). */
+const calibrations = new Map<string, CalibrationLookup>();
+
+/** The equivalence judge's step on the item (after the rungs): its record and the ladder's result under it. */
+async function judgeItem(config: JudgeConfig, result: LadderResult, item: AssertionItem): Promise<{ record: JudgeRecord; result: LadderResult } | undefined> {
+  const judge = await resolveEquivalenceJudge(config);
+  // The calibration is looked up once per judge and record location in the process, not per row.
+  const key = JSON.stringify([equivalenceJudgeIdentity(judge), config.calibration, config.thresholds]);
+  let calibration = calibrations.get(key);
+  if (calibration === undefined) {
+    calibration = findPassingCalibration(equivalenceJudgeIdentity(judge), config.calibration, config.thresholds);
+    calibrations.set(key, calibration);
+  }
+  const step = await runJudgeStep(
+    { ladder: result, question: item.question ?? '', golds: item.golds, snapshots: item.snapshots, ...(item.snapshots.length > 0 ? { engine: await itemEngine(item) } : {}) },
+    {
+      judge,
+      calibration,
+      ...(config.share !== undefined ? { share: config.share } : {}),
+      ...(config.maxRows !== undefined ? { maxRows: config.maxRows } : {}),
+      ...(config.redactColumns !== undefined ? { redactColumns: config.redactColumns } : {}),
+      ...(config.trivialRows !== undefined ? { trivialRows: config.trivialRows } : {}),
+      ...(config.cache !== undefined ? { cache: config.cache } : {}),
+    },
+  );
+  if (step === undefined) return undefined;
+  const judgedResult = { ...result, endToEnd: step.endToEnd, verdict: step.verdict };
+  return { record: step.record, result: judgedResult };
 }

@@ -19,7 +19,10 @@ import { DATABASE_NAMES } from '../src/sql/parse.js';
 import { DATABASE_EXPECTED, resolveMatcherDatabase, type MatcherDatabase } from './database-ref.js';
 import { GoldResultCache } from '../src/compare/gold-result-cache.js';
 import type { ExecutionDetails, SnapshotVerdict } from '../src/rungs/execution.js';
-import { runLadder } from '../src/rungs/ladder.js';
+import { runLadder, type LadderResult } from '../src/rungs/ladder.js';
+import { runJudgeStep, type JudgeStepResult } from '../src/judge/equivalence/judge-step.js';
+import { judgeFromFunction, type EquivalenceJudge, type JudgeFunctionReply } from '../src/judge/equivalence/ask-judge.js';
+import { readJudgeConfig } from '../src/judge/equivalence/judge-options.js';
 import { createLadderRungs } from '../src/rungs/ladder-rungs.js';
 import type { RungResult } from '../src/rungs/rung-result.js';
 import { argumentTypeError, isPlainObject, matcherTypeError, rejectUnknownOptions } from './arguments.js';
@@ -52,6 +55,14 @@ interface GoldResultCommonOptions {
    * path (`fixtures/shop/fixture.yaml`) or a list. Default: off.
    */
   readonly semantic?: true | (Readonly<Record<string, unknown>> & { readonly invariants?: string | readonly FixtureInvariant[] });
+  /**
+   * The LLM equivalence judge where execution cannot settle the item (docs/judge.md):
+   * `{ provider, question?, calibration?, thresholds?, share?, maxRows?, redactColumns?, trivialRows?, cache? }`,
+   * `provider` an async function `(prompt) => string` or an `EquivalenceJudge`. Its verdict decides
+   * the assertion only under a passing calibration record (default `judge-calibration.json`);
+   * otherwise the message shows it as `uncalibrated`. Default: off.
+   */
+  readonly judge?: Readonly<Record<string, unknown>> & { readonly provider: unknown; readonly question?: string };
 }
 
 /**
@@ -77,7 +88,7 @@ export type GoldResultOptions = GoldResultCommonOptions &
   );
 
 const NAME = 'toMatchGoldResult';
-const OPTION_NAMES = ['db', 'snapshots', 'policy', 'timeoutMs', 'semantic'] as const;
+const OPTION_NAMES = ['db', 'snapshots', 'policy', 'timeoutMs', 'semantic', 'judge'] as const;
 
 /**
  * Asserts that the received SQL returns the same result as the gold SQL (or one of several golds)
@@ -149,20 +160,22 @@ export async function toMatchGoldResult(
     },
     createLadderRungs(l5 === undefined || semantic === undefined ? {} : { semantic: l5[0].createSemanticRung(semantic.options, runtime.semantic()) }),
   );
-  const result = ladder.results.execution as RungResult<ExecutionDetails>;
+  const executionResult = ladder.results.execution as RungResult<ExecutionDetails>;
+  const judged = given['judge'] === undefined ? undefined : await judgeItem(given['judge'], ladder, golds, snapshots, target.engine);
+  const result = judged === undefined ? executionResult : withJudge(executionResult, judged);
 
   // The message shows column names, which L4's details carry beside the positions.
   const names = columnNames(result);
   const l5Result = ladder.results.semantic;
-  if (l5 !== undefined && l5Result !== undefined && result.status === 'pass') {
+  if (l5 !== undefined && l5Result !== undefined && executionResult.status === 'pass') {
     return toMatcherResult(this, {
       matcherName: NAME,
       receivedLabel: 'sql',
       expectedLabel: 'gold',
       expectation: `return the result of ${golds.length === 1 ? 'the gold SQL' : `one of ${golds.length} gold queries`} on every snapshot, on its test suite and on every database the counterexample search draws`,
       received,
-      result: l5Result,
-      sections: formatSemantic(l5Result.details, golds, l5[1].renderWitness),
+      result: judged === undefined ? l5Result : withJudge(l5Result, judged),
+      sections: [...formatSemantic(l5Result.details, golds, l5[1].renderWitness), ...judgeSections(judged)],
     });
   }
   return toMatcherResult(this, {
@@ -174,8 +187,55 @@ export async function toMatchGoldResult(
     }`,
     received,
     result,
-    sections: formatExecution(result, golds, snapshots.length, names),
+    sections: [...formatExecution(executionResult, golds, snapshots.length, names), ...judgeSections(judged)],
   });
+}
+
+/** The judge step on the matcher's item (`options.judge`), or `undefined` when it has nothing to judge. */
+async function judgeItem(value: unknown, ladder: LadderResult, golds: readonly string[], snapshots: readonly Snapshot[], engine: Engine): Promise<JudgeStepResult | undefined> {
+  if (!isPlainObject(value)) throw argumentTypeError(toMatchGoldResult, NAME, 'options.judge', '{ provider, question?, calibration?, share?, … }', value);
+  const { question, ...rest } = value;
+  if (question !== undefined && typeof question !== 'string') throw argumentTypeError(toMatchGoldResult, NAME, 'options.judge.question', 'a string', question);
+  const config = readJudgeConfig(rest, 'options.judge.');
+  if (config === undefined) return undefined;
+  const provider = config.provider;
+  const judge: EquivalenceJudge | undefined =
+    typeof provider === 'function'
+      ? judgeFromFunction(provider as (prompt: string) => Promise<JudgeFunctionReply>, { id: provider.name !== '' ? `function:${provider.name}` : 'function', ...(config.model !== undefined ? { model: config.model } : {}) })
+      : typeof provider === 'object' && provider !== null
+        ? (provider as EquivalenceJudge)
+        : undefined;
+  if (judge === undefined || typeof judge.call !== 'function') throw argumentTypeError(toMatchGoldResult, NAME, 'options.judge.provider', 'an async function (prompt) => string, or an EquivalenceJudge (judgeFromFunction)', provider);
+  return runJudgeStep(
+    { ladder, question: question ?? '', golds, snapshots, engine },
+    {
+      judge,
+      calibration: config.calibration,
+      thresholds: config.thresholds,
+      ...(config.share !== undefined ? { share: config.share } : {}),
+      ...(config.maxRows !== undefined ? { maxRows: config.maxRows } : {}),
+      ...(config.redactColumns !== undefined ? { redactColumns: config.redactColumns } : {}),
+      ...(config.trivialRows !== undefined ? { trivialRows: config.trivialRows } : {}),
+      ...(config.cache !== undefined ? { cache: config.cache } : {}),
+    },
+  );
+}
+
+/** A rung's result under the judge: a counted verdict decides pass or fail; the judge's line joins the reason. */
+function withJudge<T>(result: RungResult<T>, judged: JudgeStepResult | undefined): RungResult<T> {
+  if (judged === undefined) return result;
+  const counted = judged.record.calibrated === true && judged.record.asked === true && judged.record.score !== null;
+  const status = counted ? (judged.endToEnd === 1 ? 'pass' : 'fail') : result.status;
+  return { ...result, status, score: status === 'pass' ? 1 : status === 'fail' ? 0 : result.score, reason: judged.record.asked === true ? `${result.reason}; judge: ${judged.record.reason}` : result.reason };
+}
+
+function judgeSections(judged: JudgeStepResult | undefined): string[] {
+  if (judged === undefined) return [];
+  const record = judged.record;
+  const lines = [`Judge (${record.judge}, ${record.promptVersion}): ${record.reason}`];
+  if (record.differences !== undefined && record.differences.length > 0) lines.push(...record.differences.map((difference) => `  - ${oneLine(difference)}`));
+  if (record.calibrated !== true && record.asked === true) lines.push(`  ${record.calibration ?? 'no calibration record'}`);
+  return [lines.join('\n')];
 }
 
 /** The `semantic` option: L5's options and the invariants (a manifest path is read here). */

@@ -30,6 +30,16 @@ export { checkEfficiency } from './rungs/efficiency.js';
 export { checkAnswerGrounding } from './rungs/answer.js';
 export { runFaithfulnessJudge } from './judge/faithfulness.js';
 
+// The LLM equivalence judge: routed by execution, overruled by L5 witnesses, counted after calibration
+export { runJudgeStep } from './judge/equivalence/judge-step.js';
+export { judgeFromFunction } from './judge/equivalence/ask-judge.js';
+export type { EquivalenceJudge } from './judge/equivalence/ask-judge.js';
+export { calibrateEquivalenceJudge } from './judge/equivalence/calibrate.js';
+export { findPassingCalibration, readCalibrationRecord } from './judge/calibration-record.js';
+export type { CalibrationRecord } from './judge/calibration-record.js';
+export { judgeStatistics } from './judge/judge-statistics.js';
+export type { JudgeRecord } from './report/ladder-record.js';
+
 // Diagnostics (never gates)
 export { scoreComponents } from './rungs/components.js';
 export { scoreExactMatch } from './rungs/exact-match.js';

@@ -32,6 +32,7 @@ import { judgeRuns, type AuditRun, type RunVerdict } from './audit-runs.js';
 import type { AuditItem, AuditSource } from './audit-source.js';
 // audit-strength.ts (the suite builder and the database generator) is imported only with `strength`.
 import type { measureStrength, StrengthOptions } from './audit-strength.js';
+import type { ReviewStatus } from '../review/review-status.js';
 import { createTwinFinder } from './twins.js';
 
 /** Options of {@link auditGolds}. */
@@ -96,6 +97,8 @@ export interface AuditReport {
   readonly runs: readonly { readonly spec: string; readonly label: string; readonly format: AuditRun['format']; readonly outputs: number }[];
   /** Dataset-level strength (with `strength`). */
   readonly strength?: { readonly neighbours: number; readonly distinguished: number; readonly strength: number };
+  /** A dataset's review state: pairs waiting in the review queue, golds added by review (src/review/). */
+  readonly review?: ReviewStatus;
 }
 
 interface ItemState {

@@ -38,6 +38,21 @@ function scope(report: AuditReport): string {
   return `${counted(counts.loaded, 'item')} loaded, ${counts.audited} with gold: ${counted(counts.golds, 'gold')}, ${counted(counts.goldRuns, 'gold run')} (every gold on every snapshot of its item)${withoutGold}; policy ${report.policy}${runs}`;
 }
 
+/** The review lines: pairs waiting for a person, golds a review added (when, from which run). */
+function reviewLines(report: AuditReport): string[] {
+  const review = report.review;
+  if (review === undefined || (review.pending.length === 0 && review.added.length === 0 && review.rejected === 0)) return [];
+  const lines: string[] = [];
+  const where = review.queue === null ? '' : ` (${review.queue})`;
+  const pending = review.pending.map((entry) => `${entry.item} ${entry.review} ${entry.outcome}`).join(', ');
+  lines.push(`review queue${where}: ${counted(review.pending.length, 'pending review')}${pending === '' ? '' : `: ${pending}`}${review.rejected > 0 ? `; ${counted(review.rejected, 'pair')} rejected before` : ''}`);
+  if (review.added.length > 0) {
+    lines.push(`golds added by review (${review.decisions ?? 'decisions file'}):`);
+    for (const gold of review.added) lines.push(`  ${gold.item} gold ${gold.goldIndex + 1}: accepted ${gold.acceptedAt}, queued by run ${gold.run.spec}${gold.run.recordedAt === null ? '' : ` of ${gold.run.recordedAt}`} (${gold.review})${gold.note === null ? '' : `: ${gold.note}`}`);
+  }
+  return lines;
+}
+
 function listed(report: AuditReport, options: RenderAuditOptions): { shown: AuditFinding[]; hidden: number } {
   const worst = SEVERITIES.indexOf(options.severity ?? 'info');
   const limit = options.listLimit ?? 0;
@@ -89,6 +104,7 @@ function kindTable(report: AuditReport): Table.Table {
 export function renderAuditText(report: AuditReport, options: RenderAuditOptions = {}): string {
   const rows = options.rows ?? 3;
   let text = `gold audit of ${report.input.path} (${report.input.kind === 'spider' ? 'Spider folder' : 'dataset'})\n${scope(report)}\n${headline(report)}\n`;
+  for (const line of reviewLines(report)) text += `${line}\n`;
   if (report.strength !== undefined) text += `fixture strength: the snapshots tell ${report.strength.distinguished} of ${report.strength.neighbours} neighbour queries apart from their golds (${(100 * report.strength.strength).toFixed(1)}%)\n`;
   if (report.findings.length > 0) text += `${kindTable(report).toString()}\n`;
   const { shown, hidden } = listed(report, options);
@@ -129,6 +145,8 @@ export function renderAuditMarkdown(report: AuditReport, options: RenderAuditOpt
   const rows = options.rows ?? 3;
   let text = `## Gold audit: \`${report.input.path}\`\n\n**${headline(report)}** — ${scope(report)}.\n`;
   if (report.strength !== undefined) text += `\nFixture strength: the snapshots tell ${report.strength.distinguished} of ${report.strength.neighbours} neighbour queries apart from their golds (${(100 * report.strength.strength).toFixed(1)}%).\n`;
+  const review = reviewLines(report);
+  if (review.length > 0) text += `\n${review.map((line) => (line.startsWith('  ') ? `- ${line.trim()}` : line)).join('\n')}\n`;
   if (report.findings.length === 0) return `${text}\nNo findings.\n`;
   text += '\n| kind | severity | findings | items | what it means |\n|---|---|---:|---:|---|\n';
   for (const kind of AUDIT_KIND_ORDER) {

@@ -31,6 +31,8 @@ import { auditJson, renderAuditMarkdown, renderAuditText } from '../audit/render
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { checkFolder, fixturesFolder, FIXTURES_OPTION_HELP } from './fixtures-folder.js';
 import { progressBarOn } from './progress-bar.js';
+import { DEFAULT_QUEUE_FILE } from '../review/review-entry.js';
+import { reviewStatusOf } from '../review/review-status.js';
 import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
 
 /** Output formats of `--format`. */
@@ -63,6 +65,8 @@ export interface AuditCommandOptions {
   readonly failOn?: 'error' | 'warning';
   readonly timeoutMs?: number;
   readonly concurrency?: number;
+  /** The review queue read for pending reviews (default out/review.jsonl; a missing file is an empty queue). */
+  readonly queue?: string;
 }
 
 /** Where the command writes (injectable for tests). */
@@ -93,6 +97,7 @@ export function registerAuditCommand(program: Command): void {
     .option('--fail-on <level>', 'exit 1 on findings of this severity and worse: error, warning (default error)', parseChoice(['error', 'warning'] as const), 'error' as const)
     .option('--timeout-ms <n>', 'deadline per statement in milliseconds (default 10000)', parsePositiveInteger)
     .option('--concurrency <n>', 'items audited at once (default 4)', parsePositiveInteger)
+    .option('--queue <file>', 'dataset input: the review queue whose pending reviews to report', DEFAULT_QUEUE_FILE)
     .action(async (input: string, options: AuditCommandOptions) => {
       setExitCode(command, await runAuditCommand(input, options, cliIoOf(command)));
     });
@@ -117,7 +122,7 @@ export async function runAuditCommand(input: string, options: AuditCommandOption
     const source = await readAuditSource(input, { runtime, fixturesDir, ...(options.db === undefined ? {} : { dbDir: options.db }) });
     const bar = await progressBarOn(io.stderr, 'audit [{bar}] {value}/{total} items | {duration_formatted}');
     bar?.start(source.items.length, 0);
-    const report = await auditGolds(source, {
+    const audited = await auditGolds(source, {
       runtime,
       policy: options.preset ?? 'default',
       runs,
@@ -126,6 +131,7 @@ export async function runAuditCommand(input: string, options: AuditCommandOption
       onItem: (done) => bar?.update(done),
     });
     bar?.stop();
+    const report = source.kind === 'dataset' ? { ...audited, review: reviewStatusOf(input, options.queue ?? DEFAULT_QUEUE_FILE) } : audited;
     const render = {
       ...(options.severity === undefined ? {} : { severity: options.severity }),
       ...(options.listLimit === undefined ? {} : { listLimit: options.listLimit }),

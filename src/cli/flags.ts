@@ -33,3 +33,10 @@ export function parseNonNegativeInteger(value: string): number {
   if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(parsed)) throw new InvalidArgumentError('expected an integer >= 0');
   return parsed;
 }
+
+/** A rate: a decimal number in [0, 1] (`0.9`, `1`). */
+export function parseRate(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new InvalidArgumentError('expected a number in [0, 1]');
+  return parsed;
+}

@@ -47,6 +47,12 @@ export const SUBCOMMANDS: readonly Subcommand[] = [
   } },
   { name: 'init', term: 'init [options] [dir]', summary: 'Scaffold an app-repo evaluation: promptfoo config, a fixture, a dataset, a recording, package.json scripts', load: async () => (await import('./init.js')).registerInitCommand },
   { name: 'audit', term: 'audit [options] <input>', summary: 'Audit gold SQL: every gold on every snapshot and role; errors, ties at a LIMIT, unordered ties, NULL sort keys, clock reads, disagreeing golds, empty golds without a twin, and more', load: async () => (await import('./audit.js')).registerAuditCommand, needs: () => ({ engine: true, parser: false }), short: (args) => !args.includes('--strength') },
+  { name: 'judge', term: 'judge', summary: 'Commands about the LLM equivalence judge', load: async () => (await import('./judge.js')).registerJudgeCommand, needs: () => ({ engine: true, parser: false }) },
+  { name: 'judge', term: 'judge', summary: 'Commands about the LLM equivalence judge', load: async () => {
+    const { registerFaithfulnessCalibrateCommand } = await import('./judge-faithfulness.js');
+    return (program) => registerFaithfulnessCalibrateCommand(program, 'Commands about the LLM equivalence judge');
+  } },
+  { name: 'review', term: 'review [options] [runs...]', summary: 'The review queue: items a calibrated judge calls equivalent where execution failed, or lucky where an empty gold matched; accept one as a new gold or reject it', load: async () => (await import('./review.js')).registerReviewCommand },
 ];
 
 /**

@@ -9,8 +9,10 @@
  * a configured provider. {@link runFaithfulnessJudge} takes the provider as a parameter (the slice of
  * promptfoo's ApiProvider it uses is declared here, so the core does not depend on promptfoo).
  */
+import { createHash } from 'node:crypto';
 import type { Cell, Row } from '../engine/engine.js';
 import { plainCell } from '../format.js';
+import type { JudgeIdentity } from './calibration-record.js';
 
 /** What the judge sees. */
 export interface FaithfulnessInput {
@@ -57,6 +59,31 @@ export function buildFaithfulnessPrompt(input: FaithfulnessInput, maxRows: numbe
     'Reply with one JSON object and nothing else:',
     '{"faithful": true or false, "score": a number from 0 (unfaithful) to 1 (faithful), "reasons": ["one short reason per problem, or why it is faithful"]}',
   ].join('\n');
+}
+
+/** The version name of {@link buildFaithfulnessPrompt}'s wording; a calibration record names it. */
+export const FAITHFULNESS_PROMPT_VERSION = 'faithfulness-v1';
+
+/**
+ * SHA-256 (hex) of the prompt's template: the prompt built from placeholders, so that any change
+ * of its wording changes the hash and a calibration of the old wording no longer counts.
+ */
+export const FAITHFULNESS_PROMPT_HASH = createHash('sha256')
+  .update(buildFaithfulnessPrompt({ question: '{{question}}', sql: '{{sql}}', columns: ['{{column}}'], rows: [['{{cell}}']], answer: '{{answer}}', ungroundedNumbers: ['{{number}}'] }))
+  .digest('hex');
+
+/**
+ * The identity a faithfulness calibration record must name for this provider to count: task
+ * `faithfulness`, the provider's id, its model (the provider's `modelName`, else its
+ * `config.model`, else the id's last `:` part, as for the equivalence judge) and this prompt's
+ * version and hash.
+ */
+export function faithfulnessJudgeIdentity(provider: JudgeProvider): JudgeIdentity {
+  const id = provider.id();
+  const { modelName, config } = provider as { modelName?: unknown; config?: unknown };
+  const configModel = config !== null && typeof config === 'object' ? (config as { model?: unknown }).model : undefined;
+  const model = typeof modelName === 'string' && modelName !== '' ? modelName : typeof configModel === 'string' && configModel !== '' ? configModel : (id.split(':').at(-1) ?? id);
+  return { task: 'faithfulness', provider: id, model, promptVersion: FAITHFULNESS_PROMPT_VERSION, promptHash: FAITHFULNESS_PROMPT_HASH };
 }
 
 /** A read verdict, or why the reply could not be read. */

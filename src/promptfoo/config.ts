@@ -13,6 +13,7 @@
  * | `efficiency`  | `true` or EfficiencyOptions          | off         | ladder (L6 after a passed L4) |
  * | `semantic`    | `true` or SemanticOptions (`suite`, `search`, `seed`, `nulls`, `emptyVsNullRow`, `cacheDir`) | off | ladder (L5 after a passed L4) |
  * | `answer`      | `false` or GroundingOptions          | on (runs only when the output has a prose answer) | ladder (L7) |
+ * | `judge`       | `{ provider, calibration, share, … }` (src/judge/equivalence/judge-options.ts): the LLM equivalence judge where execution cannot settle an item | off | ladder (after the rungs) |
  * | `answerInEndToEnd` | boolean                         | `true`: when L7 runs, an ungrounded number makes the item not end-to-end correct; `false`: `end_to_end` judges the SQL only | ladder (L7 in `end_to_end`) |
  * | `fixturesDir` / `cacheDir` | folder paths, relative to the promptfoo config's folder | the test generator's, `TEXT2SQL_LADDER_FIXTURES` / `TEXT2SQL_LADDER_CACHE_DIR` (its `fixtures/`), the bundled fixtures | fixture resolution |
  * | item fields   | `gold_sql`, `db`, `db_path`, `snapshots`, `role`, `expected_behavior`, `gold_result_ordered` | from the test vars | see src/promptfoo/item.ts |
@@ -36,6 +37,8 @@ import { DIALECTS } from '../sql/parse.js';
 import { OPTIONAL_RUNG_IDS, SCORES, type OptionalRungId } from '../rungs/scores.js';
 import { readSemanticOptions, type SemanticOptions } from '../semantic/semantic-options.js';
 import type { Dialect } from '../sql/parse.js';
+import { readJudgeConfig, type JudgeConfig } from '../judge/equivalence/judge-options.js';
+import { promptfooConfigDir } from './fixture-location.js';
 
 /** A config block as promptfoo passes it (`context.config`, possibly absent). */
 export type ConfigBlock = Readonly<Record<string, unknown>> | undefined;
@@ -69,10 +72,12 @@ export interface AssertionOptions {
   readonly answer: GroundingOptions | undefined;
   /** L7 counts in `end_to_end` when it runs (default true). */
   readonly answerInEndToEnd: boolean;
+  /** The equivalence judge (read for the ladder's options only: L7's assertion has its own `judge`); `undefined` = off. */
+  readonly judge?: JudgeConfig;
 }
 
 /** The options the ladder assertion accepts (assertions/ladder.ts; the test generator checks its `ladder` block against them at load). */
-export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', ...OPTIONAL_RUNG_IDS, 'answerInEndToEnd', 'gold_result_ordered'] as const;
+export const LADDER_OPTIONS = [...COMMON_OPTIONS, 'policy', 'safety', ...OPTIONAL_RUNG_IDS, 'answerInEndToEnd', 'gold_result_ordered', 'judge'] as const;
 
 /** The reader of an assertion's `config` block (names every option `<prefix><option>`, default `config.<option>`). */
 export function configReader(config: ConfigBlock, prefix = 'config.'): OptionReader {
@@ -116,8 +121,9 @@ export function readAssertionOptions(config: ConfigBlock, known: readonly string
   const answer = answerRaw === false ? undefined : answerRaw === true ? {} : readGroundingOptions(read.record('answer', 'true, false or { relativeTolerance, derivations, maxDerivationCells, decimalText }'), { name: `${prefix}answer` });
 
   const answerInEndToEnd = read.boolean('answerInEndToEnd') ?? true;
+  const judge = known === LADDER_OPTIONS ? readJudgeConfig(read.raw('judge'), `${prefix}judge.`, promptfooConfigDir()) : undefined;
 
-  return { dialect, explicitDialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer, answerInEndToEnd };
+  return { dialect, explicitDialect, timeoutMs, doubleQuotes, policy, safety, semantic, efficiency, answer, answerInEndToEnd, ...(judge !== undefined ? { judge } : {}) };
 }
 
 /** `config.postgres`: the PostgreSQL server of the run's PostgreSQL fixtures. */

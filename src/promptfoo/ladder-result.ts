@@ -26,7 +26,7 @@ import type { LadderResult } from '../rungs/ladder.js';
 import type { ExecutionFacts } from '../rungs/ladder-rungs.js';
 import type { RungStatus } from '../rungs/rung-result.js';
 import { OPTIONAL_RUNG_IDS, LADDER_RUNG_IDS, END_TO_END, SCORES, scoreNameOf, type OptionalRungId } from '../rungs/scores.js';
-import { toLadderRecord, type LadderRecord } from '../report/ladder-record.js';
+import { toLadderRecord, type JudgeRecord, type LadderRecord } from '../report/ladder-record.js';
 import { oneLine } from './adapter.js';
 import type { GradingResult } from './adapter.js';
 
@@ -47,6 +47,13 @@ export interface LadderGradingOptions {
   readonly scoreNames?: readonly string[];
   /** The item's role, kept in the record. */
   readonly role?: string;
+  /**
+   * The equivalence judge's record, when the judge step ran (`result` is then the ladder's result
+   * under the judge: a counted verdict may have changed `end_to_end`). Adds the named score
+   * `judge` (1 for the outcome `pass`, else 0) when the verdict counts, its line in
+   * `graderOutputs`, and `judge: …` to the reason.
+   */
+  readonly judge?: JudgeRecord;
 }
 
 /**
@@ -56,6 +63,9 @@ export interface LadderGradingOptions {
 export function ladderScoreNames(on: { readonly [K in OptionalRungId]?: boolean }): string[] {
   return LADDER_RUNG_IDS.filter((id) => !(OPTIONAL_RUNG_IDS as readonly string[]).includes(id) || on[id as OptionalRungId] === true).map((id) => SCORES[id].scoreName);
 }
+
+/** The named score of the equivalence judge's verdict (counted verdicts only). */
+export const JUDGE_SCORE = 'judge';
 
 /** Builds the GradingResult (see the module doc). */
 export function toLadderGradingResult(result: LadderResult, options: LadderGradingOptions): GradingResult {
@@ -87,11 +97,17 @@ export function toLadderGradingResult(result: LadderResult, options: LadderGradi
   }
   if (result.endToEnd !== undefined) namedScores[END_TO_END] = result.endToEnd;
   graderOutputs[END_TO_END] = result.endToEnd === undefined ? 'unscored' : String(result.endToEnd);
-  const metadata = toLadderRecord(result, { id: options.id, snapshots: options.snapshots, facts: options.facts, statuses, ...(options.role !== undefined ? { role: options.role } : {}) });
+  const judge = options.judge;
+  if (judge !== undefined) {
+    graderOutputs[JUDGE_SCORE] = oneLine(judge.reason);
+    if (judge.calibrated === true && judge.state !== 'judge_error') namedScores[JUDGE_SCORE] = judge.state === 'pass' ? 1 : 0;
+  }
+  const record = toLadderRecord(result, { id: options.id, snapshots: options.snapshots, facts: options.facts, statuses, ...(options.role !== undefined ? { role: options.role } : {}) });
+  const metadata = judge !== undefined ? { ...record, judge } : record;
   return {
     pass: result.verdict === 'pass',
     score: result.endToEnd ?? 0,
-    reason: oneLine(result.reason),
+    reason: oneLine(judge !== undefined && judge.asked === true ? `${result.reason}; judge: ${judge.reason}` : result.reason),
     namedScores,
     componentResults,
     metadata: { text2sqlLadder: metadata, graderOutputs },

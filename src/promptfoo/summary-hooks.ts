@@ -21,7 +21,8 @@
  *   correctness among executed, end-to-end correctness, scored / unscored, gold errors, empty-gold
  *   matches, rung and tag pass rates, the items without gold SQL by name — and writes the summaries
  *   as JSON beside promptfoo's `-o` output, or to the file `LADDER_SUMMARY_JSON` names
- *   (src/promptfoo/summary-file.ts). It then closes the shared engine.
+ *   (src/promptfoo/summary-file.ts), and the review queue beside it when the equivalence judge
+ *   queued pairs for a person (src/promptfoo/review-queue-hook.ts). It then closes the shared engine.
  *
  * Rows graded only by single-rung assertions (e.g. the Spider example's execution rung) are
  * summarized from those rungs. Hooks never throw: a broken row is skipped with a warning, so the
@@ -35,6 +36,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeSharedEngine, resolveFixtureOnce } from './runtime.js';
 import { ladderSummaryFile } from './summary-file.js';
+import { writeRunReviewQueue } from './review-queue-hook.js';
 import { runsInPromptfooCli } from './promptfoo-cli.js';
 import { EXIT_INCOMPLETE } from '../exit-codes.js';
 import { checkRowCount, summarizeLadder } from '../report/ladder-summary.js';
@@ -155,6 +157,7 @@ export function toSummaryRecord(row: PromptfooRow): SummaryRecord | undefined {
       goldError: ladder.goldError,
       emptyGoldMatch: ladder.emptyGoldMatch,
       ...(ladder.probes.checked > 0 ? { probes: ladder.probes } : {}),
+      ...(ladder.judge !== undefined ? { judge: ladder.judge } : {}),
     };
   }
   if (rungs.length === 0) return undefined;
@@ -271,6 +274,9 @@ export async function afterAll(context: AfterAllContext): Promise<void> {
       mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
       writeFileSync(target, `${JSON.stringify(withRunIdentities(summaries, identities), null, 2)}\n`);
     }
+    await writeRunReviewQueue(context.results ?? [], context.prompts, identities).catch((error: unknown) => {
+      process.stderr.write(`text2sql-ladder afterAll: review queue not written: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
   } catch (error) {
     process.stderr.write(`text2sql-ladder afterAll: ${error instanceof Error ? error.message : String(error)}\n`);
   } finally {

@@ -37,14 +37,76 @@ export interface RungRecord {
   readonly rejectedBy?: string;
 }
 
-/** A judge's verdict on the item, kept beside the rungs (an LLM judge that a front end ran). */
+/**
+ * The practical verdict of one item in the flowchart of *Text-to-SQL Evals* §6 (execution first,
+ * an LLM equivalence judge only where execution cannot settle it):
+ * - `invalid` — FAIL: the prediction does not parse, names what the schema lacks, or is unsafe;
+ * - `pass` — PASS: results match a gold on every snapshot (and the gold result is not trivially
+ *   small), or the judge calls a match on a trivially small gold result equivalent;
+ * - `lucky_match` — FAIL: results match only on trivially small data and the judge (or a verified
+ *   L5 witness) says the queries differ;
+ * - `wrong_result` — FAIL: results differ and the judge (or a witness) says the queries differ;
+ * - `review` — human review: results differ but the judge calls the queries equivalent (possibly
+ *   a new valid gold); not a pass until a person accepts it.
+ */
+export type JudgeOutcome = 'invalid' | 'pass' | 'lucky_match' | 'wrong_result' | 'review';
+
+/**
+ * What an item's judge step shows: a flowchart outcome when it counts, `uncalibrated` when the
+ * judge answered but no passing calibration record exists for it (the verdict moves no score), or
+ * `judge_error` when the judge gave no readable answer after one retry.
+ */
+export type JudgeState = JudgeOutcome | 'uncalibrated' | 'judge_error';
+
+/**
+ * Why the judge was asked (`possible_lucky_match`: a match on an empty or trivially small gold
+ * result; `ex_failure`: results differ, possibly a valid alternative; `no_database`: nothing
+ * executed), or `settled` when execution decided and the judge was not asked.
+ */
+export type JudgeRoute = 'possible_lucky_match' | 'ex_failure' | 'no_database' | 'settled';
+
+/**
+ * A judge's verdict on the item, kept beside the rungs (an LLM judge that a front end ran). The
+ * first four fields are every judge's; the equivalence judge (`task: 'equivalence'`) adds the rest.
+ * Records without a judge, and judge records without the optional fields, read as before.
+ */
 export interface JudgeRecord {
   /** Who judged (a provider id). */
   readonly judge: string;
+  /** `pass` for the outcome `pass`, `unreadable` for `judge_error`, `fail` otherwise (`review` is not a pass). */
   readonly verdict: 'pass' | 'fail' | 'unreadable';
-  /** In [0, 1]. */
+  /** In [0, 1]: the item's `end_to_end` under the judge; `null` when the verdict counts for nothing (uncalibrated, an error). */
   readonly score: number | null;
   readonly reason: string;
+  /** The judge's task: `equivalence` for the SQL equivalence judge. */
+  readonly task?: 'equivalence' | (string & {});
+  /** What is shown for the item (see {@link JudgeState}). */
+  readonly state?: JudgeState;
+  /** The flowchart outcome the item would have under the judge (also for an uncalibrated judge); `null` on `judge_error`. */
+  readonly outcome?: JudgeOutcome | null;
+  readonly route?: JudgeRoute;
+  /** Whether the judge was called for this item (false when execution settled it). */
+  readonly asked?: boolean;
+  readonly model?: string;
+  readonly promptVersion?: string;
+  /** sha256 (hex) of the prompt template. */
+  readonly promptHash?: string;
+  /** The differences the judge listed, in its order. */
+  readonly differences?: readonly string[];
+  /** The judge's answer; `null` when not asked or unreadable. */
+  readonly equivalent?: boolean | null;
+  /** A verified L5 witness contradicted the judge's "equivalent": the outcome is a FAIL and the disagreement counts against the judge. */
+  readonly witnessOverruled?: boolean;
+  /** Whether a passing calibration record exists for this exact judge (provider, model, prompt hash). */
+  readonly calibrated?: boolean;
+  /** The calibration record file that made it count, or why none did. */
+  readonly calibration?: string;
+  /** Calls made for this item (0, 1, or 2 with the retry), whether the answer came from the cache, tokens spent. */
+  readonly calls?: number;
+  readonly cached?: boolean;
+  readonly tokens?: number;
+  /** Why the judge gave no readable answer (on `judge_error`). */
+  readonly error?: string;
 }
 
 /** The stored ladder record of one item (`kind: 'ladder'`). */
@@ -173,8 +235,10 @@ export function readLadderRecord(value: unknown): LadderRecord | undefined {
   const expected = value['expectedBehavior'];
   const statuses = isObject(value['statuses']) ? (value['statuses'] as Record<string, RungStatus>) : Object.fromEntries(read.map((rung) => [scoreNameOf(rung.rung), rung.status]));
   const probes = isObject(value['probes']) && typeof value['probes']['checked'] === 'number' && typeof value['probes']['refused'] === 'number' ? (value['probes'] as LadderRecord['probes']) : { checked: 0, refused: 0 };
+  const { judge: storedJudge, ...rest } = value;
+  const judge = readJudgeRecord(storedJudge);
   return {
-    ...value,
+    ...rest,
     kind: 'ladder',
     id: typeof value['id'] === 'string' ? value['id'] : '',
     verdict: verdict as LadderRecord['verdict'],
@@ -189,7 +253,24 @@ export function readLadderRecord(value: unknown): LadderRecord | undefined {
     executed: value['executed'] === true,
     goldError: value['goldError'] === true,
     emptyGoldMatch: value['emptyGoldMatch'] === true,
+    ...(judge !== undefined ? { judge } : {}),
   };
+}
+
+const JUDGE_VERDICTS: readonly string[] = ['pass', 'fail', 'unreadable'];
+const JUDGE_STATES: readonly string[] = ['invalid', 'pass', 'lucky_match', 'wrong_result', 'review', 'uncalibrated', 'judge_error'];
+
+/**
+ * The one guard of a judge record: `value` read as a {@link JudgeRecord}, or `undefined` when it is
+ * not one (`judge`, `verdict` and `reason` checked; a `state` outside {@link JudgeState} drops the
+ * record, so a reader never acts on an outcome it does not know). Never throws.
+ */
+export function readJudgeRecord(value: unknown): JudgeRecord | undefined {
+  if (!isObject(value)) return undefined;
+  const { judge, verdict, reason, score, state } = value;
+  if (typeof judge !== 'string' || typeof verdict !== 'string' || !JUDGE_VERDICTS.includes(verdict) || typeof reason !== 'string') return undefined;
+  if (state !== undefined && (typeof state !== 'string' || !JUDGE_STATES.includes(state))) return undefined;
+  return { ...value, judge, verdict: verdict as JudgeRecord['verdict'], reason, score: typeof score === 'number' ? score : null } as JudgeRecord;
 }
 
 /** What {@link findLadderRecords} found in a row. */

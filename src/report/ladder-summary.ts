@@ -27,6 +27,8 @@
 import type { RungStatus } from '../rungs/rung-result.js';
 import { SCORES, scoreNameRank } from '../rungs/scores.js';
 import { countItems, type CountedItem } from './summary-terms.js';
+import { summarizeJudges, type JudgeSummary } from './judge-summary.js';
+import type { JudgeRecord } from './ladder-record.js';
 
 /** One graded (item, column) pair; a column is one provider × prompt. */
 export interface SummaryRecord {
@@ -61,6 +63,8 @@ export interface SummaryRecord {
   readonly emptyGoldMatch: boolean;
   /** Probe queries the output reported that L3 checked / refused (absent: none reported). */
   readonly probes?: { readonly checked: number; readonly refused: number };
+  /** The equivalence judge's record, when the judge step ran. */
+  readonly judge?: JudgeRecord;
 }
 
 /** A rate with its denominator; `rate` is `undefined` when `n` is 0. */
@@ -107,6 +111,8 @@ export interface ProviderSummary {
    * over its scored items, and refusals right (end-to-end over its `refuse` items).
    */
   readonly roles?: ReadonlyArray<{ readonly role: string; readonly items: number; readonly endToEnd: Rate; readonly refusals: Rate }>;
+  /** The equivalence judges' figures (present when the judge step ran; src/report/judge-summary.ts). */
+  readonly judges?: readonly JudgeSummary[];
 }
 
 /** Builds a {@link Rate}. */
@@ -163,6 +169,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     return { role, items: ofRole.length, endToEnd: rate(correct(scoredOfRole), scoredOfRole.length), refusals: rate(correct(refuse), refuse.length) };
   });
 
+  const judges = summarizeJudges(list.map((record) => record.judge));
   return {
     provider,
     prompt: list[0]?.prompt ?? '',
@@ -185,6 +192,7 @@ function summarizeProvider(provider: string, list: readonly SummaryRecord[]): Pr
     rungs,
     tags,
     ...(roles.length > 0 ? { roles } : {}),
+    ...(judges.length > 0 ? { judges } : {}),
   };
 }
 

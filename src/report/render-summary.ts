@@ -1,12 +1,14 @@
 /**
  * Text rendering of the ladder summary with cli-table3: one table of headline numbers and rung
  * pass rates with one column per provider, one table of end-to-end correctness per tag, and one per
- * role (items, end-to-end, refusals right) when items have roles.
+ * role (items, end-to-end, refusals right) when items have roles, and one of the equivalence judge
+ * (src/report/judge-summary.ts) when it ran.
  * No colours, so the text is the same in a terminal, a log file and a test snapshot.
  */
 import Table from 'cli-table3';
 import type { ProviderSummary, Rate } from './ladder-summary.js';
 import { SUMMARY_TERMS as TERMS } from './summary-terms.js';
+import { judgeSummaryLines } from './judge-summary.js';
 
 /** `41/64 (64.1%)`, or `—` when nothing was counted. */
 export function formatRate(value: Rate): string {
@@ -102,6 +104,11 @@ export function renderLadderSummary(summaries: readonly ProviderSummary[]): stri
       })]);
     }
     tables.push(roles.toString());
+  }
+  if (summaries.some((summary) => summary.judges !== undefined)) {
+    const judges = newTable(['equivalence judge', ...providers]);
+    judges.push(['', ...summaries.map((s) => (s.judges ?? []).map((judge) => judgeSummaryLines(judge).join('\n')).join('\n\n') || '—')]);
+    tables.push(judges.toString());
   }
   const notes = noteLines(summaries);
   return [...tables, ...(notes.length === 0 ? [] : [notes.join('\n')])].join('\n\n');

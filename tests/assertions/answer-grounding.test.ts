@@ -54,17 +54,17 @@ describe('answerGrounding assertion', () => {
     expect(result.reason).toBe('all 2 numbers grounded (1 in the rows, 1 from the question or SQL); judge not run: no grading provider configured (config.judge.provider or the test options.provider)');
   });
 
-  it("uses the test's grading provider: an unfaithful verdict fails, reasons in metadata, L7_judge score", async () => {
+  it("uses the test's grading provider; without a calibration record its unfaithful verdict is advisory (reason and metadata only)", async () => {
     const prompts: string[] = [];
     const judge = fakeJudge('{"faithful": false, "score": 0.2, "reasons": ["the rows count orders, the answer says customers"]}', prompts);
     const result = await answerGrounding(output('68 customers ordered in March 2025.'), context({ judge: true }, judge));
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain('Question: How many orders were placed in March 2025?');
     expect(prompts[0]).toContain('orders\n68');
-    expect([result.pass, result.namedScores]).toEqual([false, { L7_answer: 0, L7_judge: 0.2 }]);
-    expect(result.reason).toBe('all 2 numbers grounded (1 in the rows, 1 from the question or SQL); judge (fake:judge): unfaithful: the rows count orders, the answer says customers');
+    expect([result.pass, result.namedScores]).toEqual([true, { L7_answer: 1 }]);
+    expect(result.reason).toMatch(/^all 2 numbers grounded \(1 in the rows, 1 from the question or SQL\); judge \(fake:judge\) advisory, no calibration record for the faithfulness judge fake:judge \(model judge, prompt faithfulness-v1 [0-9a-f]{12}\); run `text2sql-ladder judge calibrate`: unfaithful: the rows count orders, the answer says customers$/);
     expect(result.metadata?.['text2sqlLadder']).toMatchObject({
-      details: { judge: { ran: true, provider: 'fake:judge', verdict: { ok: true, faithful: false, score: 0.2, reasons: ['the rows count orders, the answer says customers'] } } },
+      details: { judge: { ran: true, calibrated: false, provider: 'fake:judge', verdict: { ok: true, faithful: false, score: 0.2, reasons: ['the rows count orders, the answer says customers'] } } },
     });
   });
 
@@ -72,16 +72,19 @@ describe('answerGrounding assertion', () => {
     const prompts: string[] = [];
     const judge = fakeJudge('{"faithful": true, "score": 1, "reasons": []}', prompts);
     const judged = await answerGrounding(output('There were 68 orders in March 2025.'), context({ judge: { provider: judge } }));
-    expect([judged.pass, judged.namedScores]).toEqual([true, { L7_answer: 1, L7_judge: 1 }]);
+    expect([judged.pass, judged.namedScores]).toEqual([true, { L7_answer: 1 }]);
     await answerGrounding(output('There were 68 orders in March 2025.'), context(undefined, judge));
     expect(prompts).toHaveLength(1);
   });
 
   it('reads and checks its options', () => {
     expect(readAnswerGroundingConfig(undefined)).toEqual({ grounding: {}, judge: null });
-    expect(readAnswerGroundingConfig({ judge: { maxRows: 5 }, derivations: false })).toEqual({ grounding: { derivations: false }, judge: { maxRows: 5 } });
-    expect(() => readAnswerGroundingConfig({ judge: { model: 'x' } })).toThrow('config.judge.model is not an option; known options: provider, maxRows');
-    expect(() => readAnswerGroundingConfig({ judge: 'yes' })).toThrow('config.judge must be true, false or { provider, maxRows }; received a string ("yes")');
+    expect(readAnswerGroundingConfig({ judge: { maxRows: 5 }, derivations: false })).toEqual({ grounding: { derivations: false }, judge: { maxRows: 5, calibration: [], thresholds: { minTpr: 0.9, minTnr: 0.9, minPairs: 100, minNegatives: 30 } } });
+    expect(readAnswerGroundingConfig({ judge: { calibration: 'calibrations', thresholds: { minPairs: 200 } } }).judge).toEqual({ maxRows: 20, calibration: ['calibrations'], thresholds: { minTpr: 0.9, minTnr: 0.9, minPairs: 200, minNegatives: 30 } });
+    expect(() => readAnswerGroundingConfig({ judge: { model: 'x' } })).toThrow('config.judge.model is not an option; known options: provider, maxRows, calibration, thresholds');
+    expect(() => readAnswerGroundingConfig({ judge: 'yes' })).toThrow('config.judge must be true, false or { provider, maxRows, calibration, thresholds }; received a string ("yes")');
+    expect(() => readAnswerGroundingConfig({ judge: { calibration: [1] } })).toThrow('config.judge.calibration must be a calibration record file or folder, or a list of them; received');
+    expect(() => readAnswerGroundingConfig({ judge: { thresholds: { minTpr: 2 } } })).toThrow('config.judge.thresholds.minTpr must be a number in [0, 1]; received 2');
     expect(() => readAnswerGroundingConfig({ relativeTolerance: 2 })).toThrow('config.relativeTolerance must be a number in [0, 1) (fraction of the cell); received a number (2)');
   });
 });

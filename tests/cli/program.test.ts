@@ -84,7 +84,7 @@ describe('createProgram', () => {
   it('loads the named subcommand with its options and lists the others by summary', async () => {
     const program = await createProgram(undefined, argv('check', '--db', 'x'));
     const names = program.commands.map((command) => command.name());
-    expect(names).toEqual(['spider', 'check', 'compare', 'fixtures', 'init', 'audit']);
+    expect(names).toEqual(['spider', 'check', 'compare', 'fixtures', 'init', 'audit', 'judge', 'review']);
     const check = program.commands.find((command) => command.name() === 'check')!;
     expect(check.options.map((option) => option.long)).toContain('--db');
     const spider = program.commands.find((command) => command.name() === 'spider')!;

@@ -56,7 +56,7 @@ describe('toMatchGoldResult: arguments', () => {
   it('throws LadderError for an unknown option and for a bad policy, even under .not', async () => {
     // @ts-expect-error -- misspelt option on purpose
     await expect(expect('SELECT 1').not.toMatchGoldResult('SELECT 1', { db: shopDb, polcy: 'spider' })).rejects.toThrow(
-      new LadderError('invalid_option', 'toMatchGoldResult: options.polcy is not an option (did you mean options.policy?); known options: db, snapshots, policy, timeoutMs, semantic'),
+      new LadderError('invalid_option', 'toMatchGoldResult: options.polcy is not an option (did you mean options.policy?); known options: db, snapshots, policy, timeoutMs, semantic, judge'),
     );
     const caught: unknown = await expect('SELECT 1').not.toMatchGoldResult('SELECT 1', { db: shopDb, policy: 'strict' as 'spider' }).catch((e: unknown) => e);
     expect(caught).toBeInstanceOf(LadderError);

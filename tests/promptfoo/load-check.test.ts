@@ -34,9 +34,14 @@ describe('checkLadderOptions', () => {
     expect(() => checkLadderOptions({ ladder: { polcy: 'spider' } })).toThrow(
       new LadderError(
         'invalid_option',
-        'config.ladder.polcy is not an option (did you mean config.ladder.policy?); known options: dialect, timeoutMs, doubleQuotes, fixturesDir, cacheDir, postgres, gold_sql, db, db_path, snapshots, role, expected_behavior, policy, safety, semantic, efficiency, answer, answerInEndToEnd, gold_result_ordered',
+        'config.ladder.polcy is not an option (did you mean config.ladder.policy?); known options: dialect, timeoutMs, doubleQuotes, fixturesDir, cacheDir, postgres, gold_sql, db, db_path, snapshots, role, expected_behavior, policy, safety, semantic, efficiency, answer, answerInEndToEnd, gold_result_ordered, judge',
       ),
     );
+  });
+
+  it('the judge block is checked at load, each key named', () => {
+    expect(() => checkLadderOptions({ ladder: { judge: { provider: 'openai:chat:gpt-4.1', share: 'everything' } } })).toThrow('config.ladder.judge.share must be one of "sql", "schema", "rows"; received a string ("everything")');
+    expect(() => checkLadderOptions({ ladder: { judge: true } })).toThrow(/^config\.ladder\.judge needs a provider/);
   });
 
   it('a wrong value of a known option', () => {

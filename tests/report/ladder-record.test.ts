@@ -37,6 +37,18 @@ describe('readLadderRecord (the one guard)', () => {
     expect(readLadderRecord({ ...older, trajectory: { steps: 3 }, later: 'kept' })).toEqual({ ...stored020, trajectory: { steps: 3 }, later: 'kept' });
   });
 
+  it('reads an equivalence judge record and drops a judge record it cannot read', () => {
+    const judge = {
+      judge: 'openai:chat:gpt-4.1', verdict: 'fail', score: null, reason: 'uncalibrated: the judge says not equivalent (lucky_match)',
+      task: 'equivalence', state: 'uncalibrated', outcome: 'lucky_match', route: 'possible_lucky_match', asked: true, model: 'gpt-4.1',
+      promptVersion: 'equivalence-v1', promptHash: 'a'.repeat(64), differences: ['LEFT JOIN keeps orders without a customer'], equivalent: false,
+      witnessOverruled: false, calibrated: false, calibration: 'no calibration record', calls: 1, cached: false, tokens: 812,
+    };
+    expect(readLadderRecord({ ...stored020, judge })).toEqual({ ...stored020, judge });
+    expect(readLadderRecord({ ...stored020, judge: { ...judge, state: 'maybe' } })).toEqual(stored020);
+    expect(readLadderRecord({ ...stored020, judge: { judge: 'x', verdict: 'pass', reason: 'ok' } })).toEqual({ ...stored020, judge: { judge: 'x', verdict: 'pass', reason: 'ok', score: null } });
+  });
+
   it.each([
     ['not an object', 'ladder'],
     ['another kind', { ...stored020, kind: 'rung' }],
