@@ -1,5 +1,5 @@
 /**
- * Counterexample search cost, with the default budget (100 databases, 10 s, 150 shrinking trials):
+ * Counterexample search cost, with the default budget (100 databases, 60 s, 150 shrinking trials):
  * 1. Per pair on the shared Spider slice (SPIDER_SLICE_DIR): every predicted query of both prediction files
  *    that execution accuracy accepts (spider policy), searched against its gold; median, p95 and
  *    max wall time per pair, refuted and not. `BENCH_COUNTEREXAMPLE_EVERY=n` searches every n-th

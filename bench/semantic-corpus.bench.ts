@@ -2,7 +2,7 @@
  * The counterexample search per pair on the equivalence corpus (tests/semantic/equivalence-corpus:
  * the reproduced Spider schemas built into a temporary folder, and the bundled warehouse), with the
  * corpus's options (`nulls: 'observed'`, the default policy, the library's search budget: 100
- * databases, 10 s). Equivalent pairs and near-misses are reported apart: an equivalent pair is a
+ * databases, 60 s). Equivalent pairs and near-misses are reported apart: an equivalent pair is a
  * full search (every database of the budget drawn and judged), a near-miss stops at its first
  * verified witness (then shrinks it). Median, p90 and max wall time per pair, the load average
  * before and after. `BENCH_CORPUS_EVERY=n` searches every n-th pair (default 3).

@@ -6,8 +6,9 @@
  * dist/ (tsc's output is its input, so what runs is what the tests check), in fewer files:
  * - `dist/cli/text2sql-ladder.js`, the `bin`: the entry and each subcommand in its own chunk, still
  *   imported only when its name is on the command line (esbuild's code splitting);
- * - `dist/cli/sqlite-child.js`, the engine child, and `dist/cli/build-child.js`, a fixture build's
- *   child, next to the chunks, where the engine and the builder look for them;
+ * - `dist/cli/sqlite-child.js`, the engine child, `dist/cli/build-child.js`, a fixture build's
+ *   child, and `dist/cli/draw-child.js`, L5's draw child, next to the chunks, where the engine,
+ *   the builder and L5's searcher look for them;
  * - packages stay outside (node_modules), source maps point at the TypeScript sources.
  *
  * `--no-source-maps` (the package build, `npm run build:package`): no maps, since the tarball
@@ -29,6 +30,7 @@ await build({
     'text2sql-ladder': 'dist/bin/text2sql-ladder.js',
     'sqlite-child': 'dist/src/engine/sqlite/sqlite-child.js',
     'build-child': 'dist/src/fixtures/build-child.js',
+    'draw-child': 'dist/src/semantic/generation/draw-child.js',
   },
   outdir,
   bundle: true,

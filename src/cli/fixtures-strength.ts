@@ -6,7 +6,7 @@
  * adding the distilled test suite (generated databases, cached).
  *
  *   text2sql-ladder fixtures strength --dataset datasets/warehouse.yaml [--with-suite] [--survivors 5]
- *     [--seed 0] [--max-databases 300] [--patience 100] [--max-seconds 60] [--preset default]
+ *     [--seed 0] [--max-databases 300] [--patience 100] [--max-seconds 600] [--preset default]
  *     [--cache-dir DIR] [--fixtures-dir DIR] [--timeout-ms N] [--json report.json]
  *
  * Exit status: 0 after a report, 2 on bad usage (unknown flag, unreadable dataset, unknown fixture).
@@ -69,7 +69,7 @@ export function registerFixturesCommand(program: Command): void {
     .option('--seed <seed>', 'seed of the generated databases and of the literal perturbations', '0')
     .option('--max-databases <n>', 'with --with-suite: most databases drawn per gold (default 300)', parseCount('--max-databases'))
     .option('--patience <n>', 'with --with-suite: stop a gold after n draws in a row that distinguish nothing new (default 100)', parsePositive('--patience'))
-    .option('--max-seconds <n>', 'with --with-suite: most seconds spent per gold (default 60)', parsePositive('--max-seconds'))
+    .option('--max-seconds <n>', 'with --with-suite: most seconds spent per gold (default 600)', parsePositive('--max-seconds'))
     .option('--preset <name>', `comparison policy neighbours are told apart under: ${PRESET_NAMES.join(', ')}`, parsePreset, 'default' as PresetName)
     .option('--cache-dir <dir>', 'suite cache folder (default: $TEXT2SQL_LADDER_CACHE_DIR/suites or ~/.cache/text2sql-ladder/suites)')
     .option('--fixtures-dir <dir>', 'folder of fixture folders (default: the bundled fixtures)')

@@ -53,7 +53,7 @@ export interface SemanticOptions {
   readonly verdictCache: VerdictCacheSettings | false;
 }
 
-/** Both steps on, library budgets (suite: 300 databases / 60 s / patience 100 per gold; search: 100 databases / 10 s / 150 shrinking trials per item), seed 0, NULLs wherever allowed, empty vs one NULL row judged the same, the verdict cache on in its default folder. */
+/** Both steps on, library budgets (suite: 300 databases / 600 s / patience 100 per gold; search: 100 databases / 60 s / 150 shrinking trials per item), seed 0, NULLs wherever allowed, empty vs one NULL row judged the same, the verdict cache on in its default folder. */
 export const DEFAULT_SEMANTIC_OPTIONS: SemanticOptions = Object.freeze({
   suite: Object.freeze({ budget: {}, seed: 0, nulls: 'allowed' as NullPolicy, emptyVsNullRow: DEFAULT_EMPTY_VS_NULL_ROW }),
   search: Object.freeze({ budget: {}, seed: 0, nulls: 'allowed' as NullPolicy, emptyVsNullRow: DEFAULT_EMPTY_VS_NULL_ROW }),

@@ -49,7 +49,7 @@ function sha256(file: string): string {
 
 describe('counterexample search: options', () => {
   it('validates the budget with named fields', () => {
-    expect(resolveSearchBudget()).toEqual({ maxDatabases: 100, maxSeconds: 10, maxShrinkTrials: 150 });
+    expect(resolveSearchBudget()).toEqual({ maxDatabases: 100, maxSeconds: 60, maxShrinkTrials: 150 });
     expect(() => resolveSearchBudget({ maxDatabases: 0 })).toThrow('budget.maxDatabases must be an integer ≥ 1; received a number (0)');
     expect(() => resolveSearchBudget({ maxSeconds: -1 })).toThrow('budget.maxSeconds must be a finite number > 0 (seconds); received a number (-1)');
     expect(() => resolveSearchBudget({ maxShrinkTrial: 3 } as never)).toThrow('budget.maxShrinkTrial is not an option (did you mean budget.maxShrinkTrials?)');

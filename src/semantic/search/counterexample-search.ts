@@ -38,12 +38,11 @@ import type { Witness } from '../../rungs/semantic-details.js';
 import { shrinkAndVerify } from './confirm-witness.js';
 import { addRejections } from '../generation/database-contract.js';
 import { findCandidates, type Tally } from './find-candidates.js';
-import { createGeneratorPlan } from '../generation/generator-plan.js';
-import { releaseGeneratorPlan } from '../generation/generate-database.js';
 import { extractGoldLiterals, type GoldLiteral } from '../model/gold-literals.js';
 import { bindInvariants } from '../model/invariants.js';
 import { readObservedValues } from '../model/observed-values.js';
 import { readSchema, type DatabaseSchema } from '../model/schema-reader.js';
+import { createSearchDrawStore, type SearchDrawStore } from './search-draws.js';
 import type { RefutedOutcome, SearchOutcome, SearchStats } from './search-outcome.js';
 import { interpretRequest, SEARCH_KEYS, type SearchContext, type SearchInput } from './search-request.js';
 import { countTransientFailures } from '../model/transient-failures.js';
@@ -121,6 +120,8 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
   const workDir = scratch?.path ?? path.resolve(input.workDir!);
   mkdirSync(workDir, { recursive: true });
   const nulls = input.nulls ?? 'allowed';
+  // The databases drawn, kept for the searches of the same constants (search-draws.ts).
+  const draws = createSearchDrawStore(path.join(workDir, 'draws'));
   // Scratch slots, reused by every search so the engine keeps a bounded number of connections.
   const free: string[] = [];
   let slots = 0;
@@ -132,7 +133,7 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
       const dir = free.pop() ?? path.join(workDir, `slot-${slots++}`);
       mkdirSync(dir, { recursive: true });
       try {
-        return await runSearch({ engine: input.engine, schema, invariants, observed, nulls, schemaDb, dir }, request);
+        return await runSearch({ engine: input.engine, schema, invariants, observed, nulls, schemaDb, dir }, draws, request);
       } finally {
         free.push(dir);
       }
@@ -140,6 +141,7 @@ export function createCounterexampleSearcher(input: CounterexampleSearcherInput)
     close() {
       if (closed) return;
       closed = true;
+      draws.clear();
       scratch?.remove();
     },
   };
@@ -168,7 +170,7 @@ export async function searchCounterexample(input: CounterexampleSearcherInput & 
   }
 }
 
-async function runSearch(searcherContext: SearchContext, input: SearchInput): Promise<SearchOutcome> {
+async function runSearch(searcherContext: SearchContext, store: SearchDrawStore, input: SearchInput): Promise<SearchOutcome> {
   const started = performance.now();
   const counting = countTransientFailures(searcherContext.engine);
   const ctx: SearchContext = { ...searcherContext, engine: counting.engine };
@@ -190,10 +192,11 @@ async function runSearch(searcherContext: SearchContext, input: SearchInput): Pr
   const golds = live.map((i) => allGolds[i]!);
   // Both queries' constants go into the pools.
   const literals: GoldLiteral[] = [...golds, predicted].flatMap((sql) => extractGoldLiterals(sql, ctx.schema));
-  const plan = createGeneratorPlan({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls });
+  // Pairs with the same constants share a plan and its drawn databases.
+  const draws = store.acquire({ schema: ctx.schema, snapshots: [], observed: ctx.observed, literals, invariants: ctx.invariants, nulls: ctx.nulls });
 
   try {
-    const found = await findCandidates(ctx, plan, request, golds, tally);
+    const found = await findCandidates(ctx, draws, request, golds, tally);
     if (found.stoppedBy !== 'refuted') {
       if (tally.databases === 0 && tally.generationFailures > 0) {
         return { verdict: 'not_searched', cause: 'no_database', reason: `not searched: the generator could not draw a database for this schema (${tally.generationFailures} failed draws)`, tried: tried() };
@@ -216,7 +219,7 @@ async function runSearch(searcherContext: SearchContext, input: SearchInput): Pr
     // Shrink each witness, then run everything again on it.
     const witnesses: Witness[] = [];
     for (const candidate of found.candidates) {
-      const witness = await shrinkAndVerify(ctx, plan, request, golds, live, candidate, (counts) => {
+      const witness = await shrinkAndVerify(ctx, draws.plan(), request, golds, live, candidate, (counts) => {
         tally.rejectedDatabases = addRejections(tally.rejectedDatabases, counts);
       });
       rmSync(candidate.file, { force: true });
@@ -237,8 +240,7 @@ async function runSearch(searcherContext: SearchContext, input: SearchInput): Pr
     const outcome: RefutedOutcome = { verdict: 'refuted', witness: witnesses[0]!, witnesses, reason: '', tried: tried(), policy: judge.policy, emptyVsNullRow: request.emptyVsNullRow };
     return { ...outcome, reason: formatRefutationReason(outcome, allGolds.length) };
   } finally {
-    // The draws' in-memory connection is the plan's; this search is its only user.
-    releaseGeneratorPlan(plan);
+    draws.release();
   }
 }
 

@@ -7,10 +7,8 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { addRejections, type RejectedDatabases } from '../generation/database-contract.js';
-import { generateDatabase } from '../generation/generate-database.js';
-import type { GeneratorPlan } from '../generation/generator-plan.js';
-import { createPrng } from '../model/prng.js';
 import { tierOfDraw } from './search-budget.js';
+import type { PlanDraws } from './search-draws.js';
 import type { SearchContext, SearchRequest } from './search-request.js';
 import { confirmOrderIndependent, judgeDatabase, type DatabaseJudgement } from '../suite/witness-check.js';
 
@@ -49,16 +47,18 @@ interface BatchDraw {
  * Draws and judges databases until every gold is distinguished (by one database, or one per
  * gold) or the budget is spent.
  *
- * The engine gets the databases {@link SEARCH_BATCH} at a time: a batch is drawn, every query on
- * every database of it is handed to the engine in one turn of the event loop (one message per
- * child), and the next batch is drawn while the children run them. Judgements are read in draw
+ * The engine gets the databases {@link SEARCH_BATCH} at a time: a batch is drawn (in the draw
+ * children: search-draws.ts), every query on every database of it is handed to the engine in one
+ * turn of the event loop (one message per engine child), and the next batch is drawn while the
+ * engine's children run them. Judgements are read in draw
  * order and the loop stops at the first database that completes the refutation, so the outcome,
  * the witness and every count are those of judging the draws one by one: a database judged after
  * the stopping one is never looked at (the loop waits for its queries so none outlives the search).
+ * A database an earlier search of the same constants drew is read from `draws`, not drawn again.
  */
 export async function findCandidates(
   ctx: SearchContext,
-  plan: GeneratorPlan,
+  draws: PlanDraws,
   request: SearchRequest,
   golds: readonly string[],
   tally: Tally,
@@ -67,54 +67,59 @@ export async function findCandidates(
   const reordered = path.join(ctx.dir, 'reordered.sqlite');
   const candidates: Candidate[] = [];
   const covered = new Set<number>();
-  // Two banks of slots: one batch is judged from one bank while the next is drawn into the other.
-  const slot = (index: number): string => path.join(ctx.dir, `draw-${Math.floor(index / SEARCH_BATCH) % 2}-${index % SEARCH_BATCH}.sqlite`);
-  const batches = new Map<number, BatchDraw[]>();
+  // Each batch: its draws (made in the draw children), then every judgement of it at once.
+  const batches = new Map<number, Promise<BatchDraw[]>>();
   const issue = (batch: number): void => {
     if (batches.has(batch) || batch * SEARCH_BATCH >= budget.maxDatabases) return;
-    const draws: BatchDraw[] = [];
+    const pending: Promise<BatchDraw>[] = [];
     for (let index = batch * SEARCH_BATCH; index < Math.min(budget.maxDatabases, (batch + 1) * SEARCH_BATCH); index += 1) {
       const tier = tierOfDraw(index, budget.maxDatabases);
-      const file = slot(index);
-      const outcome = generateDatabase(plan, { rng: createPrng(`${request.seed}/search/${index}`), file, rows: tier.rows, maxAttempts: 2 });
-      const database = outcome.ok ? { file, tier: tier.name } : null;
-      draws.push({ database, rejected: outcome.rejected, judgement: null });
+      pending.push(
+        draws.draw(`${request.seed}/search/${index}`, tier.rows).then((outcome) => ({
+          database: outcome.file === null ? null : { file: outcome.file, tier: tier.name },
+          rejected: outcome.rejected,
+          judgement: null,
+        })),
+      );
     }
-    // Every query of the batch is queued in this turn, so the engine sends them together.
+    // Every query of the batch is queued in one turn, so the engine sends them together.
     batches.set(
       batch,
-      draws.map((draw) => ({
-        ...draw,
-        judgement: draw.database === null ? null : judgeDatabase(judge, draw.database.file, golds, predicted).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })),
-      })),
+      Promise.all(pending).then((drawn) =>
+        drawn.map((draw) => ({
+          ...draw,
+          judgement: draw.database === null ? null : judgeDatabase(judge, draw.database.file, golds, predicted, undefined, (gold) => draws.goldRun(judge, draw.database!.file, gold)).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })),
+        })),
+      ),
     );
   };
-  const drawAt = (index: number): BatchDraw => batches.get(Math.floor(index / SEARCH_BATCH))![index % SEARCH_BATCH]!;
+  const drawAt = async (index: number): Promise<BatchDraw> => (await batches.get(Math.floor(index / SEARCH_BATCH))!)[index % SEARCH_BATCH]!;
   // What the generator dropped is counted one draw ahead of the judging, as when the next
   // database was drawn while the current one was judged.
-  const account = (index: number): void => {
+  const account = async (index: number): Promise<void> => {
     if (index >= budget.maxDatabases) return;
-    const draw = drawAt(index);
+    const draw = await drawAt(index);
     tally.rejectedDatabases = addRejections(tally.rejectedDatabases, draw.rejected);
     if (draw.database === null) tally.generationFailures += 1;
   };
   const settle = async (): Promise<void> => {
-    await Promise.all([...batches.values()].flatMap((draws) => draws.map((d) => d.judgement)));
+    const issued = await Promise.all(batches.values());
+    await Promise.all(issued.flatMap((drawn) => drawn.map((d) => d.judgement)));
   };
 
   try {
     issue(0);
-    account(0);
+    await account(0);
     for (let index = 0; index < budget.maxDatabases; index += 1) {
       if (performance.now() >= request.deadline) return { candidates, covered, stoppedBy: 'seconds' };
       const batch = Math.floor(index / SEARCH_BATCH);
       if (index % SEARCH_BATCH === 0 && !batches.has(batch + 1)) {
-        // Let this batch's queries leave before the parent spends its turn drawing the next one.
+        // Let this batch's queries leave before the next batch's draws are sent.
         await new Promise<void>((resolve) => setImmediate(resolve));
         issue(batch + 1);
       }
-      const current = drawAt(index);
-      account(index + 1);
+      const current = await drawAt(index);
+      await account(index + 1);
       if (current.database === null || current.judgement === null) continue;
       const settled = await current.judgement;
       if (!settled.ok) throw settled.error;

@@ -10,7 +10,12 @@ import type { RowRange } from '../generation/table-filler.js';
 export interface SearchBudget {
   /** Most databases drawn (integer ≥ 1; default 100). */
   readonly maxDatabases?: number;
-  /** Most seconds for the whole call, search and shrinking (number > 0; default 10). The final re-run is not cut short. */
+  /**
+   * Most seconds for the whole call, search and shrinking (number > 0; default 60). The final
+   * re-run is not cut short. A net against a search that runs away, not what normally stops one:
+   * the database budget counts work, so the verdict is the same at any load and can be cached; a
+   * search the clock stopped is neither reproducible nor cached.
+   */
   readonly maxSeconds?: number;
   /** Most edited databases tried while shrinking one witness (integer ≥ 0; default 150; 0 = no shrinking). */
   readonly maxShrinkTrials?: number;
@@ -24,7 +29,7 @@ export interface ResolvedSearchBudget {
 }
 
 /** Defaults of {@link SearchBudget}. */
-export const DEFAULT_SEARCH_BUDGET: ResolvedSearchBudget = Object.freeze({ maxDatabases: 100, maxSeconds: 10, maxShrinkTrials: 150 });
+export const DEFAULT_SEARCH_BUDGET: ResolvedSearchBudget = Object.freeze({ maxDatabases: 100, maxSeconds: 60, maxShrinkTrials: 150 });
 
 /**
  * Database sizes in the order they are drawn, with the share of `maxDatabases` each gets: tiny

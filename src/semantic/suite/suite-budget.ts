@@ -8,7 +8,11 @@
 export interface SuiteBudget {
   /** Most databases drawn for one gold (integer ≥ 0; default 300). */
   readonly maxDatabases?: number;
-  /** Most seconds spent on one gold, wall time of its queries (default 60). */
+  /**
+   * Most seconds spent on one gold, wall time of its queries (default 600). A net against a build
+   * that runs away: the database budget and the patience count work and normally stop a gold, so
+   * the suite is the same at any load and the verdicts judged on it can be cached.
+   */
   readonly maxSeconds?: number;
   /** A gold stops after this many draws in a row that covered no new neighbour (integer ≥ 1; default 100). */
   readonly patience?: number;
@@ -22,7 +26,7 @@ export interface ResolvedSuiteBudget {
 }
 
 /** Defaults of {@link SuiteBudget}. */
-export const DEFAULT_SUITE_BUDGET: ResolvedSuiteBudget = Object.freeze({ maxDatabases: 300, maxSeconds: 60, patience: 100 });
+export const DEFAULT_SUITE_BUDGET: ResolvedSuiteBudget = Object.freeze({ maxDatabases: 300, maxSeconds: 600, patience: 100 });
 
 /**
  * Applies defaults and validates a budget.

@@ -22,7 +22,7 @@ import type { GoldOrdering } from '../../compare/gold-ordering.js';
 import type { ComparisonPolicy } from '../../compare/policy.js';
 import type { ExecutionOutcome, QueryResult } from '../../engine/engine.js';
 import { fileContractViolation, type ContractViolation, type DatabaseContract } from '../generation/database-contract.js';
-import { runGold, type DistinguishContext } from './distinguish.js';
+import { runGold, type DistinguishContext, type GoldOnDatabase } from './distinguish.js';
 import { ROW_REORDERINGS, writeReorderedCopy } from '../generation/edit-database.js';
 import { isEmptyVsNullRow, type EmptyVsNullRow } from '../model/empty-vs-null-row.js';
 import type { DatabaseSchema } from '../model/schema-reader.js';
@@ -71,12 +71,21 @@ const TRANSIENT = new Set(['timeout', 'memory_limit', 'engine_failure']);
  * @param golds - the golds as they run (policy rewrites applied).
  * @param predictedSql - the prediction as it runs.
  * @param only - judge only these gold indices (the others are `not_run`); default all.
+ * @param goldOn - runs a gold on `db` as `runGold(ctx, db, gold, true)` does (default that): the
+ *   search passes one that reuses a run another search made on the same unchanged file.
  */
-export async function judgeDatabase(ctx: JudgeContext, db: string, golds: readonly string[], predictedSql: string, only?: ReadonlySet<number>): Promise<DatabaseJudgement> {
+export async function judgeDatabase(
+  ctx: JudgeContext,
+  db: string,
+  golds: readonly string[],
+  predictedSql: string,
+  only?: ReadonlySet<number>,
+  goldOn: (gold: string) => Promise<GoldOnDatabase> = (gold) => runGold(ctx, db, gold, true),
+): Promise<DatabaseJudgement> {
   const wanted = (i: number): boolean => only === undefined || only.has(i);
   const [predicted, ...goldRuns] = await Promise.all([
     ctx.engine.execute({ db, sql: predictedSql, ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }) }),
-    ...golds.map((gold, i) => (wanted(i) ? runGold(ctx, db, gold, true) : Promise.resolve(null))),
+    ...golds.map((gold, i) => (wanted(i) ? goldOn(gold) : Promise.resolve(null))),
   ]);
   const judgements: GoldJudgement[] = goldRuns.map((run) => {
     if (run === null) return { kind: 'not_run' };
