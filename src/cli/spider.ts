@@ -28,6 +28,7 @@
  * rate) or gold items without a prediction line (src/exit-codes.ts).
  */
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { createLadderRuntime } from '../runtime/ladder-runtime.js';
 import type { LadderRuntime } from '../runtime/ladder-runtime.js';
@@ -42,7 +43,11 @@ import { SUMMARY_TERMS } from '../report/summary-terms.js';
 import { applyCliConventions, cliIoOf, exitCodeForError, setExitCode } from './cli-io.js';
 import { progressBarOn } from './progress-bar.js';
 import { checkAligned, checkDbDir, checkGoldFile, checkOutFolder, folderNames, readTables } from './spider-inputs.js';
-import { parseChoice, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
+import { parseChoice, parseList, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
+import { DEFAULT_CALIBRATION_SOURCE } from '../judge/equivalence/judge-options.js';
+import type { JudgeStepOptions } from '../judge/equivalence/judge-step.js';
+import type { JudgeRecord } from '../report/ladder-record.js';
+import { listSnapshots } from '../benchmarks/spider/list-snapshots.js';
 // The L5 code (its options, spider-test-suite.ts and the semantic rung it runs) is imported only
 // with --test-suite.
 import type { SpiderSemanticSummary, SpiderSemanticVerdict } from '../harness/spider-test-suite.js';
@@ -79,6 +84,16 @@ export interface SpiderCommandOptions {
   /** Default `observed` (see {@link SPIDER_DEFAULT_NULLS}). */
   readonly nulls?: 'allowed' | 'observed';
   readonly emptyVsNullRow?: 'same' | 'different';
+  /** The equivalence judge: a promptfoo provider id (`openai:chat:gpt-4.1`, `file://judge.mjs`). */
+  readonly judge?: string;
+  readonly judgeModel?: string;
+  /** Calibration record files or folders (default `judge-calibration.json`). */
+  readonly judgeCalibration?: readonly string[];
+  readonly judgeShare?: 'sql' | 'schema' | 'rows';
+  readonly judgeMaxRows?: number;
+  readonly judgeRedact?: readonly string[];
+  /** `--no-judge-cache` sets false. */
+  readonly judgeCache?: boolean;
 }
 
 /** Registers `text2sql-ladder spider` on the program. */
@@ -106,6 +121,13 @@ export function registerSpiderCommand(program: Command): void {
     .option('--seed <seed>', 'with --test-suite: seed of the generated databases (default 0)')
     .option('--nulls <policy>', `with --test-suite: NULLs only where the snapshots hold some (observed) or wherever the schema allows them (allowed) (default ${SPIDER_DEFAULT_NULLS})`, parseChoice(['allowed', 'observed'] as const))
     .option('--empty-vs-null-row <policy>', 'with --test-suite: whether an empty result and one row of NULLs differ (default same)', parseChoice(['same', 'different'] as const))
+    .option('--judge <provider>', 'the LLM equivalence judge (a promptfoo provider id: openai:chat:gpt-4.1, ollama:chat:llama3, file://judge.mjs) on the items execution cannot settle; one verdict per item in --out, a summary after the table; it moves no score unless calibrated')
+    .option('--judge-model <name>', "with --judge: the model's name in calibration records (default the provider's)")
+    .option('--judge-calibration <paths>', `with --judge: calibration record files or folders, comma-separated (default ${DEFAULT_CALIBRATION_SOURCE})`, parseList)
+    .option('--judge-share <level>', 'with --judge: what it is sent: sql, schema (plus DDL), rows (plus result previews and the L5 witness); default rows for ollama:/file:// providers, sql for hosted ones', parseChoice(['sql', 'schema', 'rows'] as const))
+    .option('--judge-max-rows <n>', 'with --judge: rows per result preview (default 5)', parseNonNegativeInteger)
+    .option('--judge-redact <columns>', 'with --judge: result columns whose values are never sent (comma-separated)', parseList)
+    .option('--no-judge-cache', 'with --judge: ask again even when the answer cache holds the answer')
     .option('--diagnostics', 'add per-item diagnostics (component F1, exact match, AST distance, schema linking, result similarity) to the JSONL and their averages to the summary', false)
     .action(async (options: SpiderCommandOptions) => {
       setExitCode(command, await runSpiderCommand(options, cliIoOf(command)));
@@ -134,6 +156,7 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
   try {
     const policy = resolvePolicy({ preset: options.preset, ...(options.keepDistinct ? { keepDistinct: true } : {}) });
     const semantic = await semanticOptionsOf(options);
+    const judgeOptions = await judgeOptionsOf(options);
     // The command's runtime: its engine and gold cache (no fixtures: Spider folders hold plain files).
     // Its children boot while the files are read and checked.
     const postgres = options.dialect === 'postgres';
@@ -217,6 +240,24 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
       });
       l5Bar?.stop();
     }
+    let judged: Awaited<ReturnType<typeof import('../harness/spider-judge.js').judgeSpiderItems>> | undefined;
+    if (judgeOptions !== undefined) {
+      const { judgeSpiderItems } = await import('../harness/spider-judge.js');
+      const judgeBar = await progressBarOn(io.stderr, 'judge [{bar}] {value}/{total} items | {duration_formatted}');
+      judgeBar?.start(gold.length, 0);
+      judged = await judgeSpiderItems({
+        gold,
+        predictions,
+        items: output.items,
+        results: output.results,
+        ...(testSuite === undefined ? {} : { semantic: testSuite.items }),
+        snapshotsOf: snapshotsOf ?? ((dbId: string) => listSnapshots(options.db, dbId)),
+        engine,
+        options: judgeOptions,
+        onItem: (finished) => judgeBar?.update(finished),
+      });
+      judgeBar?.stop();
+    }
     for (const warning of output.warnings) io.stderr.write(`warning: ${warning}\n`);
     // Not scored, or the prediction did not run (no line, no SQL, an SQLite error, a timeout).
     const problems = output.items.filter((item) => item.exec === null || item.flags.includes('prediction_error'));
@@ -231,14 +272,17 @@ export async function runSpiderCommand(options: SpiderCommandOptions, io: Spider
         const l5 = testSuite?.items[i];
         return l5 === undefined ? {} : { ts: l5.ts, semantic: l5.status === null ? null : { status: l5.status, reason: l5.reason, rejectedBy: l5.rejectedBy, witnessMaxRows: l5.witnessMaxRows } };
       };
+      // With --judge: the item's judge record (the ladder record's `judge`; null when there was nothing to judge).
+      const judgeOf = (i: number): { judge?: JudgeRecord | null } => (judged === undefined ? {} : { judge: judged.records[i] ?? null });
       const line = ({ i, db_id, exec, error, flags, goldIndex, hardness, diagnostics }: (typeof output.items)[number]): string =>
-        JSON.stringify({ i, db_id, exec, error, flags, goldIndex, hardness, ...(diagnostics === undefined ? {} : { diagnostics }), ...semanticOf(i) });
+        JSON.stringify({ i, db_id, exec, error, flags, goldIndex, hardness, ...(diagnostics === undefined ? {} : { diagnostics }), ...semanticOf(i), ...judgeOf(i) });
       await writeFile(options.out, output.items.map(line).join('\n') + (output.items.length > 0 ? '\n' : ''));
       // The run's identity beside the JSONL (<out>.run.json), for `text2sql-ladder compare`.
       await recordSpiderRunIdentity(options.out, { gold, goldFile: options.gold, predFile: options.pred, dbDir: onServer ? shownUrl(options.db) : options.db, policy, settings: { preset: options.preset, keepDistinct: options.keepDistinct, timeoutMs: options.timeoutMs ?? null, diagnostics: options.diagnostics === true } });
     }
     io.stdout.write(formatSpiderSummary(output.summary, policy.preset, options.keepDistinct));
     if (testSuite !== undefined) io.stdout.write(formatTestSuiteSummary(output.summary, testSuite, semantic!, options.out));
+    if (judged !== undefined) io.stdout.write((await import('../harness/spider-judge.js')).formatSpiderJudgeSummary(judged.summary));
     const incomplete = incompleteRunMessage(output.summary, gold.length);
     if (incomplete === undefined) return EXIT_OK;
     io.stderr.write(`error: ${incomplete}\n`);
@@ -349,6 +393,32 @@ async function semanticOptionsOf(options: SpiderCommandOptions): Promise<Semanti
     nulls: options.nulls ?? SPIDER_DEFAULT_NULLS,
     ...(options.emptyVsNullRow === undefined ? {} : { emptyVsNullRow: options.emptyVsNullRow }),
   });
+}
+
+/**
+ * The judge step's options from the flags (`undefined` without `--judge`); judge flags without it
+ * are misuse. The provider is loaded through promptfoo (src/promptfoo/judge-provider.ts), imported
+ * only with `--judge`.
+ */
+async function judgeOptionsOf(options: SpiderCommandOptions): Promise<JudgeStepOptions | undefined> {
+  const judgeFlags = { judgeModel: '--judge-model', judgeCalibration: '--judge-calibration', judgeShare: '--judge-share', judgeMaxRows: '--judge-max-rows', judgeRedact: '--judge-redact' } as const;
+  if (options.judge === undefined) {
+    const given = (Object.keys(judgeFlags) as (keyof typeof judgeFlags)[]).find((key) => options[key] !== undefined);
+    if (given !== undefined) throw new LadderError('invalid_option', `${judgeFlags[given]} needs --judge`);
+    if (options.judgeCache === false) throw new LadderError('invalid_option', '--no-judge-cache needs --judge');
+    return undefined;
+  }
+  if (options.judge.trim() === '') throw new LadderError('invalid_option', '--judge needs a provider id, e.g. openai:chat:gpt-4.1 or file://judge.mjs');
+  const { resolveEquivalenceJudge } = await import('../promptfoo/judge-provider.js');
+  const judge = await resolveEquivalenceJudge({ provider: options.judge, ...(options.judgeModel === undefined ? {} : { model: options.judgeModel }) }, '--judge');
+  return {
+    judge,
+    calibration: (options.judgeCalibration ?? [DEFAULT_CALIBRATION_SOURCE]).map((entry) => path.resolve(entry)),
+    ...(options.judgeShare === undefined ? {} : { share: options.judgeShare }),
+    ...(options.judgeMaxRows === undefined ? {} : { maxRows: options.judgeMaxRows }),
+    ...(options.judgeRedact === undefined ? {} : { redactColumns: options.judgeRedact }),
+    ...(options.judgeCache === false ? { cache: false as const } : {}),
+  };
 }
 
 /** Items listed per kind (rejected by the suite, refuted by the search) before the rest are counted. */
