@@ -164,7 +164,7 @@ export function summarizeSpiderJudge(records: readonly (JudgeRecord | undefined)
 export function formatSpiderJudgeSummary(summary: SpiderJudgeSummary): string {
   const o = summary.outcomes;
   let text = '\n=====================   EQUIVALENCE JUDGE      =====================\n';
-  text += `judge ${summary.judge} (model ${summary.model}): ${summary.calibrated ? `calibrated (${summary.calibration})` : `uncalibrated, its verdicts move no score (${summary.calibration})`}\n`;
+  text += `judge ${summary.judge}${summary.model === summary.judge ? '' : ` (model ${summary.model})`}: ${summary.calibrated ? `calibrated (${summary.calibration})` : `uncalibrated, its verdicts move no score (${summary.calibration})`}\n`;
   text += `${summary.judged} items judged, ${summary.asked} asked (the rest settled by execution)`;
   if (summary.witnessOverruled > 0) text += `, ${summary.witnessOverruled} overruled by an L5 witness`;
   text += '\n';

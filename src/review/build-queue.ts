@@ -56,7 +56,7 @@ export interface QueueBuild {
  * Reads the runs and builds the queue (see the module doc).
  * @param runs - `FILE` or `FILE#COLUMN` of promptfoo results (`-o out.json` or JSONL rows).
  * @throws LadderError `input_invalid` for a file that is not a promptfoo result (a Spider JSONL
- *   has no judge outcomes), `invalid_option` for a column selector that names no column.
+ *   is refused: its judge records are not queued), `invalid_option` for a column selector that names no column.
  */
 export async function buildReviewQueue(runs: readonly string[], options: BuildQueueOptions = {}): Promise<QueueBuild> {
   const state: QueueState = { entries: [], seen: new Set(), decidedByFile: new Map(), skipped: { decided: 0, alreadyGold: 0, uncalibrated: 0 } };
@@ -177,7 +177,9 @@ function parseResultText(text: string, file: string): PromptfooResultFile {
     } catch (error) {
       throw new LadderError('input_invalid', `${file}:${index + 1}: not JSON (${(error as Error).message})`);
     }
-    if (isObject(value) && 'i' in value && 'exec' in value) throw new LadderError('input_invalid', `${file}: a text2sql-ladder spider JSONL holds no judge outcomes; the review queue reads promptfoo results (promptfoo eval -o FILE.json)`);
+    if (isObject(value) && 'i' in value && 'exec' in value) // Accepting a pair adds a gold to the item's dataset file; a Spider gold file holds one gold
+      // per item and no question, so `spider --judge` verdicts stay in its JSONL.
+      throw new LadderError('input_invalid', `${file}: a text2sql-ladder spider JSONL: its judge records (spider --judge) are not queued, since accepting a pair adds a gold to a dataset file and a Spider gold file holds one gold per item; the review queue reads promptfoo results (promptfoo eval -o FILE.json)`);
     if (!isObject(value) || !('testCase' in value || 'gradingResult' in value)) throw new LadderError('input_invalid', `${file}: not a promptfoo result (JSON with results.results, or promptfoo JSONL rows)`);
     rows.push(value as PromptfooRow);
   }

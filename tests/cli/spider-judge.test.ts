@@ -128,7 +128,7 @@ describe('text2sql-ladder spider --judge', () => {
       [
         '',
         '=====================   EQUIVALENCE JUDGE      =====================',
-        `judge scripted (model scripted): calibrated (${calibration})`,
+        `judge scripted: calibrated (${calibration})`,
         '6 items judged, 4 asked (the rest settled by execution)',
         'outcomes: pass 2 | invalid 1 | lucky_match 1 | wrong_result 1 | review 1',
         'end_to_end under the judge: 2 of 6 (review is not a pass until a person accepts it)',
@@ -154,7 +154,7 @@ describe('text2sql-ladder spider --judge', () => {
       [
         '',
         '=====================   EQUIVALENCE JUDGE      =====================',
-        `judge scripted (model scripted): uncalibrated, its verdicts move no score (no calibration record for the equivalence judge scripted (model scripted, prompt equivalence-v1 ${EQUIVALENCE_PROMPT_HASH.slice(0, 12)}); run \`text2sql-ladder judge calibrate\`)`,
+        `judge scripted: uncalibrated, its verdicts move no score (no calibration record for the equivalence judge scripted (model scripted, prompt equivalence-v1 ${EQUIVALENCE_PROMPT_HASH.slice(0, 12)}); run \`text2sql-ladder judge calibrate\`)`,
         '6 items judged, 4 asked (the rest settled by execution)',
         'outcomes if it counted: pass 2 | invalid 1 | lucky_match 1 | wrong_result 1 | review 1',
         'judge calls 4 | cache hits 0 | tokens 40',
