@@ -165,7 +165,7 @@ describe('text2sql-ladder spider --judge', () => {
 
   it('--test-suite: a verified L5 witness overrules the judge on a possible lucky match', async () => {
     const out = path.join(dir, 'witness.jsonl');
-    const { io } = capture();
+    const { io, out: stdout } = capture();
     const gold = path.join(dir, 'gold-witness.sql');
     const pred = path.join(dir, 'pred-witness.sql');
     // Both empty on the shop; a database with a void order tells them apart, and the judge says "equivalent".
@@ -179,6 +179,7 @@ describe('text2sql-ladder spider --judge', () => {
     const [row] = lines(out);
     expect(row!.ts).toBe(0);
     expect(judged(row!)).toEqual({ state: 'lucky_match', outcome: 'lucky_match', route: 'possible_lucky_match', asked: true, score: 0, calibrated: true, witnessOverruled: true });
+    expect(stdout()).toContain('\n1 items judged, 1 asked (the rest settled by execution), 1 overruled by an L5 witness\noutcomes: pass 0 | invalid 0 | lucky_match 1 | wrong_result 0 | review 0\nend_to_end under the judge: 0 of 1 (review is not a pass until a person accepts it)\n');
   });
 
   it('judge flags without --judge are misuse (exit 2, nothing run)', async () => {
