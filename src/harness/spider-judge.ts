@@ -104,6 +104,7 @@ export async function judgeSpiderItems(input: JudgeSpiderInput): Promise<{ recor
   return { records, summary: summarizeSpiderJudge(records, input.options.judge, lookup) };
 }
 
+/** One item's record; `options.calibration` is the run's lookup. */
 async function judgeOne(input: JudgeSpiderInput, index: number, options: JudgeStepOptions): Promise<JudgeRecord | undefined> {
   const item = input.items[index]!;
   const execution = input.results[index];
@@ -130,7 +131,8 @@ async function judgeOne(input: JudgeSpiderInput, index: number, options: JudgeSt
     return step?.record;
   } catch (error) {
     const message = `the judge step failed on this item: ${truncate(errorText(error), 500)}`;
-    return { judge: options.judge.id, task: 'equivalence', model: options.judge.model, verdict: 'unreadable', score: null, reason: `judge_error: ${message}`, state: 'judge_error', outcome: null, asked: false, equivalent: null, differences: [], witnessOverruled: false, calibrated: false, calibration: '', calls: 0, cached: false, tokens: 0, error: message };
+    const lookup = options.calibration as CalibrationLookup;
+    return { judge: options.judge.id, task: 'equivalence', model: options.judge.model, verdict: 'unreadable', score: null, reason: `judge_error: ${message}`, state: 'judge_error', outcome: null, asked: false, equivalent: null, differences: [], witnessOverruled: false, calibrated: lookup.record !== undefined, calibration: lookup.file ?? lookup.reason, calls: 0, cached: false, tokens: 0, error: message };
   }
 }
 
