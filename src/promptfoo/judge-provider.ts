@@ -20,7 +20,8 @@ export function isJudgeProvider(value: unknown): value is JudgeProvider {
 /**
  * The provider a spec names: a provider instance as is; an id or `{ id, config }` loaded through promptfoo.
  * @param where - how messages name the option (`config.judge.provider`, `--provider`).
- * @throws LadderError `invalid_option` for a spec of another shape; `missing_dependency` when promptfoo
+ * @throws LadderError `invalid_option` for a spec of another shape or a provider promptfoo cannot load
+ *   (a missing `file://` module, an unknown id); `missing_dependency` when promptfoo
  *   is not installed; promptfoo's own error for an id it does not know.
  */
 export async function loadJudgeProvider(spec: unknown, where: string): Promise<JudgeProvider> {
@@ -40,7 +41,13 @@ export async function loadJudgeProvider(spec: unknown, where: string): Promise<J
     pending = import('promptfoo').then(
       async (promptfoo) => {
         const load = (promptfoo as unknown as { loadApiProvider: (id: string, context?: { options?: { config?: unknown } }) => Promise<JudgeProvider> }).loadApiProvider;
-        return load(id, config !== undefined ? { options: { config } } : {});
+        try {
+          return await load(id, config !== undefined ? { options: { config } } : {});
+        } catch (error) {
+          // A file:// provider that does not exist or throws on import, an unknown provider id:
+          // the configuration is wrong (one line naming the provider), not the judge.
+          throw new LadderError('invalid_option', `${where}: provider "${id}" could not be loaded: ${oneLineMessage(error)}`, { cause: error });
+        }
       },
       (error: unknown) => {
         throw new LadderError('missing_dependency', `${where}: loading provider "${id}" needs promptfoo (npm install promptfoo): ${(error as Error).message}`, { cause: error });
@@ -65,4 +72,10 @@ export async function resolveEquivalenceJudge(config: Pick<JudgeConfig, 'provide
   }
   const judge = judgeFromProvider(await loadJudgeProvider(given, where));
   return config.model !== undefined ? { ...judge, model: config.model } : judge;
+}
+
+/** The first line of an error's message (promptfoo's loader errors carry stack-like detail below). */
+function oneLineMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]!.trim();
 }

@@ -62,6 +62,7 @@ describe('text2sql-ladder judge calibrate', () => {
     [['--labels', 'none.jsonl', '--provider', PROVIDER], /^error: none\.jsonl: cannot read the labelled pairs: /],
     [['--labels', 'LABELS', '--provider', PROVIDER, '--min-tpr', '1.5'], 'error: --min-tpr must be a number in [0, 1]; received "1.5"\n'],
     [['--labels', 'LABELS', '--provider', PROVIDER, '--share', 'all'], /^error: option '--share <level>' argument 'all' is invalid\. expected one of sql, schema, rows/],
+    [['--labels', 'LABELS', '--provider', 'file://nope.mjs'], /^error: --provider: provider "file:\/\/nope\.mjs" could not be loaded: ENOENT[^\n]*\n$/],
   ])('misuse %j exits 2 with one line', async (args, message) => {
     const run = await runCliCaptured(['judge', 'calibrate', ...args.map((arg) => (arg === 'LABELS' ? labels : arg))], dir);
     expect(run.code).toBe(2);
