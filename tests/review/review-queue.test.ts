@@ -261,7 +261,7 @@ describe('the queue at the end of a promptfoo run', () => {
 });
 
 describe('from the judge step to the next run (recorded judge replies, no network)', () => {
-  const PROVIDER = 'file://tests/review/fixtures/recorded-judge.mjs';
+  const PROVIDER = 'file://tests/judge/fixtures/recorded-judge.mjs';
 
   function calibrationFor(file: string): void {
     const statistics = judgeStatistics({ tp: 72, fn: 8, fp: 2, tn: 38 });
