@@ -13,6 +13,7 @@ import { judgeStatistics } from '../../src/judge/judge-statistics.js';
 import { readJudgeRecord } from '../../src/report/ladder-record.js';
 import { makeDb, tempDir } from '../compare/helpers.js';
 import { SHOP_SCHEMA } from '../semantic/shop-fixture.js';
+import { capture } from './capture-io.js';
 
 // Every order of the shop is paid; no order is open or void.
 const ITEMS: readonly (readonly [gold: string, pred: string])[] = [
@@ -28,12 +29,6 @@ const EQUIVALENT = [ITEMS[2]![1], ITEMS[3]![1]];
 let dir: string;
 let provider: string;
 let calibration: string;
-
-function capture(): { io: { stdout: { write(t: string): boolean }; stderr: { write(t: string): boolean } }; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return { io: { stdout: { write: (t: string) => ((out += t), true) }, stderr: { write: (t: string) => ((err += t), true) } }, out: () => out, err: () => err };
-}
 
 beforeAll(() => {
   dir = tempDir('ladder-spider-judge-');

@@ -4,14 +4,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runSpiderCommand, type SpiderCommandOptions } from '../../src/cli/spider.js';
 import { makeDb, tempDir } from '../compare/helpers.js';
 import { SHOP_SCHEMA } from '../semantic/shop-fixture.js';
+import { capture } from './capture-io.js';
 
 let dir: string;
-
-function capture(): { io: { stdout: { write(t: string): boolean }; stderr: { write(t: string): boolean } }; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return { io: { stdout: { write: (t: string) => ((out += t), true) }, stderr: { write: (t: string) => ((err += t), true) } }, out: () => out, err: () => err };
-}
 
 beforeAll(() => {
   dir = tempDir('ladder-spider-ts-');

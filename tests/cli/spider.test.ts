@@ -4,21 +4,12 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createProgram } from '../../src/cli/program.js';
 import { runSpiderCommand, type SpiderCommandOptions } from '../../src/cli/spider.js';
 import { makeDb, tempDir } from '../compare/helpers.js';
+import { capture } from './capture-io.js';
 
 let dir: string;
 let dbDir: string;
 
 /** Captures what the command writes. */
-function capture(): { io: { stdout: { write(t: string): boolean }; stderr: { write(t: string): boolean } }; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    io: { stdout: { write: (t: string) => ((out += t), true) }, stderr: { write: (t: string) => ((err += t), true) } },
-    out: () => out,
-    err: () => err,
-  };
-}
-
 beforeAll(() => {
   dir = tempDir('ladder-spider-cli-');
   dbDir = path.join(dir, 'database');
