@@ -25,6 +25,16 @@ describe('BoundedMap', () => {
     expect([...map]).toEqual([['a', 10], ['c', 3]]);
   });
 
+  it('calls onEvict with each entry dropped for room, not for delete, clear or a replaced value', () => {
+    const evicted: [string, number][] = [];
+    const map = new BoundedMap<string, number>(2, { onEvict: (key, value) => evicted.push([key, value]) });
+    map.set('a', 1).set('b', 2).set('a', 10).set('c', 3);
+    map.delete('a');
+    map.set('d', 4).set('e', 5);
+    map.clear();
+    expect(evicted).toEqual([['b', 2], ['c', 3]]);
+  });
+
   it.each([0, -1, 1.5, Number.NaN])('a limit of %s is refused', (limit) => {
     expect(() => new BoundedMap(limit)).toThrow(new RangeError(`limit must be an integer ≥ 1; received ${String(limit)}`));
   });

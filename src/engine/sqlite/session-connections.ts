@@ -1,6 +1,9 @@
 /**
  * The connections of one engine child's session (sqlite-session.ts): one read-only connection per
  * absolute database path, checked before and after every job, and the queries each has prepared.
+ * At most {@link MAX_OPEN_CONNECTIONS} stay open, least recently used closed first: L5 runs queries
+ * on thousands of generated files, and a connection kept for each grew a child past its memory
+ * cap (and held every deleted file's disk space) long before any query was expensive.
  *
  * Before a job ({@link SessionConnections.acquire}): one `stat` of the path. A file rebuilt at the
  * same path (new inode, size or mtime) closes the old connection and opens the new file, so no
@@ -56,6 +59,12 @@ export interface SessionConnection {
   rootPageOwners?: ReadonlyMap<number, string>;
 }
 
+/**
+ * Most connections a session keeps open. A connection to a small file holds about 100 KiB (schema,
+ * page cache, prepared queries): enough for every snapshot of a run and a suite's databases.
+ */
+export const MAX_OPEN_CONNECTIONS = 128;
+
 /** Most prepared queries kept per connection. */
 export const MAX_PREPARED_QUERIES = 64;
 
@@ -96,7 +105,13 @@ export interface SessionConnections {
  * @param maxCopyBytes - largest WAL-mode file read into a private in-memory copy (sqlite-open.ts).
  */
 export function createSessionConnections(maxCopyBytes: number): SessionConnections {
-  const connections = new Map<string, SessionConnection>();
+  // Least recently used first; one dropped for room is closed (no job runs while another acquires).
+  const connections = new BoundedMap<string, SessionConnection>(MAX_OPEN_CONNECTIONS, {
+    refreshOnRead: true,
+    onEvict: (_file, open) => {
+      if (open.connection.open) open.connection.close();
+    },
+  });
 
   function discard(file: string, open: SessionConnection): void {
     if (connections.get(file) === open) connections.delete(file);

@@ -4,7 +4,7 @@
  * Uses test-db.ts's `music.sqlite`; connection settings are changed behind the cache's back
  * (`connection.exec`), the way no gated statement can.
  */
-import { renameSync } from 'node:fs';
+import { copyFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   cachedQuery,
   createSessionConnections,
   keepQuery,
+  MAX_OPEN_CONNECTIONS,
   MAX_PREPARED_QUERIES,
   queryKey,
   settingsUnchanged,
@@ -141,6 +142,33 @@ describe('file identity', () => {
       code: 'db_not_found',
       message: `database not found: ${path.join(fixture.dir, 'none.sqlite')} does not exist (it is never created)`,
     });
+  });
+});
+
+describe('how many connections stay open', () => {
+  it(`keeps at most ${MAX_OPEN_CONNECTIONS}: the least recently used one is closed, and opened again when asked for`, () => {
+    const own = createSessionConnections(2 ** 20);
+    try {
+      const files = Array.from({ length: MAX_OPEN_CONNECTIONS + 2 }, (_, i) => {
+        const file = path.join(fixture.dir, `copy-${i}.sqlite`);
+        copyFileSync(fixture.file, file);
+        return file;
+      });
+      const opened = files.map((file) => {
+        const open = own.acquire(file);
+        if (!('connection' in open)) throw new Error(open.message);
+        own.release(file, open, true);
+        // The first file stays the most recently used, so the second and third go first.
+        if (file !== files[0]) own.acquire(files[0]!);
+        return open;
+      });
+      expect(opened.map((o) => o.connection.open)).toEqual(files.map((_, i) => i !== 1 && i !== 2));
+      const again = own.acquire(files[1]!);
+      expect('connection' in again && again !== opened[1] && again.connection.open).toBe(true);
+      expect(opened[3]!.connection.open).toBe(false);
+    } finally {
+      own.close();
+    }
   });
 });
 
