@@ -162,4 +162,10 @@ export interface SemanticDetails {
   readonly search: SearchStepDetails | null;
   /** Whether this verdict came from the verdict cache, was stored in it, or why not. */
   readonly verdictCache: VerdictCacheStatus;
+  /**
+   * Set (the gold's 0-based index) when the prediction is that gold's text up to formatting: no
+   * database tells them apart, so the search did not run (`search` is `null`), nor, for an item
+   * with one gold, the suite.
+   */
+  readonly sameAsGold?: number;
 }

@@ -6,6 +6,10 @@
  *    shows the difference (L4 would fail under the same policy; `checkSemantic` may be called
  *    without L4), the rung fails with `rejectedBy: 'snapshot'` (`refuted on snapshot jan: …`) and
  *    nothing is generated: the user's own data is the witness.
+ * 0b. **The gold's own text**: a prediction that is a gold up to formatting (same-as-gold.ts: case,
+ *    `AS`, `ASC`, `INNER`/`OUTER`, spacing) cannot be told apart from it by any database:
+ *    `details.sameAsGold` is set, the search does not run, and with one gold neither does the
+ *    suite (the rung passes); with several, the suite still reports golds that disagree.
  * 1. **Test suite** (test-suite accuracy; Zhong, Yu & Klein, "Semantic Evaluation for Text-to-SQL
  *    with Distilled Test Suites", EMNLP 2020): the item passes this step when some gold matches the
  *    prediction on every database of its distilled suite (its snapshots plus the generated
@@ -55,6 +59,7 @@ import { evaluateAfterSnapshots, judgeOnSnapshots } from './suite/evaluate-on-su
 import { DEFAULT_SEMANTIC_OPTIONS, type SearchSettings, type SemanticOptions } from './semantic-options.js';
 import { GENERATOR_VERSION } from './generation/generate-database.js';
 import { canonicalInvariants } from './model/invariants.js';
+import { sameAsGold } from './same-as-gold.js';
 import { createSemanticService, type SemanticService } from './semantic-service.js';
 import { defaultVerdictCacheDir, SUITE_FORMAT } from './suite/suite-cache.js';
 import type { TestSuite } from './suite/suite-types.js';
@@ -172,6 +177,16 @@ async function judge(input: CheckSemanticInput, options: SemanticOptions, servic
     return result('unscored', `snapshots: ${onSnapshots.execution.reason}`, { rejectedBy: null, suite: null, goldAmbiguity: [], search: null });
   }
 
+  // A prediction that is a gold's text up to formatting returns that gold's result on every
+  // database: no search can find a witness, and with one gold no suite needs building. With
+  // several, the suite still runs: it reports golds that disagree among themselves.
+  const sameAs = sameAsGold(input.predictedSql, input.golds, input.policy.rewrites);
+  const same = sameAs < 0 ? null : { sameAsGold: sameAs };
+  const sameText = `the prediction is ${input.golds.length === 1 ? 'the gold' : `gold ${sameAs}`} up to formatting (case, AS, ASC, INNER/OUTER, spacing)`;
+  if (same !== null && input.golds.length === 1 && (options.suite !== false || options.search !== false)) {
+    return result('pass', `${sameText}: the same result on every database, nothing generated`, { rejectedBy: null, suite: null, goldAmbiguity: [], search: null, ...same });
+  }
+
   let suite: SuiteStepDetails | null = null;
   let goldAmbiguity: readonly GoldDisagreement[] = [];
   const issues: RungIssue[] = [];
@@ -207,13 +222,14 @@ async function judge(input: CheckSemanticInput, options: SemanticOptions, servic
     }
   }
   let search: SearchStepDetails | null = null;
-  if (options.search !== false) {
+  if (options.search !== false && same === null) {
     search = await runSearch(service, input, fixture, options.search);
     if (search.verdict === 'refuted') return result('fail', search.reason, { rejectedBy: 'search', suite, goldAmbiguity, search }, issues);
   }
-  const parts = [suite === null ? null : suite.reason, search === null ? null : search.verdict === 'not_searched' ? `search not run: ${search.reason}` : search.reason];
+  const skipped = options.search !== false && same !== null ? `search not run: ${sameText}` : null;
+  const parts = [suite === null ? null : suite.reason, search === null ? skipped : search.verdict === 'not_searched' ? `search not run: ${search.reason}` : search.reason];
   const ambiguity = goldAmbiguity.length > 0 ? `; gold ambiguity: ${goldAmbiguity.length} pair${goldAmbiguity.length === 1 ? '' : 's'} of golds disagree` : '';
-  return result('pass', `${parts.filter((p) => p !== null).join('; ') || 'no step enabled'}${ambiguity}`, { rejectedBy: null, suite, goldAmbiguity, search }, issues);
+  return result('pass', `${parts.filter((p) => p !== null).join('; ') || 'no step enabled'}${ambiguity}`, { rejectedBy: null, suite, goldAmbiguity, search, ...(same ?? {}) }, issues);
 }
 
 let versions: Readonly<Record<string, string | number>> | undefined;

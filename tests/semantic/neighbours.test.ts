@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteEngine, type SqliteEngine } from '../../src/engine/sqlite/sqlite-engine.js';
-import { equivalenceKey, findNeighbours, listNeighbourCandidates, numberPerturbations, stringPerturbations } from '../../src/semantic/neighbours/neighbours.js';
+import { equivalenceKey, findNeighbours, sameQueryText, listNeighbourCandidates, numberPerturbations, stringPerturbations } from '../../src/semantic/neighbours/neighbours.js';
 import { createPrng } from '../../src/semantic/model/prng.js';
 import { readSchema, type DatabaseSchema } from '../../src/semantic/model/schema-reader.js';
 import { createTempSqlite, type TempSqlite } from '../helpers/temp-sqlite.js';
@@ -108,6 +108,19 @@ describe('listNeighbourCandidates (CONSTRAINT_SCHEMA)', () => {
   it('keys texts that differ only in spelling alike', () => {
     expect(equivalenceKey('select A as x, b from [T] where a <> 1;')).toBe(`select a x , b from "t" where a != 1`);
     expect(equivalenceKey('SELECT a FROM t ORDER BY a ASC')).toBe(equivalenceKey('select a from t order by a'));
+  });
+
+  it.each([
+    ["SELECT a AS x FROM t INNER JOIN u ON t.id == u.id WHERE b <> 'X' -- note\n;", "select a x from t join u on t.id = u.id where b != 'X'", true],
+    ['SELECT * FROM a LEFT OUTER JOIN b ON a.k = b.k ORDER BY 1 ASC', 'select * from a left join b on a.k = b.k order by 1', true],
+    ["SELECT a FROM t WHERE b = 'X'", "SELECT a FROM t WHERE b = 'x'", false],
+    ['SELECT a FROM t WHERE b > 1', 'SELECT a FROM t WHERE b >= 1', false],
+    ['SELECT a FROM t LIMIT 1', 'SELECT a FROM t', false],
+    // SQLite folds the case of ASCII letters only: with a non-ASCII character, the case counts.
+    ['SELECT Äge FROM t', 'select äge from t', false],
+    ['SELECT Äge  FROM t;', 'SELECT Äge FROM t', true],
+  ])('sameQueryText(%j, %j) is %s', (a, b, same) => {
+    expect(sameQueryText(a, b)).toBe(same);
   });
 });
 

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../../matchers/vitest.js';
@@ -98,6 +99,35 @@ describe('checkSemantic on the shop (base snapshot: every order paid)', () => {
       issues: [{ kind: 'gold_ambiguity', message: 'golds 0 and 1 disagree on gen-1: gold 0 [6] vs gold 1 [10]' }],
     });
     expect(result.details.goldAmbiguity).toEqual([{ goldA: 0, goldB: 1, database: 'gen-1', reason: 'gold 0 [6] vs gold 1 [10]' }]);
+  });
+
+  it('a prediction that is the gold up to formatting passes with nothing built, drawn or searched', async () => {
+    const folder = path.join(temp.dir, 'same-text');
+    const result = await checkSemantic({ predictedSql: "select count(*)\nfrom ORDERS as o where o.status = 'paid';", golds: ["SELECT COUNT(*) FROM orders o WHERE o.status = 'paid'"], snapshots: snapshots(), engine, policy, options: options({ cacheDir: folder }), service });
+    expect({ status: result.status, reason: result.reason, suite: result.details.suite, search: result.details.search, sameAsGold: result.details.sameAsGold }).toEqual({
+      status: 'pass',
+      reason: 'the prediction is the gold up to formatting (case, AS, ASC, INNER/OUTER, spacing): the same result on every database, nothing generated',
+      suite: null,
+      search: null,
+      sameAsGold: 0,
+    });
+    // Only the verdict was stored: no suite folder.
+    expect(readdirSync(folder)).toEqual(['verdicts']);
+  });
+
+  it('a string constant in another case is not the same text, and the search still runs', async () => {
+    const result = await checkSemantic({ predictedSql: "SELECT COUNT(*) FROM orders WHERE status = 'Paid' OR status = 'paid'", golds: [PAID], snapshots: snapshots(), engine, policy, options: options({ suite: false, search: { maxDatabases: 5, maxSeconds: 600 } }), service });
+    expect({ sameAsGold: result.details.sameAsGold, searched: result.details.search?.databases }).toEqual({ sameAsGold: undefined, searched: 5 });
+  });
+
+  it('with several golds, the same text as one skips the search but the suite still reports gold ambiguity', async () => {
+    const result = await checkSemantic({ predictedSql: PAID.toLowerCase(), golds: [ALL, PAID], snapshots: snapshots(), engine, policy, options: options(), service });
+    expect({ status: result.status, reason: result.reason, search: result.details.search, sameAsGold: result.details.sameAsGold }).toEqual({
+      status: 'pass',
+      reason: 'matches on all 2 databases of the test suite (1 snapshot, 1 generated), gold 1; search not run: the prediction is gold 1 up to formatting (case, AS, ASC, INNER/OUTER, spacing); gold ambiguity: 1 pair of golds disagree',
+      search: null,
+      sameAsGold: 1,
+    });
   });
 
   it('builds one suite per schema and settings for the items whose golds it holds', async () => {

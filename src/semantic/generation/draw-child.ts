@@ -2,12 +2,12 @@
  * Entry point of one draw child (forked by draw-children.ts with Node's `advanced` IPC
  * serialization, so plans cross with their Maps, bigints and byte arrays intact). Receives a
  * plan's inputs once ({@link DrawChildRequest} `plan`), then draws: each draw is
- * `generateDatabase(plan, createPrng(stream), rows)` written to the file the parent names, answered
+ * `generateDatabase(plan, createPrng(stream), rows, maxAttempts)` written to the file the parent names, answered
  * with what the generator reported. Jobs run one at a time in the order received. The child ends
  * when its parent goes away (IPC `disconnect`).
  */
 import type { DrawChildReply, DrawChildRequest } from './draw-protocol.js';
-import { generateDatabase, releaseGeneratorPlan } from './generate-database.js';
+import { generateDatabase, releaseGeneratorPlan, type GeneratedDatabase } from './generate-database.js';
 import { createGeneratorPlan, type GeneratorPlan } from './generator-plan.js';
 import { createPrng } from '../model/prng.js';
 
@@ -40,9 +40,14 @@ process.on('message', (request: DrawChildRequest) => {
   try {
     if (plan === undefined) throw new Error(`no plan ${request.plan} in this draw child`);
     if (plan instanceof Error) throw plan;
-    const outcome = generateDatabase(plan, { rng: createPrng(request.stream), file: request.file, rows: request.rows, maxAttempts: request.maxAttempts });
+    const outcome = generateDatabase(plan, {
+      rng: createPrng(request.stream),
+      file: request.file,
+      ...(request.rows === undefined ? {} : { rows: request.rows }),
+      ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }),
+    });
     reply = outcome.ok
-      ? { type: 'drawn', id: request.id, ok: true, rejected: outcome.rejected }
+      ? { type: 'drawn', id: request.id, ok: true, database: withoutFile(outcome.database), rejected: outcome.rejected }
       : { type: 'drawn', id: request.id, ok: false, reason: outcome.reason, rejected: outcome.rejected };
   } catch (error) {
     reply = { type: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error) };
@@ -51,3 +56,9 @@ process.on('message', (request: DrawChildRequest) => {
 });
 
 process.on('disconnect', () => process.exit(0));
+
+/** What the parent needs of a drawn database besides the file it named. */
+function withoutFile(database: GeneratedDatabase): Omit<GeneratedDatabase, 'file'> {
+  const { file: _file, ...rest } = database;
+  return rest;
+}

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RejectedDatabases } from './database-contract.js';
 import type { DrawChildReply, DrawChildRequest } from './draw-protocol.js';
+import type { GeneratedDatabase } from './generate-database.js';
 import type { CreatePlanInput } from './generator-plan.js';
 import type { RowRange } from './table-filler.js';
 
@@ -40,14 +41,18 @@ export interface DrawJob {
   readonly plan: RemotePlan;
   /** The stream's name (`createPrng(stream)`). */
   readonly stream: string;
-  readonly rows: RowRange;
-  readonly maxAttempts: number;
+  /** Rows per table (default: the generator's size tiers, drawn from the stream). */
+  readonly rows?: RowRange;
+  /** Databases drawn before giving up (default: the generator's, 4). */
+  readonly maxAttempts?: number;
   /** Output file (overwritten). */
   readonly file: string;
 }
 
-/** What the generator reported for a draw (the file is written when `ok`). */
-export type DrawOutcome = { readonly ok: true; readonly rejected: RejectedDatabases } | { readonly ok: false; readonly reason: string; readonly rejected: RejectedDatabases };
+/** What the generator reported for a draw (the file is written when `ok`; `database` describes it, when the drawer reported it). */
+export type DrawOutcome =
+  | { readonly ok: true; readonly database?: Omit<GeneratedDatabase, 'file'>; readonly rejected: RejectedDatabases }
+  | { readonly ok: false; readonly reason: string; readonly rejected: RejectedDatabases };
 
 interface DrawChild {
   readonly process: ChildProcess;
@@ -85,7 +90,15 @@ export function drawInChild(job: DrawJob): Promise<DrawOutcome> {
     return Promise.reject(disabled);
   }
   const id = nextJob++;
-  const request: DrawChildRequest = { type: 'draw', id, plan: job.plan.id, stream: job.stream, rows: job.rows, maxAttempts: job.maxAttempts, file: job.file };
+  const request: DrawChildRequest = {
+    type: 'draw',
+    id,
+    plan: job.plan.id,
+    stream: job.stream,
+    ...(job.rows === undefined ? {} : { rows: job.rows }),
+    ...(job.maxAttempts === undefined ? {} : { maxAttempts: job.maxAttempts }),
+    file: job.file,
+  };
   return new Promise<DrawOutcome>((resolve, reject) => {
     child.pending.set(id, { resolve, reject });
     // While a draw is owed, the child keeps the process alive (its exit must be seen to fail the draw).
@@ -143,7 +156,7 @@ function startChild(slot: number): DrawChild {
       handle.channel?.unref();
     }
     if (reply.type === 'failed') waiting.reject(new Error(`draw child: ${reply.message}`));
-    else waiting.resolve(reply.ok ? { ok: true, rejected: reply.rejected } : { ok: false, reason: reply.reason, rejected: reply.rejected });
+    else waiting.resolve(reply.ok ? { ok: true, database: reply.database, rejected: reply.rejected } : { ok: false, reason: reply.reason, rejected: reply.rejected });
   });
   const gone = (why: string): void => {
     if (children[slot] === child) children[slot] = undefined;

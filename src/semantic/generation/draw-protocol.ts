@@ -4,6 +4,7 @@
  * bigints and byte arrays cross as they are).
  */
 import type { RejectedDatabases } from './database-contract.js';
+import type { GeneratedDatabase } from './generate-database.js';
 import type { CreatePlanInput } from './generator-plan.js';
 import type { RowRange } from './table-filler.js';
 
@@ -13,11 +14,11 @@ export type DrawChildRequest =
   | { readonly type: 'plan'; readonly plan: number; readonly input: CreatePlanInput }
   /** The plan will draw no more: its connection can close. */
   | { readonly type: 'forget'; readonly plan: number }
-  /** One draw: `generateDatabase(plan, createPrng(stream), rows, maxAttempts)` into `file`. */
-  | { readonly type: 'draw'; readonly id: number; readonly plan: number; readonly stream: string; readonly rows: RowRange; readonly maxAttempts: number; readonly file: string };
+  /** One draw: `generateDatabase(plan, createPrng(stream), rows, maxAttempts)` into `file` (the generator's defaults where absent). */
+  | { readonly type: 'draw'; readonly id: number; readonly plan: number; readonly stream: string; readonly rows?: RowRange; readonly maxAttempts?: number; readonly file: string };
 
 /** Child → parent: a draw's outcome (as the generator reported it), or the fault that stopped it. */
 export type DrawChildReply =
-  | { readonly type: 'drawn'; readonly id: number; readonly ok: true; readonly rejected: RejectedDatabases }
+  | { readonly type: 'drawn'; readonly id: number; readonly ok: true; readonly database: Omit<GeneratedDatabase, 'file'>; readonly rejected: RejectedDatabases }
   | { readonly type: 'drawn'; readonly id: number; readonly ok: false; readonly reason: string; readonly rejected: RejectedDatabases }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };

@@ -204,6 +204,19 @@ export function equivalenceKey(sql: string): string {
     .join(' ');
 }
 
+/**
+ * True when two query texts run as the same statement on every database: they differ only in
+ * what {@link equivalenceKey} leaves out (the case of keywords and identifiers, `AS`, `ASC`,
+ * `INNER` / `OUTER`, `<>` vs `!=`, `==` vs `=`, whitespace, a trailing semicolon). A text with a
+ * non-ASCII character must match token for token, case included: SQLite folds the case of ASCII
+ * letters only.
+ */
+export function sameQueryText(a: string, b: string): boolean {
+  if (!/[^\x00-\x7f]/.test(a) && !/[^\x00-\x7f]/.test(b)) return equivalenceKey(a) === equivalenceKey(b);
+  const exact = (sql: string): string => tokenizeSqlite(sql).filter((t) => t.kind !== 'semicolon').map((t) => `${t.kind}:${t.value}`).join(' ');
+  return exact(a) === exact(b);
+}
+
 /** Maps with at most `limit` promises pending, keeping order. */
 export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);

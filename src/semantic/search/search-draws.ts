@@ -216,7 +216,7 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
 
 /** A draw in this process (no draw child could make it): the same outcome, drawn here. */
 function drawHere(entry: Entry, job: DrawJob): DrawOutcome {
-  const outcome = generateDatabase(localPlan(entry), { rng: createPrng(job.stream), file: job.file, rows: job.rows, maxAttempts: job.maxAttempts });
+  const outcome = generateDatabase(localPlan(entry), { rng: createPrng(job.stream), file: job.file, ...(job.rows === undefined ? {} : { rows: job.rows }), ...(job.maxAttempts === undefined ? {} : { maxAttempts: job.maxAttempts }) });
   return outcome.ok ? { ok: true, rejected: outcome.rejected } : { ok: false, reason: outcome.reason, rejected: outcome.rejected };
 }
 

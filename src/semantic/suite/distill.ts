@@ -11,9 +11,11 @@
  *
  * Databases are drawn once per schema and shared by every gold on it: draw `i` is
  * `generateDatabase(plan, createPrng(`${seed}/db/${i}`))`, so a suite is stored as its seed and
- * the indices it kept, and any kept database can be regenerated alone. Each draw is written to one
- * slot file (the engine's connection cache then holds one connection for all draws); a kept draw
- * is copied to `gen-<index>.sqlite`.
+ * the indices it kept, and any kept database can be regenerated alone. Draws are made in the draw
+ * children (draw-children.ts; in process when none can run), one ahead of the draw being judged,
+ * into two slot files used in turn; a kept draw is copied to `gen-<index>.sqlite`. The golds still
+ * active run on each draw at the same time (each gold's coverage is its own, so the order they
+ * finish in changes nothing but wall time).
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import type { Snapshot } from '../../fixtures/snapshot.js';
 import { addRejections, type RejectedDatabases } from '../generation/database-contract.js';
 import { runAgainstGold, runGold, type DistinguishContext } from './distinguish.js';
+import { drawInChild, forgetRemotePlan, type DrawOutcome, type RemotePlan } from '../generation/draw-children.js';
 import { generateDatabase, type GeneratedDatabase } from '../generation/generate-database.js';
 import type { GeneratorPlan } from '../generation/generator-plan.js';
 import { mapConcurrent, type Neighbour } from '../neighbours/neighbours.js';
@@ -86,6 +89,11 @@ export interface DistilledGold {
 export interface DistillInput {
   readonly context: DistinguishContext;
   readonly plan: GeneratorPlan;
+  /**
+   * The same plan for the draw children (`remotePlan` of the inputs `plan` was made from, with
+   * `observed` given); without it every draw is made in this process. Forgotten when distillation ends.
+   */
+  readonly remote?: RemotePlan;
   /** The existing snapshots: what they distinguish needs no generated database. */
   readonly snapshots: readonly Snapshot[];
   readonly golds: readonly DistillGold[];
@@ -120,7 +128,12 @@ export function generatedDatabaseFile(index: number): string {
 
 /** The stream of draw `index` under `seed`. */
 export function drawStream(seed: string, index: number): Prng {
-  return createPrng(`${seed}/db/${index}`);
+  return createPrng(drawStreamName(seed, index));
+}
+
+/** The name of draw `index`'s stream under `seed` (what {@link drawStream} seeds from). */
+export function drawStreamName(seed: string, index: number): string {
+  return `${seed}/db/${index}`;
 }
 
 interface GoldState {
@@ -159,74 +172,90 @@ export async function distillSuites(input: DistillInput): Promise<DistillOutput>
     stop: null,
   }));
 
-  // What the snapshots already distinguish.
-  for (const state of states) {
-    const t0 = performance.now();
-    for (const snapshot of input.snapshots) {
-      const gold = await runGold(input.context, snapshot.path, state.gold.sql, false);
-      if (!gold.usable) {
-        state.snapshotErrors.push(`${snapshot.name}: ${gold.message}`);
-        continue;
+  // What the snapshots already distinguish (the golds at the same time, snapshots in order).
+  await Promise.all(
+    states.map(async (state) => {
+      const t0 = performance.now();
+      for (const snapshot of input.snapshots) {
+        const gold = await runGold(input.context, snapshot.path, state.gold.sql, false);
+        if (!gold.usable) {
+          state.snapshotErrors.push(`${snapshot.name}: ${gold.message}`);
+          continue;
+        }
+        await cover(state, snapshot.path, { database: snapshot.name, index: null }, gold, input.context, concurrency);
       }
-      await cover(state, snapshot.path, { database: snapshot.name, index: null }, gold, input.context, concurrency);
-    }
-    state.bySnapshots = state.gold.neighbours.length - state.uncovered.size;
-    state.elapsedMs += performance.now() - t0;
-    updateStop(state, input.budget);
-  }
+      state.bySnapshots = state.gold.neighbours.length - state.uncovered.size;
+      state.elapsedMs += performance.now() - t0;
+      updateStop(state, input.budget);
+    }),
+  );
 
   const databases = new Map<number, GeneratedDatabase>();
   const generationFailures: { index: number; reason: string }[] = [];
   let rejectedDatabases: RejectedDatabases = {};
-  const slot = path.join(input.dir, 'draw.sqlite');
+  const slots = [path.join(input.dir, 'draw-a.sqlite'), path.join(input.dir, 'draw-b.sqlite')];
+  // Draw `index` into its slot, started while the draw before it is judged.
+  const drawAt = (index: number): Promise<DrawnDatabase> => drawDatabase(input, index, slots[index % 2]!);
   let draws = 0;
-  for (let index = 0; index < input.budget.maxDatabases; index += 1) {
-    const active = states.filter((s) => s.stop === null);
-    if (active.length === 0) break;
-    const t0 = performance.now();
-    const outcome = generateDatabase(input.plan, { rng: drawStream(input.seed, index), file: slot });
-    rejectedDatabases = addRejections(rejectedDatabases, outcome.rejected);
-    const drawMs = (performance.now() - t0) / active.length;
-    draws += 1;
-    if (!outcome.ok) {
-      generationFailures.push({ index, reason: outcome.reason });
-      for (const state of active) {
-        state.drawn += 1;
-        state.sinceProgress += 1;
-        state.elapsedMs += drawMs;
-        updateStop(state, input.budget);
+  let ahead: Promise<DrawnDatabase> | null = null;
+  try {
+    for (let index = 0; index < input.budget.maxDatabases; index += 1) {
+      const active = states.filter((s) => s.stop === null);
+      if (active.length === 0) break;
+      const t0 = performance.now();
+      const outcome = await (ahead ?? drawAt(index));
+      ahead = index + 1 < input.budget.maxDatabases ? drawAt(index + 1) : null;
+      rejectedDatabases = addRejections(rejectedDatabases, outcome.rejected);
+      const drawMs = (performance.now() - t0) / active.length;
+      draws += 1;
+      if (!outcome.ok) {
+        generationFailures.push({ index, reason: outcome.reason });
+        for (const state of active) {
+          state.drawn += 1;
+          state.sinceProgress += 1;
+          state.elapsedMs += drawMs;
+          updateStop(state, input.budget);
+        }
+        continue;
       }
-      continue;
-    }
-    let kept = false;
-    for (const state of active) {
-      const t1 = performance.now();
-      state.drawn += 1;
-      const gold = await runGold(input.context, slot, state.gold.sql, true);
-      let progressed = false;
-      if (!gold.usable) {
-        state.skipped[gold.reason] += 1;
-      } else {
-        progressed = (await cover(state, slot, { database: generatedName(index), index }, gold, input.context, concurrency)) > 0;
+      const slot = outcome.database.file;
+      const progressed = await Promise.all(
+        active.map(async (state) => {
+          const t1 = performance.now();
+          state.drawn += 1;
+          const gold = await runGold(input.context, slot, state.gold.sql, true);
+          let covered = false;
+          if (!gold.usable) {
+            state.skipped[gold.reason] += 1;
+          } else {
+            covered = (await cover(state, slot, { database: generatedName(index), index }, gold, input.context, concurrency)) > 0;
+          }
+          if (covered) {
+            state.kept.push(index);
+            state.sinceProgress = 0;
+          } else {
+            state.sinceProgress += 1;
+          }
+          state.elapsedMs += performance.now() - t1 + drawMs;
+          return covered;
+        }),
+      );
+      // Stops are decided once every gold is done with the draw, as when they ran one by one.
+      for (const state of active) updateStop(state, input.budget);
+      const kept = progressed.some(Boolean);
+      if (kept) {
+        const file = path.join(input.dir, generatedDatabaseFile(index));
+        copyFileSync(slot, file);
+        databases.set(index, { ...outcome.database, file });
       }
-      if (progressed) {
-        state.kept.push(index);
-        state.sinceProgress = 0;
-        kept = true;
-      } else {
-        state.sinceProgress += 1;
-      }
-      state.elapsedMs += performance.now() - t1 + drawMs;
-      updateStop(state, input.budget);
+      input.onDraw?.({ index, activeGolds: active.length, kept });
     }
-    if (kept) {
-      const file = path.join(input.dir, generatedDatabaseFile(index));
-      copyFileSync(slot, file);
-      databases.set(index, { ...outcome.database, file });
-    }
-    input.onDraw?.({ index, activeGolds: active.length, kept });
+  } finally {
+    // A draw started ahead and not needed is waited for, so no child writes a slot after this.
+    await ahead;
+    if (input.remote !== undefined) forgetRemotePlan(input.remote);
+    for (const slot of slots) rmSync(slot, { force: true });
   }
-  rmSync(slot, { force: true });
   for (const state of states) if (state.stop === null) state.stop = 'databases';
 
   return {
@@ -247,6 +276,27 @@ export async function distillSuites(input: DistillInput): Promise<DistillOutput>
     rejectedDatabases,
     elapsedMs: Math.round(performance.now() - started),
   };
+}
+
+/** A draw of the suite: the generator's outcome, the database written to its slot when `ok`. */
+type DrawnDatabase = { readonly ok: true; readonly database: GeneratedDatabase; readonly rejected: RejectedDatabases } | { readonly ok: false; readonly reason: string; readonly rejected: RejectedDatabases };
+
+/**
+ * Draw `index` of the suite into `file`: in a draw child when `input.remote` is given, else (or
+ * when no child could make it) in this process; the same bytes either way. Never rejects.
+ */
+async function drawDatabase(input: DistillInput, index: number, file: string): Promise<DrawnDatabase> {
+  const here = (): DrawnDatabase => generateDatabase(input.plan, { rng: drawStream(input.seed, index), file });
+  if (input.remote === undefined) return here();
+  let outcome: DrawOutcome;
+  try {
+    outcome = await drawInChild({ plan: input.remote, stream: drawStreamName(input.seed, index), file });
+  } catch {
+    return here();
+  }
+  if (!outcome.ok) return { ok: false, reason: outcome.reason, rejected: outcome.rejected };
+  if (outcome.database === undefined) return here();
+  return { ok: true, database: { ...outcome.database, file }, rejected: outcome.rejected };
 }
 
 /** Name of a generated database in reasons and coverage: `gen-<index>`. */

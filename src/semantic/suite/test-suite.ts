@@ -23,10 +23,11 @@ import type { Snapshot } from '../../fixtures/snapshot.js';
 import { DISTILL_VERSION, distillSuites, generatedName } from './distill.js';
 import { finiteDomains } from '../generation/finite-domains.js';
 import { GENERATOR_VERSION, releaseGeneratorPlan } from '../generation/generate-database.js';
+import { remotePlan } from '../generation/draw-children.js';
 import { createGeneratorPlan } from '../generation/generator-plan.js';
 import { extractGoldLiterals } from '../model/gold-literals.js';
 import { bindInvariants, canonicalInvariants } from '../model/invariants.js';
-import { findNeighbours, type NeighbourSet } from '../neighbours/neighbours.js';
+import { findNeighbours, mapConcurrent, type NeighbourSet } from '../neighbours/neighbours.js';
 import { readSchema } from '../model/schema-reader.js';
 import { contentKey, createTempFolder, defaultSuiteCacheDir, fileChecksum, publishSuite, readSuiteRecord, SUITE_FORMAT, suiteFolder } from './suite-cache.js';
 import { resolveSuiteBudget, type ResolvedSuiteBudget, type SuiteBudget } from './suite-budget.js';
@@ -37,6 +38,9 @@ import type { NullPolicy } from '../generation/value-pools.js';
 // Test-suite accuracy's entry: build the suites, then judge predictions on them.
 export { evaluateOnSuite, findGold, suiteDatabasesFor, type EvaluateOnSuiteInput, type SuiteEvaluation } from './evaluate-on-suite.js';
 export type { GoldSuite, SuiteDatabase, SuiteNeighbour, TestSuite } from './suite-types.js';
+
+/** Golds whose neighbours are found at the same time while a suite is built. */
+const NEIGHBOUR_GOLDS_AT_ONCE = 4;
 
 /** Inputs of {@link buildTestSuite}. */
 export interface BuildTestSuiteInput {
@@ -139,7 +143,8 @@ export async function buildTestSuite(input: BuildTestSuiteInput): Promise<TestSu
     maxNeighbours: input.maxNeighbours ?? 600,
   });
   const folder = suiteFolder(cacheDir, key);
-  const planFor = lazy(() => createGeneratorPlan({ schema, snapshots: snapshots.map((s) => s.path), literals: executed.flatMap((g) => extractGoldLiterals(g, schema)), invariants, nulls }));
+  const planInput = lazy(() => ({ schema, snapshots: snapshots.map((s) => s.path), literals: executed.flatMap((g) => extractGoldLiterals(g, schema)), invariants, nulls }));
+  const planFor = lazy(() => createGeneratorPlan(planInput()));
 
   const cached = readSuiteRecord<SuiteRecord>(folder, key);
   if (cached !== undefined && restoreDatabases(cached, folder, planFor)) return fromRecord(cached, folder, policy, snapshots, golds, input.invariants ?? [], true);
@@ -148,18 +153,20 @@ export async function buildTestSuite(input: BuildTestSuiteInput): Promise<TestSu
   const catalog = await input.engine.catalog(schemaDb);
   const domains = finiteDomains(planFor());
   const rewrite = (sql: string): string => applySqlRewrites(sql, 'predicted', policy.rewrites);
-  const neighbourSets: NeighbourSet[] = [];
-  for (let i = 0; i < executed.length; i += 1) {
-    neighbourSets.push(
-      await findNeighbours({ engine: input.engine, db: schemaDb, gold: executed[i]!, schema, catalog, finiteDomains: domains, rewrite, seed, maxNeighbours: input.maxNeighbours ?? 600, ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }) }),
-    );
-    input.onProgress?.({ phase: 'neighbours', done: i + 1, total: executed.length });
-  }
+  // A few golds at a time: each prepares its candidates in the engine's children.
+  let found = 0;
+  const neighbourSets: NeighbourSet[] = await mapConcurrent(executed, NEIGHBOUR_GOLDS_AT_ONCE, async (gold) => {
+    const set = await findNeighbours({ engine: input.engine, db: schemaDb, gold, schema, catalog, finiteDomains: domains, rewrite, seed, maxNeighbours: input.maxNeighbours ?? 600, ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }) });
+    input.onProgress?.({ phase: 'neighbours', done: (found += 1), total: executed.length });
+    return set;
+  });
   const temp = createTempFolder(cacheDir, key);
   try {
     const distilled = await distillSuites({
       context: { engine: input.engine, policy, ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }) },
       plan: planFor(),
+      // The draw children build the same plan from its inputs, with the snapshots' values read here.
+      remote: remotePlan({ ...planInput(), observed: planFor().observed }),
       snapshots,
       golds: executed.map((sql, i) => ({ sql, neighbours: neighbourSets[i]!.neighbours })),
       seed,
