@@ -37,7 +37,7 @@ import type { SemanticOptions } from './semantic-options.js';
 import type { TestSuite } from './suite/suite-types.js';
 
 /** Bumped when the stored layout or the meaning of a stored verdict changes. */
-export const VERDICT_CACHE_FORMAT = 1;
+export const VERDICT_CACHE_FORMAT = 2;
 
 /** Everything {@link verdictKey} reads besides the versions it looks up itself. */
 export interface VerdictKeyInput {

@@ -45,6 +45,7 @@ process.on('message', (request: DrawChildRequest) => {
       file: request.file,
       ...(request.rows === undefined ? {} : { rows: request.rows }),
       ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }),
+      ...(request.checkContract === undefined ? {} : { checkContract: request.checkContract }),
     });
     reply = outcome.ok
       ? { type: 'drawn', id: request.id, ok: true, database: withoutFile(outcome.database), rejected: outcome.rejected }

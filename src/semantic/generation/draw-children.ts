@@ -45,6 +45,8 @@ export interface DrawJob {
   readonly rows?: RowRange;
   /** Databases drawn before giving up (default: the generator's, 4). */
   readonly maxAttempts?: number;
+  /** `false`: the caller checks the contract of the databases it uses (`GenerateOptions.checkContract`). */
+  readonly checkContract?: boolean;
   /** Output file (overwritten). */
   readonly file: string;
 }
@@ -97,6 +99,7 @@ export function drawInChild(job: DrawJob): Promise<DrawOutcome> {
     stream: job.stream,
     ...(job.rows === undefined ? {} : { rows: job.rows }),
     ...(job.maxAttempts === undefined ? {} : { maxAttempts: job.maxAttempts }),
+    ...(job.checkContract === undefined ? {} : { checkContract: job.checkContract }),
     file: job.file,
   };
   return new Promise<DrawOutcome>((resolve, reject) => {

@@ -14,8 +14,8 @@ export type DrawChildRequest =
   | { readonly type: 'plan'; readonly plan: number; readonly input: CreatePlanInput }
   /** The plan will draw no more: its connection can close. */
   | { readonly type: 'forget'; readonly plan: number }
-  /** One draw: `generateDatabase(plan, createPrng(stream), rows, maxAttempts)` into `file` (the generator's defaults where absent). */
-  | { readonly type: 'draw'; readonly id: number; readonly plan: number; readonly stream: string; readonly rows?: RowRange; readonly maxAttempts?: number; readonly file: string };
+  /** One draw: `generateDatabase(plan, createPrng(stream), rows, maxAttempts, checkContract)` into `file` (the generator's defaults where absent). */
+  | { readonly type: 'draw'; readonly id: number; readonly plan: number; readonly stream: string; readonly rows?: RowRange; readonly maxAttempts?: number; readonly checkContract?: boolean; readonly file: string };
 
 /** Child → parent: a draw's outcome (as the generator reported it), or the fault that stopped it. */
 export type DrawChildReply =

@@ -42,7 +42,7 @@ export function drawValue(pool: ColumnPool, rng: Prng, profile: DrawProfile, pre
     if (pool.fixedValues.length === 0) return null;
     if (pool.constants.length > 0 && rng.chance(profile.constantWeight)) return rng.pick(pool.constants);
     // Half the time as often as the snapshots hold each value (test accounts are rare), else uniformly.
-    return rng.chance(0.5) ? rng.pickWeighted(pool.fixedValues.map((v, i) => [v, pool.fixedWeights?.[i] ?? 1] as const)) : rng.pick(pool.fixedValues);
+    return rng.chance(0.5) ? rng.pickWeighted(weighted(pool).fixed) : rng.pick(pool.fixedValues);
   }
   const sources: [string, number][] = [];
   if (pool.constants.length > 0) sources.push(['constant', profile.constantWeight]);
@@ -51,13 +51,39 @@ export function drawValue(pool: ColumnPool, rng: Prng, profile: DrawProfile, pre
   sources.push(['fresh', profile.freshWeight]);
   const source = rng.pickWeighted(sources);
   if (source === 'constant') return rng.pick(pool.constants);
-  if (source === 'observed') return rng.chance(0.5) ? rng.pickWeighted(pool.observed.map((v, i) => [v, pool.observedWeights[i] ?? 1] as const)) : rng.pick(pool.observed);
+  if (source === 'observed') return rng.chance(0.5) ? rng.pickWeighted(weighted(pool).observed) : rng.pick(pool.observed);
   if (source === 'duplicate') return rng.pick(previous);
   for (let attempt = 0; attempt < 8; attempt += 1) {
     const fresh = freshValue(pool, rng);
     if (pool.accepts(fresh)) return fresh;
   }
   return pool.observed.length > 0 ? rng.pick(pool.observed) : pool.constants.length > 0 ? rng.pick(pool.constants) : freshValue(pool, rng);
+}
+
+/** What draws read of a pool besides its values, made once per pool (a pool never changes). */
+interface PoolLists {
+  /** The observed values with their weights, for `pickWeighted`. */
+  readonly observed: readonly (readonly [GenValue, number])[];
+  /** The fixed values with their weights (empty when the pool has none). */
+  readonly fixed: readonly (readonly [GenValue, number])[];
+  /** The strings a fresh text value may be a near-duplicate of: observed values, then constants. */
+  readonly textBases: readonly string[];
+}
+
+const poolLists = new WeakMap<ColumnPool, PoolLists>();
+
+/** The pool's lists (every draw used to rebuild them: thousands of values per draw on a large snapshot). */
+function weighted(pool: ColumnPool): PoolLists {
+  let lists = poolLists.get(pool);
+  if (lists === undefined) {
+    lists = {
+      observed: pool.observed.map((v, i) => [v, pool.observedWeights[i] ?? 1] as const),
+      fixed: (pool.fixedValues ?? []).map((v, i) => [v, pool.fixedWeights?.[i] ?? 1] as const),
+      textBases: [...pool.observed, ...pool.constants].filter((v): v is string => typeof v === 'string'),
+    };
+    poolLists.set(pool, lists);
+  }
+  return lists;
 }
 
 /** A random value of the pool's kind, within its bounds. */
@@ -89,7 +115,7 @@ export function freshValue(pool: ColumnPool, rng: Prng): GenValue {
     case 'blob':
       return Uint8Array.from({ length: 4 }, () => rng.int(0, 255));
     case 'text': {
-      const bases = [...pool.observed, ...pool.constants].filter((v): v is string => typeof v === 'string');
+      const bases = weighted(pool).textBases;
       if (bases.length > 0 && rng.chance(0.6)) return contaminate(rng.pick(bases), rng);
       const length = rng.int(pool.textLength.min, Math.max(pool.textLength.min, pool.textLength.max));
       return randomText(length, rng);

@@ -20,8 +20,8 @@
  *    many `children`, and rows whose foreign key lost its parent are deleted (children of deleted
  *    rows with them), then derived columns are recomputed; at most 4 rounds (database-repair.ts).
  * 6. Check the contract of generated databases (database-contract.ts: keys,
- *    constraints, types, foreign keys, invariants, the NULL policy); then `VACUUM INTO` the output
- *    file. A database that breaks it is dropped, counted by rule, and redrawn from a fresh
+ *    constraints, types, foreign keys, invariants, the NULL policy; unless the caller checks it
+ *    later, `checkContract: false`); then `VACUUM INTO` the output file. A database that breaks it is dropped, counted by rule, and redrawn from a fresh
  *    sub-stream (`attempt/1`, …); after `maxAttempts` the outcome says why.
  */
 import { createHash } from 'node:crypto';
@@ -64,6 +64,12 @@ export interface GenerateOptions {
   readonly rows?: RowRange;
   /** Databases drawn (each from a fresh sub-stream) before giving up; default 4. */
   readonly maxAttempts?: number;
+  /**
+   * Check the contract before writing (default true). `false` skips step 6's check, for a caller
+   * that checks a database itself before it may refute anything (`fileContractViolation`), as the
+   * search does for the few draws that tell the queries apart: the check was a fifth of a draw.
+   */
+  readonly checkContract?: boolean;
 }
 
 /** A database written to disk. */
@@ -111,7 +117,7 @@ export function generateDatabase(plan: GeneratorPlan, options: GenerateOptions):
   let rejected: RejectedDatabases = {};
   for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
     const rng = attempt === 0 ? options.rng : options.rng.fork(`attempt/${attempt}`);
-    const result = drawOnce(plan, rng, options.rows, options.file);
+    const result = drawOnce(plan, rng, options.rows, options.file, options.checkContract ?? true);
     if (result.ok) {
       const checksum = createHash('sha256').update(readFileSync(options.file)).digest('hex');
       return { ok: true, database: { file: options.file, checksum, rowCounts: result.rowCounts, tier: result.tier, attempt, droppedRows: result.droppedRows }, rejected };
@@ -175,7 +181,7 @@ export function releaseGeneratorPlan(plan: GeneratorPlan): void {
   sessions.delete(plan);
 }
 
-function drawOnce(plan: GeneratorPlan, rng: Prng, rows: RowRange | undefined, file: string): DrawResult {
+function drawOnce(plan: GeneratorPlan, rng: Prng, rows: RowRange | undefined, file: string, checkContract: boolean): DrawResult {
   const tierRng = rng.fork('sizes');
   const tier = rows ? { name: 'given', ...rows } : tierRng.pickWeighted(SIZE_TIERS);
   let session: DrawSession;
@@ -194,7 +200,7 @@ function drawOnce(plan: GeneratorPlan, rng: Prng, rows: RowRange | undefined, fi
     filler.fillDeferred();
     const repaired = repairAndDerive(plan, db);
     if (!repaired.ok) return repaired;
-    const violation = contractViolation(plan.contract, db);
+    const violation = checkContract ? contractViolation(plan.contract, db) : null;
     if (violation !== null) return { ok: false, reason: `${violation.rule}: ${violation.detail}`, rule: violation.rule };
     const rowCounts: Record<string, number> = {};
     for (const table of plan.schema.tables) {

@@ -11,6 +11,7 @@ import { nullAllowed } from './database-contract.js';
 import { drawValue, freshValue, type DrawProfile } from './draw-value.js';
 import { valueKey, type GenValue } from '../model/gen-value.js';
 import type { GeneratorPlan } from './generator-plan.js';
+import type { ColumnPool } from './value-pools.js';
 import { quoteIdentifier } from '../../sql/identifiers.js';
 import { columnKey, type BoundInvariant } from '../model/invariants.js';
 import type { Prng } from '../model/prng.js';
@@ -41,6 +42,10 @@ export class RowGenerator {
   readonly #brokenColumns: Set<string>;
   readonly #uniqueColumns: Set<number>;
   readonly #sequentialKey: number | null;
+  /** Per foreign key, what `draw` reads of it and of its parent table (fixed for the plan). */
+  readonly #foreignKeys: readonly { readonly deferred: boolean; readonly parentTable: string; readonly parentPositions: readonly number[]; readonly nullOk: boolean; readonly positions: readonly number[] }[];
+  /** Per column: its pool, whether it must hold a value, whether it is a broken foreign key (NULL only) and may hold NULL. */
+  readonly #columns: readonly { readonly pool: ColumnPool; readonly required: boolean; readonly broken: boolean; readonly nullOk: boolean }[];
   #nextKey = 1n;
 
   constructor(
@@ -74,6 +79,26 @@ export class RowGenerator {
           `SELECT NOT (${check.sql}) FROM (SELECT ${columns.map((c) => `? AS ${quoteIdentifier(c)}`).join(', ')}) AS ${quoteIdentifier(table.name)}`,
         ),
       }));
+    const plan = filler.plan;
+    this.#foreignKeys = table.foreignKeys.map((fk) => {
+      const parentColumns = insertableColumns(findTable(plan.schema, fk.parentTable)!);
+      return {
+        deferred: fk.columns.some((c) => this.#deferredColumns.has(c)),
+        parentTable: findTable(plan.schema, fk.parentTable)!.name,
+        parentPositions: fk.parentColumns.map((pc) => parentColumns.indexOf(pc)),
+        nullOk: nullAllowed(plan.contract, table, fk.columns),
+        positions: fk.columns.map((c) => columns.indexOf(c)),
+      };
+    });
+    this.#columns = columns.map((name) => {
+      const column = table.columns.find((c) => c.name === name)!;
+      return {
+        pool: plan.pools.get(columnKey(table.name, name))!,
+        required: column.notNull || column.primaryKeyPosition > 0,
+        broken: this.#brokenColumns.has(name.toLowerCase()),
+        nullOk: nullAllowed(plan.contract, table, [name]),
+      };
+    });
     const integerKey = table.primaryKey.length === 1 && filler.plan.pools.get(columnKey(table.name, table.primaryKey[0]!))?.kind === 'integer';
     this.#sequentialKey = integerKey && rng.chance(0.6) ? position(table.primaryKey[0]!) : null;
     if (this.#sequentialKey !== null) this.#nextKey = BigInt(rng.pick([1, 1, 0, 100]));
@@ -82,38 +107,35 @@ export class RowGenerator {
   /** One candidate row, or `null` when a required parent has no rows. */
   draw(fixed: { column: string; parentRow: StoredRow; fk: number } | undefined, attempt: number): GenValue[] | null {
     const values: (GenValue | undefined)[] = this.columns.map(() => undefined);
-    for (let f = 0; f < this.table.foreignKeys.length; f += 1) {
-      const fk = this.table.foreignKeys[f]!;
-      if (fk.columns.some((c) => this.#deferredColumns.has(c))) continue;
-      const parentTable = findTable(this.filler.plan.schema, fk.parentTable)!;
-      const parentColumns = insertableColumns(parentTable);
-      const keyOf = (row: StoredRow): GenValue[] => fk.parentColumns.map((pc) => row.values[parentColumns.indexOf(pc)] ?? null);
+    for (let f = 0; f < this.#foreignKeys.length; f += 1) {
+      const fk = this.#foreignKeys[f]!;
+      if (fk.deferred) continue;
+      const keyOf = (row: StoredRow): GenValue[] => fk.parentPositions.map((p) => row.values[p] ?? null);
       // NULL only where the contract allows it (the schema and the NULL policy): when no parent row
       // exists and NULL is not allowed, the row is not written.
-      const nullOk = nullAllowed(this.filler.plan.contract, this.table, fk.columns);
-      const all = this.filler.rows.get(parentTable.name) ?? [];
-      const parents = nullOk ? all : all.filter((row) => keyOf(row).every((v) => v !== null));
+      const all = this.filler.rows.get(fk.parentTable) ?? [];
+      const parents = fk.nullOk ? all : all.filter((row) => keyOf(row).every((v) => v !== null));
       let parent: StoredRow | undefined;
       if (fixed !== undefined && fixed.fk === f) parent = fixed.parentRow;
-      else if (parents.length === 0 || (nullOk && this.rng.chance(this.profile.nullRate))) parent = undefined;
+      else if (parents.length === 0 || (fk.nullOk && this.rng.chance(this.profile.nullRate))) parent = undefined;
       else if (this.fkSkew > 0 && this.rng.chance(this.fkSkew)) parent = parents[this.rng.int(0, Math.max(0, Math.ceil(parents.length / 3) - 1))];
       else parent = this.rng.pick(parents);
-      if (parent === undefined && !nullOk) return null;
+      if (parent === undefined && !fk.nullOk) return null;
       const key = parent === undefined ? null : keyOf(parent);
-      fk.columns.forEach((column, i) => {
-        const at = this.columns.indexOf(column);
+      fk.positions.forEach((at, i) => {
         if (at < 0 || values[at] !== undefined) return;
         values[at] = key === null ? null : key[i]!;
       });
     }
     for (let i = 0; i < this.columns.length; i += 1) {
       if (values[i] !== undefined) continue;
-      if (this.#brokenColumns.has(this.columns[i]!.toLowerCase())) {
-        if (!nullAllowed(this.filler.plan.contract, this.table, [this.columns[i]!])) return null;
+      const column = this.#columns[i]!;
+      if (column.broken) {
+        if (!column.nullOk) return null;
         values[i] = null;
         continue;
       }
-      const pool = this.filler.plan.pools.get(columnKey(this.table.name, this.columns[i]!))!;
+      const pool = column.pool;
       if (i === this.#sequentialKey) {
         values[i] = this.#nextKey;
         continue;
@@ -124,8 +146,7 @@ export class RowGenerator {
       if (attempt >= 1 && this.#uniqueColumns.has(i) && pool.fixedValues === undefined && pool.kind === 'integer') value = this.#nextAbove(i);
       else if (attempt >= 2 && this.#uniqueColumns.has(i) && pool.fixedValues === undefined) value = freshValue(pool, this.rng);
       else value = drawValue(pool, this.rng, this.#profiles[i]!, this.#previous[i]!);
-      const column = this.table.columns.find((c) => c.name === this.columns[i])!;
-      if (value === null && (column.notNull || column.primaryKeyPosition > 0)) value = pool.observed.length > 0 ? this.rng.pick(pool.observed) : freshValue(pool, this.rng);
+      if (value === null && column.required) value = pool.observed.length > 0 ? this.rng.pick(pool.observed) : freshValue(pool, this.rng);
       values[i] = value;
     }
     return values as GenValue[];

@@ -6,7 +6,7 @@
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { addRejections, type RejectedDatabases } from '../generation/database-contract.js';
+import { addRejections, countRejection, type RejectedDatabases } from '../generation/database-contract.js';
 import { tierOfDraw } from './search-budget.js';
 import type { PlanDraws } from './search-draws.js';
 import type { SearchContext, SearchRequest } from './search-request.js';
@@ -128,6 +128,12 @@ export async function findCandidates(
       tally.byTier[current.database.tier] = (tally.byTier[current.database.tier] ?? 0) + 1;
       countNoEvidence(tally, judgement);
       if (judgement.distinguished.every((g) => covered.has(g))) continue;
+      // Draws are written unchecked: one that tells the queries apart must keep the contract.
+      const violation = draws.contractViolation(current.database.file);
+      if (violation !== null) {
+        tally.rejectedDatabases = addRejections(tally.rejectedDatabases, countRejection({}, violation.rule));
+        continue;
+      }
       const confirmed = await confirmOrderIndependent(judge, ctx.schema, current.database.file, reordered, golds, predicted, judgement);
       tally.orderDependent += judgement.distinguished.length - confirmed.length;
       const all = confirmed.length === golds.length;

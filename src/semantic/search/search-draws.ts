@@ -14,7 +14,9 @@
  * databases a pair gets, and so every verdict, is what drawing them afresh gives.
  *
  * The draws themselves run in the draw children (draw-children.ts; in process when none can run),
- * so the process searching only judges. Files are written once and never changed (one per plan
+ * so the process searching only judges. They are written without the contract check (a fifth of
+ * a draw): the search checks the contract of the few draws that tell its queries apart, before
+ * they may refute anything ({@link PlanDraws.contractViolation}). Files are written once and never changed (one per plan
  * and draw); the engine opens them read-only. A plan's files stay while a search uses the plan and, after that, until
  * {@link SearchDrawStoreOptions.keptPlans} more recently used plans are idle; the store's folder is
  * the searcher's scratch.
@@ -25,7 +27,7 @@ import { drawInChild, forgetRemotePlan, remotePlan, type DrawJob, type DrawOutco
 import { generateDatabase, releaseGeneratorPlan } from '../generation/generate-database.js';
 import { createGeneratorPlan, type CreatePlanInput, type GeneratorPlan } from '../generation/generator-plan.js';
 import type { GoldLiteral } from '../model/gold-literals.js';
-import type { RejectedDatabases } from '../generation/database-contract.js';
+import { fileContractViolation, type ContractViolation, type RejectedDatabases } from '../generation/database-contract.js';
 import { runGold, type DistinguishContext, type GoldOnDatabase } from '../suite/distinguish.js';
 import { countTransientFailures } from '../model/transient-failures.js';
 import { createPrng } from '../model/prng.js';
@@ -54,6 +56,12 @@ export interface PlanDraws {
    * search runs the gold itself, so its own count of such failures sees it.
    */
   goldRun(ctx: DistinguishContext, file: string, gold: string): Promise<GoldOnDatabase>;
+  /**
+   * The contract rule a file {@link draw} gave breaks (`fileContractViolation` against the plan's
+   * contract), or `null`: draws are written unchecked, and a search checks the few that tell its
+   * queries apart before they may refute anything. Checked once per file.
+   */
+  contractViolation(file: string): ContractViolation | null;
   /** Ends this search's use; the files stay for later searches (see the module doc). Idempotent. */
   release(): void;
 }
@@ -91,6 +99,8 @@ interface Entry {
   /** The plan in this process, once needed (an edit, a draw no child could make). */
   plan: GeneratorPlan | undefined;
   readonly draws: Map<string, Promise<SearchDraw>>;
+  /** Contract checks of its files (a file never changes). */
+  readonly violations: Map<string, ContractViolation | null>;
   /** Gold runs on its files, with the count of transient failures each met. */
   readonly goldRuns: Map<string, { readonly run: Promise<GoldOnDatabase>; readonly transient: () => number }>;
   users: number;
@@ -145,7 +155,7 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
         const entryDir = path.join(dir, `plan-${folders++}`);
         rmSync(entryDir, { recursive: true, force: true });
         mkdirSync(entryDir, { recursive: true });
-        entry = { key, dir: entryDir, input, remote: remotePlan(input), plan: undefined, draws: new Map(), goldRuns: new Map(), users: 0 };
+        entry = { key, dir: entryDir, input, remote: remotePlan(input), plan: undefined, draws: new Map(), violations: new Map(), goldRuns: new Map(), users: 0 };
       } else {
         entries.delete(key);
       }
@@ -159,7 +169,8 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
           const drawKey = `${stream}\u0000${rows.min}\u0000${rows.max}`;
           const known = held.draws.get(drawKey);
           if (known !== undefined) return known;
-          const job: DrawJob = { plan: held.remote, stream, rows, maxAttempts: 2, file: path.join(held.dir, `draw-${files++}.sqlite`) };
+          // The contract is checked by the search, on the draws that tell the queries apart (contractViolation).
+          const job: DrawJob = { plan: held.remote, stream, rows, maxAttempts: 2, checkContract: false, file: path.join(held.dir, `draw-${files++}.sqlite`) };
           const drawn = drawInChild(job)
             .catch((): DrawOutcome => drawHere(held, job))
             .then((outcome): SearchDraw => (outcome.ok ? { file: job.file, rejected: outcome.rejected } : { file: null, rejected: outcome.rejected }));
@@ -189,6 +200,10 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
           }, forget);
           return run;
         },
+        contractViolation(file) {
+          if (!held.violations.has(file)) held.violations.set(file, fileContractViolation(localPlan(held).contract, file));
+          return held.violations.get(file)!;
+        },
         release() {
           if (released) return;
           released = true;
@@ -216,7 +231,13 @@ export function createSearchDrawStore(dir: string, options: SearchDrawStoreOptio
 
 /** A draw in this process (no draw child could make it): the same outcome, drawn here. */
 function drawHere(entry: Entry, job: DrawJob): DrawOutcome {
-  const outcome = generateDatabase(localPlan(entry), { rng: createPrng(job.stream), file: job.file, ...(job.rows === undefined ? {} : { rows: job.rows }), ...(job.maxAttempts === undefined ? {} : { maxAttempts: job.maxAttempts }) });
+  const outcome = generateDatabase(localPlan(entry), {
+    rng: createPrng(job.stream),
+    file: job.file,
+    ...(job.rows === undefined ? {} : { rows: job.rows }),
+    ...(job.maxAttempts === undefined ? {} : { maxAttempts: job.maxAttempts }),
+    ...(job.checkContract === undefined ? {} : { checkContract: job.checkContract }),
+  });
   return outcome.ok ? { ok: true, rejected: outcome.rejected } : { ok: false, reason: outcome.reason, rejected: outcome.rejected };
 }
 
