@@ -41,8 +41,10 @@ describe('the drawn databases a searcher keeps (search-draws.ts)', () => {
       const direct = generateDatabase(fresh, { rng: createPrng(`0/search/${i}`), file: path.join(temp.dir, `direct-${i}.sqlite`), rows: TINY, maxAttempts: 2 });
       expect(direct.ok).toBe(true);
       if (!direct.ok || drawn.file === null) throw new Error('no database');
+      // Drawn without the contract check, and still the bytes of a checked draw (nothing broke it).
       expect(sha256(drawn.file)).toBe(direct.database.checksum);
       expect(drawn.rejected).toEqual(direct.rejected);
+      expect(draws.contractViolation(drawn.file)).toBeNull();
     }
     draws.release();
     store.clear();
@@ -71,6 +73,21 @@ describe('the drawn databases a searcher keeps (search-draws.ts)', () => {
     for (const d of [a, b, c]) d.release();
     expect(store.size).toBe(2);
     store.clear();
+  });
+
+  it("checks a file's contract on request, once (the search asks for the draws that tell its queries apart)", () => {
+    const store = createSearchDrawStore(path.join(temp.dir, 'contract'));
+    const draws = store.acquire(inputOf([]));
+    const orphan = createTempSqlite(`PRAGMA foreign_keys = OFF; ${SHOP_SCHEMA} INSERT INTO orders VALUES (99, 42, 1.0, 'open');`, { prefix: 'ladder-search-orphan-' });
+    try {
+      const expected = { rule: 'foreignKeys', detail: '1 row without a parent (first in orders)' };
+      expect(draws.contractViolation(orphan.file)).toEqual(expected);
+      expect(draws.contractViolation(orphan.file)).toEqual(expected);
+    } finally {
+      orphan.remove();
+      draws.release();
+      store.clear();
+    }
   });
 
   it('keys the constants by storage class: 1, 1.0 and "1" are three plans', () => {
