@@ -21,7 +21,8 @@
  * promptfoo's own work per row (prompt rendering, storing results) is not in these times; it adds
  * the same to each pass, so the ratios here are upper bounds of what L5 does to `npm run eval`.
  * Prints pass counts per run, the items L5 rejects, the wall times and the ratios with the load
- * average before and after (one run).
+ * average before and after (one run), and the CPU of the L5-off, cold and suites-cached passes by
+ * where it ran (this process, the engine's children, the draw children; from `/proc`, on Linux).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -34,6 +35,7 @@ import type { AssertionContext, GradingResult } from '../src/promptfoo/adapter.j
 import { loadTests, type PromptfooTestCase } from '../src/promptfoo/dataset-tests.js';
 import ReplayProvider from '../src/promptfoo/replay-provider.js';
 import { closeSharedEngine } from '../src/promptfoo/runtime.js';
+import { drawChildPids } from '../src/semantic/generation/draw-children.js';
 import type { BenchReport } from './report.js';
 import { END_TO_END, SCORES } from '../src/rungs/scores.js';
 import { targetNote } from './targets.js';
@@ -55,6 +57,8 @@ interface RowOutcome {
 interface PassOutcome {
   readonly ms: number;
   readonly rows: readonly RowOutcome[];
+  /** CPU the pass used, by process kind. */
+  readonly cpu: CpuSplit | undefined;
 }
 
 /** Runs `work` over `items`, `limit` at a time, results in input order. */
@@ -84,6 +88,39 @@ function rejectedBy(result: GradingResult): 'suite' | 'search' {
 
 const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
+/** CPU seconds so far: this process, its children it has reaped (the engine's, closed after each pass), the draw children still running. */
+interface CpuSplit {
+  readonly process: number;
+  readonly engine: number;
+  readonly draws: number;
+}
+
+/** Clock ticks per second of `/proc/<pid>/stat` (Linux's USER_HZ). */
+const TICKS = 100;
+
+/** {@link CpuSplit} now, from `/proc`; undefined where it cannot be read (not Linux). */
+function cpuNow(): CpuSplit | undefined {
+  const fields = (pid: number | 'self'): string[] => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  try {
+    const self = fields('self');
+    let draws = 0;
+    for (const pid of drawChildPids()) {
+      const child = fields(pid);
+      draws += (Number(child[11]) + Number(child[12])) / TICKS;
+    }
+    return { process: (Number(self[11]) + Number(self[12])) / TICKS, engine: (Number(self[13]) + Number(self[14])) / TICKS, draws };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The CPU a pass used, by where it ran (`undefined` without `/proc`). */
+function cpuSpent(before: CpuSplit | undefined, after: CpuSplit | undefined): CpuSplit | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  // A draw child that started during the pass counts from zero.
+  return { process: after.process - before.process, engine: after.engine - before.engine, draws: Math.max(0, after.draws - before.draws) };
+}
+
 /** Runs the bench (see the module doc). */
 export async function run(): Promise<BenchReport> {
   const root = findPackageRoot();
@@ -95,6 +132,7 @@ export async function run(): Promise<BenchReport> {
   const rows = providers.flatMap((p) => tests.map((test) => ({ ...p, test })));
 
   const pass = async (ladderConfig: Record<string, unknown>): Promise<PassOutcome> => {
+    const cpuBefore = cpuNow();
     const started = performance.now();
     const graded = await pool(rows, PROMPTFOO_CONCURRENCY, async ({ label, provider, test }) => {
       const response = await provider.callApi('', { vars: test.vars });
@@ -103,7 +141,7 @@ export async function run(): Promise<BenchReport> {
       return { provider: label, id: String(test.vars['id']), result: await ladder(response.output, context) };
     });
     await closeSharedEngine();
-    return { ms: performance.now() - started, rows: graded };
+    return { ms: performance.now() - started, rows: graded, cpu: cpuSpent(cpuBefore, cpuNow()) };
   };
 
   try {
@@ -159,6 +197,18 @@ export async function run(): Promise<BenchReport> {
     lines.push(`  suites cached, verdict cache empty: ${figures['suitesCachedSeconds']!.toFixed(1)} s, ${x(figures['suitesCachedVsOffRatio']!)} (${targetNote(Number(figures['suitesCachedVsOffRatio']!.toFixed(2)), { max: 3 })}; load ${suitesCached.load})`);
     lines.push(`  rerun, both caches: ${figures['rerunSeconds']!.toFixed(1)} s, ${x(figures['rerunVsOffRatio']!)} (${targetNote(Number(figures['rerunVsOffRatio']!.toFixed(2)), { max: 1.2 })}; load ${rerun.load})`);
     lines.push(`  the search's share: suites cached with the search ${figures['suitesCachedSeconds']!.toFixed(1)} s vs the suite only ${figures['suiteOnlySeconds']!.toFixed(1)} s (${x(figures['searchShareRatio']!)}; load ${suiteOnly.load})`);
+    // Where the CPU went: what is left when a target is missed.
+    const split = (name: string, key: string, p: PassOutcome): void => {
+      if (p.cpu === undefined) return;
+      const total = p.cpu.process + p.cpu.engine + p.cpu.draws;
+      const share = (part: number): string => `${total > 0 ? Math.round((100 * part) / total) : 0} %`;
+      lines.push(`  CPU ${name}: ${total.toFixed(1)} s — this process ${p.cpu.process.toFixed(1)} s (${share(p.cpu.process)}), engine children ${p.cpu.engine.toFixed(1)} s (${share(p.cpu.engine)}), draw children ${p.cpu.draws.toFixed(1)} s (${share(p.cpu.draws)})`);
+      figures[`${key}CpuSeconds`] = total;
+      figures[`${key}DrawCpuShare`] = total > 0 ? p.cpu.draws / total : 0;
+    };
+    split('L5 off', 'off', offPass);
+    split('cold', 'cold', cold);
+    split('suites cached', 'suitesCached', suitesCached);
     lines.push(`  verdict cache: cold ${cacheUse(cold)}; suites cached ${cacheUse(suitesCached)}; rerun ${cacheUse(rerun)}`);
     lines.push(`  L5 verdicts (status and reason, row by row) the same cold, suites cached and from the verdict cache: ${sameVerdicts ? 'yes' : 'NO (a verdict a time budget stopped is neither cached nor reproducible: see the verdict cache line)'}`);
     const [l4, l5] = [SCORES.execution.scoreName, SCORES.semantic.scoreName];
