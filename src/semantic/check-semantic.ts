@@ -32,7 +32,8 @@
  * A finished verdict is stored in the verdict cache (verdict-cache.ts: keyed by everything that can
  * change it; never when a time budget, a deadline or a timeout shaped it), so that a rerun of an
  * unchanged item costs one file read; `details.verdictCache` says `hit`, `stored`, `not_stored`
- * (why) or `off`, and is the only part of a verdict that differs with the cache on or off.
+ * (why) or `off`, and is the only part of a verdict that differs with the cache on or off. A row
+ * whose key another row is judging at that moment waits for it and reads the stored verdict.
  *
  * The rung is off by default (a release-candidate check: building suites costs seconds per gold,
  * the search up to its budget per item); it runs only after a passed L4, on SQLite, and counts in
@@ -124,16 +125,36 @@ export async function checkSemantic(input: CheckSemanticInput): Promise<RungResu
     });
     const stored = readVerdict(folder, key);
     if (stored !== undefined) return asCacheHit(stored);
-    const judged = await judge(input, options, service);
-    const cause = machineBoundCause(judged.result.details, judged.transientFailures, judged.suite, executedGolds);
-    if (cause !== null) return withCacheStatus(judged.result, { status: 'not_stored', reason: cause });
-    const result = withCacheStatus(judged.result, { status: 'stored' });
-    const failed = storeVerdict(folder, key, result);
-    return failed === null ? result : withCacheStatus(judged.result, { status: 'not_stored', reason: `the cache could not be written: ${failed}` });
+    // A row with the same key judged right now (two models giving the same prediction, rows run
+    // at once): wait for it and read what it stored, as a later run would.
+    const slot = `${folder}\u0000${key}`;
+    const running = judging.get(slot);
+    if (running !== undefined) {
+      await running.catch(() => undefined);
+      const now = readVerdict(folder, key);
+      if (now !== undefined) return asCacheHit(now);
+    }
+    const work = (async (): Promise<RungResult<SemanticDetails>> => {
+      const judged = await judge(input, options, service);
+      const cause = machineBoundCause(judged.result.details, judged.transientFailures, judged.suite, executedGolds);
+      if (cause !== null) return withCacheStatus(judged.result, { status: 'not_stored', reason: cause });
+      const result = withCacheStatus(judged.result, { status: 'stored' });
+      const failed = storeVerdict(folder, key, result);
+      return failed === null ? result : withCacheStatus(judged.result, { status: 'not_stored', reason: `the cache could not be written: ${failed}` });
+    })();
+    judging.set(slot, work);
+    try {
+      return await work;
+    } finally {
+      if (judging.get(slot) === work) judging.delete(slot);
+    }
   } finally {
     if (own) service.close();
   }
 }
+
+/** Verdicts being judged in this process, by cache folder and key. */
+const judging = new Map<string, Promise<RungResult<SemanticDetails>>>();
 
 /** A verdict as judged (before the cache), with what decides whether it may be stored. */
 interface Judged {

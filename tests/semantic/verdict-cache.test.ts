@@ -96,6 +96,19 @@ describe('the verdict cache', () => {
     expect(witness.predicted).toMatchObject({ ok: true, result: { rows: [[new Uint8Array(Buffer.from('a')), 9007199254740993n]] } });
   });
 
+  it('judges a key once when two rows ask at the same moment: the second reads what the first stored', async () => {
+    rmSync(cacheDir, { recursive: true, force: true });
+    const service = createSemanticService();
+    try {
+      const row = () => checkSemantic({ predictedSql: COMMUTED, golds: [PAID], snapshots: snapshots(), engine, policy, options: options(), service });
+      const [first, second] = await Promise.all([row(), row()]);
+      expect([first.details.verdictCache.status, second.details.verdictCache.status]).toEqual(['stored', 'hit']);
+      expect(verdictBytes(second)).toBe(verdictBytes(first));
+    } finally {
+      service.close();
+    }
+  });
+
   it('keys a verdict on what can change it: another prediction, option or policy is judged afresh', async () => {
     rmSync(cacheDir, { recursive: true, force: true });
     await judgeAll();
