@@ -15,24 +15,19 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { readLabelledAnswers } from '../dataset/labelled-answers.js';
 import { LadderError } from '../errors.js';
-import { readCalibrationThresholds } from '../judge/calibration-record.js';
 import { calibrateFaithfulnessJudge } from '../judge/faithfulness-calibration.js';
 import { loadJudgeProvider } from '../promptfoo/judge-provider.js';
 import { renderCalibration } from '../judge/render-calibration.js';
-import { calibrationRecordPath } from './calibration-file.js';
+import { addThresholdFlags, calibrationRecordPath, thresholdsFromFlags, type ThresholdFlags } from './calibration-file.js';
 import { applyCliConventions, cliIoOf, commandGroup, exitCodeForError, setExitCode, type CliIo } from './cli-io.js';
-import { parseChoice, parseNonNegativeInteger, parsePositiveInteger, parseRate } from './flags.js';
+import { parseChoice, parsePositiveInteger } from './flags.js';
 
 /** Parsed flags of `judge calibrate-faithfulness`. */
-export interface FaithfulnessCalibrateOptions {
+export interface FaithfulnessCalibrateOptions extends ThresholdFlags {
   readonly labels: string;
   readonly provider: string;
   readonly out?: string;
   readonly maxRows?: number;
-  readonly minTpr?: number;
-  readonly minTnr?: number;
-  readonly minPairs?: number;
-  readonly minNegatives?: number;
   readonly concurrency?: number;
   readonly format?: 'table' | 'json';
 }
@@ -49,11 +44,8 @@ export function registerFaithfulnessCalibrateCommand(program: Command, groupSumm
     .requiredOption('--provider <id>', 'the judge: a promptfoo provider id (openai:chat:gpt-4.1-mini, anthropic:messages:…, ollama:chat:…, file://judge.mjs)')
     .option('--out <file>', `where the record is written: a file, or a folder (default ${DEFAULT_FAITHFULNESS_CALIBRATION_FILE})`)
     .option('--max-rows <n>', 'result rows shown to the judge per answer (default 20, as in the assertion)', parsePositiveInteger)
-    .option('--min-tpr <rate>', 'threshold on TPR: grounded answers called faithful (default 0.9)', parseRate)
-    .option('--min-tnr <rate>', 'threshold on TNR: ungrounded answers called unfaithful (default 0.9)', parseRate)
-    .option('--min-pairs <n>', 'fewest labelled answers (default 100)', parseNonNegativeInteger)
-    .option('--min-negatives <n>', 'fewest ungrounded answers (default 30)', parseNonNegativeInteger)
-    .option('--concurrency <n>', 'answers judged at once (default 4)', parsePositiveInteger)
+    .option('--concurrency <n>', 'answers judged at once (default 4)', parsePositiveInteger);
+  addThresholdFlags(command, { items: 'labelled answers', negatives: 'ungrounded answers', tpr: 'grounded answers called faithful', tnr: 'ungrounded answers called unfaithful' })
     .option('--format <name>', 'stdout format: table, json', parseChoice(['table', 'json'] as const), 'table' as const)
     .action(async (options: FaithfulnessCalibrateOptions) => {
       setExitCode(command, await runFaithfulnessCalibrateCommand(options, cliIoOf(command)));
@@ -63,15 +55,7 @@ export function registerFaithfulnessCalibrateCommand(program: Command, groupSumm
 /** Runs `judge calibrate-faithfulness`; resolves to the exit status (see the module doc). */
 export async function runFaithfulnessCalibrateCommand(options: FaithfulnessCalibrateOptions, io: Pick<CliIo, 'stdout' | 'stderr'>): Promise<number> {
   try {
-    const thresholds = readCalibrationThresholds(
-      {
-        ...(options.minTpr !== undefined ? { minTpr: options.minTpr } : {}),
-        ...(options.minTnr !== undefined ? { minTnr: options.minTnr } : {}),
-        ...(options.minPairs !== undefined ? { minPairs: options.minPairs } : {}),
-        ...(options.minNegatives !== undefined ? { minNegatives: options.minNegatives } : {}),
-      },
-      'thresholds',
-    );
+    const thresholds = thresholdsFromFlags(options);
     const answers = readLabelledAnswers(options.labels);
     const provider = await loadJudgeProvider(options.provider, '--provider');
     const record = await calibrateFaithfulnessJudge(provider, answers, {

@@ -23,21 +23,20 @@ import { createScratchFolder, scratchRootDir, type ScratchFolder } from '../file
 import { readUserFile, readUserText } from '../files/user-file.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import { defaultFixturesDir, listFixtures } from '../fixtures/registry.js';
-import { readCalibrationThresholds } from '../judge/calibration-record.js';
 import { calibrateEquivalenceJudge } from '../judge/equivalence/calibrate.js';
 import { judgeFromProvider } from '../judge/equivalence/ask-judge.js';
 import type { JudgeShare } from '../judge/equivalence/judge-step.js';
 import { loadJudgeProvider } from '../promptfoo/judge-provider.js';
 import { renderCalibration } from '../judge/render-calibration.js';
 import { createLadderRuntime, type LadderRuntime } from '../runtime/ladder-runtime.js';
-import { calibrationRecordPath } from './calibration-file.js';
+import { addThresholdFlags, calibrationRecordPath, thresholdsFromFlags, type ThresholdFlags } from './calibration-file.js';
 import { applyCliConventions, cliIoOf, commandGroup, ENGINE_EXIT_CODE, exitCodeForError, setExitCode, type CliIo } from './cli-io.js';
 import { fixturesFolder, FIXTURES_OPTION_HELP } from './fixtures-folder.js';
 import { parseChoice, parseList, parseNonNegativeInteger, parsePositiveInteger } from './flags.js';
 import { progressBarOn } from './progress-bar.js';
 
 /** Parsed flags of `judge calibrate`. */
-export interface CalibrateCommandOptions {
+export interface CalibrateCommandOptions extends ThresholdFlags {
   readonly labels: string;
   readonly provider: string;
   readonly model?: string;
@@ -47,10 +46,6 @@ export interface CalibrateCommandOptions {
   readonly share?: JudgeShare;
   readonly maxRows?: number;
   readonly redact?: readonly string[];
-  readonly minTpr?: string;
-  readonly minTnr?: string;
-  readonly minPairs?: number;
-  readonly minNegatives?: number;
   readonly concurrency?: number;
   readonly cache?: boolean;
   readonly format?: 'table' | 'json';
@@ -74,11 +69,8 @@ export function registerJudgeCommand(program: Command): void {
     .option('--share <level>', 'what the judge is sent: sql, schema (plus DDL), rows (plus result previews); default rows for ollama:/file:// providers, sql for hosted ones', parseChoice(['sql', 'schema', 'rows'] as const))
     .option('--max-rows <n>', 'rows per result preview (default 5)', parseNonNegativeInteger)
     .option('--redact <columns>', 'result columns whose values are never sent (comma-separated)', parseList)
-    .option('--min-tpr <rate>', 'threshold on TPR (default 0.9)')
-    .option('--min-tnr <rate>', 'threshold on TNR (default 0.9)')
-    .option('--min-pairs <n>', 'fewest labelled pairs (default 100)', parseNonNegativeInteger)
-    .option('--min-negatives <n>', 'fewest non-equivalent pairs (default 30)', parseNonNegativeInteger)
-    .option('--concurrency <n>', 'pairs asked at once (default 4)', parsePositiveInteger)
+    .option('--concurrency <n>', 'pairs asked at once (default 4)', parsePositiveInteger);
+  addThresholdFlags(command, { items: 'labelled pairs', negatives: 'non-equivalent pairs' })
     .option('--no-cache', 'ask again even when the answer cache holds the answer')
     .option('--format <name>', 'stdout format: table, json', parseChoice(['table', 'json'] as const), 'table' as const)
     .action(async (options: CalibrateCommandOptions) => {
@@ -91,15 +83,7 @@ export async function runCalibrateCommand(options: CalibrateCommandOptions, io: 
   let runtime: LadderRuntime | undefined;
   let scratch: ScratchFolder | undefined;
   try {
-    const thresholds = readCalibrationThresholds(
-      {
-        ...(options.minTpr !== undefined ? { minTpr: rateFlag(options.minTpr, '--min-tpr') } : {}),
-        ...(options.minTnr !== undefined ? { minTnr: rateFlag(options.minTnr, '--min-tnr') } : {}),
-        ...(options.minPairs !== undefined ? { minPairs: options.minPairs } : {}),
-        ...(options.minNegatives !== undefined ? { minNegatives: options.minNegatives } : {}),
-      },
-      'thresholds',
-    );
+    const thresholds = thresholdsFromFlags(options);
     const pairs = readLabelledPairs(options.labels);
     const bytes = readUserFile(options.labels, { what: 'labelled pairs', code: 'dataset_invalid' });
     const provider = await loadJudgeProvider(options.provider, '--provider');
@@ -157,11 +141,6 @@ export async function runCalibrateCommand(options: CalibrateCommandOptions, io: 
   }
 }
 
-function rateFlag(value: string, flag: string): number {
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new LadderError('invalid_option', `${flag} must be a number in [0, 1]; received ${JSON.stringify(value)}`);
-  return parsed;
-}
 
 
 /**

@@ -8,6 +8,7 @@
  * a calibrated verdict is the item's `end_to_end` under the judge (`record.score`), counted only
  * in the judge summary.
  */
+import { summarizeJudges } from '../report/judge-summary.js';
 import type { Engine } from '../engine/engine.js';
 import type { Snapshot } from '../fixtures/snapshot.js';
 import type { JudgeOutcome, JudgeRecord, JudgeState } from '../report/ladder-record.js';
@@ -142,19 +143,21 @@ export function summarizeSpiderJudge(records: readonly (JudgeRecord | undefined)
   const states = Object.fromEntries(STATES.map((state) => [state, judged.filter((record) => record.state === state).length])) as Record<JudgeState, number>;
   const outcomes = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, judged.filter((record) => record.outcome === outcome).length])) as Record<JudgeOutcome, number>;
   const calibrated = lookup.record !== undefined;
+  // Asked, overruled and cost are the ladder summary's counts (one judge per run: one group).
+  const counts = summarizeJudges(judged)[0];
   return {
     judge: judge.id,
     model: judge.model,
     calibrated,
     calibration: lookup.file ?? lookup.reason,
     judged: judged.length,
-    asked: judged.filter((record) => record.asked === true).length,
+    asked: counts?.asked ?? 0,
     states,
     outcomes,
-    witnessOverruled: judged.filter((record) => record.witnessOverruled === true).length,
-    calls: judged.reduce((sum, record) => sum + (record.calls ?? 0), 0),
-    cacheHits: judged.filter((record) => record.asked === true && record.cached === true).length,
-    tokens: judged.reduce((sum, record) => sum + (record.tokens ?? 0), 0),
+    witnessOverruled: counts?.witnessOverruled ?? 0,
+    calls: counts?.calls ?? 0,
+    cacheHits: counts?.cacheHits ?? 0,
+    tokens: counts?.tokens ?? 0,
     passed: calibrated ? judged.filter((record) => record.score === 1).length : null,
   };
 }

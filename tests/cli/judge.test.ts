@@ -60,7 +60,7 @@ describe('text2sql-ladder judge calibrate', () => {
   it.each([
     [['--provider', PROVIDER], "error: required option '--labels <file>' not specified (text2sql-ladder judge calibrate --help lists the options)\n"],
     [['--labels', 'none.jsonl', '--provider', PROVIDER], /^error: none\.jsonl: cannot read the labelled pairs: /],
-    [['--labels', 'LABELS', '--provider', PROVIDER, '--min-tpr', '1.5'], 'error: --min-tpr must be a number in [0, 1]; received "1.5"\n'],
+    [['--labels', 'LABELS', '--provider', PROVIDER, '--min-tpr', '1.5'], "error: option '--min-tpr <rate>' argument '1.5' is invalid. expected a number in [0, 1] (text2sql-ladder judge calibrate --help lists the options)\n"],
     [['--labels', 'LABELS', '--provider', PROVIDER, '--share', 'all'], /^error: option '--share <level>' argument 'all' is invalid\. expected one of sql, schema, rows/],
     [['--labels', 'LABELS', '--provider', 'file://nope.mjs'], /^error: --provider: provider "file:\/\/nope\.mjs" could not be loaded: ENOENT[^\n]*\n$/],
   ])('misuse %j exits 2 with one line', async (args, message) => {
