@@ -147,7 +147,12 @@ function outputText(output: unknown): string {
   }
 }
 
-function tryParseJsonObject(text: string): unknown {
+/**
+ * A model output read as one JSON object: the whole text, or the text of one ```json fence.
+ * @returns the parsed value, or `null` when the text is not a JSON object (or is past the
+ *   extraction limit, `MAX_OUTPUT_CHARS`: such a text is not read as JSON either).
+ */
+export function tryParseJsonObject(text: string): unknown {
   // Past the extraction limit the text is not read as JSON either (see extract.ts).
   if (text.length > MAX_OUTPUT_CHARS) return null;
   const trimmed = text.trim();

@@ -20,6 +20,7 @@
  */
 import { LadderError } from '../errors.js';
 import { describeReceived, suggestName } from '../options.js';
+import { tryParseJsonObject } from '../sql/provider-output.js';
 
 /** A schema look-up. */
 export interface SchemaStep {
@@ -93,7 +94,7 @@ export const MAX_STEPS = 1_000;
  * // { source: 'steps', steps: [{ kind: 'schema' }, { kind: 'sql', sql: 'SELECT 1', rowCount: 1 }] }
  */
 export function readTrajectory(output: unknown, where: string): Trajectory | undefined {
-  const object = typeof output === 'string' ? parseObject(output) : output;
+  const object = typeof output === 'string' ? tryParseJsonObject(output) : output;
   if (object === null || typeof object !== 'object' || Array.isArray(object)) return undefined;
   const record = object as Record<string, unknown>;
   const hasSteps = record['steps'] !== undefined;
@@ -169,17 +170,6 @@ function readStep(raw: unknown, index: number, count: number, where: string): Tr
 
 function invalid(where: string, message: string): LadderError {
   return new LadderError('input_invalid', `${where}: trajectory: ${message}`);
-}
-
-function parseObject(text: string): unknown {
-  const trimmed = text.trim();
-  const unfenced = /^```(?:json)?\s*\n([\s\S]*?)\n```$/i.exec(trimmed)?.[1] ?? trimmed;
-  if (!unfenced.startsWith('{')) return null;
-  try {
-    return JSON.parse(unfenced) as unknown;
-  } catch {
-    return null;
-  }
 }
 
 /** The SQL steps with their 1-based step index (what the gates and the probe-cost re-run read). */
