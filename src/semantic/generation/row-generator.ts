@@ -81,10 +81,11 @@ export class RowGenerator {
       }));
     const plan = filler.plan;
     this.#foreignKeys = table.foreignKeys.map((fk) => {
-      const parentColumns = insertableColumns(findTable(plan.schema, fk.parentTable)!);
+      const parentTable = findTable(plan.schema, fk.parentTable)!;
+      const parentColumns = insertableColumns(parentTable);
       return {
         deferred: fk.columns.some((c) => this.#deferredColumns.has(c)),
-        parentTable: findTable(plan.schema, fk.parentTable)!.name,
+        parentTable: parentTable.name,
         parentPositions: fk.parentColumns.map((pc) => parentColumns.indexOf(pc)),
         nullOk: nullAllowed(plan.contract, table, fk.columns),
         positions: fk.columns.map((c) => columns.indexOf(c)),
